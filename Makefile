@@ -1,0 +1,107 @@
+# Makefile for the batch scheduler: commands into build/bin, daemons into
+# build/sbin, the shared code into build/lib/liblsf.a.
+#
+#   make                  build everything
+#   make DEVELOPER=1      ... with -Wall -Wextra -Werror
+#   make SANITIZE=address,undefined
+#   make check            install missing packages, build, run every test
+#   make demo             install missing packages, build, run a one-host demo
+#   make install PREFIX=/opt/lsf DESTDIR=...
+
+CC	?= cc
+PREFIX	?= /usr/local
+DESTDIR	?=
+O	:= build
+
+PKGS	:= libevent sqlite3 yaml-0.1
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=c11 -D_GNU_SOURCE -Iinclude -MMD -MP -Wall -Wextra \
+	   -Wno-unused-parameter -Wshadow -Wpointer-arith -Wstrict-prototypes \
+	   -Wmissing-prototypes -fno-strict-aliasing
+ifdef DEVELOPER
+CFLAGS	+= -Werror
+endif
+ifdef SANITIZE
+CFLAGS	+= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS	+= -fsanitize=$(SANITIZE)
+endif
+LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -levent -lsqlite3 -lyaml) -lm
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
+
+LIB_SRC	:= $(sort $(wildcard src/*.c))
+LIB_OBJ	:= $(LIB_SRC:%.c=$(O)/%.o)
+LIB	:= $(O)/lib/liblsf.a
+
+DAEMONS	:= lim sbatchd mbatchd
+CMDS	:= $(sort $(basename $(notdir $(wildcard cmds/*.c))))
+CMDS	:= $(filter-out cmd-%,$(CMDS))
+CMD_COMMON_SRC := $(wildcard cmds/cmd-*.c)
+CMD_COMMON_OBJ := $(CMD_COMMON_SRC:%.c=$(O)/%.o)
+
+UNIT_SRC := $(sort $(wildcard tests/unit/check_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+
+BINS	:= $(CMDS:%=$(O)/bin/%)
+SBINS	:= $(DAEMONS:%=$(O)/sbin/%)
+
+all: $(BINS) $(SBINS) $(O)/tests/evlog-check
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(O)/bin/%: $(O)/cmds/%.o $(CMD_COMMON_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+define daemon_rule
+$(O)/sbin/$(1): $$(patsubst %.c,$(O)/%.o,$$(wildcard daemons/$(1)/*.c)) $(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LIBS)
+endef
+$(foreach d,$(DAEMONS),$(eval $(call daemon_rule,$(d))))
+
+$(O)/tests/check_%: $(O)/tests/unit/check_%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(CHECK_LIBS)
+
+$(O)/tests/evlog-check: $(O)/tests/unit/evlog-check.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+deps:
+	@tools/install-deps.sh
+
+check: deps
+	$(MAKE) all units
+	tools/run-tests.sh
+
+units: $(UNIT_BIN)
+
+demo: deps
+	$(MAKE) all
+	tools/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
+		$(DESTDIR)$(PREFIX)/etc $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(SBINS) $(DESTDIR)$(PREFIX)/sbin
+	cp -R etc/. $(DESTDIR)$(PREFIX)/etc/
+	for s in 1 5 8; do \
+		for f in man/*.$$s; do [ -e "$$f" ] && \
+			install -m 0644 $$f $(DESTDIR)$(PREFIX)/share/man/man$$s/; done; \
+	done; true
+
+clean:
+	rm -rf $(O)
+
+.PHONY: all deps check units demo install clean
+.SECONDARY:
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

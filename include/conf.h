@@ -1,0 +1,324 @@
+/*
+ * LSF configuration files, parsed into plain structs.
+ *
+ *   $LSF_ENVDIR/lsf.conf                       KEY=value lines
+ *   $LSF_CONFDIR/lsf.shared                    Cluster HostType HostModel Resource
+ *   $LSF_CONFDIR/lsf.cluster.<cluster>         Parameters ClusterAdmins Host ResourceMap
+ *   $LSF_CONFDIR/hosts                         "IP name [aliases]" lines (optional)
+ *   $LSB_CONFDIR/<cluster>/configdir/lsb.params    Parameters
+ *   $LSB_CONFDIR/<cluster>/configdir/lsb.queues    Queue (one section per queue)
+ *   $LSB_CONFDIR/<cluster>/configdir/lsb.hosts     Host HostGroup
+ *   $LSB_CONFDIR/<cluster>/configdir/lsb.users     UserGroup User
+ *
+ * Every problem is reported as "file:line: why" into a conf_diag; errors
+ * make config_load() fail, warnings (unknown keys, ignored values) do not.
+ * Reading never exits and never crashes on bad input.
+ */
+#ifndef LSF_CONF_H
+#define LSF_CONF_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lsf.h"
+#include "util.h"
+
+/* Collected diagnostics, each line "file:line: message". */
+struct conf_diag {
+	struct strv	 msgs;
+	int		 nerrors;
+	int		 nwarnings;
+};
+void	 conf_diag_init(struct conf_diag *);
+void	 conf_diag_release(struct conf_diag *);
+void	 conf_diag_error(struct conf_diag *, const char *file, int line,
+	    const char *fmt, ...) PRINTF(4, 5);
+void	 conf_diag_warn(struct conf_diag *, const char *file, int line,
+	    const char *fmt, ...) PRINTF(4, 5);
+void	 conf_diag_print(const struct conf_diag *, FILE *);
+
+/* A load threshold pair per index: index = loadSched[/loadStop]. */
+struct thresholds {
+	float		 sched[NLOADIDX];
+	float		 stop[NLOADIDX];
+	unsigned	 sched_set;	/* bit i: sched[i] configured */
+	unsigned	 stop_set;	/* bit i: stop[i] configured */
+};
+
+/*
+ * Time windows "[day:]hour[:minute]-[day:]hour[:minute] ...".  Each
+ * window is kept as minutes from Sunday 00:00 (0..10079); a window without
+ * days repeats daily (day < 0).
+ */
+struct time_window {
+	int	 start_day;	/* 0..6, or -1 for every day */
+	int	 start_min;	/* minute of the day */
+	int	 end_day;
+	int	 end_min;
+};
+struct windows {
+	char			*text;	/* as configured; NULL = always open */
+	struct time_window	*w;
+	int			 n;
+};
+/* Parse a window list; -1 with a reason in *why (static string). */
+int	 windows_parse(struct windows *, const char *text, const char **why);
+void	 windows_release(struct windows *);
+/* Is the window list open at weekday wday (0=Sun) and minute-of-day? */
+bool	 windows_open(const struct windows *, int wday, int minute);
+
+/* lsf.conf */
+struct lsf_conf {
+	char		*path;		/* the file read */
+	struct strv	 keys;		/* every KEY in file order */
+	struct strv	 vals;		/* its value, quotes removed */
+
+	/* Resolved values (defaults applied). */
+	char		*envdir;	/* LSF_ENVDIR (dir of the file) */
+	char		*confdir;	/* LSF_CONFDIR */
+	char		*lsb_confdir;	/* LSB_CONFDIR, default confdir/lsbatch */
+	char		*sharedir;	/* LSB_SHAREDIR */
+	char		*logdir;	/* LSF_LOGDIR, NULL = syslog/stderr */
+	char		*serverdir;	/* LSF_SERVERDIR */
+	char		*bindir;	/* LSF_BINDIR */
+	char		*sbd_statedir;	/* LSB_SBD_STATEDIR (extension) */
+	int		 lim_port;	/* LSF_LIM_PORT */
+	int		 mbd_port;	/* LSB_MBD_PORT */
+	int		 sbd_port;	/* LSB_SBD_PORT */
+	struct strv	 master_list;	/* LSF_MASTER_LIST */
+	char		*unit_for_limits; /* LSF_UNIT_FOR_LIMITS, default "KB" */
+	char		*log_mask;	/* LSF_LOG_MASK */
+};
+/* The value of a key as written in lsf.conf, or NULL. */
+const char *lsf_conf_get(const struct lsf_conf *, const char *key);
+
+/* lsf.shared */
+enum res_type { RES_BOOLEAN, RES_NUMERIC, RES_STRING };
+struct host_model {
+	char	*name;
+	float	 cpuf;
+	char	*arch;
+};
+struct resource_def {
+	char		*name;
+	enum res_type	 type;
+	int		 interval;	/* 0 = static */
+	bool		 increasing;
+	char		*desc;
+};
+struct shared_conf {
+	char			*path;
+	struct strv		 clusters;
+	struct strv		 host_types;
+	struct host_model	*models;
+	int			 nmodels;
+	struct resource_def	*resources;
+	int			 nresources;
+};
+
+/* lsf.cluster.<name> */
+struct cluster_host {
+	char		*name;
+	char		*model;		/* "!" = detect */
+	char		*type;		/* "!" = detect */
+	bool		 server;
+	int		 nd;
+	struct strv	 resources;	/* "!res" marks a dedicated resource */
+	float		 busy[NLOADIDX];/* LIM busy thresholds */
+	unsigned	 busy_set;
+	char		*runwindow;
+	int		 rexpri;
+	int		 line;
+};
+struct cluster_conf {
+	char			*path;
+	char			*name;		/* cluster name */
+	struct strv		 admins;	/* ClusterAdmins, primary first */
+	struct cluster_host	*hosts;
+	int			 nhosts;
+	int			 exinterval;		/* seconds, default 15 */
+	int			 host_inactivity_limit;	/* default 5 */
+	int			 elim_poll_interval;	/* default 5 */
+	/* ResourceMap: resource name and its LOCATION text. */
+	struct strv		 resmap_names;
+	struct strv		 resmap_locations;
+};
+
+/* lsb.params (values as used; -1 where the parameter has no limit) */
+struct lsb_params {
+	char		*path;
+	struct strv	 keys;		/* every parameter in file order */
+	struct strv	 vals;
+	struct strv	 default_queue;		/* DEFAULT_QUEUE */
+	char		*default_project;	/* "default" */
+	int		 mbd_sleep_time;	/* 10 */
+	int		 sbd_sleep_time;	/* 7 */
+	int		 job_accept_interval;	/* 1 (x MBD_SLEEP_TIME) */
+	int		 job_scheduling_interval; /* 1 second */
+	int		 clean_period;		/* 3600 */
+	int		 max_job_array_size;	/* 1000 */
+	int		 max_jobid;		/* 999999 */
+	int		 job_terminate_interval;/* 10 */
+	int		 max_sbd_fail;		/* 3 */
+	int		 max_job_num;		/* 1000 */
+	int		 pg_susp_it;		/* 180 */
+	int		 max_user_priority;	/* -1 = undefined */
+	int		 max_pend_jobs;		/* -1 */
+	int		 sub_try_interval;	/* 60 */
+};
+
+/* Resource limits as "[default] max" pairs; -1 = not set. */
+struct limit_pair {
+	long long	 deflt;
+	long long	 max;
+};
+
+/* One Begin Queue ... End Queue section. */
+struct queue_conf {
+	char		*name;
+	int		 line;		/* of Begin Queue */
+	int		 priority;	/* default 1 */
+	int		 nice;
+	char		*description;
+	int		 qjob_limit;	/* QJOB_LIMIT, -1 unlimited */
+	int		 ujob_limit;	/* UJOB_LIMIT */
+	float		 pjob_limit;	/* PJOB_LIMIT, < 0 unlimited */
+	int		 hjob_limit;	/* HJOB_LIMIT */
+	struct strv	 users;		/* USERS; empty = all */
+	struct strv	 hosts;		/* HOSTS; empty = all */
+	bool		 exclusive;	/* EXCLUSIVE = Y */
+	char		*res_req;	/* RES_REQ */
+	struct thresholds thr;
+	struct windows	 dispatch_window;
+	struct windows	 run_window;
+	struct limit_pair runlimit;	/* minutes */
+	struct limit_pair cpulimit;	/* minutes */
+	struct limit_pair memlimit;	/* KB */
+	struct limit_pair proclimit;	/* PROCLIMIT/TASKLIMIT: default, max */
+	int		 proclimit_min;
+	int		 job_accept_interval;	/* -1 = lsb.params */
+	char		*pre_exec;
+	char		*post_exec;
+	char		*job_starter;
+	char		*requeue_exit_values;
+	bool		 rerunnable;
+	struct strv	 administrators;
+	char		*job_controls;
+	char		*terminate_when;
+	char		*fairshare;
+	char		*preemption;
+	/* Every key of the section in order, for bqueues -l and showconf. */
+	struct strv	 keys;
+	struct strv	 vals;
+};
+
+/* lsb.hosts Host section row */
+struct lsb_host_conf {
+	char		*name;		/* host, model, type or "default" */
+	int		 line;
+	int		 mxj;		/* -1 unlimited, MXJ_NCPUS for "!" */
+	int		 jlu;		/* -1 unlimited */
+	struct thresholds thr;
+	struct windows	 dispatch_window;
+	int		 mig;		/* -1 */
+};
+#define MXJ_NCPUS	(-2)
+
+struct host_group {
+	char		*name;
+	struct strv	 members;	/* hosts, groups, "all", "~host" */
+	int		 line;
+};
+
+/* lsb.users */
+struct user_group {
+	char		*name;
+	struct strv	 members;
+	char		*shares;	/* USER_SHARES text or NULL */
+	int		 line;
+};
+struct user_limit {
+	char		*name;		/* user, "group@", group or "default" */
+	int		 max_jobs;	/* -1 unlimited */
+	float		 jl_p;		/* < 0 unlimited */
+	int		 max_pend_jobs;
+	int		 line;
+};
+
+/* $LSF_CONFDIR/hosts */
+struct hosts_entry {
+	char		*addr;		/* dotted quad or IPv6 text */
+	char		*name;		/* official name */
+	struct strv	 aliases;
+};
+
+struct lsf_config {
+	struct lsf_conf		 lsf;
+	struct shared_conf	 shared;
+	struct cluster_conf	 cluster;
+	struct lsb_params	 params;
+	struct queue_conf	*queues;	/* in file order */
+	int			 nqueues;
+	struct lsb_host_conf	*bhosts;
+	int			 nbhosts;
+	struct host_group	*hgroups;
+	int			 nhgroups;
+	struct user_group	*ugroups;
+	int			 nugroups;
+	struct user_limit	*ulimits;
+	int			 nulimits;
+	struct hosts_entry	*hostsfile;
+	int			 nhostsfile;
+	unsigned		 loaded;	/* CONF_* parts read */
+	char			*lsb_dir;	/* .../<cluster>/configdir */
+};
+
+/* What config_load reads; each part includes the ones before it. */
+#define CONF_LSF	0x01	/* lsf.conf, hosts file */
+#define CONF_SHARED	0x02	/* + lsf.shared (cluster name) */
+#define CONF_CLUSTER	0x04	/* + lsf.cluster.<name> */
+#define CONF_LSB	0x08	/* + lsb.params lsb.queues lsb.hosts lsb.users */
+#define CONF_ALL	(CONF_LSF | CONF_SHARED | CONF_CLUSTER | CONF_LSB)
+
+/*
+ * Read the configuration.  envdir NULL means $LSF_ENVDIR, else /etc.
+ * Returns 0, or -1 when d holds at least one error.  The struct is usable
+ * (and must be released) either way.
+ */
+int	 config_load(struct lsf_config *, const char *envdir, unsigned parts,
+	    struct conf_diag *d);
+void	 config_release(struct lsf_config *);
+/* Print the parsed configuration back, one "file.section.key = value"
+ * line per item, in a stable order: the golden tests diff this. */
+void	 config_dump(const struct lsf_config *, FILE *);
+
+/* Lookups on a loaded configuration. */
+const struct queue_conf	*config_queue(const struct lsf_config *, const char *);
+const struct cluster_host *config_cluster_host(const struct lsf_config *,
+	    const char *);
+/* The lsb.hosts row that applies to a host (its own, else model/type,
+ * else "default"), or NULL. */
+const struct lsb_host_conf *config_lsb_host(const struct lsf_config *,
+	    const char *host, const char *model, const char *type);
+const struct host_group	*config_host_group(const struct lsf_config *,
+	    const char *);
+bool	 config_is_admin(const struct lsf_config *, const char *user);
+/* Expand a HOSTS-style list (hosts, groups, all, ~excl, +pref stripped)
+ * into cluster host names; unknown names go to *bad (may be NULL). */
+void	 config_expand_hosts(const struct lsf_config *, const struct strv *in,
+	    struct strv *out, struct strv *bad);
+
+/*
+ * Values in LSF syntax, used by the parsers and by the commands.
+ */
+/* Memory amount: a bare number is in unit (LSF_UNIT_FOR_LIMITS: KB MB GB
+ * TB PB EB ZB), or the number carries one of those suffixes (also K M G T
+ * and B for bytes); decimals allowed.  Result in KB, rounded up. */
+int	 parse_mem_kb(const char *s, const char *unit, long long *kb);
+/* Time limit "[hh:]mm" (optionally "/host_or_model", ignored) in minutes. */
+int	 parse_time_limit(const char *s, long long *minutes);
+/* "r1m = 0.7/2.0" style value "sched[/stop]" for load index idx. */
+int	 parse_threshold(const char *val, int idx, struct thresholds *t,
+	    const char **why);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * Daemon logging in the OpenBSD manner: log_warn appends strerror(errno),
+ * log_warnx does not; fatal/fatalx log and exit.  Lines go to
+ * LSF_LOGDIR/<daemon>.log.<host>, or to stderr in the foreground with -d.
+ */
+#ifndef LSF_LOG_H
+#define LSF_LOG_H
+
+#include "util.h"
+
+enum log_level { LOG_LVL_ERR, LOG_LVL_WARN, LOG_LVL_INFO, LOG_LVL_DEBUG };
+
+/*
+ * Open the log.  path NULL: stderr.  Returns -1 with errno when the file
+ * cannot be opened (the caller decides whether that is fatal).
+ */
+int	 log_init(const char *ident, const char *path, enum log_level);
+/* Reopen the same file (after rotation). */
+void	 log_reopen(void);
+void	 log_set_level(enum log_level);
+/* Parse LSF_LOG_MASK values (LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG*). */
+enum log_level log_level_from_mask(const char *);
+
+void	 log_warn(const char *, ...) PRINTF(1, 2);
+void	 log_warnx(const char *, ...) PRINTF(1, 2);
+void	 log_info(const char *, ...) PRINTF(1, 2);
+void	 log_debug(const char *, ...) PRINTF(1, 2);
+void	 fatal(const char *, ...) PRINTF(1, 2) NORETURN;
+void	 fatalx(const char *, ...) PRINTF(1, 2) NORETURN;
+
+#endif

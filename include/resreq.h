@@ -1,0 +1,94 @@
+/*
+ * Resource requirement strings (bsub -R, queue RES_REQ):
+ *
+ *   select[expr] order[idx:-idx] rusage[res=val[:duration=m][:decay=1],...]
+ *   span[hosts=1 | ptile=N] same[res]
+ *
+ * A string without sections is a select expression; the old form
+ * "r1m=0.5:swp=20" is also a select.  Several -R strings are merged
+ * (resreq_merge_job) and the queue's RES_REQ is merged with the job's as
+ * LSF does (resreq_merge_queue).  Pure code: parsing and evaluation only.
+ */
+#ifndef LSF_RESREQ_H
+#define LSF_RESREQ_H
+
+#include <stdbool.h>
+
+#include "lsf.h"
+#include "util.h"
+
+struct rr_expr;			/* select expression tree */
+
+struct rr_order {
+	char	*name;		/* load index or numeric resource */
+	bool	 reverse;	/* written with a leading '-' */
+};
+
+struct rr_usage {
+	char	*name;		/* mem, swp, tmp, or a numeric resource */
+	double	 value;		/* mem/swp/tmp in MB */
+	int	 duration;	/* minutes, 0 = whole job */
+	bool	 decay;
+};
+
+struct resreq {
+	char		*text;		/* as given */
+	struct rr_expr	*select;	/* NULL: no select section */
+	struct rr_order	*order;
+	int		 norder;
+	struct rr_usage	*rusage;
+	int		 nrusage;
+	int		 span_hosts;	/* -1 unset; 1 = all on one host */
+	int		 span_ptile;	/* -1 unset */
+	char		*same;		/* same[] contents or NULL */
+};
+
+/* What a host looks like to a select expression or an order[]. */
+struct rr_host {
+	const char	*name;
+	const char	*type;
+	const char	*model;
+	const float	*load;		/* NLOADIDX values */
+	int		 ncpus;
+	float		 cpuf;
+	int		 maxmem;	/* MB */
+	int		 maxswp;
+	int		 maxtmp;
+	const struct strv *resources;	/* Boolean resources it has */
+	bool		 server;
+};
+
+void	 resreq_init(struct resreq *);
+void	 resreq_release(struct resreq *);
+
+/*
+ * Parse one string.  unit is LSF_UNIT_FOR_LIMITS (bare mem/swp/tmp values
+ * are MB when the unit is KB or MB, else in that unit).  On error returns
+ * -1 and sets *cause to an allocated message.
+ */
+int	 resreq_parse(struct resreq *, const char *text, const char *unit,
+	    char **cause);
+/* Merge several bsub -R strings into one (select AND-ed, rusage and
+ * order from the later string when both have them, span/same likewise). */
+int	 resreq_merge_job(struct resreq *out, const struct strv *texts,
+	    const char *unit, char **cause);
+/* The effective requirement of a job in a queue: select AND-ed, queue
+ * order ignored when the job has any requirement, queue rusage bounds and
+ * overrides, queue span ignored when the job has one.  q or job may be
+ * NULL (absent).  Returns -1 with *cause when the job asks for more
+ * rusage than the queue allows. */
+int	 resreq_merge_queue(struct resreq *out, const struct resreq *q,
+	    const struct resreq *job, char **cause);
+
+/* Does the host satisfy the select expression (true if none)? */
+bool	 resreq_select(const struct resreq *, const struct rr_host *);
+/* Order hosts: <0 when a is better than b, by order[] (default
+ * r15s:pg when the requirement has none). */
+int	 resreq_order_cmp(const struct resreq *, const struct rr_host *a,
+	    const struct rr_host *b);
+/* LSF's display form, e.g. "select[type == local] order[r15s:pg] ". */
+char	*resreq_to_string(const struct resreq *);
+/* Deep copy. */
+void	 resreq_copy(struct resreq *dst, const struct resreq *src);
+
+#endif

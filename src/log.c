@@ -1,0 +1,126 @@
+/* Timestamped daemon log lines. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+
+static const char *log_ident = "lsf";
+static char *log_path;
+static int log_fd = 2;
+static enum log_level log_level = LOG_LVL_INFO;
+
+int
+log_init(const char *ident, const char *path, enum log_level lvl)
+{
+	log_ident = ident;
+	log_level = lvl;
+	free(log_path);
+	log_path = path ? xstrdup(path) : NULL;
+	if (path == NULL) {
+		log_fd = 2;
+		return 0;
+	}
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (log_fd > 2)
+		close(log_fd);
+	log_fd = fd;
+	return 0;
+}
+
+void
+log_reopen(void)
+{
+	if (log_path)
+		(void)log_init(log_ident, log_path, log_level);
+}
+
+void
+log_set_level(enum log_level lvl)
+{
+	log_level = lvl;
+}
+
+enum log_level
+log_level_from_mask(const char *m)
+{
+	if (m == NULL)
+		return LOG_LVL_INFO;
+	if (str_starts(m, "LOG_DEBUG"))
+		return LOG_LVL_DEBUG;
+	if (strcmp(m, "LOG_INFO") == 0 || strcmp(m, "LOG_NOTICE") == 0)
+		return LOG_LVL_INFO;
+	if (strcmp(m, "LOG_WARNING") == 0)
+		return LOG_LVL_WARN;
+	return LOG_LVL_ERR;
+}
+
+static void
+vlog(enum log_level lvl, int errnum, const char *fmt, va_list ap)
+{
+	static const char *names[] = { "ERR", "WARN", "INFO", "DEBUG" };
+	struct strbuf sb = STRBUF_INIT;
+	struct timeval tv;
+	struct tm tm;
+	char ts[32];
+
+	if (lvl > log_level)
+		return;
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(ts, sizeof(ts), "%b %d %H:%M:%S", &tm);
+	sb_addf(&sb, "%s.%03d %s[%d] %s: ", ts, (int)(tv.tv_usec / 1000),
+	    log_ident, (int)getpid(), names[lvl]);
+	sb_vaddf(&sb, fmt, ap);
+	if (errnum)
+		sb_addf(&sb, ": %s", strerror(errnum));
+	sb_addc(&sb, '\n');
+	(void)write_all(log_fd, sb.buf, sb.len);
+	sb_release(&sb);
+}
+
+#define LOGFN(name, lvl, witherr)				\
+void								\
+name(const char *fmt, ...)					\
+{								\
+	int e = errno;						\
+	va_list ap;						\
+	va_start(ap, fmt);					\
+	vlog(lvl, witherr ? e : 0, fmt, ap);			\
+	va_end(ap);						\
+	errno = e;						\
+}
+LOGFN(log_warn, LOG_LVL_WARN, 1)
+LOGFN(log_warnx, LOG_LVL_WARN, 0)
+LOGFN(log_info, LOG_LVL_INFO, 0)
+LOGFN(log_debug, LOG_LVL_DEBUG, 0)
+
+void
+fatal(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(LOG_LVL_ERR, e, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+fatalx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(LOG_LVL_ERR, 0, fmt, ap);
+	va_end(ap);
+	exit(1);
+}

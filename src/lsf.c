@@ -1,0 +1,209 @@
+/* Tables behind the values in lsf.h. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lsf.h"
+#include "util.h"
+
+const struct load_index_info load_index_info[NLOADIDX] = {
+	{ "r15s", "15-second CPU run queue length", true },
+	{ "r1m", "1-minute CPU run queue length", true },
+	{ "r15m", "15-minute CPU run queue length", true },
+	{ "ut", "1-minute CPU utilization (0.0 to 1.0)", true },
+	{ "pg", "Paging activity (pages in + pages out per second)", true },
+	{ "io", "Disk I/O rate (Kbytes per second)", true },
+	{ "ls", "Number of login sessions", true },
+	{ "it", "Idle time (minutes)", false },
+	{ "tmp", "Disk space in /tmp (Mbytes)", false },
+	{ "swp", "Available swap space (Mbytes)", false },
+	{ "mem", "Available memory (Mbytes)", false },
+};
+
+int
+load_index_lookup(const char *name)
+{
+	for (int i = 0; i < NLOADIDX; i++)
+		if (strcasecmp(name, load_index_info[i].name) == 0)
+			return i;
+	return -1;
+}
+
+static const struct {
+	int	 bit;
+	const char *word;
+} stat_words[] = {
+	{ JOB_STAT_PEND, "PEND" }, { JOB_STAT_PSUSP, "PSUSP" },
+	{ JOB_STAT_RUN, "RUN" }, { JOB_STAT_SSUSP, "SSUSP" },
+	{ JOB_STAT_USUSP, "USUSP" }, { JOB_STAT_EXIT, "EXIT" },
+	{ JOB_STAT_DONE, "DONE" }, { JOB_STAT_WAIT, "WAIT" },
+	{ JOB_STAT_UNKWN, "UNKWN" },
+};
+
+const char *
+job_stat_str(int s)
+{
+	/* UNKWN wins over the state it hides; post-exec bits do not show. */
+	if (s & JOB_STAT_UNKWN)
+		return "UNKWN";
+	for (size_t i = 0; i < ARRAY_SIZE(stat_words); i++)
+		if (s & stat_words[i].bit)
+			return stat_words[i].word;
+	return "NULL";
+}
+
+int
+job_stat_from_str(const char *w)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stat_words); i++)
+		if (strcasecmp(w, stat_words[i].word) == 0)
+			return stat_words[i].bit;
+	return -1;
+}
+
+static const char *const term_names[TERM_NREASONS] = {
+	[TERM_UNKNOWN] = NULL,
+	[TERM_PREEMPT] = "TERM_PREEMPT", [TERM_WINDOW] = "TERM_WINDOW",
+	[TERM_LOAD] = "TERM_LOAD", [TERM_OTHER] = "TERM_OTHER",
+	[TERM_RUNLIMIT] = "TERM_RUNLIMIT", [TERM_DEADLINE] = "TERM_DEADLINE",
+	[TERM_PROCESSLIMIT] = "TERM_PROCESSLIMIT",
+	[TERM_FORCE_OWNER] = "TERM_FORCE_OWNER",
+	[TERM_FORCE_ADMIN] = "TERM_FORCE_ADMIN",
+	[TERM_REQUEUE_OWNER] = "TERM_REQUEUE_OWNER",
+	[TERM_REQUEUE_ADMIN] = "TERM_REQUEUE_ADMIN",
+	[TERM_CPULIMIT] = "TERM_CPULIMIT", [TERM_CHKPNT] = "TERM_CHKPNT",
+	[TERM_OWNER] = "TERM_OWNER", [TERM_ADMIN] = "TERM_ADMIN",
+	[TERM_MEMLIMIT] = "TERM_MEMLIMIT",
+	[TERM_EXTERNAL_SIGNAL] = "TERM_EXTERNAL_SIGNAL",
+	[TERM_RMS] = "TERM_RMS", [TERM_ZOMBIE] = "TERM_ZOMBIE",
+	[TERM_SWAP] = "TERM_SWAP", [TERM_THREADLIMIT] = "TERM_THREADLIMIT",
+	[TERM_SLURM] = "TERM_SLURM", [TERM_BUCKET_KILL] = "TERM_BUCKET_KILL",
+	[TERM_CTRL_PID] = "TERM_CTRL_PID",
+	[TERM_CWD_NOTEXIST] = "TERM_CWD_NOTEXIST",
+};
+
+static const char *const term_texts[TERM_NREASONS] = {
+	[TERM_PREEMPT] = "job killed after preemption",
+	[TERM_WINDOW] = "job killed after queue run window closed",
+	[TERM_LOAD] = "job killed after load exceeds threshold",
+	[TERM_OTHER] = "job killed for an unknown reason",
+	[TERM_RUNLIMIT] = "job killed after reaching LSF run time limit",
+	[TERM_DEADLINE] = "job killed after deadline",
+	[TERM_PROCESSLIMIT] = "job killed after reaching LSF process limit",
+	[TERM_FORCE_OWNER] = "job killed by owner without time for cleanup",
+	[TERM_FORCE_ADMIN] = "job killed by root or LSF administrator "
+	    "without time for cleanup",
+	[TERM_REQUEUE_OWNER] = "job killed and requeued by owner",
+	[TERM_REQUEUE_ADMIN] = "job killed and requeued by root or LSF "
+	    "administrator",
+	[TERM_CPULIMIT] = "job killed after reaching LSF CPU usage limit",
+	[TERM_CHKPNT] = "job killed after checkpointing",
+	[TERM_OWNER] = "job killed by owner",
+	[TERM_ADMIN] = "job killed by root or LSF administrator",
+	[TERM_MEMLIMIT] = "job killed after reaching LSF memory usage limit",
+	[TERM_EXTERNAL_SIGNAL] = "job killed by a signal external to LSF",
+	[TERM_RMS] = "job exited from an RMS system error",
+	[TERM_ZOMBIE] = "job exited while LSF is not available",
+	[TERM_SWAP] = "job killed after reaching LSF swap usage limit",
+	[TERM_THREADLIMIT] = "job killed after reaching LSF thread limit",
+	[TERM_SLURM] = "job terminated abnormally in SLURM",
+	[TERM_BUCKET_KILL] = "job killed with bkill -b",
+	[TERM_CTRL_PID] = "job terminated after control PID died",
+	[TERM_CWD_NOTEXIST] = "current working directory is not accessible "
+	    "or does not exist on the execution host",
+};
+
+const char *
+term_reason_name(int r)
+{
+	return r > 0 && r < TERM_NREASONS ? term_names[r] : NULL;
+}
+
+const char *
+term_reason_text(int r)
+{
+	return r > 0 && r < TERM_NREASONS ? term_texts[r] : NULL;
+}
+
+static const char *const pend_texts[PEND_NREASONS] = {
+	[PEND_NONE] = "",
+	[PEND_NEW_JOB] = "New job is waiting for scheduling",
+	[PEND_USER_STOP] = "The job was suspended by the user while pending",
+	[PEND_ADMIN_STOP] = "The job was suspended by LSF admin or root "
+	    "while pending",
+	[PEND_QUEUE_INACT] = "The queue is inactivated by the administrator",
+	[PEND_QUEUE_WINDOW] = "The queue is inactivated by its time windows",
+	[PEND_QUEUE_JOB_LIMIT] = "The queue has reached its job slot limit",
+	[PEND_NO_HOST] = "",
+	[PEND_HOST_REQ] = "None of the specified hosts is usable by the queue",
+	[PEND_BAD_RESREQ] = "Bad resource requirement syntax",
+	[PEND_LOAD_UNAVAIL] = "Load information unavailable",
+	[PEND_NO_SERVER] = "There are no suitable hosts for the job",
+};
+
+static const char *const host_texts[HR_NREASONS] = {
+	[HR_NONE] = "",
+	[HR_CLOSED_ADM] = "Closed by LSF administrator",
+	[HR_FULL] = "Job slot limit reached",
+	[HR_LOAD_SCHED] = "Load threshold reached",
+	[HR_QUEUE_LOAD] = "Queue's load threshold reached",
+	[HR_RESREQ] = "Job's resource requirements not satisfied",
+	[HR_UNAVAIL] = "Load information unavailable",
+	[HR_NOT_USED_BY_QUEUE] = "Not usable to the queue",
+	[HR_NOT_REQUESTED] = "Not specified in job submission",
+	[HR_EXCLUSIVE] = "Running an exclusive job",
+	[HR_NOT_ENOUGH] = "Not enough job slot(s)",
+};
+
+const char *
+pend_reason_text(int r)
+{
+	return r >= 0 && r < PEND_NREASONS ? pend_texts[r] : "";
+}
+
+const char *
+host_reason_text(int r)
+{
+	return r >= 0 && r < HR_NREASONS ? host_texts[r] : "";
+}
+
+static const struct {
+	int	 sig;
+	const char *name;
+} sig_names[] = {
+	{ SIGHUP, "HUP" }, { SIGINT, "INT" }, { SIGQUIT, "QUIT" },
+	{ SIGILL, "ILL" }, { SIGTRAP, "TRAP" }, { SIGABRT, "ABRT" },
+	{ SIGBUS, "BUS" }, { SIGFPE, "FPE" }, { SIGKILL, "KILL" },
+	{ SIGUSR1, "USR1" }, { SIGSEGV, "SEGV" }, { SIGUSR2, "USR2" },
+	{ SIGPIPE, "PIPE" }, { SIGALRM, "ALRM" }, { SIGTERM, "TERM" },
+	{ SIGCHLD, "CHLD" }, { SIGCONT, "CONT" }, { SIGSTOP, "STOP" },
+	{ SIGTSTP, "TSTP" }, { SIGTTIN, "TTIN" }, { SIGTTOU, "TTOU" },
+	{ SIGURG, "URG" }, { SIGXCPU, "XCPU" }, { SIGXFSZ, "XFSZ" },
+	{ SIGVTALRM, "VTALRM" }, { SIGPROF, "PROF" }, { SIGWINCH, "WINCH" },
+	{ SIGIO, "IO" }, { SIGPWR, "PWR" }, { SIGSYS, "SYS" },
+};
+
+int
+sig_from_name(const char *s)
+{
+	long n;
+
+	if (strncasecmp(s, "SIG", 3) == 0)
+		s += 3;
+	if (parse_long(s, &n) == 0)
+		return n >= 0 && n < 65 ? (int)n : -1;
+	for (size_t i = 0; i < ARRAY_SIZE(sig_names); i++)
+		if (strcasecmp(s, sig_names[i].name) == 0)
+			return sig_names[i].sig;
+	return -1;
+}
+
+const char *
+sig_name(int sig)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sig_names); i++)
+		if (sig_names[i].sig == sig)
+			return sig_names[i].name;
+	return NULL;
+}

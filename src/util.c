@@ -1,0 +1,558 @@
+/* Allocation, strings, vectors and error reporting shared by every program. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+const char *progname = "lsf";
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+
+	if (p == NULL)
+		die("out of memory (%zu x %zu bytes)", n, sz);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (p == NULL)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return sb_detach(&sb);
+}
+
+static void
+vreport(const char *fmt, va_list ap, int errnum)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "%s: ", progname);
+	sb_vaddf(&sb, fmt, ap);
+	if (errnum)
+		sb_addf(&sb, ": %s", strerror(errnum));
+	sb_addc(&sb, '\n');
+	(void)write_all(2, sb.buf, sb.len);
+	sb_release(&sb);
+}
+
+void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap, 0);
+	va_end(ap);
+	exit(255);
+}
+
+void
+die_errno(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap, e);
+	va_end(ap);
+	exit(255);
+}
+
+int
+error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap, 0);
+	va_end(ap);
+	return -1;
+}
+
+void
+bug_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: BUG at %s:%d: ", progname, file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+/* strbuf */
+
+void
+sb_init(struct strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void
+sb_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb_init(sb);
+}
+
+void
+sb_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+
+	if (need <= sb->cap)
+		return;
+	if (sb->cap < 64)
+		sb->cap = 64;
+	while (sb->cap < need)
+		sb->cap *= 2;
+	sb->buf = xrealloc(sb->buf, sb->cap);
+}
+
+void
+sb_add(struct strbuf *sb, const void *p, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, p, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void
+sb_adds(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void
+sb_addc(struct strbuf *sb, int c)
+{
+	sb_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void
+sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	sb_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		BUG("vsnprintf failed");
+	if ((size_t)n >= sb->cap - sb->len) {
+		sb_grow(sb, (size_t)n);
+		n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void
+sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void
+sb_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+char *
+sb_detach(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+
+	sb_init(sb);
+	return p;
+}
+
+void
+sb_rtrim(struct strbuf *sb)
+{
+	while (sb->len > 0 && isspace((unsigned char)sb->buf[sb->len - 1]))
+		sb->buf[--sb->len] = '\0';
+}
+
+/* strv */
+
+void
+strv_init(struct strv *sv)
+{
+	sv->v = NULL;
+	sv->n = sv->cap = 0;
+}
+
+void
+strv_release(struct strv *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	strv_init(sv);
+}
+
+void
+strv_push_nodup(struct strv *sv, char *s)
+{
+	if (sv->n + 2 > sv->cap) {
+		sv->cap = sv->cap ? sv->cap * 2 : 8;
+		sv->v = xrealloc(sv->v, sv->cap * sizeof(*sv->v));
+	}
+	sv->v[sv->n++] = s;
+	sv->v[sv->n] = NULL;
+}
+
+void
+strv_push(struct strv *sv, const char *s)
+{
+	strv_push_nodup(sv, xstrdup(s));
+}
+
+bool
+strv_contains(const struct strv *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return true;
+	return false;
+}
+
+void
+strv_split_ws(struct strv *sv, const char *s)
+{
+	while (*s) {
+		const char *e;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '\0')
+			break;
+		for (e = s; *e && *e != ' ' && *e != '\t'; e++)
+			;
+		strv_push_nodup(sv, xstrndup(s, (size_t)(e - s)));
+		s = e;
+	}
+}
+
+void
+strv_copy(struct strv *dst, const struct strv *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		strv_push(dst, src->v[i]);
+}
+
+char *
+strv_join(const struct strv *sv, const char *sep)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < sv->n; i++) {
+		if (i)
+			sb_adds(&sb, sep);
+		sb_adds(&sb, sv->v[i]);
+	}
+	return sb_detach(&sb);
+}
+
+/* files */
+
+int
+read_file(const char *path, struct strbuf *out)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		sb_add(out, buf, (size_t)n);
+	}
+	if (n < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	if (out->buf == NULL)
+		sb_grow(out, 0), out->buf[0] = '\0';
+	return 0;
+}
+
+int
+write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n > 0) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* numbers */
+
+int
+parse_long(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end != '\0' || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* strings */
+
+bool
+str_starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool
+str_ends(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+bool
+streq(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+char *
+str_trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+bool
+wildmatch(const char *p, const char *s)
+{
+	const char *star = NULL, *ss = NULL;
+
+	while (*s) {
+		if (*p == '*') {
+			star = p++;
+			ss = s;
+		} else if (*p == '?' || *p == *s) {
+			p++;
+			s++;
+		} else if (star) {
+			p = star + 1;
+			s = ++ss;
+		} else {
+			return false;
+		}
+	}
+	while (*p == '*')
+		p++;
+	return *p == '\0';
+}
+
+/* time */
+
+uint64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+double
+wall_time(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CRC-32C, bytewise with a table built on first use. */
+uint32_t
+crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	static uint32_t table[256];
+	static bool ready;
+	const unsigned char *p = buf;
+
+	if (!ready) {
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t c = i;
+
+			for (int k = 0; k < 8; k++)
+				c = (c & 1) ? (c >> 1) ^ 0x82f63b78u : c >> 1;
+			table[i] = c;
+		}
+		ready = true;
+	}
+	crc = ~crc;
+	while (len--)
+		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+/* descriptors */
+
+void
+close_fds_from(int lowfd, int keep)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	if (d == NULL) {
+		for (int fd = lowfd; fd < 1024; fd++)
+			if (fd != keep)
+				close(fd);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		long fd;
+
+		if (parse_long(de->d_name, &fd) < 0)
+			continue;
+		if (fd >= lowfd && fd != keep && fd != dirfd(d))
+			close((int)fd);
+	}
+	closedir(d);
+}
+
+int
+set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return -1;
+	return fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+int
+set_cloexec(int fd)
+{
+	int fl = fcntl(fd, F_GETFD);
+
+	if (fl < 0)
+		return -1;
+	return fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
+}
