@@ -38,13 +38,17 @@ CMDS	:= $(filter-out cmd-%,$(CMDS))
 CMD_COMMON_SRC := $(wildcard cmds/cmd-*.c)
 CMD_COMMON_OBJ := $(CMD_COMMON_SRC:%.c=$(O)/%.o)
 
+# tests/unit/check_*.c are Check suites; other tests/unit/*.c are small
+# tools the scenario and golden tests run (each one file).
 UNIT_SRC := $(sort $(wildcard tests/unit/check_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+TOOL_SRC := $(filter-out $(UNIT_SRC),$(sort $(wildcard tests/unit/*.c)))
+TOOL_BIN := $(TOOL_SRC:tests/unit/%.c=$(O)/tests/%)
 
 BINS	:= $(CMDS:%=$(O)/bin/%)
 SBINS	:= $(DAEMONS:%=$(O)/sbin/%)
 
-all: $(BINS) $(SBINS) $(O)/tests/evlog-check
+all: $(BINS) $(SBINS) $(TOOL_BIN)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -69,7 +73,7 @@ $(O)/tests/check_%: $(O)/tests/unit/check_%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(CHECK_LIBS)
 
-$(O)/tests/evlog-check: $(O)/tests/unit/evlog-check.o $(LIB)
+$(TOOL_BIN): $(O)/tests/%: $(O)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
