@@ -321,4 +321,13 @@ int	 parse_time_limit(const char *s, long long *minutes);
 int	 parse_threshold(const char *val, int idx, struct thresholds *t,
 	    const char **why);
 
+/*
+ * Load the configuration and print, LSF style, "Checking configuration
+ * files ...", every error and warning, and a verdict ("No errors found.",
+ * "There are warning errors." or "There are fatal errors.").  verbose
+ * also lists the files read.  Returns 1 when there are errors, else 0.
+ */
+int	 conf_check(const char *envdir, unsigned parts, bool verbose,
+	    FILE *out);
+
 #endif

@@ -1,0 +1,178 @@
+/*
+ * Private to src/conf*.c: the reader shared by every LSF configuration
+ * file (logical lines, Begin/End sections, "KEY = value" blocks and
+ * tables), small value helpers, and the per-file readers config_load()
+ * calls.  Commands and daemons use conf.h only.
+ */
+#ifndef LSF_CONF_LEX_H
+#define LSF_CONF_LEX_H
+
+#include <stdbool.h>
+
+#include "conf.h"
+
+/* A logical line: comment removed, continuations joined, trimmed. */
+struct conf_line {
+	char	*text;
+	int	 line;		/* physical line it starts on */
+};
+
+struct conf_file {
+	char			*path;
+	struct conf_line	*lines;
+	int			 nlines;
+};
+
+/* '...' quotes like "..." (lsf.conf is read as a shell would). */
+#define CONF_LEX_SQUOTE	0x01
+
+/* Read path into logical lines; -1 with errno if it cannot be read. */
+int	 conf_file_read(struct conf_file *, const char *path, unsigned flags,
+	    struct conf_diag *);
+void	 conf_file_release(struct conf_file *);
+
+/* Begin <name> ... End <name>: the lines strictly between the two. */
+struct conf_section {
+	char	*name;
+	int	 line;		/* of the Begin line */
+	int	 first;		/* index into conf_file.lines */
+	int	 last;		/* index of the End line (exclusive) */
+};
+struct conf_sections {
+	struct conf_section	*v;
+	int			 n;
+};
+/* Split a file into sections; stray lines and bad nesting are errors. */
+void	 conf_sections_read(const struct conf_file *,
+	    struct conf_sections *, struct conf_diag *);
+void	 conf_sections_release(struct conf_sections *);
+
+/* A vertical section: "KEY = value" lines. */
+struct conf_kv {
+	char	*key;
+	char	*val;		/* surrounding quotes removed */
+	int	 line;
+};
+struct conf_kvs {
+	struct conf_kv	*v;
+	int		 n;
+};
+/* sec NULL: every line of the file (lsf.conf). */
+void	 conf_kvs_read(const struct conf_file *,
+	    const struct conf_section *, unsigned flags, struct conf_kvs *,
+	    struct conf_diag *);
+void	 conf_kvs_release(struct conf_kvs *);
+/* Warn about a key set twice in one section (the last one wins). */
+void	 conf_kvs_check_dups(const struct conf_kvs *, const char *path,
+	    struct conf_diag *);
+
+/* A horizontal section: a header of column names, then one row a line. */
+struct conf_val {
+	char	*s;		/* parentheses or quotes removed */
+	bool	 dflt;		/* written "-" or "()" */
+};
+struct conf_row {
+	struct conf_val	*v;
+	int		 n;
+	int		 line;
+};
+struct conf_table {
+	struct strv	 cols;
+	int		 line;		/* of the header */
+	struct conf_row	*rows;
+	int		 nrows;
+};
+/* Rows whose value count differs from the header are reported, dropped. */
+void	 conf_table_read(const struct conf_file *,
+	    const struct conf_section *, struct conf_table *,
+	    struct conf_diag *);
+void	 conf_table_release(struct conf_table *);
+/* Column index of a header name (case-insensitive), or -1. */
+int	 conf_table_col(const struct conf_table *, const char *);
+/* The value in column c of a row; NULL for "-", "()" or c < 0. */
+const char *conf_cell(const struct conf_row *, int c);
+/* Warn, at the header line, about columns not in known (nor, if asked,
+ * a load index or an lsf.shared resource). */
+void	 conf_check_cols(const struct conf_table *, const char *path,
+	    const char *const *known, const struct shared_conf *res,
+	    bool loadidx, struct conf_diag *);
+/* Report a missing required column (unless the section is empty). */
+bool	 conf_need_col(const struct conf_table *, const char *path,
+	    const char *sec, const char *col, struct conf_diag *);
+/* Split a table line into values; -1 with *why on unbalanced brackets. */
+int	 conf_split_values(const char *, struct conf_val **, int *,
+	    const char **why);
+void	 conf_vals_free(struct conf_val *, int);
+
+/*
+ * Make room for element n of an array that holds n: the arrays in
+ * conf.h carry no capacity, so it doubles whenever n is a power of two.
+ */
+void	*conf_grow(void *, int n, size_t size);
+
+/* Cluster hosts sorted by name, for lookups in big clusters. */
+struct host_index {
+	struct host_name {
+		const char	*name;
+		int		 idx;	/* into cluster.hosts */
+	}	*v;
+	int	 n;
+};
+void	 host_index_build(struct host_index *, const struct cluster_conf *);
+/* Index into cluster.hosts of a name (any case), or -1. */
+int	 host_index_find(const struct host_index *, const char *);
+void	 host_index_release(struct host_index *);
+
+/* Value helpers; -1 on junk or a value outside [min, max]. */
+int	 conf_int(const char *, long min, long max, int *);
+int	 conf_float(const char *, double min, double max, float *);
+/* y yes n no (any case); -1 otherwise. */
+int	 conf_bool(const char *, bool *);
+/* Is key (any case) in the NULL-terminated list? */
+bool	 conf_key_in(const char *key, const char *const *list);
+/* Does the ASCII string hold only blanks (or is it NULL)? */
+bool	 conf_blank(const char *);
+/* Remove "..." (and '...' with CONF_LEX_SQUOTE) around a whole value. */
+char	*conf_unquote(char *, unsigned flags);
+
+/* Every index unset, with the "no threshold" value for its direction. */
+void	 thresholds_init(struct thresholds *);
+/* One load value for index idx: a number >= 0, ut as fraction or %. */
+int	 conf_load_value(const char *, int idx, float *, const char **why);
+
+/* The readers config_load() runs, in this order. */
+int	 lsf_conf_read(struct lsf_conf *, const char *envdir, unsigned parts,
+	    struct conf_diag *);
+void	 lsf_conf_init(struct lsf_conf *);
+void	 lsf_conf_release(struct lsf_conf *);
+void	 hosts_file_read(struct lsf_config *, const char *path,
+	    struct conf_diag *);
+void	 hosts_file_release(struct lsf_config *);
+void	 shared_conf_read(struct shared_conf *, const char *path,
+	    struct conf_diag *);
+void	 shared_conf_release(struct shared_conf *);
+void	 cluster_conf_read(struct lsf_config *, const char *path,
+	    struct conf_diag *);
+void	 cluster_conf_init(struct cluster_conf *);
+void	 cluster_conf_release(struct cluster_conf *);
+/* *dq_line: the line of DEFAULT_QUEUE, checked once queues are known. */
+void	 lsb_params_read(struct lsb_params *, const char *path,
+	    struct conf_diag *, int *dq_line);
+void	 lsb_params_init(struct lsb_params *);
+void	 lsb_params_release(struct lsb_params *);
+void	 lsb_users_read(struct lsf_config *, const char *path,
+	    struct conf_diag *);
+void	 lsb_users_release(struct lsf_config *);
+void	 lsb_hosts_read(struct lsf_config *, const char *path,
+	    struct conf_diag *);
+void	 lsb_hosts_release(struct lsf_config *);
+void	 lsb_queues_read(struct lsf_config *, const char *path,
+	    struct conf_diag *);
+void	 queue_conf_init(struct queue_conf *);
+void	 queue_conf_release(struct queue_conf *);
+void	 lsb_queues_release(struct lsf_config *);
+
+/* Is name a Numeric/Boolean/String resource from lsf.shared? */
+bool	 shared_has_resource(const struct shared_conf *, const char *);
+
+#endif

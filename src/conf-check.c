@@ -1,0 +1,61 @@
+/*
+ * conf_check(): what "badmin ckconfig", "lsadmin ckconfig" and
+ * "mbatchd -n" print: every diagnostic, then a verdict.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "conf.h"
+
+static void
+reading(FILE *out, const char *path)
+{
+	if (path != NULL && access(path, F_OK) == 0)
+		fprintf(out, "Reading %s\n", path);
+}
+
+static void
+reading_lsb(FILE *out, const char *dir, const char *file)
+{
+	char *path;
+
+	if (dir == NULL)
+		return;
+	path = xasprintf("%s/%s", dir, file);
+	reading(out, path);
+	free(path);
+}
+
+int
+conf_check(const char *envdir, unsigned parts, bool verbose, FILE *out)
+{
+	struct lsf_config cfg;
+	struct conf_diag d;
+	int rc;
+
+	conf_diag_init(&d);
+	(void)config_load(&cfg, envdir, parts, &d);
+	fputs("\nChecking configuration files ...\n\n", out);
+	if (verbose) {
+		reading(out, cfg.lsf.path);
+		reading(out, cfg.shared.path);
+		reading(out, cfg.cluster.path);
+		reading_lsb(out, cfg.lsb_dir, "lsb.params");
+		reading_lsb(out, cfg.lsb_dir, "lsb.users");
+		reading_lsb(out, cfg.lsb_dir, "lsb.hosts");
+		reading_lsb(out, cfg.lsb_dir, "lsb.queues");
+	}
+	conf_diag_print(&d, out);
+	fputc('\n', out);
+	if (d.nerrors > 0)
+		fputs("There are fatal errors.\n", out);
+	else if (d.nwarnings > 0)
+		fputs("There are warning errors.\n", out);
+	else
+		fputs("No errors found.\n", out);
+	rc = d.nerrors > 0 ? 1 : 0;
+	conf_diag_release(&d);
+	config_release(&cfg);
+	return rc;
+}

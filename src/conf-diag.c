@@ -1,0 +1,81 @@
+/* Diagnostics collected while reading configuration files. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "conf.h"
+
+void
+conf_diag_init(struct conf_diag *d)
+{
+	strv_init(&d->msgs);
+	d->nerrors = 0;
+	d->nwarnings = 0;
+}
+
+void
+conf_diag_release(struct conf_diag *d)
+{
+	strv_release(&d->msgs);
+	d->nerrors = 0;
+	d->nwarnings = 0;
+}
+
+/*
+ * "file:line: why".  Line 0 means the problem is with the file as a whole
+ * (missing, or a required section absent), so no line can be named.
+ */
+static void
+diag_add(struct conf_diag *d, bool warning, const char *file, int line,
+    const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (file != NULL) {
+		sb_adds(&sb, file);
+		if (line > 0)
+			sb_addf(&sb, ":%d", line);
+		sb_adds(&sb, ": ");
+	}
+	if (warning)
+		sb_adds(&sb, "warning: ");
+	sb_vaddf(&sb, fmt, ap);
+	strv_push_nodup(&d->msgs, sb_detach(&sb));
+	if (warning)
+		d->nwarnings++;
+	else
+		d->nerrors++;
+}
+
+void
+conf_diag_error(struct conf_diag *d, const char *file, int line,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d == NULL)
+		return;
+	va_start(ap, fmt);
+	diag_add(d, false, file, line, fmt, ap);
+	va_end(ap);
+}
+
+void
+conf_diag_warn(struct conf_diag *d, const char *file, int line,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d == NULL)
+		return;
+	va_start(ap, fmt);
+	diag_add(d, true, file, line, fmt, ap);
+	va_end(ap);
+}
+
+void
+conf_diag_print(const struct conf_diag *d, FILE *fp)
+{
+	for (size_t i = 0; i < d->msgs.n; i++)
+		fprintf(fp, "%s\n", d->msgs.v[i]);
+}

@@ -1,0 +1,159 @@
+/* $LSF_ENVDIR/lsf.conf: shell-like KEY=value lines, no sections. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "conf-lex.h"
+
+void
+lsf_conf_init(struct lsf_conf *c)
+{
+	memset(c, 0, sizeof(*c));
+	strv_init(&c->keys);
+	strv_init(&c->vals);
+	strv_init(&c->master_list);
+	c->lim_port = DEF_LIM_PORT;
+	c->mbd_port = DEF_MBD_PORT;
+	c->sbd_port = DEF_SBD_PORT;
+	c->unit_for_limits = xstrdup("KB");
+}
+
+void
+lsf_conf_release(struct lsf_conf *c)
+{
+	free(c->path);
+	strv_release(&c->keys);
+	strv_release(&c->vals);
+	free(c->envdir);
+	free(c->confdir);
+	free(c->lsb_confdir);
+	free(c->sharedir);
+	free(c->logdir);
+	free(c->serverdir);
+	free(c->bindir);
+	free(c->sbd_statedir);
+	strv_release(&c->master_list);
+	free(c->unit_for_limits);
+	free(c->log_mask);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *
+lsf_conf_get(const struct lsf_conf *c, const char *key)
+{
+	for (size_t i = c->keys.n; i > 0; i--)
+		if (strcmp(c->keys.v[i - 1], key) == 0)
+			return c->vals.v[i - 1];
+	return NULL;
+}
+
+/* The last "key=value" for key, or NULL. */
+static const struct conf_kv *
+last_kv(const struct conf_kvs *kv, const char *key)
+{
+	for (int i = kv->n; i > 0; i--)
+		if (strcmp(kv->v[i - 1].key, key) == 0)
+			return &kv->v[i - 1];
+	return NULL;
+}
+
+/* Its value, allocated, or NULL when unset or empty. */
+static char *
+value_dup(const struct conf_kvs *kv, const char *key)
+{
+	const struct conf_kv *e = last_kv(kv, key);
+
+	if (e == NULL || conf_blank(e->val))
+		return NULL;
+	return xstrdup(e->val);
+}
+
+static void
+get_port(const struct conf_kvs *kv, const char *path, const char *key,
+    int *port, struct conf_diag *d)
+{
+	const struct conf_kv *e = last_kv(kv, key);
+
+	if (e == NULL || conf_blank(e->val))
+		return;
+	if (conf_int(e->val, 1, 65535, port) < 0)
+		conf_diag_error(d, path, e->line,
+		    "%s must be a port number 1-65535, not \"%s\"", key,
+		    e->val);
+}
+
+static void
+get_unit(struct lsf_conf *c, const struct conf_kvs *kv, struct conf_diag *d)
+{
+	static const char *const units[] = { "KB", "MB", "GB", "TB", "PB",
+	    "EB", "ZB", NULL };
+	const struct conf_kv *e = last_kv(kv, "LSF_UNIT_FOR_LIMITS");
+
+	if (e == NULL || conf_blank(e->val))
+		return;
+	if (!conf_key_in(e->val, units)) {
+		conf_diag_error(d, c->path, e->line,
+		    "LSF_UNIT_FOR_LIMITS must be one of KB MB GB TB PB EB ZB, "
+		    "not \"%s\"", e->val);
+		return;
+	}
+	free(c->unit_for_limits);
+	c->unit_for_limits = xstrdup(e->val);
+	for (char *p = c->unit_for_limits; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+}
+
+int
+lsf_conf_read(struct lsf_conf *c, const char *envdir, unsigned parts,
+    struct conf_diag *d)
+{
+	struct conf_file f;
+	struct conf_kvs kv;
+	const struct conf_kv *e;
+	size_t n = strlen(envdir);
+
+	/* "/etc/" and "/etc" are one directory; keep the name tidy. */
+	while (n > 1 && envdir[n - 1] == '/')
+		n--;
+	c->envdir = xstrndup(envdir, n);
+	c->path = xasprintf("%s/lsf.conf",
+	    strcmp(c->envdir, "/") == 0 ? "" : c->envdir);
+	if (conf_file_read(&f, c->path, CONF_LEX_SQUOTE, d) < 0) {
+		conf_diag_error(d, c->path, 0, "cannot read: %s",
+		    strerror(errno));
+		conf_file_release(&f);
+		return -1;
+	}
+	conf_kvs_read(&f, NULL, CONF_LEX_SQUOTE, &kv, d);
+	for (int i = 0; i < kv.n; i++) {
+		strv_push(&c->keys, kv.v[i].key);
+		strv_push(&c->vals, kv.v[i].val);
+	}
+
+	c->confdir = value_dup(&kv, "LSF_CONFDIR");
+	if (c->confdir == NULL)
+		conf_diag_error(d, c->path, 0, "LSF_CONFDIR is not defined");
+	c->lsb_confdir = value_dup(&kv, "LSB_CONFDIR");
+	if (c->lsb_confdir == NULL && c->confdir != NULL)
+		c->lsb_confdir = xasprintf("%s/lsbatch", c->confdir);
+	c->sharedir = value_dup(&kv, "LSB_SHAREDIR");
+	if (c->sharedir == NULL && (parts & CONF_LSB))
+		conf_diag_error(d, c->path, 0, "LSB_SHAREDIR is not defined");
+	c->logdir = value_dup(&kv, "LSF_LOGDIR");
+	c->serverdir = value_dup(&kv, "LSF_SERVERDIR");
+	c->bindir = value_dup(&kv, "LSF_BINDIR");
+	c->sbd_statedir = value_dup(&kv, "LSB_SBD_STATEDIR");
+	c->log_mask = value_dup(&kv, "LSF_LOG_MASK");
+	get_port(&kv, c->path, "LSF_LIM_PORT", &c->lim_port, d);
+	get_port(&kv, c->path, "LSB_MBD_PORT", &c->mbd_port, d);
+	get_port(&kv, c->path, "LSB_SBD_PORT", &c->sbd_port, d);
+	if ((e = last_kv(&kv, "LSF_MASTER_LIST")) != NULL)
+		strv_split_ws(&c->master_list, e->val);
+	get_unit(c, &kv, d);
+
+	conf_kvs_release(&kv);
+	conf_file_release(&f);
+	return c->confdir == NULL ? -1 : 0;
+}

@@ -1,0 +1,233 @@
+/* lsb.params: the one Parameters section of mbatchd settings. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "conf-lex.h"
+
+#define INT_MAXID	2147483646L
+
+static const struct int_param {
+	const char	*key;
+	size_t		 off;
+	long		 min;
+	long		 max;
+} int_params[] = {
+	{ "MBD_SLEEP_TIME", offsetof(struct lsb_params, mbd_sleep_time),
+	    1, 86400 },
+	{ "SBD_SLEEP_TIME", offsetof(struct lsb_params, sbd_sleep_time),
+	    1, 86400 },
+	{ "JOB_ACCEPT_INTERVAL",
+	    offsetof(struct lsb_params, job_accept_interval), 0, 86400 },
+	{ "CLEAN_PERIOD", offsetof(struct lsb_params, clean_period),
+	    0, INT_MAXID },
+	{ "MAX_JOB_ARRAY_SIZE",
+	    offsetof(struct lsb_params, max_job_array_size), 1, INT_MAXID },
+	{ "MAX_JOBID", offsetof(struct lsb_params, max_jobid),
+	    999999, INT_MAXID },
+	{ "JOB_TERMINATE_INTERVAL",
+	    offsetof(struct lsb_params, job_terminate_interval), 0, 86400 },
+	{ "MAX_SBD_FAIL", offsetof(struct lsb_params, max_sbd_fail),
+	    1, 1000000 },
+	{ "MAX_JOB_NUM", offsetof(struct lsb_params, max_job_num),
+	    1, INT_MAXID },
+	{ "PG_SUSP_IT", offsetof(struct lsb_params, pg_susp_it),
+	    0, 86400 * 366 },
+	{ "MAX_USER_PRIORITY",
+	    offsetof(struct lsb_params, max_user_priority), 1, INT_MAXID },
+	{ "MAX_PEND_JOBS", offsetof(struct lsb_params, max_pend_jobs),
+	    0, INT_MAXID },
+	{ "SUB_TRY_INTERVAL", offsetof(struct lsb_params, sub_try_interval),
+	    0, 86400 },
+};
+
+/* Parameters LSF knows that we keep in keys/vals only. */
+static const char *const quiet_params[] = {
+	"MAX_JOB_PREEMPT", "PREEMPT_FOR", "PREEMPTABLE_RESOURCES",
+	"ENABLE_EVENT_STREAM", "MAX_EVENT_STREAM_SIZE",
+	"MAX_EVENT_STREAM_FILE_NUMBER", "EVENT_UPDATE_INTERVAL",
+	"CPU_TIME_FACTOR", "RUN_TIME_FACTOR", "RUN_JOB_FACTOR", "HIST_HOURS",
+	"COMMITTED_RUN_TIME_FACTOR", "FAIRSHARE_ADJUSTMENT_FACTOR",
+	"JOB_PRIORITY_OVER_TIME", "RESOURCE_RESERVE_PER_TASK",
+	"MIN_SWITCH_PERIOD", "ABS_RUNLIMIT", "LSB_SYNC_HOST_STAT_LIM",
+	"MAX_PREEXEC_RETRY", "LOCAL_MAX_PREEXEC_RETRY",
+	"REMOTE_MAX_PREEXEC_RETRY", "MAX_CONCURRENT_QUERY",
+	"PARALLEL_SCHED_BY_SLOT", "DEFAULT_HOST_SPEC", "MAX_ACCT_ARCHIVE_FILE",
+	"ACCT_ARCHIVE_AGE", "ACCT_ARCHIVE_SIZE", "ACCT_ARCHIVE_TIME",
+	"MAX_INFO_DIRS", "JOB_DEP_LAST_SUB", "SHARED_RESOURCE_UPDATE_FACTOR",
+	"CONDENSE_PENDING_REASONS", "MAX_PEND_SLOTS", "JOB_SPOOL_DIR",
+	"JOB_POSITION_CONTROL_BY_ADMIN", "DETECT_IDLE_JOB_AFTER",
+	"EADMIN_TRIGGER_DURATION", "JOB_INCLUDE_POSTPROC",
+	"JOB_POSTPROC_TIMEOUT", "MAX_SCHED_STAGE", "ENABLE_USER_RESUME",
+	"MBD_REFRESH_TIME", "MBD_QUERY_CPUS", "JOB_EXIT_RATE_DURATION",
+	"LSB_MAX_PROBE_SBD", "NO_PREEMPT_RUN_TIME", "NO_PREEMPT_FINISH_TIME",
+	"MAX_TOTAL_TIME_PREEMPT", "PREEMPT_JOBTYPE",
+	"ORPHAN_JOB_TERM_GRACE_PERIOD", "MAX_JOB_MSG_NUM", "JOB_ATTA_DIR",
+	"FAIRSHARE_JOB_COUNT", "ENABLE_HIST_RUN_TIME", "RUN_TIME_DECAY",
+	"CHUNK_JOB_DURATION", "JOB_GROUP_CLEAN", "DEFAULT_JOBGROUP",
+	"DEFAULT_APPLICATION", "DEFAULT_USER_GROUP", "ENFORCE_ONE_UG_LIMITS",
+	"STRICT_UG_CONTROL", "SECURE_INFODIR_USER_ACCESS",
+	"SECURE_JOB_INFO_LEVEL", "JOB_RUNLIMIT_RATIO", "JOB_SWITCH2_EVENT",
+	"PEND_REASON_UPDATE_INTERVAL", "SYSTEM_MAPPING_ACCOUNT",
+	"DISABLE_UACCT_MAP", "NEWJOB_REFRESH", "EXIT_RATE_TYPE",
+	"GLOBAL_EXIT_RATE", "REMOVE_HUNG_JOBS_FOR", "ALLOW_EVENT_TYPE",
+	"RELAX_JOB_DISPATCH_ORDER", "ESTIMATED_RUNTIME", "SLA_TIMER",
+	"JOB_ARRAY_EVENTS_COMBINE", "EGROUP_UPDATE_INTERVAL",
+	"MC_PENDING_REASON_UPDATE_INTERVAL", "ELIGIBLE_PEND_TIME_LIMIT",
+	"PEND_TIME_LIMIT", "TRACK_ELIGIBLE_PENDINFO", "PREEMPT_DELAY",
+	"USE_SUSP_SLOTS", NULL
+};
+
+void
+lsb_params_init(struct lsb_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	strv_init(&p->keys);
+	strv_init(&p->vals);
+	strv_init(&p->default_queue);
+	p->default_project = xstrdup("default");
+	p->mbd_sleep_time = 10;
+	p->sbd_sleep_time = 7;
+	p->job_accept_interval = 1;
+	p->job_scheduling_interval = 1;
+	p->clean_period = 3600;
+	p->max_job_array_size = 1000;
+	p->max_jobid = 999999;
+	p->job_terminate_interval = 10;
+	p->max_sbd_fail = 3;
+	p->max_job_num = 1000;
+	p->pg_susp_it = 180;
+	p->max_user_priority = -1;
+	p->max_pend_jobs = -1;
+	p->sub_try_interval = 60;
+}
+
+void
+lsb_params_release(struct lsb_params *p)
+{
+	free(p->path);
+	strv_release(&p->keys);
+	strv_release(&p->vals);
+	strv_release(&p->default_queue);
+	free(p->default_project);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * LSF 10 writes "min[ms] [max]": the shortest gap between scheduling
+ * sessions, possibly in milliseconds.  We schedule in whole seconds, so a
+ * millisecond value is rounded up; the maximum is checked and dropped.
+ */
+static int
+sched_interval(const char *val, int *out)
+{
+	struct strv w = STRV_INIT;
+	int v, max, rc = -1;
+	size_t n;
+
+	strv_split_ws(&w, val);
+	if (w.n < 1 || w.n > 2)
+		goto out;
+	if (w.n == 2 && conf_int(w.v[1], 0, 86400, &max) < 0)
+		goto out;
+	n = strlen(w.v[0]);
+	if (n > 2 && strcasecmp(w.v[0] + n - 2, "ms") == 0) {
+		w.v[0][n - 2] = '\0';
+		if (conf_int(w.v[0], 0, 86400000, &v) < 0)
+			goto out;
+		v = (v + 999) / 1000;
+	} else if (conf_int(w.v[0], 0, 86400, &v) < 0) {
+		goto out;
+	}
+	*out = v;
+	rc = 0;
+out:
+	strv_release(&w);
+	return rc;
+}
+
+static void
+set_param(struct lsb_params *p, const struct conf_kv *e, int *dq_line,
+    struct conf_diag *d)
+{
+	if (strcasecmp(e->key, "DEFAULT_QUEUE") == 0) {
+		strv_release(&p->default_queue);
+		strv_split_ws(&p->default_queue, e->val);
+		*dq_line = e->line;
+		return;
+	}
+	if (strcasecmp(e->key, "DEFAULT_PROJECT") == 0) {
+		if (!conf_blank(e->val)) {
+			free(p->default_project);
+			p->default_project = xstrdup(e->val);
+		}
+		return;
+	}
+	if (strcasecmp(e->key, "JOB_SCHEDULING_INTERVAL") == 0) {
+		if (!conf_blank(e->val) &&
+		    sched_interval(e->val, &p->job_scheduling_interval) < 0)
+			conf_diag_error(d, p->path, e->line,
+			    "JOB_SCHEDULING_INTERVAL must be "
+			    "\"min[ms] [max]\", not \"%s\"", e->val);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(int_params); i++) {
+		const struct int_param *ip = &int_params[i];
+
+		if (strcasecmp(e->key, ip->key) != 0)
+			continue;
+		/* An empty value leaves the default, as in LSF. */
+		if (!conf_blank(e->val) && conf_int(e->val, ip->min, ip->max,
+		    (int *)(void *)((char *)p + ip->off)) < 0)
+			conf_diag_error(d, p->path, e->line,
+			    "%s must be an integer from %ld to %ld, not \"%s\"",
+			    ip->key, ip->min, ip->max, e->val);
+		return;
+	}
+	if (!conf_key_in(e->key, quiet_params))
+		conf_diag_warn(d, p->path, e->line,
+		    "unknown parameter %s ignored", e->key);
+}
+
+void
+lsb_params_read(struct lsb_params *p, const char *path, struct conf_diag *d,
+    int *dq_line)
+{
+	struct conf_file f;
+	struct conf_sections secs;
+	int nparams = 0;
+
+	*dq_line = 0;
+	p->path = xstrdup(path);
+	if (conf_file_read(&f, path, 0, d) < 0) {
+		conf_diag_error(d, path, 0, "cannot read: %s",
+		    strerror(errno));
+		conf_file_release(&f);
+		return;
+	}
+	conf_sections_read(&f, &secs, d);
+	for (int i = 0; i < secs.n; i++) {
+		struct conf_kvs kv;
+
+		if (strcasecmp(secs.v[i].name, "Parameters") != 0) {
+			conf_diag_warn(d, path, secs.v[i].line,
+			    "unknown section %s ignored", secs.v[i].name);
+			continue;
+		}
+		if (nparams++ > 0)
+			conf_diag_warn(d, path, secs.v[i].line,
+			    "a second Parameters section");
+		conf_kvs_read(&f, &secs.v[i], 0, &kv, d);
+		conf_kvs_check_dups(&kv, path, d);
+		for (int j = 0; j < kv.n; j++) {
+			strv_push(&p->keys, kv.v[j].key);
+			strv_push(&p->vals, kv.v[j].val);
+			set_param(p, &kv.v[j], dq_line, d);
+		}
+		conf_kvs_release(&kv);
+	}
+	conf_sections_release(&secs);
+	conf_file_release(&f);
+}

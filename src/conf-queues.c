@@ -1,0 +1,430 @@
+/* lsb.queues: one "Begin Queue ... End Queue" section per queue. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "conf-lex.h"
+
+#define QUEUE_NAME_MAX	59
+
+/* Keys LSF defines that we keep in keys/vals without a field. */
+static const char *const quiet_keys[] = {
+	"NEW_JOB_SCHED_DELAY", "SLOT_RESERVE", "BACKFILL", "CHKPNT",
+	"APS_PRIORITY", "MAX_JOB_PREEMPT", "STOP_COND", "RESUME_COND",
+	"INTERACTIVE", "RUN_JOB_FACTOR", "HIST_HOURS",
+	"COMMITTED_RUN_TIME_FACTOR", "FAIRSHARE_ADJUSTMENT_FACTOR",
+	"PREEMPT_DELAY", "SLOT_POOL", "SLOT_SHARE", "MAX_SLOTS_IN_POOL",
+	"USE_PRIORITY_IN_POOL", "RCVJOBS_FROM", "SNDJOBS_TO",
+	"HOSTLIMIT_PER_JOB", "USE_PAM_CREDS", "DEFAULT_HOST_SPEC",
+	"DEFAULT_EXTSCHED", "MANDATORY_EXTSCHED", "ENABLE_HIST_RUN_TIME",
+	"CHUNK_JOB_SIZE", "IGNORE_DEADLINE", "IMPT_JOBBKLG", "IMPT_SLOTBKLG",
+	"IMPT_TASKBKLG", "RESOURCE_RESERVE", "MAX_PREEXEC_RETRY",
+	"LOCAL_MAX_PREEXEC_RETRY", "REMOTE_MAX_PREEXEC_RETRY",
+	"MAX_RSCHED_TIME", "MAX_JOB_REQUEUE", "JOB_IDLE", "JOB_OVERRUN",
+	"JOB_UNDERRUN", "JOB_WARNING_ACTION", "JOB_ACTION_WARNING_TIME",
+	"JOB_SIZE_LIST", "PRE_POST_EXEC_USER", "HOST_PRE_EXEC",
+	"HOST_POST_EXEC", "DISPATCH_ORDER", "DISPATCH_BY_QUEUE",
+	"ELIGIBLE_PEND_TIME_LIMIT", "PEND_TIME_LIMIT", "RUN_TIME_DECAY",
+	"NO_PREEMPT_RUN_TIME", "NO_PREEMPT_FINISH_TIME",
+	"MAX_TOTAL_TIME_PREEMPT", "SUCCESS_EXIT_VALUES", "FWD_JOB_FACTOR",
+	"ESTIMATED_RUNTIME", "NQS_QUEUES", "RELAX_JOB_DISPATCH_ORDER",
+	"FAIRSHARE_QUEUES", "QUEUE_GROUP", NULL
+};
+
+/* Limits in LSF_UNIT_FOR_LIMITS that have no field: checked, kept. */
+static const char *const mem_keys[] = {
+	"SWAPLIMIT", "DATALIMIT", "STACKLIMIT", "CORELIMIT", "FILELIMIT",
+	NULL
+};
+
+void
+queue_conf_init(struct queue_conf *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->priority = 1;
+	q->qjob_limit = -1;
+	q->ujob_limit = -1;
+	q->pjob_limit = -1;
+	q->hjob_limit = -1;
+	strv_init(&q->users);
+	strv_init(&q->hosts);
+	thresholds_init(&q->thr);
+	q->runlimit.deflt = q->runlimit.max = -1;
+	q->cpulimit.deflt = q->cpulimit.max = -1;
+	q->memlimit.deflt = q->memlimit.max = -1;
+	q->proclimit.deflt = q->proclimit.max = -1;
+	q->proclimit_min = -1;
+	q->job_accept_interval = -1;
+	strv_init(&q->administrators);
+	strv_init(&q->keys);
+	strv_init(&q->vals);
+}
+
+void
+queue_conf_release(struct queue_conf *q)
+{
+	free(q->name);
+	free(q->description);
+	strv_release(&q->users);
+	strv_release(&q->hosts);
+	free(q->res_req);
+	windows_release(&q->dispatch_window);
+	windows_release(&q->run_window);
+	free(q->pre_exec);
+	free(q->post_exec);
+	free(q->job_starter);
+	free(q->requeue_exit_values);
+	strv_release(&q->administrators);
+	free(q->job_controls);
+	free(q->terminate_when);
+	free(q->fairshare);
+	free(q->preemption);
+	strv_release(&q->keys);
+	strv_release(&q->vals);
+	queue_conf_init(q);
+}
+
+void
+lsb_queues_release(struct lsf_config *cfg)
+{
+	for (int i = 0; i < cfg->nqueues; i++)
+		queue_conf_release(&cfg->queues[i]);
+	free(cfg->queues);
+	cfg->queues = NULL;
+	cfg->nqueues = 0;
+}
+
+static const char *
+check_name(const char *s)
+{
+	if (strlen(s) > QUEUE_NAME_MAX)
+		return "longer than 59 characters";
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' &&
+		    *s != '.')
+			return "only letters, digits, _ - and . are allowed";
+	return NULL;
+}
+
+static void
+set_str(char **dst, const char *val)
+{
+	free(*dst);
+	*dst = xstrdup(val);
+}
+
+enum limit_kind { LIMIT_TIME, LIMIT_MEM, LIMIT_COUNT };
+
+/* "[default] max", each a time limit, a memory amount or a count. */
+static int
+limit_pair(const char *val, enum limit_kind kind, const char *unit,
+    struct limit_pair *lp, const char **why)
+{
+	static const char *const bad[] = { "not a time limit [hh:]mm",
+	    "not a memory amount", "not a positive integer" };
+	struct strv w = STRV_INIT;
+	long long v[2];
+	int rc = -1;
+
+	strv_split_ws(&w, val);
+	if (w.n < 1 || w.n > 2) {
+		*why = "expected [default] max";
+		goto out;
+	}
+	for (size_t i = 0; i < w.n; i++) {
+		int r, c;
+
+		if (kind == LIMIT_TIME) {
+			r = parse_time_limit(w.v[i], &v[i]);
+		} else if (kind == LIMIT_MEM) {
+			r = parse_mem_kb(w.v[i], unit, &v[i]);
+		} else {
+			r = conf_int(w.v[i], 1, INT_MAX, &c);
+			v[i] = c;
+		}
+		if (r < 0) {
+			*why = bad[kind];
+			goto out;
+		}
+	}
+	if (w.n == 2 && v[0] > v[1]) {
+		*why = "the default is above the maximum";
+		goto out;
+	}
+	lp->deflt = w.n == 2 ? v[0] : -1;
+	lp->max = v[w.n - 1];
+	rc = 0;
+out:
+	strv_release(&w);
+	return rc;
+}
+
+/* "[min [default]] max" task counts. */
+static int
+proc_limit(const char *val, struct queue_conf *q, const char **why)
+{
+	struct strv w = STRV_INIT;
+	int v[3], rc = -1;
+
+	strv_split_ws(&w, val);
+	if (w.n < 1 || w.n > 3) {
+		*why = "expected [min [default]] max";
+		goto out;
+	}
+	for (size_t i = 0; i < w.n; i++)
+		if (conf_int(w.v[i], 1, INT_MAX, &v[i]) < 0) {
+			*why = "not a positive integer";
+			goto out;
+		}
+	for (size_t i = 1; i < w.n; i++)
+		if (v[i - 1] > v[i]) {
+			*why = "values must be min <= default <= max";
+			goto out;
+		}
+	q->proclimit_min = w.n >= 2 ? v[0] : -1;
+	q->proclimit.deflt = w.n == 3 ? v[1] : -1;
+	q->proclimit.max = v[w.n - 1];
+	rc = 0;
+out:
+	strv_release(&w);
+	return rc;
+}
+
+/* A list key: "all" alone means everyone/everywhere, kept empty. */
+static void
+set_list(struct strv *dst, const char *val, bool all_is_empty)
+{
+	strv_release(dst);
+	strv_split_ws(dst, val);
+	if (all_is_empty && dst->n == 1 && strcasecmp(dst->v[0], "all") == 0)
+		strv_release(dst);
+}
+
+static void
+check_hosts(const struct lsf_config *cfg, const struct queue_conf *q,
+    const char *path, int line, struct conf_diag *d)
+{
+	struct strv out = STRV_INIT, bad = STRV_INIT;
+
+	if (q->hosts.n == 0 || cfg->cluster.nhosts == 0)
+		return;
+	config_expand_hosts(cfg, &q->hosts, &out, &bad);
+	for (size_t i = 0; i < bad.n; i++)
+		conf_diag_warn(d, path, line,
+		    "queue %s: HOSTS names %s, not a server host or host "
+		    "group",
+		    q->name, bad.v[i]);
+	if (out.n == 0 && !strv_contains(&q->hosts, "none"))
+		conf_diag_warn(d, path, line,
+		    "queue %s: HOSTS leaves no usable host", q->name);
+	strv_release(&out);
+	strv_release(&bad);
+}
+
+static void
+apply_key(const struct lsf_config *cfg, struct queue_conf *q,
+    const char *path, const struct conf_kv *e, struct conf_diag *d)
+{
+	const char *k = e->key, *v = e->val;
+	const char *unit = cfg->lsf.unit_for_limits;
+	const char *why = NULL;
+	struct limit_pair scratch;
+	int idx, n;
+	float f;
+	bool b;
+
+	if (strcasecmp(k, "QUEUE_NAME") == 0)
+		return;
+	/* An empty value leaves the default, as LSF does. */
+	if (conf_blank(v))
+		return;
+	if (strcasecmp(k, "PRIORITY") == 0) {
+		if (conf_int(v, 0, INT_MAX, &q->priority) < 0)
+			why = "must be an integer >= 0";
+	} else if (strcasecmp(k, "NICE") == 0) {
+		if (conf_int(v, -20, 20, &q->nice) < 0)
+			why = "must be an integer from -20 to 20";
+	} else if (strcasecmp(k, "DESCRIPTION") == 0) {
+		set_str(&q->description, v);
+	} else if (strcasecmp(k, "QJOB_LIMIT") == 0 ||
+	    strcasecmp(k, "UJOB_LIMIT") == 0 ||
+	    strcasecmp(k, "HJOB_LIMIT") == 0) {
+		int *dst = toupper((unsigned char)k[0]) == 'Q' ?
+		    &q->qjob_limit : toupper((unsigned char)k[0]) == 'U' ?
+		    &q->ujob_limit : &q->hjob_limit;
+
+		if (conf_int(v, 0, INT_MAX, dst) < 0)
+			why = "must be an integer >= 0";
+	} else if (strcasecmp(k, "PJOB_LIMIT") == 0) {
+		if (conf_float(v, 0, 1e9, &q->pjob_limit) < 0)
+			why = "must be a number >= 0";
+	} else if (strcasecmp(k, "USERS") == 0) {
+		set_list(&q->users, v, true);
+	} else if (strcasecmp(k, "HOSTS") == 0) {
+		set_list(&q->hosts, v, true);
+		check_hosts(cfg, q, path, e->line, d);
+	} else if (strcasecmp(k, "ADMINISTRATORS") == 0) {
+		set_list(&q->administrators, v, false);
+	} else if (strcasecmp(k, "EXCLUSIVE") == 0) {
+		/* LSF 10 "CU[...]" asks for exclusive compute units. */
+		if (strncasecmp(v, "CU[", 3) == 0)
+			q->exclusive = true;
+		else if (conf_bool(v, &b) == 0)
+			q->exclusive = b;
+		else
+			why = "must be Y or N";
+	} else if (strcasecmp(k, "RERUNNABLE") == 0) {
+		if (conf_bool(v, &b) == 0)
+			q->rerunnable = b;
+		else
+			why = "must be yes or no";
+	} else if (strcasecmp(k, "RES_REQ") == 0) {
+		set_str(&q->res_req, v);
+	} else if ((idx = load_index_lookup(k)) >= 0) {
+		struct thresholds t = q->thr;
+
+		/* A key given twice: the last one replaces both halves. */
+		t.sched_set &= ~(1u << idx);
+		t.stop_set &= ~(1u << idx);
+		if (parse_threshold(v, idx, &t, &why) < 0) {
+			conf_diag_error(d, path, e->line,
+			    "queue %s: bad threshold %s = %s: %s", q->name, k,
+			    v, why);
+			return;
+		}
+		q->thr = t;
+	} else if (strcasecmp(k, "DISPATCH_WINDOW") == 0 ||
+	    strcasecmp(k, "RUN_WINDOW") == 0) {
+		struct windows *w = toupper((unsigned char)k[0]) == 'D' ?
+		    &q->dispatch_window : &q->run_window;
+
+		windows_release(w);
+		if (windows_parse(w, v, &why) < 0) {
+			conf_diag_error(d, path, e->line,
+			    "queue %s: bad %s \"%s\": %s", q->name, k, v, why);
+			return;
+		}
+	} else if (strcasecmp(k, "RUNLIMIT") == 0) {
+		(void)limit_pair(v, LIMIT_TIME, NULL, &q->runlimit, &why);
+	} else if (strcasecmp(k, "CPULIMIT") == 0) {
+		(void)limit_pair(v, LIMIT_TIME, NULL, &q->cpulimit, &why);
+	} else if (strcasecmp(k, "MEMLIMIT") == 0) {
+		(void)limit_pair(v, LIMIT_MEM, unit, &q->memlimit, &why);
+	} else if (conf_key_in(k, mem_keys)) {
+		(void)limit_pair(v, LIMIT_MEM, unit, &scratch, &why);
+	} else if (strcasecmp(k, "PROCESSLIMIT") == 0 ||
+	    strcasecmp(k, "THREADLIMIT") == 0) {
+		(void)limit_pair(v, LIMIT_COUNT, NULL, &scratch, &why);
+	} else if (strcasecmp(k, "PROCLIMIT") == 0 ||
+	    strcasecmp(k, "TASKLIMIT") == 0) {
+		(void)proc_limit(v, q, &why);
+	} else if (strcasecmp(k, "JOB_ACCEPT_INTERVAL") == 0) {
+		if (conf_int(v, 0, 86400, &q->job_accept_interval) < 0)
+			why = "must be an integer >= 0";
+	} else if (strcasecmp(k, "MIG") == 0) {
+		if (conf_int(v, 0, INT_MAX, &n) < 0)
+			why = "must be minutes >= 0";
+	} else if (strcasecmp(k, "PRE_EXEC") == 0) {
+		set_str(&q->pre_exec, v);
+	} else if (strcasecmp(k, "POST_EXEC") == 0) {
+		set_str(&q->post_exec, v);
+	} else if (strcasecmp(k, "JOB_STARTER") == 0) {
+		set_str(&q->job_starter, v);
+	} else if (strcasecmp(k, "REQUEUE_EXIT_VALUES") == 0) {
+		set_str(&q->requeue_exit_values, v);
+	} else if (strcasecmp(k, "JOB_CONTROLS") == 0) {
+		set_str(&q->job_controls, v);
+	} else if (strcasecmp(k, "TERMINATE_WHEN") == 0) {
+		set_str(&q->terminate_when, v);
+	} else if (strcasecmp(k, "FAIRSHARE") == 0) {
+		set_str(&q->fairshare, v);
+	} else if (strcasecmp(k, "PREEMPTION") == 0) {
+		set_str(&q->preemption, v);
+	} else if (strcasecmp(k, "CPU_TIME_FACTOR") == 0 ||
+	    strcasecmp(k, "RUN_TIME_FACTOR") == 0) {
+		if (conf_float(v, 0, 1e9, &f) < 0)
+			why = "must be a number >= 0";
+	} else if (!conf_key_in(k, quiet_keys) &&
+	    !shared_has_resource(&cfg->shared, k)) {
+		conf_diag_warn(d, path, e->line,
+		    "queue %s: unknown parameter %s ignored", q->name, k);
+	}
+	if (why != NULL)
+		conf_diag_error(d, path, e->line, "queue %s: bad %s \"%s\": %s",
+		    q->name, k, v, why);
+}
+
+static void
+read_queue(struct lsf_config *cfg, const struct conf_file *f,
+    const struct conf_section *sec, struct conf_diag *d)
+{
+	struct conf_kvs kv;
+	struct queue_conf q;
+	const struct queue_conf *old;
+	const char *name = NULL, *why;
+	int name_line = sec->line;
+
+	conf_kvs_read(f, sec, 0, &kv, d);
+	conf_kvs_check_dups(&kv, f->path, d);
+	for (int i = 0; i < kv.n; i++)
+		if (strcasecmp(kv.v[i].key, "QUEUE_NAME") == 0) {
+			name = kv.v[i].val;
+			name_line = kv.v[i].line;
+		}
+	if (conf_blank(name)) {
+		conf_diag_error(d, f->path, sec->line,
+		    "queue section has no QUEUE_NAME; ignored");
+		goto out;
+	}
+	if ((why = check_name(name)) != NULL) {
+		conf_diag_error(d, f->path, name_line,
+		    "bad QUEUE_NAME \"%s\": %s; queue ignored", name, why);
+		goto out;
+	}
+	if ((old = config_queue(cfg, name)) != NULL) {
+		conf_diag_error(d, f->path, name_line,
+		    "queue %s is already defined at line %d; ignored", name,
+		    old->line);
+		goto out;
+	}
+	queue_conf_init(&q);
+	q.name = xstrdup(name);
+	q.line = sec->line;
+	for (int i = 0; i < kv.n; i++) {
+		strv_push(&q.keys, kv.v[i].key);
+		strv_push(&q.vals, kv.v[i].val);
+		apply_key(cfg, &q, f->path, &kv.v[i], d);
+	}
+	cfg->queues = conf_grow(cfg->queues, cfg->nqueues,
+	    sizeof(*cfg->queues));
+	cfg->queues[cfg->nqueues++] = q;
+out:
+	conf_kvs_release(&kv);
+}
+
+void
+lsb_queues_read(struct lsf_config *cfg, const char *path, struct conf_diag *d)
+{
+	struct conf_file f;
+	struct conf_sections secs;
+
+	if (conf_file_read(&f, path, 0, d) < 0) {
+		conf_diag_error(d, path, 0, "cannot read: %s",
+		    strerror(errno));
+		conf_file_release(&f);
+		return;
+	}
+	conf_sections_read(&f, &secs, d);
+	for (int i = 0; i < secs.n; i++) {
+		if (strcasecmp(secs.v[i].name, "Queue") == 0)
+			read_queue(cfg, &f, &secs.v[i], d);
+		else
+			conf_diag_warn(d, path, secs.v[i].line,
+			    "unknown section %s ignored", secs.v[i].name);
+	}
+	conf_sections_release(&secs);
+	conf_file_release(&f);
+}

@@ -1,0 +1,196 @@
+/* lsb.users: user groups (UserGroup) and per-user job limits (User). */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "conf-lex.h"
+
+static const struct user_group *
+find_ugroup(const struct lsf_config *cfg, const char *name)
+{
+	for (int i = 0; i < cfg->nugroups; i++)
+		if (strcmp(cfg->ugroups[i].name, name) == 0)
+			return &cfg->ugroups[i];
+	return NULL;
+}
+
+static void
+read_groups(struct lsf_config *cfg, const char *path,
+    const struct conf_table *t, struct conf_diag *d)
+{
+	static const char *const known[] = { "GROUP_NAME", "GROUP_MEMBER",
+	    "USER_SHARES", "GROUP_ADMIN", "PRIORITY", NULL };
+	int cn = conf_table_col(t, "GROUP_NAME");
+	int cm = conf_table_col(t, "GROUP_MEMBER");
+	int cs = conf_table_col(t, "USER_SHARES");
+
+	if (!conf_need_col(t, path, "UserGroup", "GROUP_NAME", d) ||
+	    !conf_need_col(t, path, "UserGroup", "GROUP_MEMBER", d))
+		return;
+	conf_check_cols(t, path, known, NULL, false, d);
+	for (int i = 0; i < t->nrows; i++) {
+		const struct conf_row *r = &t->rows[i];
+		const char *name = conf_cell(r, cn);
+		const char *mem = conf_cell(r, cm);
+		const char *shares = conf_cell(r, cs);
+		const struct user_group *old;
+		struct user_group *g;
+
+		if (name == NULL) {
+			conf_diag_error(d, path, r->line, "empty GROUP_NAME");
+			continue;
+		}
+		if ((old = find_ugroup(cfg, name)) != NULL) {
+			conf_diag_error(d, path, r->line,
+			    "user group %s is already defined at line %d; "
+			    "ignored", name, old->line);
+			continue;
+		}
+		cfg->ugroups = conf_grow(cfg->ugroups, cfg->nugroups,
+		    sizeof(*cfg->ugroups));
+		g = &cfg->ugroups[cfg->nugroups++];
+		g->name = xstrdup(name);
+		g->line = r->line;
+		strv_init(&g->members);
+		if (mem != NULL)
+			strv_split_ws(&g->members, mem);
+		g->shares = shares ? xstrdup(shares) : NULL;
+		if (g->members.n == 0)
+			conf_diag_warn(d, path, r->line,
+			    "user group %s has no members", name);
+	}
+}
+
+/* "-" (or "()") is unlimited; otherwise a count >= 0. */
+static int
+limit_int(const char *v, int *out)
+{
+	if (v == NULL) {
+		*out = -1;
+		return 0;
+	}
+	return conf_int(v, 0, INT_MAX, out);
+}
+
+static void
+read_users(struct lsf_config *cfg, const char *path,
+    const struct conf_table *t, struct conf_diag *d)
+{
+	static const char *const known[] = { "USER_NAME", "MAX_JOBS", "JL/P",
+	    "MAX_PEND_JOBS", "MAX_PEND_SLOTS", "PRIORITY", NULL };
+	int cn = conf_table_col(t, "USER_NAME");
+
+	if (!conf_need_col(t, path, "User", "USER_NAME", d))
+		return;
+	conf_check_cols(t, path, known, NULL, false, d);
+	for (int i = 0; i < t->nrows; i++) {
+		const struct conf_row *r = &t->rows[i];
+		const char *name = conf_cell(r, cn);
+		const char *mj = conf_cell(r, conf_table_col(t, "MAX_JOBS"));
+		const char *jlp = conf_cell(r, conf_table_col(t, "JL/P"));
+		const char *mpj = conf_cell(r,
+		    conf_table_col(t, "MAX_PEND_JOBS"));
+		const char *mps = conf_cell(r,
+		    conf_table_col(t, "MAX_PEND_SLOTS"));
+		struct user_limit *u;
+		int dummy;
+		bool dup = false;
+
+		if (name == NULL) {
+			conf_diag_error(d, path, r->line, "empty USER_NAME");
+			continue;
+		}
+		for (int j = 0; j < cfg->nulimits; j++)
+			if (strcmp(cfg->ulimits[j].name, name) == 0) {
+				conf_diag_error(d, path, r->line,
+				    "user %s is already listed at line %d; "
+				    "ignored", name, cfg->ulimits[j].line);
+				dup = true;
+				break;
+			}
+		if (dup)
+			continue;
+		cfg->ulimits = conf_grow(cfg->ulimits, cfg->nulimits,
+		    sizeof(*cfg->ulimits));
+		u = &cfg->ulimits[cfg->nulimits++];
+		u->name = xstrdup(name);
+		u->line = r->line;
+		u->jl_p = -1;
+		if (limit_int(mj, &u->max_jobs) < 0) {
+			conf_diag_error(d, path, r->line,
+			    "user %s: MAX_JOBS must be a number or -, not "
+			    "\"%s\"", name, mj);
+			u->max_jobs = -1;
+		}
+		if (limit_int(mpj, &u->max_pend_jobs) < 0) {
+			conf_diag_error(d, path, r->line,
+			    "user %s: MAX_PEND_JOBS must be a number or -, not "
+			    "\"%s\"", name, mpj);
+			u->max_pend_jobs = -1;
+		}
+		if (limit_int(mps, &dummy) < 0)
+			conf_diag_error(d, path, r->line,
+			    "user %s: MAX_PEND_SLOTS must be a number or -, "
+			    "not \"%s\"", name, mps);
+		if (jlp != NULL && conf_float(jlp, 0, 1e9, &u->jl_p) < 0) {
+			conf_diag_error(d, path, r->line,
+			    "user %s: JL/P must be a number or -, not \"%s\"",
+			    name, jlp);
+			u->jl_p = -1;
+		}
+	}
+}
+
+void
+lsb_users_read(struct lsf_config *cfg, const char *path, struct conf_diag *d)
+{
+	struct conf_file f;
+	struct conf_sections secs;
+
+	if (conf_file_read(&f, path, 0, d) < 0) {
+		conf_diag_error(d, path, 0, "cannot read: %s",
+		    strerror(errno));
+		conf_file_release(&f);
+		return;
+	}
+	conf_sections_read(&f, &secs, d);
+	for (int i = 0; i < secs.n; i++) {
+		const struct conf_section *sec = &secs.v[i];
+		struct conf_table t;
+
+		if (strcasecmp(sec->name, "UserGroup") != 0 &&
+		    strcasecmp(sec->name, "User") != 0) {
+			conf_diag_warn(d, path, sec->line,
+			    "unknown section %s ignored", sec->name);
+			continue;
+		}
+		conf_table_read(&f, sec, &t, d);
+		if (strcasecmp(sec->name, "User") == 0)
+			read_users(cfg, path, &t, d);
+		else
+			read_groups(cfg, path, &t, d);
+		conf_table_release(&t);
+	}
+	conf_sections_release(&secs);
+	conf_file_release(&f);
+}
+
+void
+lsb_users_release(struct lsf_config *cfg)
+{
+	for (int i = 0; i < cfg->nugroups; i++) {
+		free(cfg->ugroups[i].name);
+		strv_release(&cfg->ugroups[i].members);
+		free(cfg->ugroups[i].shares);
+	}
+	free(cfg->ugroups);
+	for (int i = 0; i < cfg->nulimits; i++)
+		free(cfg->ulimits[i].name);
+	free(cfg->ulimits);
+	cfg->ugroups = NULL;
+	cfg->nugroups = 0;
+	cfg->ulimits = NULL;
+	cfg->nulimits = 0;
+}

@@ -1,0 +1,308 @@
+/*
+ * config_load() and the lookups on a loaded configuration.  The files are
+ * read in the order LSF's daemons read them, each part only when the
+ * caller asked for it: lsadmin needs no lsb.* files, commands often need
+ * lsf.conf alone.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "conf-lex.h"
+
+static void
+config_init(struct lsf_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	lsf_conf_init(&cfg->lsf);
+	strv_init(&cfg->shared.clusters);
+	strv_init(&cfg->shared.host_types);
+	cluster_conf_init(&cfg->cluster);
+	lsb_params_init(&cfg->params);
+}
+
+void
+config_release(struct lsf_config *cfg)
+{
+	lsf_conf_release(&cfg->lsf);
+	hosts_file_release(cfg);
+	shared_conf_release(&cfg->shared);
+	cluster_conf_release(&cfg->cluster);
+	lsb_params_release(&cfg->params);
+	lsb_queues_release(cfg);
+	lsb_hosts_release(cfg);
+	lsb_users_release(cfg);
+	free(cfg->lsb_dir);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+struct diag_key {
+	long	 line;
+	size_t	 idx;
+	char	*msg;
+};
+
+static int
+diag_key_cmp(const void *a, const void *b)
+{
+	const struct diag_key *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * Put the messages about path from index from on in line order: the
+ * readers find some problems (the shape of a table, a key set twice)
+ * before they look at values, but a person reads the file top down.
+ * Messages about the file as a whole come last.
+ */
+static void
+sort_by_line(struct conf_diag *d, size_t from, const char *path)
+{
+	size_t n = d->msgs.n - from, plen = strlen(path);
+	struct diag_key *k;
+
+	if (d->msgs.n <= from + 1)
+		return;
+	k = xcalloc(n, sizeof(*k));
+	for (size_t i = 0; i < n; i++) {
+		char *m = d->msgs.v[from + i];
+
+		k[i].idx = i;
+		k[i].msg = m;
+		k[i].line = LONG_MAX;
+		if (strncmp(m, path, plen) == 0 && m[plen] == ':' &&
+		    isdigit((unsigned char)m[plen + 1]))
+			k[i].line = strtol(m + plen + 1, NULL, 10);
+	}
+	qsort(k, n, sizeof(*k), diag_key_cmp);
+	for (size_t i = 0; i < n; i++)
+		d->msgs.v[from + i] = k[i].msg;
+	free(k);
+}
+
+static bool
+exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+static void
+add_default_queue(struct lsf_config *cfg)
+{
+	struct queue_conf *q;
+
+	cfg->queues = xrealloc(cfg->queues, sizeof(*cfg->queues));
+	q = &cfg->queues[0];
+	queue_conf_init(q);
+	q->name = xstrdup("default");
+	cfg->nqueues = 1;
+}
+
+static void
+load_lsb(struct lsf_config *cfg, struct conf_diag *d)
+{
+	char *path;
+	size_t mark;
+	int dq_line = 0;
+
+	cfg->lsb_dir = xasprintf("%s/%s/configdir", cfg->lsf.lsb_confdir,
+	    cfg->cluster.name);
+
+	path = xasprintf("%s/lsb.params", cfg->lsb_dir);
+	mark = d->msgs.n;
+	if (exists(path))
+		lsb_params_read(&cfg->params, path, d, &dq_line);
+	else
+		conf_diag_warn(d, path, 0, "not found; using defaults");
+	sort_by_line(d, mark, path);
+	free(path);
+
+	/* Users and host groups first: queues refer to them. */
+	path = xasprintf("%s/lsb.users", cfg->lsb_dir);
+	mark = d->msgs.n;
+	if (exists(path))
+		lsb_users_read(cfg, path, d);
+	sort_by_line(d, mark, path);
+	free(path);
+	path = xasprintf("%s/lsb.hosts", cfg->lsb_dir);
+	mark = d->msgs.n;
+	if (exists(path))
+		lsb_hosts_read(cfg, path, d);
+	sort_by_line(d, mark, path);
+	free(path);
+
+	path = xasprintf("%s/lsb.queues", cfg->lsb_dir);
+	mark = d->msgs.n;
+	if (!exists(path)) {
+		conf_diag_warn(d, path, 0, "not found; using queue default");
+	} else {
+		lsb_queues_read(cfg, path, d);
+		if (cfg->nqueues == 0)
+			conf_diag_warn(d, path, 0,
+			    "no queue defined; using queue default");
+	}
+	sort_by_line(d, mark, path);
+	free(path);
+	if (cfg->nqueues == 0)
+		add_default_queue(cfg);
+
+	for (size_t i = 0; i < cfg->params.default_queue.n; i++) {
+		const char *q = cfg->params.default_queue.v[i];
+
+		if (config_queue(cfg, q) == NULL)
+			conf_diag_warn(d, cfg->params.path, dq_line,
+			    "DEFAULT_QUEUE names %s, which is not a queue", q);
+	}
+}
+
+int
+config_load(struct lsf_config *cfg, const char *envdir, unsigned parts,
+    struct conf_diag *d)
+{
+	struct conf_diag local;
+	char *path;
+	size_t mark;
+	int nerrors, rc;
+
+	conf_diag_init(&local);
+	if (d == NULL)
+		d = &local;
+	nerrors = d->nerrors;
+	config_init(cfg);
+	/* Each part needs the ones before it. */
+	if (parts & CONF_LSB)
+		parts |= CONF_CLUSTER;
+	if (parts & CONF_CLUSTER)
+		parts |= CONF_SHARED;
+	parts |= CONF_LSF;
+	if (envdir == NULL || *envdir == '\0')
+		envdir = getenv("LSF_ENVDIR");
+	if (envdir == NULL || *envdir == '\0')
+		envdir = "/etc";
+
+	mark = d->msgs.n;
+	rc = lsf_conf_read(&cfg->lsf, envdir, parts, d);
+	sort_by_line(d, mark, cfg->lsf.path);
+	if (rc < 0)
+		goto out;
+	path = xasprintf("%s/hosts", cfg->lsf.confdir);
+	mark = d->msgs.n;
+	if (exists(path))
+		hosts_file_read(cfg, path, d);
+	sort_by_line(d, mark, path);
+	free(path);
+	cfg->loaded |= CONF_LSF;
+	if (!(parts & CONF_SHARED))
+		goto out;
+
+	path = xasprintf("%s/lsf.shared", cfg->lsf.confdir);
+	mark = d->msgs.n;
+	shared_conf_read(&cfg->shared, path, d);
+	sort_by_line(d, mark, path);
+	free(path);
+	if (cfg->shared.clusters.n == 0)
+		goto out;
+	cfg->cluster.name = xstrdup(cfg->shared.clusters.v[0]);
+	if (cfg->lsf.sbd_statedir == NULL && cfg->lsf.sharedir != NULL)
+		cfg->lsf.sbd_statedir = xasprintf("%s/%s/sbd",
+		    cfg->lsf.sharedir, cfg->cluster.name);
+	cfg->loaded |= CONF_SHARED;
+	if (!(parts & CONF_CLUSTER))
+		goto out;
+
+	path = xasprintf("%s/lsf.cluster.%s", cfg->lsf.confdir,
+	    cfg->cluster.name);
+	mark = d->msgs.n;
+	cluster_conf_read(cfg, path, d);
+	sort_by_line(d, mark, path);
+	free(path);
+	cfg->loaded |= CONF_CLUSTER;
+	if (!(parts & CONF_LSB))
+		goto out;
+
+	load_lsb(cfg, d);
+	cfg->loaded |= CONF_LSB;
+out:
+	rc = d->nerrors > nerrors ? -1 : 0;
+	conf_diag_release(&local);
+	return rc;
+}
+
+const struct queue_conf *
+config_queue(const struct lsf_config *cfg, const char *name)
+{
+	if (name == NULL)
+		return NULL;
+	for (int i = 0; i < cfg->nqueues; i++)
+		if (strcmp(cfg->queues[i].name, name) == 0)
+			return &cfg->queues[i];
+	return NULL;
+}
+
+/* Host names are DNS names: compared without case. */
+const struct cluster_host *
+config_cluster_host(const struct lsf_config *cfg, const char *name)
+{
+	if (name == NULL)
+		return NULL;
+	for (int i = 0; i < cfg->cluster.nhosts; i++)
+		if (strcasecmp(cfg->cluster.hosts[i].name, name) == 0)
+			return &cfg->cluster.hosts[i];
+	return NULL;
+}
+
+static const struct lsb_host_conf *
+bhost_row(const struct lsf_config *cfg, const char *name)
+{
+	if (name == NULL || strcmp(name, "!") == 0)
+		return NULL;
+	for (int i = 0; i < cfg->nbhosts; i++)
+		if (strcasecmp(cfg->bhosts[i].name, name) == 0)
+			return &cfg->bhosts[i];
+	return NULL;
+}
+
+const struct lsb_host_conf *
+config_lsb_host(const struct lsf_config *cfg, const char *host,
+    const char *model, const char *type)
+{
+	const struct cluster_host *ch = config_cluster_host(cfg, host);
+	const struct lsb_host_conf *r;
+
+	/* Without a detected model or type, the configured one will do. */
+	if (model == NULL && ch != NULL)
+		model = ch->model;
+	if (type == NULL && ch != NULL)
+		type = ch->type;
+	if ((r = bhost_row(cfg, host)) != NULL ||
+	    (r = bhost_row(cfg, model)) != NULL ||
+	    (r = bhost_row(cfg, type)) != NULL)
+		return r;
+	return bhost_row(cfg, "default");
+}
+
+const struct host_group *
+config_host_group(const struct lsf_config *cfg, const char *name)
+{
+	if (name == NULL)
+		return NULL;
+	for (int i = 0; i < cfg->nhgroups; i++)
+		if (strcmp(cfg->hgroups[i].name, name) == 0)
+			return &cfg->hgroups[i];
+	return NULL;
+}
+
+bool
+config_is_admin(const struct lsf_config *cfg, const char *user)
+{
+	if (user == NULL)
+		return false;
+	return strcmp(user, "root") == 0 ||
+	    strv_contains(&cfg->cluster.admins, user);
+}
