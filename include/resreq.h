@@ -91,4 +91,33 @@ char	*resreq_to_string(const struct resreq *);
 /* Deep copy. */
 void	 resreq_copy(struct resreq *dst, const struct resreq *src);
 
+/*
+ * Between src/resreq*.c only; other code uses the functions above.
+ * resreq_parse, the merges and resreq_copy initialise *out themselves, so
+ * release what it held first.
+ */
+#define RR_MAX_TEXT	65536	/* longest string resreq_parse takes */
+#define RR_MAX_DEPTH	256	/* deepest expression nesting accepted */
+
+/* Parse s[0..len) as a select expression; oldform also accepts the
+ * "r1m=0.5:swp=20" form. */
+int	 rr_expr_parse(struct rr_expr **, const char *s, size_t len,
+	    const char *unit, bool oldform, char **cause);
+/* a && b, taking both (either may be NULL). */
+struct rr_expr *rr_expr_and(struct rr_expr *, struct rr_expr *);
+struct rr_expr *rr_expr_copy(const struct rr_expr *);
+void	 rr_expr_free(struct rr_expr *);
+bool	 rr_expr_eval(const struct rr_expr *, const struct rr_host *);
+void	 rr_expr_print(struct strbuf *, const struct rr_expr *);
+/* A number at s with an optional K/M/G/T[B] suffix (converted to MB);
+ * returns the characters used, 0 if none. */
+size_t	 rr_scan_number(const char *s, const char *end, double *,
+	    bool *has_unit);
+/* MB in one LSF_UNIT_FOR_LIMITS unit as bare mem/swp/tmp values use it. */
+double	 rr_unit_mb(const char *unit);
+/* Shortest of "%.2f" or "%g" forms that reads back to the same value. */
+void	 rr_print_number(struct strbuf *, double);
+/* The first few characters at s, printable, for error messages. */
+char	*rr_snippet(const char *s, size_t len);
+
 #endif
