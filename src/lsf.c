@@ -154,6 +154,7 @@ static const char *const host_texts[HR_NREASONS] = {
 	[HR_NOT_REQUESTED] = "Not specified in job submission",
 	[HR_EXCLUSIVE] = "Running an exclusive job",
 	[HR_NOT_ENOUGH] = "Not enough job slot(s)",
+	[HR_JUST_STARTED] = "Just started a job recently",
 };
 
 const char *

@@ -1,0 +1,198 @@
+/*
+ * lsb.events: the append-only log mbatchd rebuilds its state from.
+ *
+ * One record per line in LSF's syntax,
+ *
+ *	"JOB_NEW" "10.1" 1700000000 101 1000 ... @1a2b3c4d
+ *
+ * strings double-quoted with an embedded '"' doubled, numbers bare, lists
+ * as a count and the items.  Fields are LSF's, in LSF's order, so tools
+ * that read lsb.events by position keep working; fields of our own come
+ * after LSF's (readers tolerate extra trailing fields and default missing
+ * ones, which is how records stay extensible).  Control characters and
+ * '\' inside strings are escaped C-style (\n, \\, \xHH) so a record stays
+ * one line.  The last token, '@' and eight hex digits, is the CRC-32C of
+ * the line before it: a damaged record in the middle of the file stops
+ * start-up with the file and offset; a torn last record is dropped.
+ *
+ * The first line is "#<offset>" as in LSF (offset of the first record
+ * written since the last switch; 0 here), padded so it can be rewritten in
+ * place.
+ */
+#ifndef LSF_EVLOG_H
+#define LSF_EVLOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "proto.h"
+#include "util.h"
+
+/* Writing one record into a buffer. */
+void	 ev_begin(struct strbuf *, const char *type, int64_t when);
+void	 ev_int(struct strbuf *, int64_t);
+void	 ev_float(struct strbuf *, const char *fmt, double);
+void	 ev_str(struct strbuf *, const char *);	/* NULL writes "" */
+void	 ev_strv(struct strbuf *, const struct strv *);	/* count + items */
+/* Append the checksum and the newline; rec_start is where ev_begin
+ * started writing in the buffer. */
+void	 ev_end(struct strbuf *, size_t rec_start);
+
+/* Reading one record. */
+struct ev_reader {
+	const char	*p;		/* next field */
+	const char	*end;		/* end of fields (before the CRC) */
+	bool		 err;
+	char		 type[32];
+	char		 version[16];
+	int64_t		 when;
+};
+/*
+ * Check the CRC and read the three common fields of the line [line,
+ * line+len) (without its newline).  Returns 0, or -1 with *why set.
+ */
+int	 evr_init(struct ev_reader *, const char *line, size_t len,
+	    const char **why);
+bool	 evr_int(struct ev_reader *, int64_t *);
+bool	 evr_i32(struct ev_reader *, int *);
+bool	 evr_u32(struct ev_reader *, uint32_t *);
+bool	 evr_float(struct ev_reader *, double *);
+bool	 evr_str(struct ev_reader *, char **);	/* allocated */
+bool	 evr_strv(struct ev_reader *, struct strv *);
+bool	 evr_skip(struct ev_reader *);
+/* No fields left? */
+bool	 evr_at_end(const struct ev_reader *);
+/* Optional trailing fields: the default when the record is older. */
+bool	 evr_int_opt(struct ev_reader *, int64_t *, int64_t dflt);
+bool	 evr_i32_opt(struct ev_reader *, int *, int dflt);
+bool	 evr_str_opt(struct ev_reader *, char **);
+
+/* The log file. */
+struct evlog {
+	int		 fd;
+	char		*path;
+	off_t		 size;		/* bytes on disk (written) */
+	struct strbuf	 pending;	/* appended, not yet written */
+	uint64_t	 nrecords;	/* appended since open */
+	uint64_t	 nflushes;
+};
+
+/*
+ * Replay: call cb for every record of path in order, with the record's
+ * byte offset.  A torn last line (no newline, or a bad checksum on the
+ * last line) is tolerated: *valid_end is where good data ends.  Damage
+ * anywhere else, or a cb returning -1, fails with *cause (allocated,
+ * naming the file and offset).  A missing file is an empty log.
+ */
+typedef int (*evlog_cb)(void *arg, struct ev_reader *, off_t offset);
+int	 evlog_replay(const char *path, evlog_cb cb, void *arg,
+	    off_t *valid_end, char **cause);
+
+/* Open for appending, cutting the file at valid_end (from replay). */
+int	 evlog_open(struct evlog *, const char *path, off_t valid_end,
+	    char **cause);
+void	 evlog_close(struct evlog *);
+/* Queue a finished record (from ev_begin..ev_end); returns the offset the
+ * record will have in the file. */
+off_t	 evlog_append(struct evlog *, const char *rec, size_t len);
+/* Write what is pending and fdatasync.  -1 with errno on failure. */
+int	 evlog_flush(struct evlog *);
+bool	 evlog_dirty(const struct evlog *);
+/* Read back the record at offset (for data not kept in memory). */
+int	 evlog_read_at(struct evlog *, off_t, struct strbuf *line);
+
+/*
+ * Typed records.  Field lists follow LSF's; the "ext" fields are ours.
+ */
+struct ev_job_new {
+	int64_t		 jobid;
+	int		 uid;
+	char		*user;
+	int64_t		 submit_time;
+	char		*queue;		/* the queue chosen */
+	char		*job_file;
+	char		*res_req;	/* merged -R text */
+	char		*env_id;	/* ext: JOB_ENV record holding env */
+	int		 idx;
+	struct submit_req req;		/* everything bsub sent */
+};
+struct ev_job_env {
+	char		*env_id;
+	struct strv	 env;
+};
+struct ev_job_start {
+	int64_t		 jobid;
+	int		 status;
+	int		 pid;
+	int		 pgid;
+	struct strv	 exec_hosts;	/* one per slot */
+	int		 idx;
+	char		*effective_res_req;
+	uint32_t	 run_count;	/* ext */
+};
+struct ev_job_execute {
+	int64_t		 jobid;
+	int		 exec_uid;
+	int		 pgid;
+	char		*exec_cwd;
+	char		*exec_home;
+	char		*exec_user;
+	int		 pid;
+	int		 idx;
+	uint32_t	 run_count;	/* ext */
+};
+struct ev_job_status {
+	int64_t		 jobid;
+	int		 status;
+	int		 reason;
+	int		 subreasons;
+	double		 cpu_time;
+	int64_t		 end_time;
+	int		 exit_status;
+	int		 idx;
+	int64_t		 max_mem_kb;	/* ext, -1 unknown */
+	int64_t		 avg_mem_kb;	/* ext */
+	int		 exit_info;	/* ext: TERM_* */
+	uint32_t	 run_count;	/* ext */
+};
+struct ev_job_signal {
+	int64_t		 jobid;
+	int		 uid;
+	uint32_t	 run_count;
+	char		*signal;	/* "KILL", "TERM", ... */
+	int		 idx;
+	char		*user;
+};
+struct ev_job_clean {
+	int64_t		 jobid;
+	int		 idx;
+};
+struct ev_mbd_start {
+	char		*master;
+	char		*cluster;
+	int		 nhosts;
+	int		 nqueues;
+};
+struct ev_mbd_die {
+	char		*master;
+	int		 nremoved;
+	int		 exit_code;
+};
+
+#define EV_DECL(x)							\
+	void	 x##_write(struct strbuf *, int64_t when, const struct x *); \
+	int	 x##_read(struct ev_reader *, struct x *);		\
+	void	 x##_release(struct x *);
+EV_DECL(ev_job_new)
+EV_DECL(ev_job_env)
+EV_DECL(ev_job_start)
+EV_DECL(ev_job_execute)
+EV_DECL(ev_job_status)
+EV_DECL(ev_job_signal)
+EV_DECL(ev_job_clean)
+EV_DECL(ev_mbd_start)
+EV_DECL(ev_mbd_die)
+#undef EV_DECL
+
+#endif

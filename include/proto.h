@@ -1,0 +1,511 @@
+/*
+ * Every message between the programs: the type enum and the structs
+ * carried in frame bodies, with their pack/unpack/release functions.
+ *
+ * Types are numbered in blocks by peer.  Never renumber a type and never
+ * change a struct's field order: add a new type, or bump PROTO_VERSION
+ * when any of these change.
+ */
+#ifndef LSF_PROTO_H
+#define LSF_PROTO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lsf.h"
+#include "util.h"
+#include "wire.h"
+
+#define PROTO_VERSION	1
+
+enum msg_type {
+	/* 1-99: any peer */
+	MSG_OK			= 1,	/* no body */
+	MSG_ERROR		= 2,	/* struct msg_error */
+	MSG_PING		= 3,	/* no body; answered with MSG_OK */
+	MSG_REDIRECT		= 4,	/* str: the master host to ask */
+
+	/* 100-199: commands to mbatchd */
+	MSG_SUBMIT		= 100,	/* struct submit_req */
+	MSG_JOB_QUERY		= 101,	/* struct job_query */
+	MSG_JOB_SIGNAL		= 102,	/* struct sig_req */
+	MSG_QUEUE_QUERY		= 103,	/* strv: queue names, empty = all */
+	MSG_HOST_QUERY		= 104,	/* strv: host names, empty = all */
+	MSG_PARAM_QUERY		= 105,	/* no body */
+	MSG_JOB_WAIT		= 106,	/* i64 jobid: bsub -K */
+	MSG_MBD_CONF_QUERY	= 107,	/* no body: badmin showconf mbd */
+
+	/* 200-299: mbatchd to commands */
+	MSG_SUBMIT_REPLY	= 200,	/* struct submit_reply */
+	MSG_JOB_LIST		= 201,	/* struct job_list; WIRE_F_MORE */
+	MSG_SIGNAL_REPLY	= 202,	/* u32 n, n x job_result */
+	MSG_QUEUE_LIST		= 203,	/* u32 n, n x queue_info */
+	MSG_HOST_LIST		= 204,	/* u32 n, n x host_info */
+	MSG_PARAM_LIST		= 205,	/* struct kv_list */
+	MSG_JOB_EVENT		= 206,	/* struct job_event (bsub -K) */
+	MSG_CONF_LIST		= 207,	/* struct kv_list */
+
+	/* 300-349: sbatchd to mbatchd */
+	MSG_SBD_REGISTER	= 300,	/* struct sbd_register */
+	MSG_SBD_JOB_STATUS	= 301,	/* struct job_status */
+
+	/* 350-399: mbatchd to sbatchd */
+	MSG_SBD_REGISTER_REPLY	= 350,	/* struct sbd_register_reply */
+	MSG_SBD_JOB_START	= 351,	/* struct job_spec */
+	MSG_SBD_JOB_SIGNAL	= 352,	/* struct sbd_signal */
+	MSG_SBD_JOB_ACK		= 353,	/* struct job_ack */
+
+	/* 400-449: LIM to LIM */
+	MSG_LIM_REPORT		= 400,	/* struct lim_host: the sender's load */
+	MSG_LIM_PROBE		= 401,	/* str: the prober's host name */
+	MSG_LIM_PROBE_REPLY	= 402,	/* struct lim_probe_reply */
+
+	/* 450-499: clients (commands, mbatchd, sbatchd) and LIM */
+	MSG_LIM_LOAD_QUERY	= 450,	/* strv: host names, empty = all */
+	MSG_LIM_CLUSTER_QUERY	= 451,	/* no body */
+	MSG_LIM_SUBSCRIBE	= 452,	/* u32 LIM_SUB_* flags */
+	MSG_LIM_CONF_QUERY	= 453,	/* no body */
+	MSG_LIM_LOAD_LIST	= 470,	/* struct lim_load_list */
+	MSG_LIM_CLUSTER_INFO	= 471,	/* struct lim_cluster_info */
+	MSG_LIM_CONF_LIST	= 472,	/* struct kv_list */
+
+	/* 500-549: job supervisor and its sbatchd */
+	MSG_JS_HELLO		= 500,	/* struct job_status: (re)connected */
+	MSG_JS_STATUS		= 501,	/* struct job_status: state change */
+	MSG_JS_ACK		= 502,	/* struct job_ack: sbatchd has it */
+};
+/* "MSG_SUBMIT" for logs. */
+const char	*msg_type_name(int);
+
+/* Error codes carried in MSG_ERROR and job_result; texts as LSF prints. */
+enum lsb_err {
+	LSBE_NO_ERROR = 0,
+	LSBE_NO_JOB,		/* No matching job found */
+	LSBE_NOT_STARTED,	/* Job has not started yet */
+	LSBE_JOB_STARTED,	/* Job has already started */
+	LSBE_JOB_FINISH,	/* Job has already finished */
+	LSBE_BAD_QUEUE,		/* No such queue */
+	LSBE_QUEUE_CLOSED,	/* Queue has been closed */
+	LSBE_QUEUE_USE,		/* User cannot use the queue */
+	LSBE_BAD_HOST,		/* Bad host name, host group name or cluster name */
+	LSBE_PROC_NUM,		/* Too many processors requested */
+	LSBE_BAD_ARG,		/* Bad argument */
+	LSBE_BAD_TIME,		/* Bad time specification */
+	LSBE_PERMISSION,	/* User permission denied */
+	LSBE_BAD_RESREQ,	/* Bad resource requirement syntax */
+	LSBE_BAD_JOBID,		/* Bad jobId */
+	LSBE_QUEUE_HOST,	/* Host or host group is not used by the queue */
+	LSBE_EXCLUSIVE,		/* Queue does not accept EXCLUSIVE jobs */
+	LSBE_BAD_SIGNAL,	/* Signal not supported */
+	LSBE_BAD_JOB_NAME,	/* Bad job name */
+	LSBE_HARD_LIMIT,	/* Cannot exceed queue's hard limit(s) */
+	LSBE_PJOB_LIMIT,	/* Pending job threshold reached */
+	LSBE_NO_MEM,		/* Out of memory */
+	LSBE_SYS,		/* System error */
+	LSBE_PROTOCOL,		/* Protocol error */
+	LSBE_LOG,		/* Cannot write the event log */
+	LSBE_NOT_MASTER,	/* not the master */
+	LSBE_DEP_SYNTAX,	/* Dependency condition syntax error */
+	LSBE_ARRAY_INDEX,	/* Job array index too large */
+	LSBE_NO_OUTPUT,		/* No output so far */
+	LSBE_NOLSF,		/* LSF is down */
+	LSBE_NERR
+};
+const char	*lsb_errmsg(int);
+
+struct msg_error {
+	int	 code;		/* enum lsb_err */
+	char	*context;	/* queue, host or limit name; may be NULL */
+	char	*detail;	/* for logs and -v output; may be NULL */
+};
+
+/* Key/value pairs (bparams -a, showconf). */
+struct kv_list {
+	struct strv	 keys;
+	struct strv	 vals;
+};
+
+/* bsub */
+struct submit_req {
+	uint32_t	 options;	/* SUB_* */
+	uint32_t	 options2;	/* SUB2_* */
+	char		*job_name;	/* -J */
+	char		*queue;		/* -q, a list of candidates */
+	struct strv	 asked_hosts;	/* -m */
+	struct strv	 res_reqs;	/* every -R, in order */
+	int		 num_procs;	/* -n min */
+	int		 max_procs;	/* -n max */
+	char		*in_file;	/* -i */
+	char		*out_file;	/* -o / -oo */
+	char		*err_file;	/* -e / -eo */
+	char		*cwd;		/* -cwd; NULL = submission cwd */
+	char		*sub_cwd;	/* where bsub ran */
+	char		*sub_home;	/* submitter's home */
+	char		*command;	/* command line, or the script */
+	char		*project;	/* -P */
+	char		*user_group;	/* -G */
+	char		*mail_user;	/* -u */
+	char		*depend_cond;	/* -w */
+	char		*pre_exec;	/* -E */
+	char		*post_exec;	/* -Ep */
+	char		*login_shell;	/* -L */
+	char		*from_host;
+	int64_t		 rlimits[LSF_RLIM_NLIMITS]; /* KB and seconds, -1 */
+	int64_t		 begin_time;	/* -b */
+	int64_t		 term_time;	/* -t */
+	int		 umask;
+	int		 user_priority;	/* -sp, -1 unset */
+	struct strv	 env;		/* "NAME=value" */
+};
+
+struct submit_reply {
+	int64_t		 jobid;
+	char		*queue;
+	bool		 default_queue;	/* the queue was not asked for */
+};
+
+/* bjobs */
+#define JQ_ALL		0x01	/* -a: unfinished and recently finished */
+#define JQ_DONE		0x02	/* -d: finished only */
+#define JQ_PEND		0x04	/* -p */
+#define JQ_RUN		0x08	/* -r */
+#define JQ_SUSP		0x10	/* -s */
+#define JQ_LONG		0x20	/* -l: send the long fields */
+#define JQ_ANYUSER	0x40	/* -u all */
+struct job_id {
+	int64_t		 jobid;
+	int32_t		 idx;		/* 0: the job or every element */
+};
+struct job_query {
+	uint32_t	 flags;
+	char		*user;		/* NULL: the caller */
+	char		*queue;
+	char		*host;
+	char		*job_name;	/* pattern, '*' allowed */
+	struct job_id	*ids;
+	uint32_t	 nids;
+};
+
+/* Why no host could take a pending job: count of hosts per reason. */
+struct reason_count {
+	int		 reason;	/* enum host_reason */
+	int		 count;
+};
+
+struct job_info {
+	int64_t		 jobid;
+	int32_t		 idx;
+	int		 status;
+	uint32_t	 options;
+	uint32_t	 options2;
+	char		*user;
+	char		*queue;
+	char		*from_host;
+	struct strv	 exec_hosts;	/* one entry per slot */
+	char		*job_name;
+	char		*command;	/* JQ_LONG, or when short */
+	char		*project;
+	char		*user_group;
+	char		*cwd;		/* -cwd or submission cwd */
+	char		*sub_home;
+	char		*in_file;
+	char		*out_file;
+	char		*err_file;
+	char		*mail_user;
+	char		*depend_cond;
+	char		*res_req;	/* as submitted (merged -R) */
+	char		*effective_res_req;
+	char		*exec_cwd;
+	char		*exec_home;
+	char		*exec_user;
+	int64_t		 submit_time;
+	int64_t		 begin_time;
+	int64_t		 term_time;
+	int64_t		 start_time;
+	int64_t		 end_time;
+	int64_t		 reserve_time;
+	int		 num_procs;
+	int		 max_procs;
+	int		 exit_status;	/* raw wait status; -1 unknown */
+	int		 exit_reason;	/* TERM_* */
+	int		 pend_reason;	/* PEND_* */
+	struct reason_count *host_reasons;
+	uint32_t	 nhost_reasons;
+	int		 susp_reason;
+	double		 cpu_time;	/* seconds */
+	int64_t		 mem_kb;	/* current */
+	int64_t		 max_mem_kb;
+	int64_t		 avg_mem_kb;
+	int64_t		 swap_kb;
+	int		 pgid;
+	struct strv	 pids;
+	int64_t		 rlimits[LSF_RLIM_NLIMITS];
+	int		 user_priority;
+	int		 run_count;
+};
+
+/* One frame of a bjobs reply; IDs asked for and not found come in the
+ * last frame. */
+struct job_list {
+	struct job_info	*jobs;
+	uint32_t	 njobs;
+	struct job_id	*missing;
+	uint32_t	 nmissing;
+};
+
+/* bkill */
+#define SIG_F_FORCE	0x01	/* -r: remove without waiting */
+#define SIG_F_DONE	0x02	/* -d: record as DONE */
+#define SIG_F_ANYUSER	0x04	/* -u all */
+#define SIG_KILL_SEQ	0	/* the default INT, TERM, KILL sequence */
+struct sig_req {
+	int		 sig;		/* signal number or SIG_KILL_SEQ */
+	uint32_t	 flags;
+	char		*user;
+	char		*queue;
+	char		*host;
+	char		*job_name;
+	struct job_id	*ids;		/* jobid 0 = all matching */
+	uint32_t	 nids;
+};
+struct job_result {
+	int64_t		 jobid;
+	int32_t		 idx;
+	int		 code;		/* enum lsb_err */
+};
+
+/* bqueues */
+struct queue_info {
+	char		*name;
+	char		*description;
+	int		 priority;
+	int		 nice;
+	int		 status;	/* QUEUE_STAT_* */
+	int		 qjob_limit;
+	int		 ujob_limit;
+	float		 pjob_limit;
+	int		 hjob_limit;
+	int		 njobs;		/* slots */
+	int		 npend;
+	int		 nrun;
+	int		 nssusp;
+	int		 nususp;
+	int		 nrsv;
+	int		 accept_interval; /* seconds */
+	float		 sched[NLOADIDX];
+	float		 stop[NLOADIDX];
+	uint32_t	 sched_set;
+	uint32_t	 stop_set;
+	char		*users;
+	char		*hosts;
+	char		*res_req;
+	char		*dispatch_window;
+	char		*run_window;
+	int64_t		 runlimit;	/* minutes, -1 */
+	int64_t		 cpulimit;
+	int64_t		 memlimit;	/* KB */
+	int		 proclimit;
+	bool		 exclusive;
+	struct kv_list	 extra;		/* other configured keys */
+};
+
+/* bhosts */
+struct host_info {
+	char		*name;
+	int		 status;	/* HOST_STAT_* */
+	float		 cpuf;
+	int		 max_slots;	/* -1 unlimited */
+	int		 jlu;
+	int		 njobs;		/* slots of started jobs */
+	int		 nrun;
+	int		 nssusp;
+	int		 nususp;
+	int		 nrsv;
+	char		*dispatch_window;
+	float		 load[NLOADIDX];
+	float		 sched[NLOADIDX];
+	float		 stop[NLOADIDX];
+	uint32_t	 sched_set;
+	uint32_t	 stop_set;
+	uint32_t	 busy_mask;	/* indices over their loadSched */
+	int		 mig;
+};
+
+/* bsub -K progress. */
+#define JE_DISPATCHED	1
+#define JE_FINISHED	2
+struct job_event {
+	int		 what;
+	int64_t		 jobid;
+	char		*host;
+	int		 status;
+	int		 exit_status;
+};
+
+/* sbatchd and its supervisors report a job's state with this. */
+struct job_status {
+	int64_t		 jobid;
+	int32_t		 idx;
+	int		 status;	/* JOB_STAT_* */
+	int		 pid;
+	int		 pgid;
+	int64_t		 start_time;
+	int64_t		 end_time;
+	int		 exit_status;	/* raw wait status */
+	int		 exit_reason;	/* TERM_* set by whoever signalled */
+	double		 cpu_time;
+	int64_t		 mem_kb;
+	int64_t		 max_mem_kb;
+	int64_t		 avg_mem_kb;
+	int64_t		 swap_kb;
+	char		*exec_cwd;
+	char		*exec_home;
+	char		*exec_user;
+	uint32_t	 run_count;	/* which dispatch this is about */
+};
+
+struct sbd_register {
+	char		*host;
+	int		 pid;
+	struct job_status *jobs;	/* every job it controls */
+	uint32_t	 njobs;
+};
+struct sbd_register_reply {
+	char		*cluster;
+	int		 job_terminate_interval;
+	int		 sbd_sleep_time;
+};
+
+/* Everything an execution host needs to run a job. */
+struct job_spec {
+	int64_t		 jobid;
+	int32_t		 idx;
+	uint32_t	 run_count;
+	uint32_t	 options;
+	uint32_t	 options2;
+	char		*user;
+	int		 uid;
+	char		*queue;
+	char		*cluster;
+	char		*job_name;
+	char		*command;	/* command line or script text */
+	char		*cwd;		/* -cwd, else the submission cwd */
+	char		*sub_cwd;
+	char		*sub_home;
+	char		*in_file;
+	char		*out_file;
+	char		*err_file;
+	char		*from_host;
+	char		*project;
+	char		*mail_user;
+	char		*login_shell;
+	char		*job_starter;
+	struct strv	 exec_hosts;	/* one per slot */
+	struct strv	 env;
+	int64_t		 rlimits[LSF_RLIM_NLIMITS];
+	int64_t		 submit_time;
+	int		 umask;
+	int		 nice;
+	int		 term_interval;	/* JOB_TERMINATE_INTERVAL, seconds */
+};
+
+#define SBD_SIG_SUSPEND	(-1)	/* queue SUSPEND action */
+#define SBD_SIG_RESUME	(-2)
+struct sbd_signal {
+	int64_t		 jobid;
+	int32_t		 idx;
+	int		 sig;		/* number, SIG_KILL_SEQ or SBD_SIG_* */
+	int		 reason;	/* TERM_* to record if it dies */
+	uint32_t	 run_count;
+};
+struct job_ack {
+	int64_t		 jobid;
+	int32_t		 idx;
+	int		 status;
+	uint32_t	 run_count;
+};
+
+/* LIM */
+/* MSG_LIM_SUBSCRIBE: what to push as it changes. */
+#define LIM_SUB_LOADS	0x01	/* MSG_LIM_LOAD_LIST (master only) */
+#define LIM_SUB_MASTER	0x02	/* MSG_LIM_CLUSTER_INFO */
+
+struct lim_host {
+	char		*name;
+	int		 status;	/* LIM_* bits */
+	float		 load[NLOADIDX];
+	char		*type;
+	char		*model;
+	float		 cpuf;
+	int		 ncpus;
+	int		 ncores;
+	int		 nthreads;
+	int		 maxmem;	/* MB */
+	int		 maxswp;
+	int		 maxtmp;
+	bool		 server;
+	struct strv	 resources;
+};
+struct lim_load_list {
+	char		*master;
+	struct lim_host	*hosts;
+	uint32_t	 nhosts;
+};
+struct lim_probe_reply {
+	char		*host;
+	char		*master;	/* who it believes is master */
+};
+struct lim_cluster_info {
+	char		*cluster;
+	char		*master;
+	char		*product;
+	struct strv	 admins;
+	int		 nhosts;
+	int		 nservers;
+};
+
+/*
+ * Codec: x_pack appends the fields to an open frame; x_unpack reads them
+ * (true when all were read; the caller checks rbuf_end); x_release frees
+ * what unpack allocated and zeroes the struct.
+ */
+#define PROTO_DECL(x)							\
+	void	 x##_pack(struct wbuf *, const struct x *);		\
+	bool	 x##_unpack(struct rbuf *, struct x *);			\
+	void	 x##_release(struct x *);
+PROTO_DECL(msg_error)
+PROTO_DECL(kv_list)
+PROTO_DECL(submit_req)
+PROTO_DECL(submit_reply)
+PROTO_DECL(job_query)
+PROTO_DECL(job_info)
+PROTO_DECL(job_list)
+PROTO_DECL(sig_req)
+PROTO_DECL(job_result)
+PROTO_DECL(queue_info)
+PROTO_DECL(host_info)
+PROTO_DECL(job_event)
+PROTO_DECL(job_status)
+PROTO_DECL(sbd_register)
+PROTO_DECL(sbd_register_reply)
+PROTO_DECL(job_spec)
+PROTO_DECL(sbd_signal)
+PROTO_DECL(job_ack)
+PROTO_DECL(lim_host)
+PROTO_DECL(lim_load_list)
+PROTO_DECL(lim_probe_reply)
+PROTO_DECL(lim_cluster_info)
+#undef PROTO_DECL
+
+void	 submit_req_init(struct submit_req *);
+void	 job_info_init(struct job_info *);
+void	 job_status_init(struct job_status *);
+void	 job_spec_init(struct job_spec *);
+void	 kv_add(struct kv_list *, const char *key, const char *val);
+
+/* A whole message in one call: begin, pack, end frame. */
+void	 msg_put_error(struct wbuf *, uint32_t seq, int code,
+	    const char *context, const char *detail);
+void	 msg_put_empty(struct wbuf *, uint16_t type, uint32_t seq);
+
+#endif

@@ -1,0 +1,614 @@
+/* lsb.events: record syntax, checksums, replay and durable appends. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "evlog.h"
+#include "lsf.h"
+
+#define HEADER_LINE	"#0                  \n"
+
+/* writing */
+
+void
+ev_begin(struct strbuf *sb, const char *type, int64_t when)
+{
+	sb_addf(sb, "\"%s\" \"%s\" %" PRId64, type, LSF_VERSION_STR, when);
+}
+
+void
+ev_int(struct strbuf *sb, int64_t v)
+{
+	sb_addf(sb, " %" PRId64, v);
+}
+
+void
+ev_float(struct strbuf *sb, const char *fmt, double v)
+{
+	sb_addc(sb, ' ');
+	sb_addf(sb, fmt, v);
+}
+
+void
+ev_str(struct strbuf *sb, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	sb_grow(sb, s ? strlen(s) + 3 : 3);
+	sb_adds(sb, " \"");
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '"':
+			sb_add(sb, "\"\"", 2);
+			break;
+		case '\\':
+			sb_add(sb, "\\\\", 2);
+			break;
+		case '\n':
+			sb_add(sb, "\\n", 2);
+			break;
+		case '\t':
+			sb_add(sb, "\\t", 2);
+			break;
+		case '\r':
+			sb_add(sb, "\\r", 2);
+			break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+
+				sb_add(sb, e, 4);
+			} else {
+				sb_addc(sb, (char)c);
+			}
+		}
+	}
+	sb_addc(sb, '"');
+}
+
+void
+ev_strv(struct strbuf *sb, const struct strv *sv)
+{
+	ev_int(sb, (int64_t)sv->n);
+	for (size_t i = 0; i < sv->n; i++)
+		ev_str(sb, sv->v[i]);
+}
+
+void
+ev_end(struct strbuf *sb, size_t start)
+{
+	uint32_t crc = crc32c(0, sb->buf + start, sb->len - start);
+
+	sb_addf(sb, " @%08" PRIx32 "\n", crc);
+}
+
+/* reading */
+
+static bool
+isblank_c(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Position of the next field, or NULL at the end. */
+static const char *
+next_field(struct ev_reader *r)
+{
+	while (r->p < r->end && isblank_c(*r->p))
+		r->p++;
+	return r->p < r->end ? r->p : NULL;
+}
+
+/* A bare token: [start, end). */
+static bool
+bare_token(struct ev_reader *r, const char **s, size_t *n)
+{
+	const char *f;
+
+	if (r->err || (f = next_field(r)) == NULL || *f == '"') {
+		r->err = true;
+		return false;
+	}
+	while (r->p < r->end && !isblank_c(*r->p))
+		r->p++;
+	*s = f;
+	*n = (size_t)(r->p - f);
+	return true;
+}
+
+bool
+evr_int(struct ev_reader *r, int64_t *v)
+{
+	const char *s;
+	size_t n;
+	int64_t x = 0;
+	bool neg = false;
+	size_t i = 0;
+
+	*v = 0;
+	if (!bare_token(r, &s, &n))
+		return false;
+	if (n > 0 && s[0] == '-') {
+		neg = true;
+		i = 1;
+	}
+	if (i == n || n - i > 19) {
+		r->err = true;
+		return false;
+	}
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9') {
+			r->err = true;
+			return false;
+		}
+		x = x * 10 + (s[i] - '0');
+	}
+	*v = neg ? -x : x;
+	return true;
+}
+
+bool
+evr_i32(struct ev_reader *r, int *v)
+{
+	int64_t x;
+	bool ok = evr_int(r, &x);
+
+	if (ok && (x < INT32_MIN || x > INT32_MAX)) {
+		r->err = true;
+		ok = false;
+	}
+	*v = ok ? (int)x : 0;
+	return ok;
+}
+
+bool
+evr_u32(struct ev_reader *r, uint32_t *v)
+{
+	int64_t x;
+	bool ok = evr_int(r, &x);
+
+	if (ok && (x < 0 || x > UINT32_MAX)) {
+		r->err = true;
+		ok = false;
+	}
+	*v = ok ? (uint32_t)x : 0;
+	return ok;
+}
+
+bool
+evr_float(struct ev_reader *r, double *v)
+{
+	const char *s;
+	size_t n;
+	char buf[64], *e;
+
+	*v = 0;
+	if (!bare_token(r, &s, &n))
+		return false;
+	if (n == 0 || n >= sizeof(buf)) {
+		r->err = true;
+		return false;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*v = strtod(buf, &e);
+	if (*e != '\0') {
+		r->err = true;
+		return false;
+	}
+	return true;
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+bool
+evr_str(struct ev_reader *r, char **out)
+{
+	const char *f;
+	struct strbuf sb = STRBUF_INIT;
+
+	*out = NULL;
+	if (r->err || (f = next_field(r)) == NULL || *f != '"') {
+		r->err = true;
+		return false;
+	}
+	r->p = f + 1;
+	for (;;) {
+		const char *q = r->p;
+
+		/* Copy the plain run up to the next quote or escape at once. */
+		while (q < r->end && *q != '"' && *q != '\\')
+			q++;
+		if (q > r->p)
+			sb_add(&sb, r->p, (size_t)(q - r->p));
+		r->p = q;
+		if (r->p >= r->end)
+			goto bad;
+		if (*r->p == '"') {
+			if (r->p + 1 < r->end && r->p[1] == '"') {
+				sb_addc(&sb, '"');
+				r->p += 2;
+				continue;
+			}
+			r->p++;
+			break;
+		}
+		/* backslash escape */
+		if (r->p + 1 >= r->end)
+			goto bad;
+		switch (r->p[1]) {
+		case '\\': sb_addc(&sb, '\\'); r->p += 2; break;
+		case 'n': sb_addc(&sb, '\n'); r->p += 2; break;
+		case 't': sb_addc(&sb, '\t'); r->p += 2; break;
+		case 'r': sb_addc(&sb, '\r'); r->p += 2; break;
+		case 'x': {
+			int hi, lo;
+
+			if (r->p + 3 >= r->end ||
+			    (hi = hexval(r->p[2])) < 0 ||
+			    (lo = hexval(r->p[3])) < 0 || (hi == 0 && lo == 0))
+				goto bad;
+			sb_addc(&sb, hi << 4 | lo);
+			r->p += 4;
+			break;
+		}
+		default:
+			/* A lone backslash, as LSF itself writes them. */
+			sb_addc(&sb, '\\');
+			r->p += 1;
+		}
+	}
+	if (r->p < r->end && !isblank_c(*r->p))
+		goto bad;
+	*out = sb_detach(&sb);
+	return true;
+bad:
+	sb_release(&sb);
+	r->err = true;
+	return false;
+}
+
+bool
+evr_strv(struct ev_reader *r, struct strv *sv)
+{
+	int64_t n;
+
+	if (!evr_int(r, &n))
+		return false;
+	if (n < 0 || n > (r->end - r->p)) {
+		r->err = true;
+		return false;
+	}
+	for (int64_t i = 0; i < n; i++) {
+		char *s;
+
+		if (!evr_str(r, &s))
+			return false;
+		strv_push_nodup(sv, s);
+	}
+	return true;
+}
+
+bool
+evr_skip(struct ev_reader *r)
+{
+	const char *f;
+
+	if (r->err || (f = next_field(r)) == NULL) {
+		r->err = true;
+		return false;
+	}
+	if (*f == '"') {
+		char *s;
+		bool ok = evr_str(r, &s);
+
+		free(s);
+		return ok;
+	}
+	while (r->p < r->end && !isblank_c(*r->p))
+		r->p++;
+	return true;
+}
+
+bool
+evr_at_end(const struct ev_reader *r)
+{
+	const char *p = r->p;
+
+	while (p < r->end && isblank_c(*p))
+		p++;
+	return p >= r->end;
+}
+
+bool
+evr_int_opt(struct ev_reader *r, int64_t *v, int64_t dflt)
+{
+	if (!r->err && evr_at_end(r)) {
+		*v = dflt;
+		return true;
+	}
+	return evr_int(r, v);
+}
+
+bool
+evr_i32_opt(struct ev_reader *r, int *v, int dflt)
+{
+	if (!r->err && evr_at_end(r)) {
+		*v = dflt;
+		return true;
+	}
+	return evr_i32(r, v);
+}
+
+bool
+evr_str_opt(struct ev_reader *r, char **s)
+{
+	if (!r->err && evr_at_end(r)) {
+		*s = NULL;
+		return true;
+	}
+	return evr_str(r, s);
+}
+
+int
+evr_init(struct ev_reader *r, const char *line, size_t len, const char **why)
+{
+	const char *at;
+	uint32_t want = 0;
+	char *s;
+
+	memset(r, 0, sizeof(*r));
+	/* " @xxxxxxxx" ends every record. */
+	if (len < 11 || line[len - 10] != ' ' || line[len - 9] != '@') {
+		*why = "record has no checksum";
+		return -1;
+	}
+	at = line + len - 8;
+	for (int i = 0; i < 8; i++) {
+		int h = hexval(at[i]);
+
+		if (h < 0) {
+			*why = "record has a malformed checksum";
+			return -1;
+		}
+		want = want << 4 | (uint32_t)h;
+	}
+	if (crc32c(0, line, len - 10) != want) {
+		*why = "record checksum mismatch";
+		return -1;
+	}
+	r->p = line;
+	r->end = line + len - 10;
+	if (!evr_str(r, &s) || strlen(s) >= sizeof(r->type)) {
+		free(s);
+		*why = "record type is malformed";
+		return -1;
+	}
+	strcpy(r->type, s);
+	free(s);
+	if (!evr_str(r, &s) || strlen(s) >= sizeof(r->version)) {
+		free(s);
+		*why = "record version is malformed";
+		return -1;
+	}
+	strcpy(r->version, s);
+	free(s);
+	if (!evr_int(r, &r->when)) {
+		*why = "record time is malformed";
+		return -1;
+	}
+	return 0;
+}
+
+/* the file */
+
+int
+evlog_replay(const char *path, evlog_cb cb, void *arg, off_t *valid_end,
+    char **cause)
+{
+	struct stat st;
+	const char *base, *p, *end;
+	int fd, rc = 0;
+
+	*valid_end = 0;
+	*cause = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		return 0;
+	}
+	base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (base == MAP_FAILED) {
+		*cause = xasprintf("%s: mmap: %s", path, strerror(errno));
+		return -1;
+	}
+	(void)madvise((void *)base, (size_t)st.st_size, MADV_SEQUENTIAL);
+	p = base;
+	end = base + st.st_size;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		struct ev_reader r;
+		const char *why;
+		off_t off = p - base;
+
+		if (nl == NULL) {
+			/* Torn tail: the last write did not finish. */
+			break;
+		}
+		if (nl == p || *p == '#') {
+			p = nl + 1;
+			*valid_end = p - base;
+			continue;
+		}
+		if (evr_init(&r, p, (size_t)(nl - p), &why) < 0) {
+			if (nl + 1 == end)
+				break;	/* a damaged last record is torn too */
+			*cause = xasprintf("%s: offset %lld: %s", path,
+			    (long long)off, why);
+			rc = -1;
+			break;
+		}
+		if (cb(arg, &r, off) < 0) {
+			*cause = xasprintf("%s: offset %lld: bad \"%s\" record",
+			    path, (long long)off, r.type);
+			rc = -1;
+			break;
+		}
+		p = nl + 1;
+		*valid_end = p - base;
+	}
+	munmap((void *)base, (size_t)st.st_size);
+	return rc;
+}
+
+int
+evlog_open(struct evlog *lg, const char *path, off_t valid_end, char **cause)
+{
+	struct stat st;
+
+	memset(lg, 0, sizeof(*lg));
+	*cause = NULL;
+	lg->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lg->fd < 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(lg->fd, &st) < 0)
+		goto fail;
+	if (st.st_size > valid_end) {
+		/* Drop the torn tail before appending after it. */
+		if (ftruncate(lg->fd, valid_end) < 0)
+			goto fail;
+	}
+	lg->size = valid_end;
+	if (lg->size == 0) {
+		if (write_all(lg->fd, HEADER_LINE, strlen(HEADER_LINE)) < 0 ||
+		    fdatasync(lg->fd) < 0)
+			goto fail;
+		lg->size = (off_t)strlen(HEADER_LINE);
+	}
+	if (lseek(lg->fd, lg->size, SEEK_SET) < 0)
+		goto fail;
+	lg->path = xstrdup(path);
+	return 0;
+fail:
+	*cause = xasprintf("%s: %s", path, strerror(errno));
+	close(lg->fd);
+	lg->fd = -1;
+	return -1;
+}
+
+void
+evlog_close(struct evlog *lg)
+{
+	if (lg->fd >= 0) {
+		(void)evlog_flush(lg);
+		close(lg->fd);
+	}
+	lg->fd = -1;
+	free(lg->path);
+	lg->path = NULL;
+	sb_release(&lg->pending);
+}
+
+off_t
+evlog_append(struct evlog *lg, const char *rec, size_t len)
+{
+	off_t off = lg->size + (off_t)lg->pending.len;
+
+	sb_add(&lg->pending, rec, len);
+	lg->nrecords++;
+	return off;
+}
+
+bool
+evlog_dirty(const struct evlog *lg)
+{
+	return lg->pending.len > 0;
+}
+
+int
+evlog_flush(struct evlog *lg)
+{
+	if (lg->pending.len == 0)
+		return 0;
+	if (write_all(lg->fd, lg->pending.buf, lg->pending.len) < 0)
+		return -1;
+	if (fdatasync(lg->fd) < 0)
+		return -1;
+	lg->size += (off_t)lg->pending.len;
+	lg->nflushes++;
+	sb_reset(&lg->pending);
+	/* Do not let one burst keep a huge buffer forever. */
+	if (lg->pending.cap > (1u << 22))
+		sb_release(&lg->pending);
+	return 0;
+}
+
+int
+evlog_read_at(struct evlog *lg, off_t off, struct strbuf *line)
+{
+	char buf[4096];
+
+	sb_reset(line);
+	if (off >= lg->size) {
+		/* Still in the pending buffer. */
+		size_t at = (size_t)(off - lg->size);
+		const char *p, *nl;
+
+		if (at >= lg->pending.len)
+			return -1;
+		p = lg->pending.buf + at;
+		nl = memchr(p, '\n', lg->pending.len - at);
+		if (nl == NULL)
+			return -1;
+		sb_add(line, p, (size_t)(nl - p));
+		return 0;
+	}
+	for (;;) {
+		ssize_t n = pread(lg->fd, buf, sizeof(buf), off);
+		char *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		nl = memchr(buf, '\n', (size_t)n);
+		if (nl) {
+			sb_add(line, buf, (size_t)(nl - buf));
+			return 0;
+		}
+		sb_add(line, buf, (size_t)n);
+		off += n;
+	}
+}
