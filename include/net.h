@@ -1,0 +1,58 @@
+/*
+ * Host names, addresses and sockets.
+ *
+ * A host name resolves through $LSF_CONFDIR/hosts first, then the system
+ * resolver, so several hosts of a test cluster can live on one machine at
+ * 127.0.0.11, 127.0.0.12, ...  Daemons bind the address of the host they
+ * run as, and outgoing connections leave from it too, so a peer's source
+ * address says which host it is.
+ */
+#ifndef LSF_NET_H
+#define LSF_NET_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "conf.h"
+
+struct host_addr {
+	struct sockaddr_storage	 ss;
+	socklen_t		 len;
+};
+
+/* Use this configuration's hosts file for later lookups. */
+void	 net_set_hosts(const struct lsf_config *);
+/* Resolve a host name (hosts file, then resolver), port filled in.
+ * -1 if it does not resolve. */
+int	 net_resolve(const char *host, int port, struct host_addr *);
+/* The official name of a host as the hosts file or resolver knows it
+ * (aliases map to the name), allocated; NULL if unknown. */
+char	*net_official_name(const char *host);
+/* The name of the host an address belongs to (hosts file, then
+ * reverse lookup), allocated; NULL if none. */
+char	*net_name_of_addr(const struct sockaddr *, socklen_t);
+/* This machine's name: gethostname(), made official if possible. */
+char	*net_local_hostname(void);
+/* Printable "addr:port". */
+const char *net_addr_str(const struct sockaddr *, socklen_t);
+bool	 net_same_ip(const struct sockaddr *, const struct sockaddr *);
+
+/* A non-blocking listening TCP socket on addr (SO_REUSEADDR). */
+int	 net_listen_tcp(const struct host_addr *, char **cause);
+/* A blocking TCP connection to addr, from local (may be NULL), with a
+ * timeout in milliseconds.  -1 with errno. */
+int	 net_connect_tcp(const struct host_addr *to,
+	    const struct host_addr *from, int timeout_ms);
+/* Start a non-blocking connect; 0 connected or in progress, -1 error. */
+int	 net_connect_tcp_nb(const struct host_addr *to,
+	    const struct host_addr *from);
+
+/* Unix-domain sockets (the commands' way into mbatchd). */
+int	 net_listen_unix(const char *path, int mode, char **cause);
+int	 net_connect_unix(const char *path);
+/* The uid and pid of a Unix-socket peer, from the kernel. */
+int	 net_peer_cred(int fd, uid_t *uid, gid_t *gid, pid_t *pid);
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * The scheduling policy: which pending job starts where.  Pure code over
+ * plain structs, with no I/O and no clock (the time comes in pol_cluster),
+ * so it runs the same inside mbatchd, in the unit tests and in a
+ * simulator.
+ *
+ * mbatchd embeds pol_host, pol_queue and pol_job in its own records and
+ * keeps them current; policy_schedule() reads them, returns decisions,
+ * and records on each job it looked at why it could not start.
+ *
+ * Order: queues by decreasing PRIORITY (config order among equals), and
+ * within a queue the pending list as mbatchd keeps it (FCFS, moved by
+ * btop/bbot).  A host is eligible for a job when it is usable (its LIM
+ * and sbatchd are up and it is not closed), has free slots (MXJ), has
+ * not just taken a job within JOB_ACCEPT_INTERVAL, its load is within the
+ * host's (lsb.hosts) and the queue's scheduling thresholds, it is in the
+ * queue's HOSTS and the job's -m list, and it satisfies the select[] of
+ * the job's effective resource requirement.  Among eligible hosts the
+ * best by order[] (default r15s:pg) wins.
+ *
+ * Thresholds: an increasing index (r1m, ut, ...) is over its threshold
+ * when load > loadSched; a decreasing one (mem, swp, tmp, it) when
+ * load < loadSched.  A value equal to the threshold is within it.
+ */
+#ifndef LSF_POLICY_H
+#define LSF_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "conf.h"
+#include "lsf.h"
+#include "resreq.h"
+
+struct pol_host {
+	int		 index;		/* position in pol_cluster.hosts */
+	bool		 usable;	/* LIM and sbatchd up, not closed */
+	int		 unusable_reason; /* HR_* when !usable */
+	int		 max_slots;	/* MXJ; -1 unlimited */
+	int		 used_slots;	/* held by started jobs */
+	bool		 exclusive;	/* an exclusive job runs there */
+	int64_t		 last_dispatch;	/* time of the last job started */
+	const struct thresholds *thr;	/* lsb.hosts, may be NULL */
+	struct rr_host	 rr;		/* name, load, static figures */
+	/* Scratch of one pass. */
+	int		 taken;		/* slots given out in this pass */
+	bool		 took_exclusive;
+	bool		 accept_closed;	/* took a job; interval > 0 */
+	int		 qreason;	/* for the queue being scheduled */
+};
+
+struct pol_job;
+
+struct pol_queue {
+	const char	*name;
+	int		 priority;
+	int		 order;		/* position in lsb.queues */
+	bool		 active;	/* may dispatch now */
+	int		 inactive_reason; /* PEND_* when !active */
+	const struct thresholds *thr;
+	const bool	*host_ok;	/* per host index; NULL = all hosts */
+	const struct resreq *rr;	/* RES_REQ; NULL = none */
+	int		 accept_interval; /* seconds, 0 = none */
+	struct pol_job	*head;		/* pending jobs, dispatch order */
+	struct pol_job	*tail;
+	/* Set by a pass that stopped early because nothing more fits:
+	 * jobs it did not reach share this reason. */
+	uint32_t	 cut_pass;
+	int		 cut_reason;
+	uint32_t	 cut_counts[HR_NREASONS];
+};
+
+struct pol_job {
+	struct pol_job	*next;		/* in the queue's pending list */
+	struct pol_job	*prev;
+	struct pol_queue *queue;
+	int		 num_procs;
+	bool		 exclusive;	/* bsub -x */
+	bool		 held;		/* PSUSP: not a candidate */
+	const struct resreq *rr;	/* effective (queue merged), or NULL */
+	const int	*asked;		/* -m host indices, or NULL */
+	int		 nasked;
+	/* Why it did not start, as of pass reason_pass. */
+	uint32_t	 reason_pass;
+	int		 pend_reason;	/* PEND_*; PEND_NO_HOST: see counts */
+	uint32_t	 counts[HR_NREASONS];
+};
+
+struct pol_decision {
+	struct pol_job	*job;
+	int		*slots;		/* host index per slot, num_procs long */
+};
+
+struct pol_cluster {
+	struct pol_host	**hosts;
+	int		  nhosts;
+	struct pol_queue **queues;	/* sorted: policy_sort_queues() */
+	int		  nqueues;
+	int64_t		  now;		/* seconds since the epoch */
+	uint32_t	  pass;		/* incremented by each pass */
+};
+
+/* Sort queues by decreasing priority, then config order. */
+void	 policy_sort_queues(struct pol_queue **, int n);
+/* Add or remove a pending job at the tail / anywhere (O(1)). */
+void	 policy_job_append(struct pol_queue *, struct pol_job *);
+void	 policy_job_remove(struct pol_job *);
+/* Over a scheduling threshold?  Returns the first index over, or -1. */
+int	 policy_over_sched(const struct thresholds *, const float *load);
+/*
+ * One pass.  Fills out[0..max) with decisions (slot arrays allocated,
+ * free with policy_decisions_free) and returns how many.  Hosts' used
+ * slots are not changed: the caller applies each decision it carries out.
+ */
+int	 policy_schedule(struct pol_cluster *, struct pol_decision *out,
+	    int max);
+void	 policy_decisions_free(struct pol_decision *, int n);
+/* Why a pending job waits, as of the last pass (for bjobs -p). */
+int	 policy_job_reason(const struct pol_cluster *, const struct pol_job *,
+	    const uint32_t **counts);
+
+#endif

@@ -1,0 +1,285 @@
+/* The commands' way to the daemons. */
+#include <ctype.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "net.h"
+
+#define LIM_TIMEOUT_MS	5000
+#define RETRY_FOREVER_S	600
+
+static struct lsf_config cconf;
+static bool cconf_loaded;
+
+const struct lsf_config *
+client_config(unsigned parts)
+{
+	struct conf_diag d;
+
+	if (cconf_loaded)
+		return &cconf;
+	conf_diag_init(&d);
+	if (config_load(&cconf, NULL, parts, &d) < 0) {
+		conf_diag_print(&d, stderr);
+		fprintf(stderr, "%s: cannot read the LSF configuration\n",
+		    progname);
+		exit(255);
+	}
+	conf_diag_release(&d);
+	net_set_hosts(&cconf);
+	cconf_loaded = true;
+	return &cconf;
+}
+
+char *
+mbd_socket_path(const struct lsf_config *c)
+{
+	return xasprintf("%s/%s/mbatchd.sock", c->lsf.sharedir,
+	    c->cluster.name ? c->cluster.name : "cluster");
+}
+
+void
+reply_release(struct reply *r)
+{
+	free(r->body);
+	memset(r, 0, sizeof(*r));
+}
+
+static long
+ntries(void)
+{
+	const char *s = getenv("LSB_NTRIES");
+	long n;
+
+	if (s == NULL && cconf_loaded)
+		s = lsf_conf_get(&cconf.lsf, "LSB_NTRIES");
+	if (s && parse_long(s, &n) == 0 && n >= 0)
+		return n;
+	return -1;
+}
+
+int
+mbd_connect(void)
+{
+	const struct lsf_config *c = client_config(CONF_SHARED);
+	char *path = mbd_socket_path(c);
+	long tries = ntries(), n = 0;
+	uint64_t start = mono_ms();
+	int delay_ms = 20;
+	bool told = false;
+	int fd;
+
+	for (;;) {
+		fd = net_connect_unix(path);
+		if (fd >= 0)
+			break;
+		n++;
+		if ((tries >= 0 && n > tries) || (tries < 0 &&
+		    mono_ms() - start > RETRY_FOREVER_S * 1000ull)) {
+			fprintf(stderr, "LSF is down. Please wait ...\n");
+			fprintf(stderr, "%s: batch system daemon not "
+			    "responding (%s: %s)\n", progname, path,
+			    strerror(errno));
+			exit(255);
+		}
+		if (!told && n >= 3) {
+			fprintf(stderr, "batch system daemon not responding "
+			    "... still trying\n");
+			told = true;
+		}
+		usleep((useconds_t)delay_ms * 1000);
+		if (delay_ms < 1000)
+			delay_ms *= 2;
+	}
+	free(path);
+	return fd;
+}
+
+static void
+fill_reply(struct reply *out)
+{
+	rbuf_init(&out->r, out->body, out->hdr.len - WIRE_HDR_LEN);
+}
+
+int
+mbd_call(int fd, const struct wbuf *req, struct reply *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (wire_send(fd, req) < 0)
+		return -1;
+	return mbd_next(fd, out);
+}
+
+int
+mbd_next(int fd, struct reply *out)
+{
+	free(out->body);
+	memset(out, 0, sizeof(*out));
+	if (wire_recv(fd, &out->hdr, &out->body, -1) < 0)
+		return -1;
+	fill_reply(out);
+	return 0;
+}
+
+bool
+reply_is_error(struct reply *rp, struct msg_error *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (rp->hdr.type != MSG_ERROR)
+		return false;
+	if (!msg_error_unpack(&rp->r, e) || rbuf_end(&rp->r) < 0) {
+		msg_error_release(e);
+		e->code = LSBE_PROTOCOL;
+	}
+	return true;
+}
+
+static int
+lim_try(const char *host, const struct wbuf *req, struct reply *out)
+{
+	const struct lsf_config *c = &cconf;
+	struct host_addr a;
+	int fd, rc;
+
+	if (net_resolve(host, c->lsf.lim_port, &a) < 0)
+		return -1;
+	fd = net_connect_tcp(&a, NULL, LIM_TIMEOUT_MS);
+	if (fd < 0)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	rc = wire_send(fd, req);
+	if (rc == 0)
+		rc = wire_recv(fd, &out->hdr, &out->body, LIM_TIMEOUT_MS);
+	close(fd);
+	if (rc == 0)
+		fill_reply(out);
+	return rc;
+}
+
+int
+lim_call(const struct wbuf *req, struct reply *out)
+{
+	const struct lsf_config *c = client_config(CONF_CLUSTER);
+	struct strv cand = STRV_INIT;
+	int rc = -1;
+
+	if (c->lsf.master_list.n > 0)
+		strv_copy(&cand, &c->lsf.master_list);
+	for (int i = 0; i < c->cluster.nhosts; i++)
+		if (!strv_contains(&cand, c->cluster.hosts[i].name))
+			strv_push(&cand, c->cluster.hosts[i].name);
+	for (size_t i = 0; i < cand.n && rc < 0; i++) {
+		if (lim_try(cand.v[i], req, out) < 0)
+			continue;
+		rc = 0;
+		/* A LIM that is not master names the one that is. */
+		for (int hop = 0; hop < 3 && out->hdr.type == MSG_REDIRECT;
+		    hop++) {
+			char *m = NULL;
+
+			if (!get_str(&out->r, &m) || m == NULL) {
+				free(m);
+				break;
+			}
+			reply_release(out);
+			rc = lim_try(m, req, out);
+			free(m);
+			if (rc < 0)
+				break;
+		}
+	}
+	strv_release(&cand);
+	return rc;
+}
+
+static int
+add_id(struct job_id **ids, uint32_t *n, int64_t jobid, int32_t idx)
+{
+	*ids = xrealloc(*ids, sizeof(**ids) * (*n + 1));
+	(*ids)[*n].jobid = jobid;
+	(*ids)[*n].idx = idx;
+	(*n)++;
+	return 0;
+}
+
+static int
+parse_num(const char **p, int64_t *v)
+{
+	int64_t x = 0;
+	int digits = 0;
+
+	while (isdigit((unsigned char)**p)) {
+		x = x * 10 + (**p - '0');
+		if (x > INT32_MAX * 100LL)
+			return -1;
+		(*p)++;
+		digits++;
+	}
+	*v = x;
+	return digits ? 0 : -1;
+}
+
+int
+parse_job_id(const char *s, struct job_id **ids, uint32_t *n)
+{
+	const char *p = s;
+	int64_t jobid;
+
+	/* "Job <123> is submitted to ..." as a single argument. */
+	if (strncmp(p, "Job <", 5) == 0)
+		p += 5;
+	if (parse_num(&p, &jobid) < 0)
+		return -1;
+	if (*p == '\0' || (s != p && *p == '>' && strncmp(s, "Job <", 5) == 0))
+		return add_id(ids, n, jobid, 0);
+	if (*p != '[')
+		return -1;
+	p++;
+	for (;;) {
+		int64_t a, b, step = 1;
+
+		if (parse_num(&p, &a) < 0 || a <= 0)
+			return -1;
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (parse_num(&p, &b) < 0 || b < a)
+				return -1;
+			if (*p == ':') {
+				p++;
+				if (parse_num(&p, &step) < 0 || step <= 0)
+					return -1;
+			}
+		}
+		if ((b - a) / step > 10000000)
+			return -1;
+		for (int64_t i = a; i <= b; i += step)
+			add_id(ids, n, jobid, (int32_t)i);
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p == ']' && p[1] == '\0')
+			return 0;
+		return -1;
+	}
+}
+
+const char *
+client_user(void)
+{
+	static char *name;
+	struct passwd *pw;
+
+	if (name)
+		return name;
+	pw = getpwuid(getuid());
+	name = xstrdup(pw ? pw->pw_name : "nobody");
+	return name;
+}

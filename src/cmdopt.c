@@ -1,0 +1,133 @@
+/* LSF-style command-line options; see cmdopt.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdopt.h"
+#include "util.h"
+
+void
+cmdopt_init(struct cmdopt_state *st, int argc, char **argv, bool permute)
+{
+	memset(st, 0, sizeof(*st));
+	st->argc = argc;
+	st->argv = argv;
+	st->i = 1;
+	st->permute = permute;
+	st->operands = xcalloc((size_t)argc + 1, sizeof(char *));
+}
+
+static const struct cmdopt *
+find(const struct cmdopt *tab, const char *name, size_t len)
+{
+	for (const struct cmdopt *o = tab; o->name; o++)
+		if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+			return o;
+	return NULL;
+}
+
+static int
+take_value(struct cmdopt_state *st, const struct cmdopt *o, const char *rest,
+    const char **val)
+{
+	if (rest && *rest) {
+		*val = rest;
+		return o->id;
+	}
+	if (st->i >= st->argc) {
+		st->bad = st->argv[st->i - 1];
+		return -1;
+	}
+	*val = st->argv[st->i++];
+	return o->id;
+}
+
+int
+cmdopt_next(struct cmdopt_state *st, const struct cmdopt *tab,
+    const char **val)
+{
+	const struct cmdopt *o;
+	const char *a, *sp;
+
+	*val = NULL;
+	if (st->bundle && *st->bundle) {
+		/* The next flag of a bundle such as -aJ. */
+		o = find(tab, st->bundle, 1);
+		if (o == NULL) {
+			st->bad = st->bundle;
+			return -1;
+		}
+		st->bundle++;
+		if (o->arg) {
+			const char *rest = st->bundle;
+
+			st->bundle = NULL;
+			return take_value(st, o, rest, val);
+		}
+		return o->id;
+	}
+	st->bundle = NULL;
+	for (;;) {
+		if (st->i >= st->argc)
+			return 0;
+		a = st->argv[st->i];
+		if (strcmp(a, "--") == 0) {
+			st->i++;
+			if (st->permute)
+				while (st->i < st->argc)
+					st->operands[st->noperands++] =
+					    st->argv[st->i++];
+			return 0;
+		}
+		if (a[0] != '-' || a[1] == '\0') {
+			if (!st->permute)
+				return 0;
+			st->operands[st->noperands++] = st->argv[st->i++];
+			continue;
+		}
+		break;
+	}
+	st->i++;
+	a++;
+	/* The whole word: -noheader, -cwd, -oo. */
+	if ((o = find(tab, a, strlen(a))) != NULL) {
+		if (o->arg)
+			return take_value(st, o, NULL, val);
+		return o->id;
+	}
+	/* Option and value in one argument: "-o jobid stat". */
+	if ((sp = strchr(a, ' ')) != NULL &&
+	    (o = find(tab, a, (size_t)(sp - a))) != NULL && o->arg) {
+		*val = sp + 1;
+		return o->id;
+	}
+	/* The longest option name that prefixes it, with the value attached:
+	 * -n2, -oFILE, -Rselect[...]. */
+	for (size_t len = strlen(a) - 1; len >= 1; len--) {
+		o = find(tab, a, len);
+		if (o && o->arg)
+			return take_value(st, o, a + len, val);
+		if (len == 1)
+			break;
+	}
+	/* Bundled single-letter flags. */
+	o = find(tab, a, 1);
+	if (o && !o->arg) {
+		st->bundle = a + 1;
+		return o->id;
+	}
+	st->bad = st->argv[st->i - 1];
+	return -1;
+}
+
+char **
+cmdopt_rest(struct cmdopt_state *st, int *n)
+{
+	if (st->permute) {
+		while (st->i < st->argc)
+			st->operands[st->noperands++] = st->argv[st->i++];
+		*n = st->noperands;
+		return st->operands;
+	}
+	*n = st->argc - st->i;
+	return st->argv + st->i;
+}

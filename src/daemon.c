@@ -1,0 +1,175 @@
+/* Common daemon start-up: options, configuration, logging, detaching. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "log.h"
+#include "lsf.h"
+#include "net.h"
+
+static void NORETURN
+usage(const char *name)
+{
+	fprintf(stderr, "usage: %s [-dfnV] [-N host] [-e envdir]\n", name);
+	exit(1);
+}
+
+void
+daemon_getopt(struct daemon_opts *o, const char *name, int argc, char **argv)
+{
+	int ch;
+
+	memset(o, 0, sizeof(*o));
+	o->name = name;
+	progname = name;
+	while ((ch = getopt(argc, argv, "dfnN:e:Vh")) != -1) {
+		switch (ch) {
+		case 'd':
+			o->debug = true;
+			o->foreground = true;
+			break;
+		case 'f':
+			o->foreground = true;
+			break;
+		case 'n':
+			o->check = true;
+			break;
+		case 'N':
+			o->host = xstrdup(optarg);
+			break;
+		case 'e':
+			o->envdir = xstrdup(optarg);
+			break;
+		case 'V':
+			fprintf(stderr, "%s %s (%s, %s)\n", PROJECT_NAME,
+			    PROJECT_VERSION, LSF_PRODUCT_STR, name);
+			exit(0);
+		default:
+			usage(name);
+		}
+	}
+	o->argc = argc - optind;
+	o->argv = argv + optind;
+}
+
+void
+daemon_config(struct daemon_opts *o, struct lsf_config *c, unsigned parts)
+{
+	struct conf_diag d;
+	int rc;
+
+	if (o->check)
+		exit(conf_check(o->envdir, parts, false, stdout));
+	conf_diag_init(&d);
+	rc = config_load(c, o->envdir, parts, &d);
+	conf_diag_print(&d, stderr);
+	conf_diag_release(&d);
+	if (rc < 0) {
+		fprintf(stderr, "%s: configuration has errors; not starting\n",
+		    o->name);
+		exit(1);
+	}
+	net_set_hosts(c);
+	if (o->host == NULL) {
+		char *local = net_local_hostname();
+
+		/* Use the cluster's spelling of this machine's name. */
+		o->host = local;
+		for (int i = 0; i < c->cluster.nhosts; i++) {
+			const char *h = c->cluster.hosts[i].name;
+
+			if (strcasecmp(h, local) == 0 ||
+			    strncasecmp(h, local, strcspn(local, ".")) == 0) {
+				o->host = xstrdup(h);
+				free(local);
+				break;
+			}
+		}
+	} else {
+		const struct cluster_host *ch = config_cluster_host(c, o->host);
+
+		if (ch) {
+			char *h = xstrdup(ch->name);
+
+			free(o->host);
+			o->host = h;
+		}
+	}
+	if ((parts & CONF_CLUSTER) && config_cluster_host(c, o->host) == NULL) {
+		fprintf(stderr, "%s: host %s is not in %s\n", o->name, o->host,
+		    c->cluster.path ? c->cluster.path : "the cluster file");
+		exit(1);
+	}
+}
+
+char *
+daemon_log_path(const struct lsf_config *c, const char *name, const char *host)
+{
+	if (c->lsf.logdir == NULL)
+		return NULL;
+	return xasprintf("%s/%s.log.%s", c->lsf.logdir, name, host);
+}
+
+void
+daemon_start(const struct daemon_opts *o, const struct lsf_config *c)
+{
+	enum log_level lvl = log_level_from_mask(c->lsf.log_mask);
+	char *path = NULL;
+
+	if (o->debug) {
+		lvl = LOG_LVL_DEBUG;
+	} else {
+		path = daemon_log_path(c, o->name, o->host);
+		if (path)
+			(void)mkdir(c->lsf.logdir, 0755);
+	}
+	if (log_init(o->name, path, lvl) < 0) {
+		fprintf(stderr, "%s: cannot open log %s: %s\n", o->name, path,
+		    strerror(errno));
+		exit(1);
+	}
+	free(path);
+	if (!o->foreground) {
+		pid_t pid = fork();
+		int fd;
+
+		if (pid < 0)
+			fatal("fork");
+		if (pid > 0)
+			_exit(0);
+		setsid();
+		pid = fork();
+		if (pid < 0)
+			fatal("fork");
+		if (pid > 0)
+			_exit(0);
+		if (chdir("/") < 0)
+			fatal("chdir /");
+		fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			if (c->lsf.logdir)
+				dup2(fd, 2);
+			if (fd > 2)
+				close(fd);
+		}
+	} else {
+		int fd = open("/dev/null", O_RDONLY);
+
+		if (fd >= 0) {
+			dup2(fd, 0);
+			if (fd > 0)
+				close(fd);
+		}
+	}
+	log_info("%s starting as host %s (%s %s)", o->name, o->host,
+	    PROJECT_NAME, PROJECT_VERSION);
+}

@@ -1,0 +1,474 @@
+/*
+ * One scheduling pass (see policy.h for the rules).
+ *
+ * Cost: for each active queue the hosts are judged once (status,
+ * thresholds, queue select) and sorted by the queue's order; a job with
+ * no requirement of its own (one slot, no -m, no -R, not exclusive) then
+ * takes the first of those with a free slot, in O(1) amortized.  Other
+ * jobs are judged host by host.  When a queue has no free eligible slot
+ * left, the pass stops walking it: the jobs it did not reach share the
+ * queue's reason (cut_*), so a queue of a million pending jobs costs
+ * nothing once it is full.  A job whose shape (requirement, slots, -m,
+ * -x) already failed in this pass fails again without a host walk.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+#include "util.h"
+
+#define SHAPE_CACHE	64
+
+struct shape {
+	const struct resreq *rr;
+	const int	*asked;
+	int		 num_procs;
+	bool		 exclusive;
+	int		 reason;
+	uint32_t	 counts[HR_NREASONS];
+};
+
+struct pass {
+	struct pol_cluster *c;
+	struct pol_queue *q;
+	int		*elig;		/* eligible host indices, sorted */
+	int		 nelig;
+	int		 cursor;	/* first eligible host maybe with room */
+	const struct resreq *order_rr;
+	struct shape	 failed[SHAPE_CACHE];
+	int		 nfailed;
+	int		 failed_next;
+};
+
+void
+policy_sort_queues(struct pol_queue **q, int n)
+{
+	/* Insertion sort: a handful of queues, stable. */
+	for (int i = 1; i < n; i++) {
+		struct pol_queue *x = q[i];
+		int j = i - 1;
+
+		while (j >= 0 && (q[j]->priority < x->priority ||
+		    (q[j]->priority == x->priority && q[j]->order > x->order))) {
+			q[j + 1] = q[j];
+			j--;
+		}
+		q[j + 1] = x;
+	}
+}
+
+void
+policy_job_append(struct pol_queue *q, struct pol_job *j)
+{
+	j->queue = q;
+	j->next = NULL;
+	j->prev = q->tail;
+	if (q->tail)
+		q->tail->next = j;
+	else
+		q->head = j;
+	q->tail = j;
+}
+
+void
+policy_job_remove(struct pol_job *j)
+{
+	struct pol_queue *q = j->queue;
+
+	if (q == NULL)
+		return;
+	if (j->prev)
+		j->prev->next = j->next;
+	else if (q->head == j)
+		q->head = j->next;
+	if (j->next)
+		j->next->prev = j->prev;
+	else if (q->tail == j)
+		q->tail = j->prev;
+	j->next = j->prev = NULL;
+}
+
+int
+policy_over_sched(const struct thresholds *t, const float *load)
+{
+	if (t == NULL || t->sched_set == 0)
+		return -1;
+	for (int i = 0; i < NLOADIDX; i++) {
+		if (!(t->sched_set & (1u << i)))
+			continue;
+		if (load_index_info[i].increasing ? load[i] > t->sched[i] :
+		    load[i] < t->sched[i])
+			return i;
+	}
+	return -1;
+}
+
+static int
+free_slots(const struct pol_host *h)
+{
+	if (h->max_slots < 0)
+		return INT_MAX;
+	return h->max_slots - h->used_slots - h->taken;
+}
+
+/* Why host h cannot serve queue q at all (0 = it can). */
+static int
+host_queue_reason(struct pass *p, struct pol_host *h)
+{
+	struct pol_queue *q = p->q;
+
+	if (q->host_ok && !q->host_ok[h->index])
+		return HR_NOT_USED_BY_QUEUE;
+	if (!h->usable)
+		return h->unusable_reason ? h->unusable_reason : HR_UNAVAIL;
+	if (h->exclusive || h->took_exclusive)
+		return HR_EXCLUSIVE;
+	if (policy_over_sched(h->thr, h->rr.load) >= 0)
+		return HR_LOAD_SCHED;
+	if (policy_over_sched(q->thr, h->rr.load) >= 0)
+		return HR_QUEUE_LOAD;
+	if (q->rr && !resreq_select(q->rr, &h->rr))
+		return HR_RESREQ;
+	return 0;
+}
+
+/* Slot-related reasons change during the pass; check them late. */
+static int
+host_room_reason(struct pass *p, struct pol_host *h, int need)
+{
+	if (h->accept_closed ||
+	    (p->q->accept_interval > 0 && h->last_dispatch > 0 &&
+	    p->c->now - h->last_dispatch < p->q->accept_interval))
+		return HR_JUST_STARTED;
+	if (free_slots(h) <= 0)
+		return HR_FULL;
+	if (free_slots(h) < need)
+		return HR_NOT_ENOUGH;
+	return 0;
+}
+
+static const struct resreq *order_ctx;
+
+static int
+cmp_hosts(const void *a, const void *b)
+{
+	extern struct pol_cluster *policy_cmp_cluster;
+	const struct pol_host *ha = policy_cmp_cluster->hosts[*(const int *)a];
+	const struct pol_host *hb = policy_cmp_cluster->hosts[*(const int *)b];
+
+	return resreq_order_cmp(order_ctx, &ha->rr, &hb->rr);
+}
+
+struct pol_cluster *policy_cmp_cluster;
+
+static void
+sort_hosts(struct pol_cluster *c, int *idx, int n, const struct resreq *rr)
+{
+	policy_cmp_cluster = c;
+	order_ctx = rr;
+	qsort(idx, (size_t)n, sizeof(*idx), cmp_hosts);
+}
+
+static void
+set_reason(struct pol_job *j, uint32_t pass, int reason,
+    const uint32_t *counts)
+{
+	j->reason_pass = pass;
+	j->pend_reason = reason;
+	if (counts)
+		memcpy(j->counts, counts, sizeof(j->counts));
+	else
+		memset(j->counts, 0, sizeof(j->counts));
+}
+
+/* Queue-level summary when no eligible host has room. */
+static void
+queue_summary(struct pass *p, uint32_t *counts)
+{
+	memset(counts, 0, sizeof(uint32_t) * HR_NREASONS);
+	for (int i = 0; i < p->c->nhosts; i++) {
+		struct pol_host *h = p->c->hosts[i];
+		int r = h->qreason;
+
+		if (r == 0)
+			r = host_room_reason(p, h, 1);
+		if (r)
+			counts[r]++;
+	}
+}
+
+static struct shape *
+shape_find(struct pass *p, const struct pol_job *j)
+{
+	for (int i = 0; i < p->nfailed; i++) {
+		struct shape *s = &p->failed[i];
+
+		if (s->rr == j->rr && s->asked == j->asked &&
+		    s->num_procs == j->num_procs && s->exclusive == j->exclusive)
+			return s;
+	}
+	return NULL;
+}
+
+static void
+shape_add(struct pass *p, const struct pol_job *j)
+{
+	struct shape *s = &p->failed[p->failed_next];
+
+	s->rr = j->rr;
+	s->asked = j->asked;
+	s->num_procs = j->num_procs;
+	s->exclusive = j->exclusive;
+	s->reason = j->pend_reason;
+	memcpy(s->counts, j->counts, sizeof(s->counts));
+	p->failed_next = (p->failed_next + 1) % SHAPE_CACHE;
+	if (p->nfailed < SHAPE_CACHE)
+		p->nfailed++;
+}
+
+static bool
+asked_has(const struct pol_job *j, int host)
+{
+	for (int i = 0; i < j->nasked; i++)
+		if (j->asked[i] == host)
+			return true;
+	return false;
+}
+
+static void
+take(struct pass *p, struct pol_host *h, int n, bool exclusive)
+{
+	h->taken += n;
+	if (exclusive)
+		h->took_exclusive = true;
+	if (p->q->accept_interval > 0)
+		h->accept_closed = true;
+}
+
+/* A job with no requirement of its own: first eligible host with room. */
+static bool
+place_plain(struct pass *p, struct pol_job *j, struct pol_decision *d)
+{
+	while (p->cursor < p->nelig) {
+		struct pol_host *h = p->c->hosts[p->elig[p->cursor]];
+
+		if (host_room_reason(p, h, 1) == 0) {
+			d->job = j;
+			d->slots = xmalloc(sizeof(int));
+			d->slots[0] = h->index;
+			take(p, h, 1, false);
+			return true;
+		}
+		p->cursor++;
+	}
+	return false;
+}
+
+static bool
+place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
+{
+	struct pol_cluster *c = p->c;
+	const struct resreq *rr = j->rr ? j->rr : p->q->rr;
+	int *cand = xmalloc(sizeof(int) * (size_t)c->nhosts);
+	uint32_t counts[HR_NREASONS];
+	int ncand = 0, need = j->num_procs > 0 ? j->num_procs : 1;
+	bool one_host = rr && rr->span_hosts == 1;
+	int got = 0;
+
+	memset(counts, 0, sizeof(counts));
+	for (int i = 0; i < c->nhosts; i++) {
+		struct pol_host *h = c->hosts[i];
+		int r = h->qreason;
+
+		if (r == 0 && j->asked && !asked_has(j, i))
+			r = HR_NOT_REQUESTED;
+		if (r == 0 && j->rr && !resreq_select(j->rr, &h->rr))
+			r = HR_RESREQ;
+		if (r == 0 && j->exclusive && (h->used_slots > 0 || h->taken > 0))
+			r = HR_EXCLUSIVE;
+		if (r == 0)
+			r = host_room_reason(p, h, one_host ? need : 1);
+		if (r) {
+			counts[r]++;
+			continue;
+		}
+		cand[ncand++] = i;
+	}
+	if (ncand > 0) {
+		sort_hosts(c, cand, ncand, rr);
+		if (one_host || need == 1) {
+			got = need;
+		} else {
+			int have = 0;
+
+			for (int i = 0; i < ncand && have < need; i++) {
+				int f = free_slots(c->hosts[cand[i]]);
+
+				have += f < need ? f : need;
+			}
+			if (have >= need)
+				got = need;
+			else
+				counts[HR_NOT_ENOUGH] += (uint32_t)ncand;
+		}
+	}
+	if (got == 0) {
+		set_reason(j, c->pass, PEND_NO_HOST, counts);
+		free(cand);
+		return false;
+	}
+	d->job = j;
+	d->slots = xmalloc(sizeof(int) * (size_t)need);
+	for (int i = 0, n = 0; n < need && i < ncand; i++) {
+		struct pol_host *h = c->hosts[cand[i]];
+		int f = free_slots(h), k = 0;
+
+		while (n < need && k < f) {
+			d->slots[n++] = h->index;
+			k++;
+		}
+		take(p, h, k, j->exclusive);
+	}
+	free(cand);
+	return true;
+}
+
+static bool
+is_plain(const struct pol_job *j)
+{
+	return j->rr == NULL && j->asked == NULL && !j->exclusive &&
+	    j->num_procs <= 1;
+}
+
+static int
+schedule_queue(struct pass *p, struct pol_decision *out, int max)
+{
+	struct pol_cluster *c = p->c;
+	struct pol_queue *q = p->q;
+	int n = 0, room = 0;
+	uint32_t counts[HR_NREASONS];
+
+	p->nelig = 0;
+	p->cursor = 0;
+	p->nfailed = 0;
+	p->failed_next = 0;
+	for (int i = 0; i < c->nhosts; i++) {
+		struct pol_host *h = c->hosts[i];
+
+		h->qreason = host_queue_reason(p, h);
+		if (h->qreason == 0) {
+			p->elig[p->nelig++] = i;
+			if (host_room_reason(p, h, 1) == 0)
+				room++;
+		}
+	}
+	sort_hosts(c, p->elig, p->nelig, q->rr);
+	for (struct pol_job *j = q->head; j; j = j->next) {
+		struct shape *s;
+
+		if (j->held)
+			continue;
+		if (room == 0 || n >= max) {
+			/* Nothing more fits: the rest share one reason. */
+			queue_summary(p, counts);
+			q->cut_pass = c->pass;
+			q->cut_reason = PEND_NO_HOST;
+			memcpy(q->cut_counts, counts, sizeof(counts));
+			break;
+		}
+		if (is_plain(j)) {
+			if (place_plain(p, j, &out[n])) {
+				n++;
+				set_reason(j, c->pass, PEND_NONE, NULL);
+				continue;
+			}
+			room = 0;
+			queue_summary(p, counts);
+			set_reason(j, c->pass, PEND_NO_HOST, counts);
+			continue;
+		}
+		if ((s = shape_find(p, j)) != NULL) {
+			set_reason(j, c->pass, s->reason, s->counts);
+			continue;
+		}
+		if (place_general(p, j, &out[n])) {
+			n++;
+			set_reason(j, c->pass, PEND_NONE, NULL);
+			/* The slots it took may have been the last ones. */
+			room = 0;
+			for (int i = 0; i < p->nelig; i++)
+				if (host_room_reason(p,
+				    c->hosts[p->elig[i]], 1) == 0)
+					room++;
+		} else {
+			shape_add(p, j);
+		}
+	}
+	return n;
+}
+
+int
+policy_schedule(struct pol_cluster *c, struct pol_decision *out, int max)
+{
+	struct pass p;
+	int n = 0;
+
+	memset(&p, 0, sizeof(p));
+	p.c = c;
+	p.elig = xmalloc(sizeof(int) * (size_t)(c->nhosts + 1));
+	c->pass++;
+	for (int i = 0; i < c->nhosts; i++) {
+		c->hosts[i]->index = i;
+		c->hosts[i]->taken = 0;
+		c->hosts[i]->took_exclusive = false;
+		c->hosts[i]->accept_closed = false;
+	}
+	for (int qi = 0; qi < c->nqueues && n < max; qi++) {
+		struct pol_queue *q = c->queues[qi];
+
+		if (q->head == NULL)
+			continue;
+		if (!q->active) {
+			q->cut_pass = c->pass;
+			q->cut_reason = q->inactive_reason;
+			memset(q->cut_counts, 0, sizeof(q->cut_counts));
+			continue;
+		}
+		p.q = q;
+		n += schedule_queue(&p, out + n, max - n);
+	}
+	free(p.elig);
+	return n;
+}
+
+void
+policy_decisions_free(struct pol_decision *d, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(d[i].slots);
+		d[i].slots = NULL;
+	}
+}
+
+int
+policy_job_reason(const struct pol_cluster *c, const struct pol_job *j,
+    const uint32_t **counts)
+{
+	const struct pol_queue *q = j->queue;
+
+	*counts = NULL;
+	if (j->reason_pass == c->pass && c->pass != 0) {
+		*counts = j->counts;
+		return j->pend_reason;
+	}
+	if (q && q->cut_pass == c->pass && c->pass != 0) {
+		*counts = q->cut_counts;
+		return q->cut_reason;
+	}
+	if (j->reason_pass != 0) {
+		*counts = j->counts;
+		return j->pend_reason;
+	}
+	return PEND_NEW_JOB;
+}
