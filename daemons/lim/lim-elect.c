@@ -1,0 +1,219 @@
+/*
+ * Master election.  The master is the first master candidate
+ * (LSF_MASTER_LIST, else the server hosts of lsf.cluster in order) whose
+ * LIM answers.  Every LIM runs the same walk down the list: it probes the
+ * candidates before it; the first that answers is followed, and if none
+ * does and the LIM is a candidate itself, it is the master.  The walk is
+ * repeated every EXINTERVAL, so a preferred master that comes back takes
+ * over again, and at once when the connection to the master breaks.
+ *
+ * Probes are blocking connects with a short timeout: on a LAN a dead host
+ * costs at most that timeout per election.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "lim.h"
+#include "log.h"
+
+#define PROBE_TIMEOUT_MS	1000
+
+static void up_msg(struct conn *, const struct wire_hdr *, struct rbuf *,
+    void *);
+static void up_closed(struct conn *, void *);
+
+void
+elect_init(void)
+{
+	struct strv *cand = &lim->candidates;
+
+	if (lim->conf.lsf.master_list.n > 0) {
+		for (size_t i = 0; i < lim->conf.lsf.master_list.n; i++) {
+			const struct cluster_host *ch = config_cluster_host(
+			    &lim->conf, lim->conf.lsf.master_list.v[i]);
+
+			if (ch == NULL) {
+				log_warnx("LSF_MASTER_LIST host %s is not in "
+				    "the cluster; ignored",
+				    lim->conf.lsf.master_list.v[i]);
+				continue;
+			}
+			strv_push(cand, ch->name);
+		}
+	} else {
+		for (int i = 0; i < lim->conf.cluster.nhosts; i++)
+			if (lim->conf.cluster.hosts[i].server)
+				strv_push(cand, lim->conf.cluster.hosts[i].name);
+	}
+	lim->self_rank = -1;
+	for (size_t i = 0; i < cand->n; i++)
+		if (strcasecmp(cand->v[i], lim->host) == 0)
+			lim->self_rank = (int)i;
+}
+
+/* Tell the daemons watching us (sbatchd, mbatchd) who the master is. */
+void
+elect_master_changed(const char *master)
+{
+	if (streq(master, lim->master))
+		return;
+	log_info("master is now %s", master ? master : "unknown");
+	free(lim->master);
+	lim->master = master ? xstrdup(master) : NULL;
+	for (int i = 0; i < lim->nwatchers; i++)
+		serve_send_cluster_info(lim->watchers[i], 0);
+}
+
+static void
+become_master(void)
+{
+	if (lim->up) {
+		conn_close(lim->up);
+		lim->up = NULL;
+	}
+	if (!lim->is_master) {
+		lim->is_master = true;
+		master_init();
+		master_report(&lim->me, NULL);
+	}
+	elect_master_changed(lim->host);
+}
+
+/* Connect to a candidate and ask it; the connected fd on success. */
+static int
+probe(const char *host, char **master_out)
+{
+	struct host_addr to, from = lim->addr;
+	struct wbuf w;
+	struct wire_hdr h;
+	uint8_t *body = NULL;
+	struct lim_probe_reply rep;
+	struct rbuf r;
+	int fd;
+
+	*master_out = NULL;
+	if (net_resolve(host, lim->conf.lsf.lim_port, &to) < 0)
+		return -1;
+	fd = net_connect_tcp(&to, &from, PROBE_TIMEOUT_MS);
+	if (fd < 0)
+		return -1;
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_LIM_PROBE, 0, 0);
+	put_str(&w, lim->host);
+	wbuf_end_frame(&w);
+	if (wire_send(fd, &w) < 0 ||
+	    wire_recv(fd, &h, &body, PROBE_TIMEOUT_MS) < 0 ||
+	    h.type != MSG_LIM_PROBE_REPLY) {
+		wbuf_release(&w);
+		free(body);
+		close(fd);
+		return -1;
+	}
+	wbuf_release(&w);
+	rbuf_init(&r, body, h.len - WIRE_HDR_LEN);
+	if (!lim_probe_reply_unpack(&r, &rep) || rbuf_end(&r) < 0) {
+		lim_probe_reply_release(&rep);
+		free(body);
+		close(fd);
+		return -1;
+	}
+	*master_out = rep.master ? xstrdup(rep.master) : NULL;
+	lim_probe_reply_release(&rep);
+	free(body);
+	return fd;
+}
+
+static void
+follow(const char *host, int fd)
+{
+	if (lim->up)
+		conn_close(lim->up);
+	if (lim->is_master) {
+		log_info("master candidate %s is up; giving up mastership",
+		    host);
+		lim->is_master = false;
+	}
+	lim->up = conn_new(lim->base, fd, up_msg, up_closed, NULL);
+	lim->up->name = xasprintf("master LIM %s", host);
+	elect_master_changed(host);
+	elect_send_report();
+}
+
+void
+elect_run(void)
+{
+	for (size_t i = 0; i < lim->candidates.n; i++) {
+		const char *c = lim->candidates.v[i];
+		char *their_master = NULL;
+		int fd;
+
+		if ((int)i == lim->self_rank) {
+			become_master();
+			return;
+		}
+		/* Still connected to this one: nothing earlier answered. */
+		if (lim->up && streq(lim->master, c))
+			return;
+		fd = probe(c, &their_master);
+		free(their_master);
+		if (fd >= 0) {
+			follow(c, fd);
+			return;
+		}
+	}
+	/* Not a candidate, and no candidate answers. */
+	if (lim->up) {
+		conn_close(lim->up);
+		lim->up = NULL;
+	}
+	lim->is_master = false;
+	elect_master_changed(NULL);
+}
+
+void
+elect_send_report(void)
+{
+	struct wbuf w;
+
+	if (lim->up == NULL)
+		return;
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_LIM_REPORT, 0, 0);
+	lim_host_pack(&w, &lim->me);
+	wbuf_end_frame(&w);
+	conn_send(lim->up, &w);
+	wbuf_release(&w);
+}
+
+static void
+up_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
+{
+	char *m = NULL;
+
+	switch (h->type) {
+	case MSG_REDIRECT:
+		/* It is no longer master: elect again. */
+		(void)get_str(r, &m);
+		log_info("%s: no longer master (says %s)", c->name,
+		    m ? m : "unknown");
+		free(m);
+		conn_close(c);
+		lim->up = NULL;
+		elect_run();
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+up_closed(struct conn *c, void *arg)
+{
+	log_info("lost the connection to the master LIM");
+	lim->up = NULL;
+	elect_master_changed(NULL);
+	elect_run();
+}

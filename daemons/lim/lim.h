@@ -1,0 +1,93 @@
+/*
+ * lim: samples this host's load, elects the master LIM, and on the master
+ * keeps every host's load for lsload, lshosts, lsid and mbatchd.
+ *
+ *	lim.c		main, sockets, timers, signals
+ *	lim-elect.c	who is master; the connection up to it
+ *	lim-master.c	the master's host table and its subscribers
+ *	lim-serve.c	requests from commands, daemons and other LIMs
+ */
+#ifndef LIM_H
+#define LIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <event2/event.h>
+
+#include "conf.h"
+#include "conn.h"
+#include "daemon.h"
+#include "loadsample.h"
+#include "net.h"
+#include "proto.h"
+
+/* What the master knows of one host. */
+struct lim_entry {
+	char		*name;
+	bool		 server;
+	bool		 reported;	/* a report arrived since it came up */
+	uint64_t	 last_ms;	/* monotonic time of the last report */
+	struct conn	*conn;		/* its report connection */
+	struct lim_host	 info;		/* status, load, static figures */
+};
+
+struct lim {
+	struct event_base	*base;
+	struct daemon_opts	 opts;
+	struct lsf_config	 conf;
+	const struct cluster_host *self_conf;
+	char			*host;		/* our name */
+	struct host_addr	 addr;		/* our address (port 0) */
+
+	/* Our own host. */
+	struct load_sampler	 sampler;
+	struct host_static	 hs;
+	struct lim_host		 me;		/* our latest report */
+
+	/* Election. */
+	struct strv		 candidates;	/* master candidates, in order */
+	int			 self_rank;	/* index in candidates or -1 */
+	char			*master;	/* current master, NULL unknown */
+	bool			 is_master;
+	struct conn		*up;		/* to the master when not it */
+
+	/* Master state. */
+	struct lim_entry	*hosts;		/* every lsf.cluster host */
+	int			 nhosts;
+	struct conn		**subs;		/* MSG_LIM_SUBSCRIBE peers */
+	int			 nsubs;
+	struct conn		**watchers;	/* want MSG_LIM_CLUSTER_INFO */
+	int			 nwatchers;
+	bool			 push_pending;
+
+	struct event		*ev_sample;
+	struct event		*ev_elect;
+	struct event		*ev_push;
+	double			 exinterval;	/* seconds */
+	double			 sample_interval;
+};
+
+extern struct lim *lim;
+
+/* lim-elect.c */
+void	 elect_init(void);
+void	 elect_run(void);
+void	 elect_send_report(void);
+void	 elect_master_changed(const char *);
+
+/* lim-master.c */
+void	 master_init(void);
+struct lim_entry *master_find(const char *);
+void	 master_report(const struct lim_host *, struct conn *);
+void	 master_conn_closed(struct conn *);
+void	 master_check_timeouts(void);
+void	 master_schedule_push(void);
+void	 master_fill_load_list(struct lim_load_list *, const struct strv *);
+void	 master_remove_sub(struct conn *);
+
+/* lim-serve.c */
+void	 serve_accept(int fd, struct sockaddr *, socklen_t, void *);
+void	 serve_send_cluster_info(struct conn *, uint32_t seq);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * mbatchd: main, the lock that keeps it alone, sockets, signals, and the
+ * loop: one turn of libevent (every request that is ready), then the
+ * end-of-turn work (schedule, write and sync the log, send what waited
+ * for it).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "mbd.h"
+
+struct mbd *mbd;
+static volatile bool stopping;
+
+void
+mbd_kick(void)
+{
+	mbd->flush_pending = true;
+}
+
+void
+mbd_sched_dirty(void)
+{
+	mbd->sched_dirty = true;
+	mbd->flush_pending = true;
+}
+
+/* Schedule, make the log durable, then let the answers go. */
+static void
+end_of_turn(void)
+{
+	if (!mbd->flush_pending)
+		return;
+	mbd->flush_pending = false;
+	if (mbd->sched_dirty) {
+		mbd->sched_dirty = false;
+		sched_run();
+	}
+	if (evlog_dirty(&mbd->log) && evlog_flush(&mbd->log) < 0) {
+		/*
+		 * Nothing may be acknowledged that is not on disk, and the
+		 * in-memory state is now ahead of the log: stop, and let the
+		 * restart rebuild from what the disk holds.
+		 */
+		fatal("cannot write %s", mbd->evpath);
+	}
+	outbox_flush();
+}
+
+static void
+signal_cb(evutil_socket_t sig, short ev, void *arg)
+{
+	switch (sig) {
+	case SIGTERM:
+	case SIGINT:
+		log_info("caught signal %d, stopping", (int)sig);
+		stopping = true;
+		event_base_loopbreak(mbd->base);
+		break;
+	case SIGHUP:
+		log_reopen();
+		break;
+	}
+}
+
+static void
+tick_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	sched_tick();
+}
+
+static int
+mkdirs(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		(void)mkdir(p, mode);
+		*s = '/';
+	}
+	free(p);
+	if (mkdir(path, mode) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+/* One mbatchd per cluster: whoever holds the lock on the log directory. */
+static void
+take_lock(void)
+{
+	char *path = xasprintf("%s/mbatchd.lock", mbd->logdir);
+	bool told = false;
+
+	mbd->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (mbd->lockfd < 0)
+		fatal("%s", path);
+	while (flock(mbd->lockfd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK)
+			fatal("flock %s", path);
+		if (!told)
+			log_warnx("another mbatchd holds %s; waiting", path);
+		told = true;
+		sleep(1);
+	}
+	free(path);
+}
+
+int
+main(int argc, char **argv)
+{
+	const int signums[] = { SIGTERM, SIGINT, SIGHUP };
+	struct evconnlistener *l_cmd, *l_sbd;
+	struct host_addr a;
+	char *cause = NULL;
+	off_t valid_end = 0;
+	struct timeval tv;
+	uint64_t t0;
+	int fd_cmd, fd_sbd;
+
+	mbd = xcalloc(1, sizeof(*mbd));
+	mbd->outbox_tail = &mbd->outbox;
+	daemon_getopt(&mbd->opts, "mbatchd", argc, argv);
+	daemon_config(&mbd->opts, &mbd->conf, CONF_ALL);
+	mbd->host = mbd->opts.host;
+	mbd->cluster = mbd->conf.cluster.name;
+	mbd->logdir = xasprintf("%s/%s/logdir", mbd->conf.lsf.sharedir,
+	    mbd->cluster);
+	mbd->evpath = xasprintf("%s/lsb.events", mbd->logdir);
+	mbd->sockpath = xasprintf("%s/%s/mbatchd.sock", mbd->conf.lsf.sharedir,
+	    mbd->cluster);
+	if (mkdirs(mbd->logdir, 0755) < 0) {
+		fprintf(stderr, "mbatchd: %s: %s\n", mbd->logdir,
+		    strerror(errno));
+		exit(1);
+	}
+	daemon_start(&mbd->opts, &mbd->conf);
+	signal(SIGPIPE, SIG_IGN);
+	take_lock();
+
+	state_init();
+	t0 = mono_ms();
+	if (replay_log(&valid_end, &cause) < 0)
+		fatalx("%s; not starting (repair or move the file aside)",
+		    cause);
+	if (evlog_open(&mbd->log, mbd->evpath, valid_end, &cause) < 0)
+		fatalx("%s", cause);
+	log_info("replayed %s: %zu jobs in %llu ms, next job ID %lld",
+	    mbd->evpath, mbd->njobs, (unsigned long long)(mono_ms() - t0),
+	    (long long)mbd->next_jobid);
+
+	mbd->base = event_base_new();
+	if (mbd->base == NULL)
+		fatalx("event_base_new failed");
+	for (size_t i = 0; i < ARRAY_SIZE(signums); i++) {
+		struct event *ev = evsignal_new(mbd->base, signums[i],
+		    signal_cb, NULL);
+
+		evsignal_add(ev, NULL);
+	}
+	fd_cmd = net_listen_unix(mbd->sockpath, 0666, &cause);
+	if (fd_cmd < 0)
+		fatalx("%s", cause);
+	if (net_resolve(mbd->host, mbd->conf.lsf.mbd_port, &a) < 0)
+		fatalx("cannot resolve %s", mbd->host);
+	fd_sbd = net_listen_tcp(&a, &cause);
+	if (fd_sbd < 0)
+		fatalx("%s", cause);
+	l_cmd = listener_new(mbd->base, fd_cmd, client_accept, NULL);
+	l_sbd = listener_new(mbd->base, fd_sbd, sbd_accept, NULL);
+	mbd->ev_tick = event_new(mbd->base, -1, EV_PERSIST, tick_cb, NULL);
+	tv.tv_sec = 1;
+	tv.tv_usec = 0;
+	event_add(mbd->ev_tick, &tv);
+
+	lim_feed_start();
+	log_mbd_start();
+	mbd_sched_dirty();
+	end_of_turn();
+	log_info("mbatchd ready on %s", mbd->sockpath);
+
+	while (!stopping) {
+		if (event_base_loop(mbd->base, EVLOOP_ONCE) < 0)
+			fatalx("event loop failed");
+		end_of_turn();
+	}
+
+	log_mbd_die(0);
+	(void)evlog_flush(&mbd->log);
+	evlog_close(&mbd->log);
+	evconnlistener_free(l_cmd);
+	evconnlistener_free(l_sbd);
+	(void)unlink(mbd->sockpath);
+	log_info("mbatchd stopped");
+	return 0;
+}

@@ -1,0 +1,184 @@
+/*
+ * The command socket.  A Unix-domain socket: the kernel tells who the
+ * caller is (SO_PEERCRED), and that uid is the caller's identity for
+ * everything.  One table maps each request to its handler and says
+ * whether only cluster administrators may send it; that is checked here,
+ * in one place.  Per-job rights (owner or administrator) are checked by
+ * the handlers, which know the jobs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "mbd.h"
+
+typedef void (*handler_fn)(struct conn *, uint32_t, struct rbuf *);
+
+static void ping(struct conn *, uint32_t, struct rbuf *);
+static void wait_job(struct conn *, uint32_t, struct rbuf *);
+
+static const struct {
+	int		 type;
+	handler_fn	 fn;
+	bool		 admin;
+} handlers[] = {
+	{ MSG_PING,		ping,		false },
+	{ MSG_SUBMIT,		submit_handle,	false },
+	{ MSG_JOB_QUERY,	query_jobs,	false },
+	{ MSG_JOB_SIGNAL,	signal_handle,	false },
+	{ MSG_QUEUE_QUERY,	query_queues,	false },
+	{ MSG_HOST_QUERY,	query_hosts,	false },
+	{ MSG_PARAM_QUERY,	query_params,	false },
+	{ MSG_JOB_WAIT,		wait_job,	false },
+	{ MSG_MBD_CONF_QUERY,	query_conf,	false },
+};
+
+void
+client_reply_error(struct conn *c, uint32_t seq, int code, const char *context,
+    const char *detail, bool wait_log)
+{
+	struct wbuf w;
+
+	wbuf_init(&w);
+	msg_put_error(&w, seq, code, context, detail);
+	if (wait_log) {
+		outbox_add(c, &w);
+	} else {
+		conn_send(c, &w);
+		wbuf_release(&w);
+	}
+}
+
+static void
+ping(struct conn *c, uint32_t seq, struct rbuf *r)
+{
+	struct wbuf w;
+
+	wbuf_init(&w);
+	msg_put_empty(&w, MSG_OK, seq);
+	conn_send(c, &w);
+	wbuf_release(&w);
+}
+
+static void
+send_job_event(struct conn *c, struct job *j, int what)
+{
+	struct job_event ev;
+	struct wbuf w;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.what = what;
+	ev.jobid = j->jobid;
+	ev.host = j->nexec > 0 ? j->exec[0]->name : NULL;
+	ev.status = j->status;
+	ev.exit_status = j->exit_status;
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_JOB_EVENT, 0, 0);
+	job_event_pack(&w, &ev);
+	wbuf_end_frame(&w);
+	outbox_add(c, &w);
+}
+
+/* Tell bsub -K what happened to its job. */
+void
+client_job_event(struct job *j, int what)
+{
+	for (int i = 0; i < j->nwaiters; i++)
+		send_job_event(j->waiters[i], j, what);
+	if (what == JE_FINISHED) {
+		for (int i = 0; i < j->nwaiters; i++)
+			j->waiters[i]->data = NULL;
+		j->nwaiters = 0;
+	}
+}
+
+void
+client_drop_waiter(struct conn *c)
+{
+	struct job *j = c->data;
+
+	if (j == NULL)
+		return;
+	for (int i = 0; i < j->nwaiters; i++)
+		if (j->waiters[i] == c) {
+			j->waiters[i] = j->waiters[--j->nwaiters];
+			break;
+		}
+	c->data = NULL;
+}
+
+static void
+wait_job(struct conn *c, uint32_t seq, struct rbuf *r)
+{
+	struct job *j;
+	int64_t jobid;
+
+	if (!get_i64(r, &jobid) || rbuf_end(r) < 0) {
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	j = job_find(jobid, 0);
+	if (j == NULL) {
+		client_reply_error(c, seq, LSBE_NO_JOB, NULL, NULL, false);
+		return;
+	}
+	if ((int)c->uid != j->uid && !user_is_admin(user_name((int)c->uid),
+	    (int)c->uid)) {
+		client_reply_error(c, seq, LSBE_PERMISSION, NULL, NULL, false);
+		return;
+	}
+	client_drop_waiter(c);
+	if (JOB_STAT_STARTED(j->status) || JOB_STAT_FINISHED(j->status))
+		send_job_event(c, j, JE_DISPATCHED);
+	if (JOB_STAT_FINISHED(j->status)) {
+		send_job_event(c, j, JE_FINISHED);
+		return;
+	}
+	j->waiters = xrealloc(j->waiters, sizeof(*j->waiters) *
+	    (size_t)(j->nwaiters + 1));
+	j->waiters[j->nwaiters++] = c;
+	c->data = j;
+}
+
+static void
+client_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
+    void *arg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(handlers); i++) {
+		if (handlers[i].type != h->type)
+			continue;
+		if (handlers[i].admin && !user_is_admin(user_name((int)c->uid),
+		    (int)c->uid)) {
+			client_reply_error(c, h->seq, LSBE_PERMISSION, NULL,
+			    NULL, false);
+			return;
+		}
+		handlers[i].fn(c, h->seq, r);
+		return;
+	}
+	log_warnx("%s: unexpected %s", c->name, msg_type_name(h->type));
+	client_reply_error(c, h->seq, LSBE_PROTOCOL, NULL,
+	    "unexpected request", false);
+}
+
+static void
+client_closed(struct conn *c, void *arg)
+{
+	outbox_drop_conn(c);
+	client_drop_waiter(c);
+}
+
+void
+client_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
+{
+	struct conn *c = conn_new(mbd->base, fd, client_msg, client_closed,
+	    NULL);
+
+	if (net_peer_cred(fd, &c->uid, &c->gid, &c->pid) < 0) {
+		log_warn("SO_PEERCRED");
+		conn_close(c);
+		return;
+	}
+	c->have_cred = true;
+	c->name = xasprintf("command pid %d uid %d", (int)c->pid, (int)c->uid);
+}

@@ -1,0 +1,263 @@
+/*
+ * Writing lsb.events, and the outbox of messages that must not leave
+ * before the records they answer are on disk.  Also the way back to data
+ * kept only in the log: a job's command when it is long, and its
+ * environment.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "mbd.h"
+
+off_t
+log_record(struct strbuf *rec)
+{
+	off_t off = evlog_append(&mbd->log, rec->buf, rec->len);
+
+	mbd_kick();
+	return off;
+}
+
+void
+outbox_add(struct conn *c, struct wbuf *w)
+{
+	struct outmsg *m = xcalloc(1, sizeof(*m));
+
+	m->conn = c;
+	m->w = *w;
+	wbuf_init(w);
+	*mbd->outbox_tail = m;
+	mbd->outbox_tail = &m->next;
+	mbd_kick();
+}
+
+void
+outbox_drop_conn(struct conn *c)
+{
+	for (struct outmsg *m = mbd->outbox; m; m = m->next)
+		if (m->conn == c)
+			m->conn = NULL;
+}
+
+void
+outbox_flush(void)
+{
+	struct outmsg *m = mbd->outbox, *n;
+
+	mbd->outbox = NULL;
+	mbd->outbox_tail = &mbd->outbox;
+	for (; m; m = n) {
+		n = m->next;
+		if (m->conn)
+			conn_send(m->conn, &m->w);
+		wbuf_release(&m->w);
+		free(m);
+	}
+}
+
+int
+log_job_new(struct job *j, const struct ev_job_new *ev)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	ev_job_new_write(&sb, ev->submit_time, ev);
+	j->new_off = log_record(&sb);
+	sb_release(&sb);
+	return 0;
+}
+
+static void
+fill_hosts(struct job *j, struct strv *sv)
+{
+	for (int i = 0; i < j->nexec; i++)
+		strv_push(sv, j->exec[i]->name);
+}
+
+void
+log_job_start(struct job *j)
+{
+	struct ev_job_start ev;
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.jobid = j->jobid;
+	ev.status = JOB_STAT_RUN;
+	ev.idx = j->idx;
+	ev.run_count = j->run_count;
+	fill_hosts(j, &ev.exec_hosts);
+	ev.effective_res_req = j->rr ? resreq_to_string(j->rr) :
+	    xstrdup(j->queue->rr ? "" : "select[type == local] order[r15s:pg] ");
+	ev_job_start_write(&sb, j->start_time, &ev);
+	log_record(&sb);
+	ev_job_start_release(&ev);
+	sb_release(&sb);
+}
+
+void
+log_job_execute(struct job *j)
+{
+	struct ev_job_execute ev;
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.jobid = j->jobid;
+	ev.exec_uid = j->uid;
+	ev.pgid = j->pgid;
+	ev.exec_cwd = j->exec_cwd;
+	ev.exec_home = j->exec_home;
+	ev.exec_user = j->exec_user;
+	ev.pid = j->pid;
+	ev.idx = j->idx;
+	ev.run_count = j->run_count;
+	ev_job_execute_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+}
+
+void
+log_job_status(struct job *j)
+{
+	struct ev_job_status ev;
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.jobid = j->jobid;
+	ev.status = j->status;
+	ev.cpu_time = j->cpu_time;
+	ev.end_time = JOB_STAT_FINISHED(j->status) ? j->end_time : 0;
+	ev.exit_status = j->exit_status < 0 ? 0 : j->exit_status;
+	ev.idx = j->idx;
+	ev.max_mem_kb = j->max_mem_kb;
+	ev.avg_mem_kb = j->avg_mem_kb;
+	ev.exit_info = j->exit_reason;
+	ev.run_count = j->run_count;
+	ev_job_status_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+}
+
+void
+log_job_signal(struct job *j, const char *sig, int uid, const char *user)
+{
+	struct ev_job_signal ev;
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.jobid = j->jobid;
+	ev.uid = uid;
+	ev.run_count = j->run_count;
+	ev.signal = (char *)sig;
+	ev.idx = j->idx;
+	ev.user = (char *)user;
+	ev_job_signal_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+}
+
+void
+log_job_clean(struct job *j)
+{
+	struct ev_job_clean ev = { .jobid = j->jobid, .idx = j->idx };
+	struct strbuf sb = STRBUF_INIT;
+
+	ev_job_clean_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+}
+
+void
+log_mbd_start(void)
+{
+	struct ev_mbd_start ev;
+	struct strbuf sb = STRBUF_INIT;
+
+	ev.master = mbd->host;
+	ev.cluster = mbd->cluster;
+	ev.nhosts = mbd->nhosts;
+	ev.nqueues = mbd->nqueues;
+	ev_mbd_start_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+}
+
+void
+log_mbd_die(int code)
+{
+	struct ev_mbd_die ev;
+	struct strbuf sb = STRBUF_INIT;
+
+	ev.master = mbd->host;
+	ev.nremoved = 0;
+	ev.exit_code = code;
+	ev_mbd_die_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+}
+
+/* Read back a record and hand it to a reader. */
+static int
+read_record(off_t off, const char *type, struct strbuf *line,
+    struct ev_reader *r)
+{
+	const char *why;
+
+	if (evlog_read_at(&mbd->log, off, line) < 0 ||
+	    evr_init(r, line->buf, line->len, &why) < 0 ||
+	    strcmp(r->type, type) != 0) {
+		log_warnx("lsb.events: no %s record at offset %lld", type,
+		    (long long)off);
+		return -1;
+	}
+	return 0;
+}
+
+char *
+job_command(struct job *j)
+{
+	struct strbuf line = STRBUF_INIT;
+	struct ev_reader r;
+	struct ev_job_new ev;
+	char *cmd = NULL;
+
+	if (j->command)
+		return xstrdup(j->command);
+	if (read_record(j->new_off, "JOB_NEW", &line, &r) == 0 &&
+	    ev_job_new_read(&r, &ev) == 0) {
+		cmd = ev.req.command;
+		ev.req.command = NULL;
+		ev_job_new_release(&ev);
+	}
+	sb_release(&line);
+	return cmd ? cmd : xstrdup("");
+}
+
+int
+job_env(struct job *j, struct strv *env)
+{
+	/* The last environment read is kept: jobs come in runs of one. */
+	static struct menv *cached;
+	static struct strv cache = STRV_INIT;
+	struct strbuf line = STRBUF_INIT;
+	struct ev_reader r;
+	struct ev_job_env ev;
+
+	if (j->env == NULL)
+		return 0;
+	if (cached != j->env) {
+		if (read_record(j->env->off, "JOB_ENV", &line, &r) < 0 ||
+		    ev_job_env_read(&r, &ev) < 0) {
+			sb_release(&line);
+			return -1;
+		}
+		strv_release(&cache);
+		cache = ev.env;
+		memset(&ev.env, 0, sizeof(ev.env));
+		ev_job_env_release(&ev);
+		cached = j->env;
+		sb_release(&line);
+	}
+	strv_copy(env, &cache);
+	return 0;
+}

@@ -1,0 +1,150 @@
+/*
+ * The load feed: mbatchd subscribes to the master LIM (on its own host)
+ * and gets the whole host table each time a LIM reports.  A host whose
+ * LIM is down gets no jobs; a change may let jobs start, so every update
+ * asks for a scheduling pass.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "log.h"
+#include "mbd.h"
+
+static void lim_connect(void);
+
+static void
+update_host(struct mhost *h, const struct lim_host *lh)
+{
+	bool up = !(lh->status & LIM_UNAVAIL);
+
+	if (up != h->lim_up)
+		log_info("host %s: LIM is %s", h->name, up ? "up" : "down");
+	h->lim_up = up;
+	if (up) {
+		memcpy(h->load, lh->load, sizeof(h->load));
+		if (lh->type && *lh->type && strcmp(lh->type, "!") != 0) {
+			free(h->type);
+			h->type = xstrdup(lh->type);
+		}
+		if (lh->model && *lh->model && strcmp(lh->model, "!") != 0) {
+			free(h->model);
+			h->model = xstrdup(lh->model);
+		}
+		h->ph.rr.ncpus = lh->ncpus;
+		h->ph.rr.cpuf = lh->cpuf;
+		h->ph.rr.maxmem = lh->maxmem;
+		h->ph.rr.maxswp = lh->maxswp;
+		h->ph.rr.maxtmp = lh->maxtmp;
+	} else {
+		for (int i = 0; i < NLOADIDX; i++)
+			h->load[i] = INFINIT_LOAD;
+	}
+	host_refresh(h);
+}
+
+static void
+lim_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
+{
+	struct lim_load_list ll;
+	struct lim_cluster_info ci;
+
+	switch (h->type) {
+	case MSG_LIM_LOAD_LIST:
+		if (!lim_load_list_unpack(r, &ll) || rbuf_end(r) < 0) {
+			lim_load_list_release(&ll);
+			log_warnx("malformed load list from the LIM");
+			return;
+		}
+		for (uint32_t i = 0; i < ll.nhosts; i++) {
+			struct mhost *mh = ll.hosts[i].name ?
+			    host_find(ll.hosts[i].name) : NULL;
+
+			if (mh)
+				update_host(mh, &ll.hosts[i]);
+		}
+		lim_load_list_release(&ll);
+		mbd_sched_dirty();
+		break;
+	case MSG_LIM_CLUSTER_INFO:
+		if (lim_cluster_info_unpack(r, &ci) && rbuf_end(r) == 0 &&
+		    ci.master && strcasecmp(ci.master, mbd->host) != 0)
+			log_warnx("the LIM says the master is %s, not us",
+			    ci.master);
+		lim_cluster_info_release(&ci);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+retry_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	lim_connect();
+}
+
+static void
+retry(void)
+{
+	struct timeval tv = { 1, 0 };
+
+	if (mbd->ev_lim_retry == NULL)
+		mbd->ev_lim_retry = evtimer_new(mbd->base, retry_cb, NULL);
+	evtimer_add(mbd->ev_lim_retry, &tv);
+}
+
+static void
+lim_closed(struct conn *c, void *arg)
+{
+	log_warnx("lost the LIM load feed");
+	mbd->lim = NULL;
+	for (int i = 0; i < mbd->nhosts; i++) {
+		mbd->hosts[i]->lim_up = false;
+		host_refresh(mbd->hosts[i]);
+	}
+	retry();
+}
+
+static void
+lim_connected(struct conn *c, int err, void *arg)
+{
+	struct wbuf w;
+
+	if (err) {
+		mbd->lim = NULL;
+		retry();
+		return;
+	}
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_LIM_SUBSCRIBE, 1, 0);
+	put_u32(&w, LIM_SUB_LOADS | LIM_SUB_MASTER);
+	wbuf_end_frame(&w);
+	conn_send(c, &w);
+	wbuf_release(&w);
+}
+
+static void
+lim_connect(void)
+{
+	struct host_addr to, from;
+
+	if (net_resolve(mbd->host, mbd->conf.lsf.lim_port, &to) < 0 ||
+	    net_resolve(mbd->host, 0, &from) < 0) {
+		retry();
+		return;
+	}
+	mbd->lim = conn_connect(mbd->base, &to, &from, lim_msg, lim_closed,
+	    lim_connected, NULL);
+	if (mbd->lim == NULL) {
+		retry();
+		return;
+	}
+	mbd->lim->name = xstrdup("LIM");
+}
+
+void
+lim_feed_start(void)
+{
+	lim_connect();
+}

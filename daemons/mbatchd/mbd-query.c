@@ -1,0 +1,605 @@
+/*
+ * Queries: bjobs, bqueues, bhosts, bparams, badmin showconf.  They answer
+ * at once (they change nothing, so nothing waits for the log) and long
+ * job lists go out in frames of JOBS_PER_FRAME jobs.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "log.h"
+#include "mbd.h"
+
+#define JOBS_PER_FRAME	2000
+
+static void
+send_now(struct conn *c, struct wbuf *w)
+{
+	conn_send(c, w);
+	wbuf_release(w);
+}
+
+static int
+job_pend_reason(struct job *j, const uint32_t **counts)
+{
+	*counts = NULL;
+	if (j->status & JOB_STAT_PSUSP)
+		return PEND_USER_STOP;
+	return policy_job_reason(&mbd->pc, &j->pj, counts);
+}
+
+void
+job_fill_info(struct job *j, struct job_info *ji, bool longform)
+{
+	const uint32_t *counts;
+
+	job_info_init(ji);
+	ji->jobid = j->jobid;
+	ji->idx = j->idx;
+	ji->status = j->status;
+	ji->options = j->options;
+	ji->options2 = j->options2;
+	ji->user = (char *)j->user;
+	ji->queue = j->queue->name;
+	ji->from_host = (char *)j->from_host;
+	for (int i = 0; i < j->nexec; i++)
+		strv_push(&ji->exec_hosts, j->exec[i]->name);
+	ji->job_name = j->job_name;
+	ji->command = longform ? job_command(j) :
+	    (j->command ? xstrdup(j->command) : NULL);
+	ji->project = (char *)j->project;
+	ji->cwd = (char *)(j->x && j->x->cwd_req ? j->x->cwd_req : j->sub_cwd);
+	ji->sub_home = (char *)j->sub_home;
+	ji->out_file = j->out_file;
+	ji->err_file = j->err_file;
+	if (j->x) {
+		ji->in_file = j->x->in_file;
+		ji->mail_user = j->x->mail_user;
+		ji->user_group = j->x->user_group;
+		ji->depend_cond = j->x->depend_cond;
+		ji->begin_time = j->x->begin_time;
+		ji->term_time = j->x->term_time;
+		ji->user_priority = j->x->user_priority;
+		memcpy(ji->rlimits, j->x->rlimits, sizeof(ji->rlimits));
+	}
+	ji->res_req = j->res_req;
+	if (j->rr)
+		ji->effective_res_req = resreq_to_string(j->rr);
+	else if (j->queue->rr)
+		ji->effective_res_req = resreq_to_string(j->queue->rr);
+	else
+		ji->effective_res_req =
+		    xstrdup("select[type == local] order[r15s:pg] ");
+	ji->exec_cwd = j->exec_cwd;
+	ji->exec_home = j->exec_home;
+	ji->exec_user = j->exec_user;
+	ji->submit_time = j->submit_time;
+	ji->start_time = j->start_time;
+	ji->end_time = j->end_time;
+	ji->num_procs = j->pj.num_procs;
+	ji->max_procs = j->pj.num_procs;
+	ji->exit_status = j->exit_status;
+	ji->exit_reason = j->exit_reason;
+	ji->cpu_time = j->cpu_time;
+	ji->mem_kb = j->mem_kb;
+	ji->max_mem_kb = j->max_mem_kb;
+	ji->avg_mem_kb = j->avg_mem_kb;
+	ji->pgid = j->pgid;
+	if (j->pid > 0)
+		strv_push_nodup(&ji->pids, xasprintf("%d", j->pid));
+	ji->run_count = (int)j->run_count;
+	if (JOB_STAT_PENDING(j->status)) {
+		ji->pend_reason = job_pend_reason(j, &counts);
+		if (counts) {
+			int n = 0;
+
+			ji->host_reasons = xcalloc(HR_NREASONS,
+			    sizeof(*ji->host_reasons));
+			for (int r = 1; r < HR_NREASONS; r++)
+				if (counts[r]) {
+					ji->host_reasons[n].reason = r;
+					ji->host_reasons[n++].count =
+					    (int)counts[r];
+				}
+			ji->nhost_reasons = (uint32_t)n;
+		}
+	}
+}
+
+/* Free only what job_fill_info allocated (the rest is borrowed). */
+static void
+info_release(struct job_info *ji)
+{
+	strv_release(&ji->exec_hosts);
+	free(ji->command);
+	free(ji->effective_res_req);
+	strv_release(&ji->pids);
+	free(ji->host_reasons);
+}
+
+struct jq {
+	struct job_query q;
+	int		 uid;
+	const char	*user;		/* whose jobs; NULL = anyone */
+	int64_t		 now;
+	int		 clean;
+};
+
+static bool
+state_wanted(const struct jq *jq, const struct job *j, bool by_id)
+{
+	int s = j->status;
+	uint32_t f = jq->q.flags;
+	bool fin = JOB_STAT_FINISHED(s);
+
+	if (fin && j->end_time > 0 && jq->now - j->end_time > jq->clean)
+		return false;
+	if (f & JQ_PEND)
+		return JOB_STAT_PENDING(s);
+	if (f & JQ_RUN)
+		return (s & JOB_STAT_RUN) != 0;
+	if (f & JQ_SUSP)
+		return (s & (JOB_STAT_SSUSP | JOB_STAT_USUSP |
+		    JOB_STAT_PSUSP)) != 0;
+	if (f & JQ_DONE)
+		return fin;
+	if (f & JQ_ALL)
+		return true;
+	return by_id || !fin;
+}
+
+static bool
+job_wanted(const struct jq *jq, const struct job *j, bool by_id)
+{
+	if (!state_wanted(jq, j, by_id))
+		return false;
+	if (jq->user && strcmp(j->user, jq->user) != 0)
+		return false;
+	if (jq->q.queue && strcmp(j->queue->name, jq->q.queue) != 0)
+		return false;
+	if (jq->q.job_name && !wildmatch(jq->q.job_name,
+	    j->job_name ? j->job_name : ""))
+		return false;
+	if (jq->q.host) {
+		bool on = false;
+
+		for (int i = 0; i < j->nexec; i++)
+			if (strcasecmp(j->exec[i]->name, jq->q.host) == 0)
+				on = true;
+		if (!on)
+			return false;
+	}
+	return true;
+}
+
+struct jvec {
+	struct job	**v;
+	size_t		  n;
+	size_t		  cap;
+};
+
+static void
+jvec_push(struct jvec *jv, struct job *j)
+{
+	if (jv->n == jv->cap) {
+		jv->cap = jv->cap ? jv->cap * 2 : 64;
+		jv->v = xrealloc(jv->v, jv->cap * sizeof(*jv->v));
+	}
+	jv->v[jv->n++] = j;
+}
+
+static int
+cmp_started(const void *a, const void *b)
+{
+	const struct job *x = *(struct job *const *)a;
+	const struct job *y = *(struct job *const *)b;
+
+	if (x->start_time != y->start_time)
+		return x->start_time < y->start_time ? -1 : 1;
+	return x->jobid < y->jobid ? -1 : x->jobid > y->jobid;
+}
+
+static int
+cmp_finished(const void *a, const void *b)
+{
+	const struct job *x = *(struct job *const *)a;
+	const struct job *y = *(struct job *const *)b;
+
+	if (x->end_time != y->end_time)
+		return x->end_time < y->end_time ? -1 : 1;
+	return x->jobid < y->jobid ? -1 : x->jobid > y->jobid;
+}
+
+/* LSF's order: running and suspended, pending as they will be
+ * dispatched, then finished. */
+static void
+collect(struct jq *jq, struct jvec *out)
+{
+	struct jvec fin = { 0 };
+	size_t nstart;
+
+	for (struct job *j = mbd->jobs_head; j; j = j->next)
+		if (JOB_STAT_STARTED(j->status) && job_wanted(jq, j, false))
+			jvec_push(out, j);
+	nstart = out->n;
+	qsort(out->v, nstart, sizeof(*out->v), cmp_started);
+	for (int i = 0; i < mbd->pc.nqueues; i++)
+		for (struct pol_job *p = mbd->pc.queues[i]->head; p; p = p->next) {
+			struct job *j = (struct job *)p;
+
+			if (job_wanted(jq, j, false))
+				jvec_push(out, j);
+		}
+	for (struct job *j = mbd->jobs_head; j; j = j->next)
+		if (JOB_STAT_FINISHED(j->status) && job_wanted(jq, j, false))
+			jvec_push(&fin, j);
+	qsort(fin.v, fin.n, sizeof(*fin.v), cmp_finished);
+	for (size_t i = 0; i < fin.n; i++)
+		jvec_push(out, fin.v[i]);
+	free(fin.v);
+}
+
+static void
+send_jobs(struct conn *c, uint32_t seq, struct jvec *jv, struct job_id *miss,
+    uint32_t nmiss, bool longform)
+{
+	size_t i = 0;
+	struct wbuf w;
+
+	wbuf_init(&w);
+	do {
+		size_t n = jv->n - i;
+		struct job_list jl;
+		bool last;
+
+		if (n > JOBS_PER_FRAME)
+			n = JOBS_PER_FRAME;
+		last = i + n >= jv->n;
+		memset(&jl, 0, sizeof(jl));
+		jl.jobs = xcalloc(n + 1, sizeof(*jl.jobs));
+		for (size_t k = 0; k < n; k++)
+			job_fill_info(jv->v[i + k], &jl.jobs[jl.njobs++],
+			    longform);
+		if (last) {
+			jl.missing = miss;
+			jl.nmissing = nmiss;
+		}
+		wbuf_begin(&w, MSG_JOB_LIST, seq, last ? 0 : WIRE_F_MORE);
+		job_list_pack(&w, &jl);
+		wbuf_end_frame(&w);
+		for (size_t k = 0; k < jl.njobs; k++)
+			info_release(&jl.jobs[k]);
+		free(jl.jobs);
+		conn_send(c, &w);
+		wbuf_reset(&w);
+		i += n;
+	} while (i < jv->n);
+	wbuf_release(&w);
+}
+
+void
+query_jobs(struct conn *c, uint32_t seq, struct rbuf *r)
+{
+	struct jq jq;
+	struct jvec jv = { 0 };
+	struct job_id *miss = NULL;
+	uint32_t nmiss = 0;
+
+	memset(&jq, 0, sizeof(jq));
+	if (!job_query_unpack(r, &jq.q) || rbuf_end(r) < 0) {
+		job_query_release(&jq.q);
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	jq.uid = (int)c->uid;
+	jq.now = time(NULL);
+	jq.clean = mbd->conf.params.clean_period > 0 ?
+	    mbd->conf.params.clean_period : 3600;
+	if (jq.q.user && strcmp(jq.q.user, "all") == 0)
+		jq.user = NULL;
+	else if (jq.q.user)
+		jq.user = jq.q.user;
+	else if (jq.q.nids > 0)
+		jq.user = NULL;		/* asked by ID: whoever owns it */
+	else
+		jq.user = user_name(jq.uid);
+
+	if (jq.q.nids == 0) {
+		collect(&jq, &jv);
+	} else {
+		for (uint32_t i = 0; i < jq.q.nids; i++) {
+			struct job *j = job_find(jq.q.ids[i].jobid,
+			    jq.q.ids[i].idx);
+
+			if (j && job_wanted(&jq, j, true)) {
+				jvec_push(&jv, j);
+			} else if (j == NULL ||
+			    !state_wanted(&jq, j, true)) {
+				miss = xrealloc(miss, sizeof(*miss) *
+				    (nmiss + 1));
+				miss[nmiss++] = jq.q.ids[i];
+			}
+		}
+	}
+	send_jobs(c, seq, &jv, miss, nmiss, (jq.q.flags & JQ_LONG) != 0);
+	free(jv.v);
+	free(miss);
+	job_query_release(&jq.q);
+}
+
+static void
+fill_queue(struct mqueue *q, struct queue_info *qi)
+{
+	const struct queue_conf *qc = q->conf;
+
+	memset(qi, 0, sizeof(*qi));
+	qi->name = q->name;
+	qi->description = qc->description;
+	qi->priority = qc->priority;
+	qi->nice = qc->nice;
+	qi->status = (q->open ? QUEUE_STAT_OPEN : 0) |
+	    (q->active ? QUEUE_STAT_ACTIVE : 0) |
+	    (q->pq.active ? QUEUE_STAT_RUN : 0);
+	qi->qjob_limit = qc->qjob_limit;
+	qi->ujob_limit = qc->ujob_limit;
+	qi->pjob_limit = qc->pjob_limit;
+	qi->hjob_limit = qc->hjob_limit;
+	qi->npend = q->nslots_pend;
+	qi->nrun = q->nslots_run;
+	qi->nssusp = q->nslots_ssusp;
+	qi->nususp = q->nslots_ususp;
+	qi->njobs = qi->npend + qi->nrun + qi->nssusp + qi->nususp;
+	qi->accept_interval = q->pq.accept_interval;
+	memcpy(qi->sched, qc->thr.sched, sizeof(qi->sched));
+	memcpy(qi->stop, qc->thr.stop, sizeof(qi->stop));
+	qi->sched_set = qc->thr.sched_set;
+	qi->stop_set = qc->thr.stop_set;
+	qi->users = qc->users.n ? strv_join(&qc->users, " ") : xstrdup("all");
+	qi->hosts = qc->hosts.n ? strv_join(&qc->hosts, " ") : xstrdup("all");
+	qi->res_req = qc->res_req;
+	qi->dispatch_window = qc->dispatch_window.text;
+	qi->run_window = qc->run_window.text;
+	qi->runlimit = qc->runlimit.max;
+	qi->cpulimit = qc->cpulimit.max;
+	qi->memlimit = qc->memlimit.max;
+	qi->proclimit = (int)qc->proclimit.max;
+	qi->exclusive = qc->exclusive;
+	qi->extra.keys = qc->keys;
+	qi->extra.vals = qc->vals;
+}
+
+void
+query_queues(struct conn *c, uint32_t seq, struct rbuf *r)
+{
+	struct strv names = STRV_INIT;
+	struct wbuf w;
+	struct queue_info *qi;
+	uint32_t n = 0;
+
+	if (!get_strv(r, &names) || rbuf_end(r) < 0) {
+		strv_release(&names);
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	for (size_t i = 0; i < names.n; i++)
+		if (queue_find(names.v[i]) == NULL) {
+			client_reply_error(c, seq, LSBE_BAD_QUEUE, names.v[i],
+			    NULL, false);
+			strv_release(&names);
+			return;
+		}
+	qi = xcalloc((size_t)mbd->nqueues + 1, sizeof(*qi));
+	/* In priority order, as bqueues lists them. */
+	for (int i = 0; i < mbd->pc.nqueues; i++) {
+		struct mqueue *q = (struct mqueue *)mbd->pc.queues[i];
+
+		if (names.n && !strv_contains(&names, q->name))
+			continue;
+		fill_queue(q, &qi[n++]);
+	}
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_QUEUE_LIST, seq, 0);
+	put_u32(&w, n);
+	for (uint32_t i = 0; i < n; i++) {
+		queue_info_pack(&w, &qi[i]);
+		free(qi[i].users);
+		free(qi[i].hosts);
+	}
+	wbuf_end_frame(&w);
+	free(qi);
+	strv_release(&names);
+	send_now(c, &w);
+}
+
+static void
+fill_host(struct mhost *h, struct host_info *hi)
+{
+	const struct lsb_host_conf *b = h->bconf;
+	int st = 0;
+
+	memset(hi, 0, sizeof(*hi));
+	hi->name = h->name;
+	if (!h->lim_up && h->sbd == NULL)
+		st |= HOST_STAT_UNAVAIL;
+	else if (h->sbd == NULL)
+		st |= HOST_STAT_UNREACH;
+	else if (!h->lim_up)
+		st |= HOST_STAT_NO_LIM;
+	if (h->closed_adm)
+		st |= HOST_STAT_DISABLED;
+	if (h->ph.max_slots >= 0 && h->ph.used_slots >= h->ph.max_slots)
+		st |= HOST_STAT_FULL;
+	if (h->ph.exclusive)
+		st |= HOST_STAT_EXCLUSIVE;
+	if (h->lim_up && policy_over_sched(h->ph.thr, h->load) >= 0)
+		st |= HOST_STAT_BUSY;
+	hi->status = st;
+	hi->cpuf = 1.0f;
+	for (int i = 0; i < mbd->conf.shared.nmodels; i++)
+		if (strcasecmp(mbd->conf.shared.models[i].name, h->model) == 0)
+			hi->cpuf = mbd->conf.shared.models[i].cpuf;
+	hi->max_slots = h->ph.max_slots;
+	hi->jlu = b ? b->jlu : -1;
+	hi->njobs = h->ph.used_slots;
+	hi->nrun = h->nrun;
+	hi->nssusp = h->nssusp;
+	hi->nususp = h->nususp;
+	hi->dispatch_window = b ? b->dispatch_window.text : NULL;
+	memcpy(hi->load, h->load, sizeof(hi->load));
+	if (b) {
+		memcpy(hi->sched, b->thr.sched, sizeof(hi->sched));
+		memcpy(hi->stop, b->thr.stop, sizeof(hi->stop));
+		hi->sched_set = b->thr.sched_set;
+		hi->stop_set = b->thr.stop_set;
+		for (int i = 0; i < NLOADIDX; i++) {
+			if (!(b->thr.sched_set & (1u << i)) || !h->lim_up)
+				continue;
+			if (load_index_info[i].increasing ?
+			    h->load[i] > b->thr.sched[i] :
+			    h->load[i] < b->thr.sched[i])
+				hi->busy_mask |= 1u << i;
+		}
+	}
+	hi->mig = b ? b->mig : -1;
+}
+
+void
+query_hosts(struct conn *c, uint32_t seq, struct rbuf *r)
+{
+	struct strv names = STRV_INIT, want = STRV_INIT;
+	struct wbuf w;
+	uint32_t n = 0;
+
+	if (!get_strv(r, &names) || rbuf_end(r) < 0) {
+		strv_release(&names);
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	/* Host names or host groups. */
+	for (size_t i = 0; i < names.n; i++) {
+		struct strv one = STRV_INIT, got = STRV_INIT, bad = STRV_INIT;
+
+		strv_push(&one, names.v[i]);
+		config_expand_hosts(&mbd->conf, &one, &got, &bad);
+		if (bad.n || got.n == 0) {
+			client_reply_error(c, seq, LSBE_BAD_HOST, names.v[i],
+			    NULL, false);
+			strv_release(&one);
+			strv_release(&got);
+			strv_release(&bad);
+			strv_release(&names);
+			strv_release(&want);
+			return;
+		}
+		strv_copy(&want, &got);
+		strv_release(&one);
+		strv_release(&got);
+		strv_release(&bad);
+	}
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_HOST_LIST, seq, 0);
+	for (int i = 0; i < mbd->nhosts; i++)
+		if (names.n == 0 || strv_contains(&want, mbd->hosts[i]->name))
+			n++;
+	put_u32(&w, n);
+	for (int i = 0; i < mbd->nhosts; i++) {
+		struct host_info hi;
+
+		if (names.n && !strv_contains(&want, mbd->hosts[i]->name))
+			continue;
+		fill_host(mbd->hosts[i], &hi);
+		host_info_pack(&w, &hi);
+	}
+	wbuf_end_frame(&w);
+	strv_release(&names);
+	strv_release(&want);
+	send_now(c, &w);
+}
+
+static void
+kv_int(struct kv_list *kv, const char *k, long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld", v);
+	kv_add(kv, k, buf);
+}
+
+void
+query_params(struct conn *c, uint32_t seq, struct rbuf *r)
+{
+	const struct lsb_params *p = &mbd->conf.params;
+	struct kv_list kv;
+	struct wbuf w;
+	char *dq;
+
+	if (rbuf_end(r) < 0) {
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	memset(&kv, 0, sizeof(kv));
+	dq = strv_join(&p->default_queue, " ");
+	kv_add(&kv, "DEFAULT_QUEUE", *dq ? dq : "default");
+	free(dq);
+	kv_add(&kv, "DEFAULT_PROJECT", p->default_project ?
+	    p->default_project : "default");
+	kv_int(&kv, "MBD_SLEEP_TIME", p->mbd_sleep_time);
+	kv_int(&kv, "SBD_SLEEP_TIME", p->sbd_sleep_time);
+	kv_int(&kv, "JOB_ACCEPT_INTERVAL", p->job_accept_interval);
+	kv_int(&kv, "JOB_SCHEDULING_INTERVAL", p->job_scheduling_interval);
+	kv_int(&kv, "CLEAN_PERIOD", p->clean_period);
+	kv_int(&kv, "MAX_JOB_ARRAY_SIZE", p->max_job_array_size);
+	kv_int(&kv, "MAX_JOBID", p->max_jobid);
+	kv_int(&kv, "JOB_TERMINATE_INTERVAL", p->job_terminate_interval);
+	kv_int(&kv, "MAX_SBD_FAIL", p->max_sbd_fail);
+	kv_int(&kv, "MAX_JOB_NUM", p->max_job_num);
+	kv_int(&kv, "PG_SUSP_IT", p->pg_susp_it);
+	kv_int(&kv, "SUB_TRY_INTERVAL", p->sub_try_interval);
+	if (p->max_user_priority > 0)
+		kv_int(&kv, "MAX_USER_PRIORITY", p->max_user_priority);
+	if (p->max_pend_jobs > 0)
+		kv_int(&kv, "MAX_PEND_JOBS", p->max_pend_jobs);
+	/* Everything else the file sets, as written. */
+	for (size_t i = 0; i < p->keys.n; i++)
+		if (!strv_contains(&kv.keys, p->keys.v[i]))
+			kv_add(&kv, p->keys.v[i], p->vals.v[i]);
+	if (!strv_contains(&kv.keys, "RESOURCE_RESERVE_PER_TASK"))
+		kv_add(&kv, "RESOURCE_RESERVE_PER_TASK", "N");
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_PARAM_LIST, seq, 0);
+	kv_list_pack(&w, &kv);
+	wbuf_end_frame(&w);
+	kv_list_release(&kv);
+	send_now(c, &w);
+}
+
+void
+query_conf(struct conn *c, uint32_t seq, struct rbuf *r)
+{
+	const struct lsf_conf *lc = &mbd->conf.lsf;
+	struct kv_list kv;
+	struct wbuf w;
+
+	if (rbuf_end(r) < 0) {
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	memset(&kv, 0, sizeof(kv));
+	for (size_t i = 0; i < lc->keys.n; i++)
+		if (!strv_contains(&kv.keys, lc->keys.v[i]))
+			kv_add(&kv, lc->keys.v[i], lsf_conf_get(lc,
+			    lc->keys.v[i]));
+	if (!strv_contains(&kv.keys, "LSF_ENVDIR"))
+		kv_add(&kv, "LSF_ENVDIR", lc->envdir);
+	if (!strv_contains(&kv.keys, "LSB_CONFDIR"))
+		kv_add(&kv, "LSB_CONFDIR", lc->lsb_confdir);
+	if (!strv_contains(&kv.keys, "LSF_UNIT_FOR_LIMITS"))
+		kv_add(&kv, "LSF_UNIT_FOR_LIMITS", lc->unit_for_limits);
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_CONF_LIST, seq, 0);
+	kv_list_pack(&w, &kv);
+	wbuf_end_frame(&w);
+	kv_list_release(&kv);
+	send_now(c, &w);
+}

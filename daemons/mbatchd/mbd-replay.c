@@ -1,0 +1,325 @@
+/*
+ * Rebuilding the state from lsb.events.  Records are applied in order;
+ * what a record refers to that is not there (a job cleaned before, an
+ * unknown queue) is logged and skipped, never fatal: only a record that
+ * cannot be read stops the start.  Record types this version does not
+ * know are skipped, so a newer log can still be read.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "mbd.h"
+
+#define COMMAND_INLINE_MAX	256
+
+/* Fill a job from its JOB_NEW (also used by bsub). */
+void
+job_fill_new(struct job *j, struct ev_job_new *ev, struct mqueue *q)
+{
+	struct submit_req *r = &ev->req;
+	struct job_extra *x = NULL;
+
+	j->queue = q;
+	j->pj.queue = &q->pq;
+	j->uid = ev->uid;
+	j->user = intern(ev->user);
+	j->options = r->options;
+	j->options2 = r->options2;
+	j->umask = r->umask;
+	j->from_host = intern(r->from_host);
+	j->project = intern(r->project ? r->project : "default");
+	j->sub_cwd = intern(r->sub_cwd);
+	j->sub_home = intern(r->sub_home);
+	j->job_name = r->job_name ? xstrdup(r->job_name) : NULL;
+	if (r->command && strlen(r->command) <= COMMAND_INLINE_MAX)
+		j->command = xstrdup(r->command);
+	j->out_file = r->out_file ? xstrdup(r->out_file) : NULL;
+	j->err_file = r->err_file ? xstrdup(r->err_file) : NULL;
+	j->res_req = ev->res_req ? xstrdup(ev->res_req) : NULL;
+	j->submit_time = ev->submit_time;
+	j->pj.num_procs = r->num_procs > 0 ? r->num_procs : 1;
+	j->pj.exclusive = (r->options & SUB_EXCLUSIVE) != 0;
+#define NEED_X() (x ? x : (x = xcalloc(1, sizeof(*x))))
+	if (r->asked_hosts.n) {
+		NEED_X();
+		strv_copy(&x->asked_hosts, &r->asked_hosts);
+		x->asked_idx = xcalloc(r->asked_hosts.n, sizeof(int));
+		for (size_t i = 0; i < r->asked_hosts.n; i++) {
+			struct mhost *h = host_find(r->asked_hosts.v[i]);
+
+			if (h)
+				x->asked_idx[x->nasked++] = h->index;
+		}
+	}
+	if (r->mail_user)
+		NEED_X()->mail_user = xstrdup(r->mail_user);
+	if (r->user_group)
+		NEED_X()->user_group = xstrdup(r->user_group);
+	if (r->depend_cond)
+		NEED_X()->depend_cond = xstrdup(r->depend_cond);
+	if (r->pre_exec)
+		NEED_X()->pre_exec = xstrdup(r->pre_exec);
+	if (r->post_exec)
+		NEED_X()->post_exec = xstrdup(r->post_exec);
+	if (r->login_shell)
+		NEED_X()->login_shell = xstrdup(r->login_shell);
+	if (r->in_file)
+		NEED_X()->in_file = xstrdup(r->in_file);
+	if (r->cwd)
+		NEED_X()->cwd_req = xstrdup(r->cwd);
+	if (r->res_reqs.n)
+		strv_copy(&NEED_X()->res_reqs, &r->res_reqs);
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		if (r->rlimits[i] != DEFAULT_RLIMIT)
+			NEED_X();
+	if (r->begin_time || r->term_time || r->user_priority > 0)
+		NEED_X();
+	if (x) {
+		memcpy(x->rlimits, r->rlimits, sizeof(x->rlimits));
+		x->begin_time = r->begin_time;
+		x->term_time = r->term_time;
+		x->user_priority = r->user_priority;
+	}
+#undef NEED_X
+	j->x = x;
+	if (x && x->nasked) {
+		j->pj.asked = x->asked_idx;
+		j->pj.nasked = x->nasked;
+	} else if (x && x->asked_hosts.n) {
+		/* Asked only for hosts that are gone: nothing can match. */
+		j->pj.asked = x->asked_idx;
+		j->pj.nasked = 0;
+	}
+	if (ev->env_id) {
+		j->env = env_find(ev->env_id);
+		if (j->env)
+			j->env->refs++;
+	}
+}
+
+/* The effective requirement: the job's -R merged with the queue's. */
+int
+job_set_resreq(struct job *j, const char *unit, char **cause)
+{
+	struct resreq jr;
+	int rc = 0;
+
+	*cause = NULL;
+	if (j->rr) {
+		resreq_release(j->rr);
+		free(j->rr);
+		j->rr = NULL;
+	}
+	if (j->x == NULL || j->x->res_reqs.n == 0)
+		return 0;
+	if (resreq_merge_job(&jr, &j->x->res_reqs, unit, cause) < 0)
+		return -1;
+	j->rr = xcalloc(1, sizeof(*j->rr));
+	rc = resreq_merge_queue(j->rr, j->queue->rr, &jr, cause);
+	resreq_release(&jr);
+	if (rc < 0) {
+		resreq_release(j->rr);
+		free(j->rr);
+		j->rr = NULL;
+	}
+	j->pj.rr = j->rr;
+	return rc;
+}
+
+static int
+on_job_new(struct ev_reader *r, off_t off)
+{
+	struct ev_job_new ev;
+	struct mqueue *q;
+	struct job *j;
+	char *cause;
+
+	if (ev_job_new_read(r, &ev) < 0)
+		return -1;
+	if (ev.jobid >= mbd->next_jobid)
+		mbd->next_jobid = ev.jobid + 1;
+	if (job_find(ev.jobid, ev.idx)) {
+		log_warnx("lsb.events: job %lld submitted twice; the first "
+		    "is kept", (long long)ev.jobid);
+		ev_job_new_release(&ev);
+		return 0;
+	}
+	q = ev.queue ? queue_find(ev.queue) : NULL;
+	if (q == NULL) {
+		/* Its queue was removed from lsb.queues: keep the job. */
+		q = mbd->queues[0];
+		log_warnx("job %lld: queue %s is gone; job put in %s",
+		    (long long)ev.jobid, ev.queue ? ev.queue : "?", q->name);
+	}
+	j = job_new(ev.jobid, ev.idx);
+	job_fill_new(j, &ev, q);
+	j->new_off = off;
+	if (job_set_resreq(j, mbd->conf.lsf.unit_for_limits, &cause) < 0) {
+		log_warnx("job %lld: resource requirement: %s",
+		    (long long)j->jobid, cause);
+		free(cause);
+	}
+	job_set_status(j, ev.req.options2 & SUB2_HOLD ? JOB_STAT_PSUSP :
+	    JOB_STAT_PEND);
+	job_make_pending(j);
+	ev_job_new_release(&ev);
+	return 0;
+}
+
+static int
+on_job_env(struct ev_reader *r, off_t off)
+{
+	struct ev_job_env ev;
+
+	if (ev_job_env_read(r, &ev) < 0)
+		return -1;
+	env_add(ev.env_id, off);
+	ev_job_env_release(&ev);
+	return 0;
+}
+
+static struct job *
+find_or_warn(int64_t jobid, int idx, const char *what)
+{
+	struct job *j = job_find(jobid, idx);
+
+	if (j == NULL)
+		log_debug("lsb.events: %s for unknown job %lld[%d] skipped",
+		    what, (long long)jobid, idx);
+	return j;
+}
+
+static int
+on_job_start(struct ev_reader *r)
+{
+	struct ev_job_start ev;
+	struct job *j;
+
+	if (ev_job_start_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "JOB_START");
+	if (j && !JOB_STAT_FINISHED(j->status)) {
+		job_set_status(j, JOB_STAT_NULL);
+		free(j->exec);
+		j->exec = xcalloc(ev.exec_hosts.n + 1, sizeof(*j->exec));
+		j->nexec = 0;
+		for (size_t i = 0; i < ev.exec_hosts.n; i++) {
+			struct mhost *h = host_find(ev.exec_hosts.v[i]);
+
+			if (h)
+				j->exec[j->nexec++] = h;
+		}
+		j->run_count = ev.run_count ? ev.run_count : j->run_count + 1;
+		j->start_time = r->when;
+		j->executed = false;
+		policy_job_remove(&j->pj);
+		job_set_status(j, JOB_STAT_RUN);
+	}
+	ev_job_start_release(&ev);
+	return 0;
+}
+
+static int
+on_job_execute(struct ev_reader *r)
+{
+	struct ev_job_execute ev;
+	struct job *j;
+
+	if (ev_job_execute_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "JOB_EXECUTE");
+	if (j && JOB_STAT_STARTED(j->status)) {
+		j->pid = ev.pid;
+		j->pgid = ev.pgid;
+		j->executed = true;
+		free(j->exec_cwd);
+		free(j->exec_home);
+		free(j->exec_user);
+		j->exec_cwd = ev.exec_cwd;
+		j->exec_home = ev.exec_home;
+		j->exec_user = ev.exec_user;
+		ev.exec_cwd = ev.exec_home = ev.exec_user = NULL;
+	}
+	ev_job_execute_release(&ev);
+	return 0;
+}
+
+static int
+on_job_status(struct ev_reader *r)
+{
+	struct ev_job_status ev;
+	struct job *j;
+
+	if (ev_job_status_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "JOB_STATUS");
+	if (j == NULL)
+		return 0;
+	if (JOB_STAT_FINISHED(ev.status)) {
+		policy_job_remove(&j->pj);
+		j->exit_status = ev.exit_status;
+		j->exit_reason = ev.exit_info;
+		j->cpu_time = ev.cpu_time;
+		j->end_time = ev.end_time ? ev.end_time : r->when;
+		j->max_mem_kb = ev.max_mem_kb;
+		j->avg_mem_kb = ev.avg_mem_kb;
+		job_set_status(j, ev.status & (JOB_STAT_DONE | JOB_STAT_EXIT));
+	} else if (JOB_STAT_PENDING(ev.status)) {
+		job_set_status(j, ev.status & (JOB_STAT_PEND | JOB_STAT_PSUSP));
+		j->nexec = 0;
+		job_make_pending(j);
+	} else {
+		job_set_status(j, ev.status);
+	}
+	return 0;
+}
+
+static int
+on_job_clean(struct ev_reader *r)
+{
+	struct ev_job_clean ev;
+	struct job *j;
+
+	if (ev_job_clean_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "JOB_CLEAN");
+	if (j) {
+		job_set_status(j, JOB_STAT_NULL);
+		job_free(j);
+	}
+	return 0;
+}
+
+static int
+replay_cb(void *arg, struct ev_reader *r, off_t off)
+{
+	const char *t = r->type;
+	int64_t *n = arg;
+
+	(*n)++;
+	if (strcmp(t, "JOB_NEW") == 0)
+		return on_job_new(r, off);
+	if (strcmp(t, "JOB_ENV") == 0)
+		return on_job_env(r, off);
+	if (strcmp(t, "JOB_START") == 0)
+		return on_job_start(r);
+	if (strcmp(t, "JOB_EXECUTE") == 0)
+		return on_job_execute(r);
+	if (strcmp(t, "JOB_STATUS") == 0)
+		return on_job_status(r);
+	if (strcmp(t, "JOB_CLEAN") == 0)
+		return on_job_clean(r);
+	/* JOB_SIGNAL, MBD_START, MBD_DIE and unknown types: nothing to do. */
+	return 0;
+}
+
+int
+replay_log(off_t *valid_end, char **cause)
+{
+	int64_t n = 0;
+	int rc = evlog_replay(mbd->evpath, replay_cb, &n, valid_end, cause);
+
+	log_info("read %lld records from %s", (long long)n, mbd->evpath);
+	return rc;
+}

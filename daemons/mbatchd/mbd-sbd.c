@@ -1,0 +1,271 @@
+/*
+ * sbatchd connections.  An sbatchd connects from its host's address and
+ * registers with the state of every job it holds; the address must be the
+ * one its host name resolves to.  Registration reconciles: jobs it reports
+ * take the state it reports; jobs this mbatchd started there that it
+ * does not report never reached it (back to PEND) or were lost with their
+ * supervisor (EXIT).  Everything sent to an sbatchd goes through the
+ * outbox, after the log records that explain it.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "mbd.h"
+
+void
+sbd_send(struct mhost *h, uint16_t type,
+    void (*pack)(struct wbuf *, const void *), const void *x, bool after_log)
+{
+	struct wbuf w;
+
+	if (h->sbd == NULL)
+		return;
+	wbuf_init(&w);
+	wbuf_begin(&w, type, 0, 0);
+	pack(&w, x);
+	wbuf_end_frame(&w);
+	if (after_log) {
+		outbox_add(h->sbd, &w);
+	} else {
+		conn_send(h->sbd, &w);
+		wbuf_release(&w);
+	}
+}
+
+static void
+send_ack(struct mhost *h, const struct job_status *st)
+{
+	struct job_ack a;
+
+	a.jobid = st->jobid;
+	a.idx = st->idx;
+	a.status = st->status;
+	a.run_count = st->run_count;
+	sbd_send(h, MSG_SBD_JOB_ACK,
+	    (void (*)(struct wbuf *, const void *))job_ack_pack, &a, true);
+}
+
+static void
+kill_stray(struct mhost *h, const struct job_status *st)
+{
+	struct sbd_signal sg;
+
+	memset(&sg, 0, sizeof(sg));
+	sg.jobid = st->jobid;
+	sg.idx = st->idx;
+	sg.sig = SIGKILL;
+	sg.reason = TERM_ADMIN;
+	sg.run_count = st->run_count;
+	sbd_send(h, MSG_SBD_JOB_SIGNAL,
+	    (void (*)(struct wbuf *, const void *))sbd_signal_pack, &sg, true);
+}
+
+static void
+apply_status(struct mhost *h, struct job_status *st)
+{
+	struct job *j = job_find(st->jobid, st->idx);
+	bool fin = JOB_STAT_FINISHED(st->status);
+
+	if (j == NULL || st->run_count != j->run_count ||
+	    j->nexec == 0 || j->exec[0] != h) {
+		/* Not (or no longer) ours to run there. */
+		if (fin) {
+			send_ack(h, st);
+		} else if (j == NULL || st->run_count != j->run_count) {
+			log_warnx("%s runs job %lld[%d] run %u that is not "
+			    "known here; killing it", h->name,
+			    (long long)st->jobid, st->idx, st->run_count);
+			kill_stray(h, st);
+		}
+		return;
+	}
+	if (fin) {
+		sched_finish_job(j, st);
+		return;
+	}
+	if (JOB_STAT_FINISHED(j->status))
+		return;		/* bkill -r: its end is still to come */
+	if (!j->executed && st->pid > 0) {
+		j->pid = st->pid;
+		j->pgid = st->pgid;
+		j->executed = true;
+		free(j->exec_cwd);
+		free(j->exec_home);
+		free(j->exec_user);
+		j->exec_cwd = st->exec_cwd ? xstrdup(st->exec_cwd) : NULL;
+		j->exec_home = st->exec_home ? xstrdup(st->exec_home) : NULL;
+		j->exec_user = st->exec_user ? xstrdup(st->exec_user) : NULL;
+		log_job_execute(j);
+	}
+	if (st->mem_kb >= 0)
+		j->mem_kb = st->mem_kb;
+	if (st->max_mem_kb >= 0)
+		j->max_mem_kb = st->max_mem_kb;
+	if (st->avg_mem_kb >= 0)
+		j->avg_mem_kb = st->avg_mem_kb;
+	if (st->cpu_time > 0)
+		j->cpu_time = st->cpu_time;
+}
+
+/* Jobs started on h that its sbatchd does not know. */
+static void
+reconcile_missing(struct mhost *h, const struct sbd_register *reg)
+{
+	for (struct job *j = mbd->jobs_head; j; j = j->next) {
+		bool known = false;
+
+		if (!JOB_STAT_STARTED(j->status) || j->nexec == 0 ||
+		    j->exec[0] != h)
+			continue;
+		for (uint32_t i = 0; i < reg->njobs; i++)
+			if (reg->jobs[i].jobid == j->jobid &&
+			    reg->jobs[i].idx == j->idx &&
+			    reg->jobs[i].run_count == j->run_count)
+				known = true;
+		if (known)
+			continue;
+		if (j->executed) {
+			log_warnx("job %lld: %s has no trace of it; it is "
+			    "lost", (long long)j->jobid, h->name);
+			policy_job_remove(&j->pj);
+			j->exit_reason = TERM_ZOMBIE;
+			j->end_time = time(NULL);
+			job_set_status(j, JOB_STAT_EXIT);
+			log_job_status(j);
+			client_job_event(j, JE_FINISHED);
+		} else {
+			/* It never reached the host: run it again. */
+			log_info("job %lld never reached %s; pending again",
+			    (long long)j->jobid, h->name);
+			job_set_status(j, JOB_STAT_PEND);
+			j->nexec = 0;
+			job_make_pending(j);
+			log_job_status(j);
+		}
+	}
+}
+
+static void
+do_register(struct conn *c, struct sbd_register *reg)
+{
+	struct mhost *h = reg->host ? host_find(reg->host) : NULL;
+	struct sbd_register_reply rr;
+
+	if (h == NULL) {
+		log_warnx("%s: registration for unknown host %s", c->name,
+		    reg->host ? reg->host : "(none)");
+		client_reply_error(c, 0, LSBE_BAD_HOST, reg->host,
+		    "not a server host of this cluster", false);
+		conn_close_after_write(c);
+		return;
+	}
+	if (!net_same_ip((struct sockaddr *)&h->addr.ss,
+	    (struct sockaddr *)&c->peer)) {
+		log_warnx("%s: claims to be %s; refused", c->name, h->name);
+		client_reply_error(c, 0, LSBE_PERMISSION, h->name,
+		    "address does not match the host", false);
+		conn_close_after_write(c);
+		return;
+	}
+	if (h->sbd && h->sbd != c) {
+		log_info("host %s: replacing its previous sbatchd connection",
+		    h->name);
+		outbox_drop_conn(h->sbd);
+		h->sbd->data = NULL;
+		conn_close(h->sbd);
+	}
+	h->sbd = c;
+	c->data = h;
+	free(c->name);
+	c->name = xasprintf("sbatchd %s", h->name);
+	memset(&rr, 0, sizeof(rr));
+	rr.cluster = mbd->cluster;
+	rr.job_terminate_interval = mbd->conf.params.job_terminate_interval;
+	rr.sbd_sleep_time = mbd->conf.params.sbd_sleep_time;
+	sbd_send(h, MSG_SBD_REGISTER_REPLY,
+	    (void (*)(struct wbuf *, const void *))sbd_register_reply_pack,
+	    &rr, true);
+	for (uint32_t i = 0; i < reg->njobs; i++)
+		apply_status(h, &reg->jobs[i]);
+	reconcile_missing(h, reg);
+	for (struct job *j = mbd->jobs_head; j; j = j->next)
+		if (j->pending_sig && j->nexec > 0 && j->exec[0] == h &&
+		    JOB_STAT_STARTED(j->status))
+			signal_send(j, j->pending_sig, j->pending_reason);
+	host_refresh(h);
+	log_info("host %s: sbatchd registered with %u jobs", h->name,
+	    reg->njobs);
+	mbd_sched_dirty();
+}
+
+static void
+sbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
+{
+	struct sbd_register reg;
+	struct job_status st;
+
+	switch (h->type) {
+	case MSG_SBD_REGISTER:
+		if (!sbd_register_unpack(r, &reg) || rbuf_end(r) < 0) {
+			sbd_register_release(&reg);
+			break;
+		}
+		do_register(c, &reg);
+		sbd_register_release(&reg);
+		return;
+	case MSG_SBD_JOB_STATUS:
+		if (c->data == NULL) {
+			log_warnx("%s: job status before registering", c->name);
+			conn_close(c);
+			return;
+		}
+		if (!job_status_unpack(r, &st) || rbuf_end(r) < 0) {
+			job_status_release(&st);
+			break;
+		}
+		apply_status(c->data, &st);
+		job_status_release(&st);
+		return;
+	default:
+		log_warnx("%s: unexpected %s", c->name, msg_type_name(h->type));
+		return;
+	}
+	log_warnx("%s: malformed %s; closing", c->name, msg_type_name(h->type));
+	{
+		struct mhost *mh = c->data;
+
+		if (mh) {
+			mh->sbd = NULL;
+			host_refresh(mh);
+		}
+		outbox_drop_conn(c);
+		conn_close(c);
+	}
+}
+
+static void
+sbd_closed(struct conn *c, void *arg)
+{
+	struct mhost *h = c->data;
+
+	outbox_drop_conn(c);
+	if (h == NULL)
+		return;
+	log_info("host %s: sbatchd connection closed", h->name);
+	h->sbd = NULL;
+	host_refresh(h);
+	mbd_sched_dirty();
+}
+
+void
+sbd_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
+{
+	struct conn *c = conn_new(mbd->base, fd, sbd_msg, sbd_closed, NULL);
+
+	memcpy(&c->peer, sa, len);
+	c->peerlen = len;
+	c->name = xasprintf("sbatchd at %s", net_addr_str(sa, len));
+}

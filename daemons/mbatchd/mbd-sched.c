@@ -1,0 +1,197 @@
+/*
+ * Running the policy and carrying out its decisions: a decision becomes a
+ * JOB_START record and a job_spec sent to the first execution host's
+ * sbatchd (after the record is on disk).  Also the end of a job, and the
+ * once-a-second tick: dispatch windows, cleaning finished jobs, and the
+ * backstop pass (dispatch is driven by events; the tick only catches
+ * what no event announced, such as a load that slowly fell).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "mbd.h"
+
+#define MAX_DISPATCH_PER_PASS	10000
+#define CLEAN_EVERY_TICKS	30
+
+static void
+fill_spec(struct job *j, struct job_spec *s)
+{
+	job_spec_init(s);
+	s->jobid = j->jobid;
+	s->idx = j->idx;
+	s->run_count = j->run_count;
+	s->options = j->options;
+	s->options2 = j->options2;
+	s->user = (char *)j->user;
+	s->uid = j->uid;
+	s->queue = j->queue->name;
+	s->cluster = mbd->cluster;
+	s->job_name = j->job_name;
+	s->command = job_command(j);
+	s->cwd = j->x ? j->x->cwd_req : NULL;
+	s->sub_cwd = (char *)j->sub_cwd;
+	s->sub_home = (char *)j->sub_home;
+	s->in_file = j->x ? j->x->in_file : NULL;
+	s->out_file = j->out_file;
+	s->err_file = j->err_file;
+	s->from_host = (char *)j->from_host;
+	s->project = (char *)j->project;
+	s->mail_user = j->x ? j->x->mail_user : NULL;
+	s->login_shell = j->x ? j->x->login_shell : NULL;
+	s->job_starter = j->queue->conf->job_starter;
+	for (int i = 0; i < j->nexec; i++)
+		strv_push(&s->exec_hosts, j->exec[i]->name);
+	if (job_env(j, &s->env) < 0)
+		log_warnx("job %lld: its environment could not be read back",
+		    (long long)j->jobid);
+	if (j->x)
+		memcpy(s->rlimits, j->x->rlimits, sizeof(s->rlimits));
+	s->submit_time = j->submit_time;
+	s->umask = j->umask;
+	s->nice = j->queue->conf->nice;
+	s->term_interval = mbd->conf.params.job_terminate_interval;
+}
+
+static void
+dispatch(struct job *j, const int *slots, int64_t now)
+{
+	struct job_spec spec;
+	int n = j->pj.num_procs;
+
+	policy_job_remove(&j->pj);
+	/* Leave PEND (its slot count) before the hosts are set. */
+	job_set_status(j, JOB_STAT_NULL);
+	free(j->exec);
+	j->exec = xcalloc((size_t)n, sizeof(*j->exec));
+	for (int i = 0; i < n; i++) {
+		j->exec[i] = mbd->hosts[slots[i]];
+		j->exec[i]->ph.last_dispatch = now;
+	}
+	j->nexec = n;
+	j->run_count++;
+	j->start_time = now;
+	j->executed = false;
+	j->pid = j->pgid = 0;
+	j->exit_status = -1;
+	j->exit_reason = 0;
+	job_set_status(j, JOB_STAT_RUN);
+	log_job_start(j);
+	fill_spec(j, &spec);
+	sbd_send(j->exec[0], MSG_SBD_JOB_START,
+	    (void (*)(struct wbuf *, const void *))job_spec_pack, &spec, true);
+	free(spec.command);
+	strv_release(&spec.exec_hosts);
+	strv_release(&spec.env);
+	client_job_event(j, JE_DISPATCHED);
+	mbd->ndispatched++;
+	log_debug("job %lld dispatched to %s", (long long)j->jobid,
+	    j->exec[0]->name);
+}
+
+void
+sched_run(void)
+{
+	static struct pol_decision *d;
+	int64_t now = time(NULL);
+	int n;
+
+	if (d == NULL)
+		d = xcalloc(MAX_DISPATCH_PER_PASS, sizeof(*d));
+	mbd->pc.now = now;
+	n = policy_schedule(&mbd->pc, d, MAX_DISPATCH_PER_PASS);
+	for (int i = 0; i < n; i++)
+		dispatch((struct job *)d[i].job, d[i].slots, now);
+	policy_decisions_free(d, n);
+	/* A full pass may have left more to do. */
+	if (n == MAX_DISPATCH_PER_PASS)
+		mbd_sched_dirty();
+}
+
+void
+sched_finish_job(struct job *j, const struct job_status *st)
+{
+	struct mhost *h = j->exec[0];
+	int status;
+
+	if (JOB_STAT_FINISHED(j->status)) {
+		/* Already ended here (bkill -r): just let sbatchd forget. */
+		goto ack;
+	}
+	status = st->status & JOB_STAT_DONE ? JOB_STAT_DONE : JOB_STAT_EXIT;
+	if (j->kill_done)
+		status = JOB_STAT_DONE;
+	j->exit_status = st->exit_status;
+	j->exit_reason = st->exit_reason;
+	j->cpu_time = st->cpu_time;
+	j->end_time = st->end_time ? st->end_time : time(NULL);
+	if (st->max_mem_kb >= 0)
+		j->max_mem_kb = st->max_mem_kb;
+	if (st->avg_mem_kb >= 0)
+		j->avg_mem_kb = st->avg_mem_kb;
+	if (!j->executed && st->pid > 0) {
+		j->pid = st->pid;
+		j->pgid = st->pgid;
+		j->executed = true;
+	}
+	job_set_status(j, status);
+	log_job_status(j);
+	client_job_event(j, JE_FINISHED);
+	mbd_sched_dirty();
+ack:
+	{
+		struct job_ack a = {
+			.jobid = st->jobid, .idx = st->idx,
+			.status = st->status, .run_count = st->run_count,
+		};
+
+		sbd_send(h, MSG_SBD_JOB_ACK,
+		    (void (*)(struct wbuf *, const void *))job_ack_pack, &a,
+		    true);
+	}
+}
+
+/* Forget finished jobs older than CLEAN_PERIOD (bhist keeps them). */
+static void
+clean_jobs(int64_t now)
+{
+	int64_t period = mbd->conf.params.clean_period > 0 ?
+	    mbd->conf.params.clean_period : 3600;
+	struct job *j, *next;
+
+	for (j = mbd->jobs_head; j; j = next) {
+		next = j->next;
+		if (JOB_STAT_FINISHED(j->status) && j->end_time > 0 &&
+		    now - j->end_time > period && j->nwaiters == 0) {
+			log_job_clean(j);
+			job_set_status(j, JOB_STAT_NULL);
+			job_free(j);
+		}
+	}
+}
+
+void
+sched_tick(void)
+{
+	static unsigned ticks;
+	int64_t now = time(NULL);
+	bool pending = false;
+
+	for (int i = 0; i < mbd->nqueues; i++) {
+		struct mqueue *q = mbd->queues[i];
+		bool was = q->pq.active;
+
+		queue_set_active(q, now);
+		if (was != q->pq.active)
+			log_info("queue %s: dispatch window %s", q->name,
+			    q->pq.active ? "opened" : "closed");
+		if (q->pq.head)
+			pending = true;
+	}
+	if (pending)
+		mbd_sched_dirty();
+	if (++ticks % CLEAN_EVERY_TICKS == 0)
+		clean_jobs(now);
+}

@@ -1,0 +1,537 @@
+/*
+ * mbatchd's state in memory: the job table, queues and hosts built from
+ * the configuration, slot accounting, interned strings, users and the
+ * shared environments.
+ */
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "log.h"
+#include "mbd.h"
+
+/* Interned strings: many jobs share a user, host, project or cwd. */
+struct istr {
+	struct istr	*next;
+	char		 s[];
+};
+static struct istr **itab;
+static size_t itab_size = 4096;
+
+static uint64_t
+hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+const char *
+intern(const char *s)
+{
+	size_t b;
+	struct istr *e;
+
+	if (s == NULL)
+		return NULL;
+	if (itab == NULL)
+		itab = xcalloc(itab_size, sizeof(*itab));
+	b = hash_str(s) % itab_size;
+	for (e = itab[b]; e; e = e->next)
+		if (strcmp(e->s, s) == 0)
+			return e->s;
+	e = xmalloc(sizeof(*e) + strlen(s) + 1);
+	strcpy(e->s, s);
+	e->next = itab[b];
+	itab[b] = e;
+	return e->s;
+}
+
+/* Users. */
+
+struct ucache {
+	int		 uid;
+	char		*name;
+};
+static struct ucache ucache[64];
+
+const char *
+user_name(int uid)
+{
+	struct ucache *u = &ucache[(unsigned)uid % ARRAY_SIZE(ucache)];
+	struct passwd *pw;
+
+	if (u->name && u->uid == uid)
+		return u->name;
+	pw = getpwuid((uid_t)uid);
+	free(u->name);
+	u->uid = uid;
+	u->name = pw ? xstrdup(pw->pw_name) : xasprintf("%d", uid);
+	return u->name;
+}
+
+bool
+user_is_admin(const char *user, int uid)
+{
+	return uid == 0 || (user && strv_contains(&mbd->admins, user));
+}
+
+static void
+expand_users(const struct strv *in, struct strv *out, int depth)
+{
+	for (size_t i = 0; i < in->n; i++) {
+		const char *u = in->v[i];
+		bool group = false;
+
+		if (strcmp(u, "all") == 0) {
+			strv_release(out);
+			strv_push(out, "all");
+			return;
+		}
+		for (int g = 0; depth < 8 && g < mbd->conf.nugroups; g++) {
+			const struct user_group *ug = &mbd->conf.ugroups[g];
+
+			if (strcmp(ug->name, u) == 0) {
+				expand_users(&ug->members, out, depth + 1);
+				group = true;
+			}
+		}
+		if (!group && !strv_contains(out, u))
+			strv_push(out, u);
+	}
+}
+
+bool
+queue_user_ok(const struct mqueue *q, const char *user, int uid)
+{
+	if (q->users.n == 0 || strv_contains(&q->users, "all"))
+		return true;
+	return user_is_admin(user, uid) || strv_contains(&q->users, user);
+}
+
+/* Environments. */
+
+char *
+env_id_of(const struct strv *env)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < env->n; i++) {
+		for (const char *s = env->v[i]; ; s++) {
+			h ^= (unsigned char)*s;
+			h *= 1099511628211ULL;
+			if (*s == '\0')
+				break;
+		}
+	}
+	return xasprintf("%016llx", (unsigned long long)h);
+}
+
+struct menv *
+env_find(const char *id)
+{
+	size_t b = hash_str(id) % mbd->etab_size;
+
+	for (struct menv *e = mbd->etab[b]; e; e = e->next)
+		if (strcmp(e->id, id) == 0)
+			return e;
+	return NULL;
+}
+
+struct menv *
+env_add(const char *id, off_t off)
+{
+	struct menv *e = env_find(id);
+	size_t b;
+
+	if (e) {
+		e->off = off;
+		return e;
+	}
+	e = xcalloc(1, sizeof(*e));
+	e->id = xstrdup(id);
+	e->off = off;
+	b = hash_str(id) % mbd->etab_size;
+	e->next = mbd->etab[b];
+	mbd->etab[b] = e;
+	return e;
+}
+
+void
+env_unref(struct menv *e)
+{
+	if (e && e->refs > 0)
+		e->refs--;
+	/* Kept while in the log: a later job may name it again. */
+}
+
+/* Jobs. */
+
+static size_t
+jbucket(int64_t jobid, int32_t idx)
+{
+	uint64_t h = (uint64_t)jobid * 0x9e3779b97f4a7c15ULL ^ (uint32_t)idx;
+
+	return (size_t)(h % mbd->jtab_size);
+}
+
+static void
+jtab_grow(void)
+{
+	size_t old = mbd->jtab_size;
+	struct job **ot = mbd->jtab;
+
+	mbd->jtab_size = old * 2;
+	mbd->jtab = xcalloc(mbd->jtab_size, sizeof(*mbd->jtab));
+	for (size_t i = 0; i < old; i++) {
+		struct job *j = ot[i], *n;
+
+		for (; j; j = n) {
+			size_t b = jbucket(j->jobid, j->idx);
+
+			n = j->hnext;
+			j->hnext = mbd->jtab[b];
+			mbd->jtab[b] = j;
+		}
+	}
+	free(ot);
+}
+
+struct job *
+job_find(int64_t jobid, int32_t idx)
+{
+	for (struct job *j = mbd->jtab[jbucket(jobid, idx)]; j; j = j->hnext)
+		if (j->jobid == jobid && j->idx == idx)
+			return j;
+	return NULL;
+}
+
+struct job *
+job_new(int64_t jobid, int32_t idx)
+{
+	struct job *j = xcalloc(1, sizeof(*j));
+	size_t b;
+
+	j->jobid = jobid;
+	j->idx = idx;
+	j->exit_status = -1;
+	j->mem_kb = j->max_mem_kb = j->avg_mem_kb = -1;
+	j->pj.num_procs = 1;
+	if (mbd->njobs + 1 > mbd->jtab_size)
+		jtab_grow();
+	b = jbucket(jobid, idx);
+	j->hnext = mbd->jtab[b];
+	mbd->jtab[b] = j;
+	mbd->njobs++;
+	/* Keep the list in job ID order; new IDs come last. */
+	j->prev = mbd->jobs_tail;
+	if (mbd->jobs_tail)
+		mbd->jobs_tail->next = j;
+	else
+		mbd->jobs_head = j;
+	mbd->jobs_tail = j;
+	return j;
+}
+
+static void
+extra_free(struct job_extra *x)
+{
+	if (x == NULL)
+		return;
+	strv_release(&x->asked_hosts);
+	free(x->asked_idx);
+	free(x->mail_user);
+	free(x->user_group);
+	free(x->depend_cond);
+	free(x->pre_exec);
+	free(x->post_exec);
+	free(x->login_shell);
+	free(x->in_file);
+	free(x->cwd_req);
+	strv_release(&x->res_reqs);
+	free(x);
+}
+
+void
+job_free(struct job *j)
+{
+	struct job **pp = &mbd->jtab[jbucket(j->jobid, j->idx)];
+
+	for (; *pp; pp = &(*pp)->hnext)
+		if (*pp == j) {
+			*pp = j->hnext;
+			break;
+		}
+	if (j->prev)
+		j->prev->next = j->next;
+	else
+		mbd->jobs_head = j->next;
+	if (j->next)
+		j->next->prev = j->prev;
+	else
+		mbd->jobs_tail = j->prev;
+	policy_job_remove(&j->pj);
+	for (int i = 0; i < j->nwaiters; i++)
+		j->waiters[i]->data = NULL;
+	mbd->njobs--;
+	env_unref(j->env);
+	free(j->job_name);
+	free(j->command);
+	free(j->out_file);
+	free(j->err_file);
+	free(j->res_req);
+	if (j->rr) {
+		resreq_release(j->rr);
+		free(j->rr);
+	}
+	extra_free(j->x);
+	free(j->exec);
+	free(j->exec_cwd);
+	free(j->exec_home);
+	free(j->exec_user);
+	free(j->waiters);
+	free(j);
+}
+
+/* Slot accounting follows the state: call around every change. */
+static void
+account(struct job *j, int sign)
+{
+	int s = j->status, n = j->pj.num_procs;
+	struct mqueue *q = j->queue;
+
+	if (q == NULL)
+		return;
+	if (JOB_STAT_PENDING(s)) {
+		q->nslots_pend += sign * n;
+		return;
+	}
+	if (!JOB_STAT_STARTED(s))
+		return;
+	if (s & JOB_STAT_USUSP)
+		q->nslots_ususp += sign * n;
+	else if (s & JOB_STAT_SSUSP)
+		q->nslots_ssusp += sign * n;
+	else
+		q->nslots_run += sign * n;
+	for (int i = 0; i < j->nexec; i++) {
+		struct mhost *h = j->exec[i];
+
+		h->ph.used_slots += sign;
+		if (s & JOB_STAT_USUSP)
+			h->nususp += sign;
+		else if (s & JOB_STAT_SSUSP)
+			h->nssusp += sign;
+		else
+			h->nrun += sign;
+		if (j->options & SUB_EXCLUSIVE)
+			h->ph.exclusive = sign > 0;
+	}
+}
+
+void
+job_set_status(struct job *j, int status)
+{
+	account(j, -1);
+	j->status = status;
+	account(j, +1);
+	j->pj.held = (status & JOB_STAT_PSUSP) != 0;
+}
+
+void
+job_slots_add(struct job *j, int sign)
+{
+	account(j, sign);
+}
+
+/* Put a job (new or requeued) at the tail of its queue's pending list. */
+void
+job_make_pending(struct job *j)
+{
+	policy_job_remove(&j->pj);
+	policy_job_append(&j->queue->pq, &j->pj);
+	j->pj.reason_pass = 0;
+}
+
+/* Queues and hosts. */
+
+struct mqueue *
+queue_find(const char *name)
+{
+	for (int i = 0; i < mbd->nqueues; i++)
+		if (strcmp(mbd->queues[i]->name, name) == 0)
+			return mbd->queues[i];
+	return NULL;
+}
+
+struct mhost *
+host_find(const char *name)
+{
+	for (int i = 0; i < mbd->nhosts; i++)
+		if (strcasecmp(mbd->hosts[i]->name, name) == 0)
+			return mbd->hosts[i];
+	return NULL;
+}
+
+void
+host_refresh(struct mhost *h)
+{
+	struct pol_host *ph = &h->ph;
+	int mxj = h->bconf ? h->bconf->mxj : -1;
+
+	ph->usable = h->lim_up && h->sbd != NULL && !h->closed_adm;
+	if (h->closed_adm)
+		ph->unusable_reason = HR_CLOSED_ADM;
+	else
+		ph->unusable_reason = HR_UNAVAIL;
+	if (mxj == MXJ_NCPUS)
+		mxj = h->ph.rr.ncpus > 0 ? h->ph.rr.ncpus : 1;
+	ph->max_slots = mxj;
+	ph->thr = h->bconf ? &h->bconf->thr : NULL;
+	ph->rr.name = h->name;
+	ph->rr.type = h->type;
+	ph->rr.model = h->model;
+	ph->rr.load = h->load;
+	ph->rr.resources = &h->resources;
+	ph->rr.server = true;
+}
+
+void
+queue_set_active(struct mqueue *q, int64_t now)
+{
+	const struct windows *w = q->conf ? &q->conf->dispatch_window : NULL;
+	time_t t = (time_t)now;
+	struct tm tm;
+	bool win = true;
+
+	if (w && w->n > 0) {
+		localtime_r(&t, &tm);
+		win = windows_open(w, tm.tm_wday, tm.tm_hour * 60 + tm.tm_min);
+	}
+	q->pq.active = q->active && win;
+	q->pq.inactive_reason = !q->active ? PEND_QUEUE_INACT :
+	    PEND_QUEUE_WINDOW;
+}
+
+static void
+hosts_init(void)
+{
+	const struct lsf_config *c = &mbd->conf;
+
+	mbd->hosts = xcalloc((size_t)c->cluster.nhosts + 1,
+	    sizeof(*mbd->hosts));
+	for (int i = 0; i < c->cluster.nhosts; i++) {
+		const struct cluster_host *ch = &c->cluster.hosts[i];
+		struct mhost *h;
+
+		if (!ch->server)
+			continue;
+		h = xcalloc(1, sizeof(*h));
+		h->name = xstrdup(ch->name);
+		h->index = mbd->nhosts;
+		h->cconf = ch;
+		h->type = xstrdup(ch->type && strcmp(ch->type, "!") ?
+		    ch->type : "");
+		h->model = xstrdup(ch->model && strcmp(ch->model, "!") ?
+		    ch->model : "");
+		h->bconf = config_lsb_host(c, ch->name, h->model, h->type);
+		strv_copy(&h->resources, &ch->resources);
+		if (net_resolve(ch->name, 0, &h->addr) < 0)
+			log_warnx("host %s does not resolve", ch->name);
+		for (int k = 0; k < NLOADIDX; k++)
+			h->load[k] = INFINIT_LOAD;
+		h->ph.index = h->index;
+		host_refresh(h);
+		mbd->hosts[mbd->nhosts++] = h;
+	}
+}
+
+static void
+queues_init(void)
+{
+	const struct lsf_config *c = &mbd->conf;
+	int jai = c->params.job_accept_interval;
+	int sleep = c->params.mbd_sleep_time > 0 ? c->params.mbd_sleep_time : 10;
+
+	mbd->queues = xcalloc((size_t)c->nqueues + 1, sizeof(*mbd->queues));
+	for (int i = 0; i < c->nqueues; i++) {
+		const struct queue_conf *qc = &c->queues[i];
+		struct mqueue *q = xcalloc(1, sizeof(*q));
+		int qjai = qc->job_accept_interval >= 0 ?
+		    qc->job_accept_interval : jai;
+
+		q->name = xstrdup(qc->name);
+		q->conf = qc;
+		q->index = i;
+		q->open = true;
+		q->active = true;
+		q->pq.name = q->name;
+		q->pq.priority = qc->priority;
+		q->pq.order = i;
+		q->pq.thr = &qc->thr;
+		q->pq.accept_interval = qjai > 0 ? qjai * sleep : 0;
+		if (qc->res_req && *qc->res_req) {
+			char *cause = NULL;
+
+			q->rr = xcalloc(1, sizeof(*q->rr));
+			if (resreq_parse(q->rr, qc->res_req,
+			    c->lsf.unit_for_limits, &cause) < 0) {
+				log_warnx("queue %s: RES_REQ ignored: %s",
+				    q->name, cause);
+				free(cause);
+				resreq_release(q->rr);
+				free(q->rr);
+				q->rr = NULL;
+			}
+		}
+		q->pq.rr = q->rr;
+		if (qc->hosts.n > 0) {
+			struct strv names = STRV_INIT;
+
+			config_expand_hosts(c, &qc->hosts, &names, NULL);
+			q->host_ok = xcalloc((size_t)mbd->nhosts + 1,
+			    sizeof(bool));
+			for (size_t k = 0; k < names.n; k++) {
+				struct mhost *h = host_find(names.v[k]);
+
+				if (h)
+					q->host_ok[h->index] = true;
+			}
+			strv_release(&names);
+		}
+		q->pq.host_ok = q->host_ok;
+		expand_users(&qc->users, &q->users, 0);
+		queue_set_active(q, time(NULL));
+		mbd->queues[mbd->nqueues++] = q;
+	}
+}
+
+void
+state_init(void)
+{
+	mbd->jtab_size = 1024;
+	mbd->jtab = xcalloc(mbd->jtab_size, sizeof(*mbd->jtab));
+	mbd->etab_size = 1024;
+	mbd->etab = xcalloc(mbd->etab_size, sizeof(*mbd->etab));
+	mbd->next_jobid = 1;
+	strv_copy(&mbd->admins, &mbd->conf.cluster.admins);
+	hosts_init();
+	queues_init();
+	mbd->pc.hosts = xcalloc((size_t)mbd->nhosts + 1,
+	    sizeof(*mbd->pc.hosts));
+	for (int i = 0; i < mbd->nhosts; i++)
+		mbd->pc.hosts[i] = &mbd->hosts[i]->ph;
+	mbd->pc.nhosts = mbd->nhosts;
+	mbd->pc.queues = xcalloc((size_t)mbd->nqueues + 1,
+	    sizeof(*mbd->pc.queues));
+	for (int i = 0; i < mbd->nqueues; i++)
+		mbd->pc.queues[i] = &mbd->queues[i]->pq;
+	mbd->pc.nqueues = mbd->nqueues;
+	policy_sort_queues(mbd->pc.queues, mbd->pc.nqueues);
+}

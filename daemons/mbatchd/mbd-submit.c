@@ -1,0 +1,298 @@
+/*
+ * bsub: choose the queue, check the request against it, give the job an
+ * ID, log it, and answer once the log is on disk.
+ *
+ * The submitter is who the kernel says is at the other end of the socket
+ * (SO_PEERCRED), never what the request says.  The environment is kept
+ * once per distinct environment (a JOB_ENV record) and jobs name it, so a
+ * stream of jobs from one shell costs one copy.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "mbd.h"
+
+#define JOB_NAME_MAX	4094
+
+struct verdict {
+	int		 code;		/* LSBE_* */
+	char		*context;
+	char		*detail;
+};
+
+static void
+verdict_set(struct verdict *v, int code, const char *context,
+    const char *detail)
+{
+	v->code = code;
+	free(v->context);
+	free(v->detail);
+	v->context = context ? xstrdup(context) : NULL;
+	v->detail = detail ? xstrdup(detail) : NULL;
+}
+
+static void
+verdict_release(struct verdict *v)
+{
+	free(v->context);
+	free(v->detail);
+	memset(v, 0, sizeof(*v));
+}
+
+/* Would queue q take this job?  LSBE_NO_ERROR, or why not. */
+static void
+check_queue(const char *qname, struct mqueue *q, const struct submit_req *r,
+    const char *user, int uid, struct verdict *v)
+{
+	const struct queue_conf *qc;
+	char *cause = NULL;
+
+	verdict_set(v, LSBE_NO_ERROR, NULL, NULL);
+	if (q == NULL) {
+		verdict_set(v, LSBE_BAD_QUEUE, qname, NULL);
+		return;
+	}
+	qc = q->conf;
+	if (!q->open) {
+		verdict_set(v, LSBE_QUEUE_CLOSED, q->name, NULL);
+		return;
+	}
+	if (!queue_user_ok(q, user, uid)) {
+		verdict_set(v, LSBE_QUEUE_USE, q->name, NULL);
+		return;
+	}
+	if ((r->options & SUB_EXCLUSIVE) && !qc->exclusive) {
+		verdict_set(v, LSBE_EXCLUSIVE, q->name, NULL);
+		return;
+	}
+	if (qc->proclimit.max > 0 && r->num_procs > qc->proclimit.max) {
+		verdict_set(v, LSBE_PROC_NUM, NULL, NULL);
+		return;
+	}
+	if (qc->runlimit.max > 0 && r->rlimits[LSF_RLIMIT_RUN] > 0 &&
+	    r->rlimits[LSF_RLIMIT_RUN] > qc->runlimit.max * 60) {
+		verdict_set(v, LSBE_HARD_LIMIT, "RUNLIMIT", NULL);
+		return;
+	}
+	if (qc->memlimit.max > 0 && r->rlimits[LSF_RLIMIT_RSS] > 0 &&
+	    r->rlimits[LSF_RLIMIT_RSS] > qc->memlimit.max) {
+		verdict_set(v, LSBE_HARD_LIMIT, "MEMLIMIT", NULL);
+		return;
+	}
+	for (size_t i = 0; i < r->asked_hosts.n; i++) {
+		const char *name = r->asked_hosts.v[i];
+		struct mhost *h = host_find(name);
+
+		if (h == NULL) {
+			verdict_set(v, LSBE_BAD_HOST, name, NULL);
+			return;
+		}
+		if (q->host_ok && !q->host_ok[h->index]) {
+			verdict_set(v, LSBE_QUEUE_HOST, name, NULL);
+			return;
+		}
+	}
+	if (r->res_reqs.n > 0) {
+		struct resreq jr, eff;
+		int rc;
+
+		if (resreq_merge_job(&jr, &r->res_reqs,
+		    mbd->conf.lsf.unit_for_limits, &cause) < 0) {
+			verdict_set(v, LSBE_BAD_RESREQ, NULL, cause);
+			free(cause);
+			return;
+		}
+		rc = resreq_merge_queue(&eff, q->rr, &jr, &cause);
+		resreq_release(&jr);
+		if (rc < 0) {
+			verdict_set(v, LSBE_BAD_RESREQ, NULL, cause);
+			free(cause);
+			return;
+		}
+		resreq_release(&eff);
+	}
+}
+
+/* The candidate queues: -q, else DEFAULT_QUEUE, else "default". */
+static void
+candidates(const struct submit_req *r, struct strv *out)
+{
+	if (r->queue && *r->queue) {
+		strv_split_ws(out, r->queue);
+		return;
+	}
+	if (mbd->conf.params.default_queue.n > 0) {
+		strv_copy(out, &mbd->conf.params.default_queue);
+		return;
+	}
+	strv_push(out, queue_find("default") ? "default" :
+	    mbd->queues[0]->name);
+}
+
+static int64_t
+next_jobid(void)
+{
+	int64_t max = mbd->conf.params.max_jobid > 0 ?
+	    mbd->conf.params.max_jobid : 999999;
+
+	for (int64_t tries = 0; tries <= max; tries++) {
+		int64_t id = mbd->next_jobid++;
+
+		if (id > max) {
+			mbd->next_jobid = 2;
+			id = 1;
+		}
+		if (job_find(id, 0) == NULL)
+			return id;
+	}
+	return -1;
+}
+
+/* The default job name: the command, its first line for a script. */
+static char *
+default_name(const char *cmd)
+{
+	size_t n = strcspn(cmd, "\n");
+
+	if (n > JOB_NAME_MAX)
+		n = JOB_NAME_MAX;
+	return xstrndup(cmd, n);
+}
+
+static void
+reject(struct conn *c, uint32_t seq, const struct verdict *v)
+{
+	log_debug("submission from uid %d refused: %s%s%s", (int)c->uid,
+	    lsb_errmsg(v->code), v->detail ? ": " : "",
+	    v->detail ? v->detail : "");
+	client_reply_error(c, seq, v->code, v->context, v->detail, false);
+}
+
+void
+submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
+{
+	struct ev_job_new ev;
+	struct submit_req *r = &ev.req;
+	struct submit_reply rep;
+	struct strv cands = STRV_INIT;
+	struct verdict v, first;
+	struct mqueue *q = NULL;
+	const char *user = user_name((int)c->uid);
+	struct job *j;
+	struct wbuf w;
+	char *cause = NULL;
+	int64_t now = time(NULL);
+
+	memset(&ev, 0, sizeof(ev));
+	memset(&v, 0, sizeof(v));
+	memset(&first, 0, sizeof(first));
+	if (!submit_req_unpack(rb, r) || rbuf_end(rb) < 0) {
+		submit_req_release(r);
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL,
+		    "malformed submission", false);
+		return;
+	}
+	if (r->num_procs <= 0 || r->max_procs < r->num_procs ||
+	    r->command == NULL || *r->command == '\0') {
+		verdict_set(&v, LSBE_BAD_ARG, NULL, NULL);
+		goto refuse;
+	}
+	if (r->job_name && (strlen(r->job_name) > JOB_NAME_MAX ||
+	    strpbrk(r->job_name, "[]") != NULL)) {
+		verdict_set(&v, LSBE_BAD_JOB_NAME, NULL,
+		    strpbrk(r->job_name, "[]") ? "job arrays are not "
+		    "supported by this version" : NULL);
+		goto refuse;
+	}
+	candidates(r, &cands);
+	for (size_t i = 0; i < cands.n; i++) {
+		struct mqueue *cq = queue_find(cands.v[i]);
+
+		check_queue(cands.v[i], cq, r, user, (int)c->uid, &v);
+		if (v.code == LSBE_NO_ERROR) {
+			q = cq;
+			break;
+		}
+		if (i == 0) {
+			first = v;
+			memset(&v, 0, sizeof(v));
+		}
+	}
+	if (q == NULL) {
+		if (first.code) {
+			verdict_release(&v);
+			v = first;
+			memset(&first, 0, sizeof(first));
+		}
+		goto refuse;
+	}
+	ev.jobid = next_jobid();
+	if (ev.jobid < 0) {
+		verdict_set(&v, LSBE_NO_JOB, NULL, "no free job ID");
+		goto refuse;
+	}
+
+	/* The environment, once per distinct one. */
+	ev.env_id = env_id_of(&r->env);
+	if (env_find(ev.env_id) == NULL) {
+		struct ev_job_env ee = { .env_id = ev.env_id, .env = r->env };
+		struct strbuf sb = STRBUF_INIT;
+
+		ev_job_env_write(&sb, now, &ee);
+		env_add(ev.env_id, log_record(&sb));
+		sb_release(&sb);
+	}
+	strv_release(&r->env);
+
+	ev.uid = (int)c->uid;
+	ev.user = xstrdup(user);
+	ev.submit_time = now;
+	ev.queue = xstrdup(q->name);
+	ev.job_file = xasprintf("%lld.%lld", (long long)now,
+	    (long long)ev.jobid);
+	if (r->res_reqs.n)
+		ev.res_req = strv_join(&r->res_reqs, " ");
+	if (r->job_name == NULL)
+		r->job_name = default_name(r->command);
+	if (r->project == NULL)
+		r->project = xstrdup(mbd->conf.params.default_project ?
+		    mbd->conf.params.default_project : "default");
+
+	j = job_new(ev.jobid, 0);
+	log_job_new(j, &ev);
+	job_fill_new(j, &ev, q);
+	if (job_set_resreq(j, mbd->conf.lsf.unit_for_limits, &cause) < 0) {
+		/* Checked above; a failure here is a bug, not bad input. */
+		log_warnx("job %lld: %s", (long long)j->jobid, cause);
+		free(cause);
+	}
+	job_set_status(j, r->options2 & SUB2_HOLD ? JOB_STAT_PSUSP :
+	    JOB_STAT_PEND);
+	job_make_pending(j);
+	mbd->nsubmitted++;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.jobid = j->jobid;
+	rep.queue = q->name;
+	rep.default_queue = !(r->options & SUB_QUEUE);
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_SUBMIT_REPLY, seq, 0);
+	submit_reply_pack(&w, &rep);
+	wbuf_end_frame(&w);
+	outbox_add(c, &w);
+	mbd_sched_dirty();
+	log_debug("job %lld submitted by %s to %s", (long long)j->jobid, user,
+	    q->name);
+	ev_job_new_release(&ev);
+	strv_release(&cands);
+	return;
+
+refuse:
+	reject(c, seq, &v);
+	verdict_release(&v);
+	verdict_release(&first);
+	strv_release(&cands);
+	ev_job_new_release(&ev);
+}

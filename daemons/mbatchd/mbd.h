@@ -1,0 +1,303 @@
+/*
+ * mbatchd: the master batch daemon.  It owns the jobs, queues and hosts,
+ * appends every change to lsb.events before it answers, rebuilds its state
+ * from that log when it starts, and dispatches jobs to sbatchds.
+ *
+ *	mbatchd.c	main, sockets, signals, the loop's flush point
+ *	mbd-state.c	jobs, queues and hosts in memory; interned strings
+ *	mbd-evlog.c	writing records; replies that wait for the disk
+ *	mbd-replay.c	rebuilding the state from lsb.events
+ *	mbd-client.c	the command socket: one dispatch table, permissions
+ *	mbd-submit.c	bsub
+ *	mbd-query.c	bjobs, bqueues, bhosts, bparams, showconf
+ *	mbd-signal.c	bkill
+ *	mbd-sbd.c	sbatchd connections: register, status, start, signal
+ *	mbd-lim.c	the master LIM's load feed
+ *	mbd-sched.c	running the policy and carrying out its decisions
+ *
+ * Every request is handled in one turn of the event loop; records go to
+ * the log buffer, replies to the outbox.  At the end of the turn (a low-
+ * priority event) the scheduler runs if something changed, the log is
+ * written and fdatasync'ed once, and only then is the outbox sent: one
+ * fsync covers all the requests of a turn, and no answer goes out before
+ * what it reports is on disk.
+ */
+#ifndef MBD_H
+#define MBD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <event2/event.h>
+
+#include "conf.h"
+#include "conn.h"
+#include "daemon.h"
+#include "evlog.h"
+#include "net.h"
+#include "policy.h"
+#include "proto.h"
+#include "resreq.h"
+
+struct mhost;
+struct mqueue;
+
+/* An environment shared by jobs: the JOB_ENV record that holds it. */
+struct menv {
+	char		*id;
+	off_t		 off;
+	int		 refs;
+	struct menv	*next;		/* hash chain */
+};
+
+/* What only some jobs have; allocated when one of them is set. */
+struct job_extra {
+	struct strv	 asked_hosts;	/* -m names */
+	int		*asked_idx;	/* their host indices */
+	int		 nasked;
+	char		*mail_user;
+	char		*user_group;
+	char		*depend_cond;
+	char		*pre_exec;
+	char		*post_exec;
+	char		*login_shell;
+	char		*in_file;
+	char		*cwd_req;	/* -cwd */
+	int64_t		 rlimits[LSF_RLIM_NLIMITS];
+	int64_t		 begin_time;
+	int64_t		 term_time;
+	int		 user_priority;
+	struct strv	 res_reqs;
+};
+
+struct job {
+	struct pol_job	 pj;		/* queue pending list, reasons */
+	int64_t		 jobid;
+	int32_t		 idx;
+	uint32_t	 run_count;
+	int		 status;
+	uint32_t	 options;
+	uint32_t	 options2;
+	int		 uid;
+	int		 umask;
+	const char	*user;		/* interned */
+	struct mqueue	*queue;
+	const char	*from_host;	/* interned */
+	const char	*project;	/* interned */
+	const char	*sub_cwd;	/* interned */
+	const char	*sub_home;	/* interned */
+	char		*job_name;
+	char		*command;	/* NULL: long, read it from the log */
+	char		*out_file;
+	char		*err_file;
+	char		*res_req;	/* merged -R text */
+	struct resreq	*rr;		/* effective requirement, or NULL */
+	struct job_extra *x;
+	struct menv	*env;
+	off_t		 new_off;	/* its JOB_NEW record */
+	int64_t		 submit_time;
+	int64_t		 start_time;
+	int64_t		 end_time;
+	/* The run. */
+	struct mhost	**exec;		/* one per slot */
+	int		 nexec;
+	int		 pid;
+	int		 pgid;
+	bool		 executed;	/* sbatchd confirmed the start */
+	char		*exec_cwd;
+	char		*exec_home;
+	char		*exec_user;
+	int		 exit_status;
+	int		 exit_reason;
+	double		 cpu_time;
+	int64_t		 mem_kb;
+	int64_t		 max_mem_kb;
+	int64_t		 avg_mem_kb;
+	bool		 kill_done;	/* bkill -d: record DONE */
+	bool		 removed;	/* bkill -r: already EXIT */
+	int		 pending_sig;	/* to send when its host returns */
+	int		 pending_reason;
+	struct conn	**waiters;	/* bsub -K */
+	int		 nwaiters;
+	/* Links. */
+	struct job	*hnext;		/* hash chain */
+	struct job	*next;		/* all jobs, by job ID */
+	struct job	*prev;
+};
+
+struct mqueue {
+	struct pol_queue pq;
+	char		*name;
+	const struct queue_conf *conf;
+	struct resreq	*rr;		/* RES_REQ */
+	bool		*host_ok;	/* per host index, NULL = all */
+	struct strv	 users;		/* USERS expanded; empty = all */
+	int		 index;
+	bool		 open;
+	bool		 active;
+	int		 nslots_pend;
+	int		 nslots_run;
+	int		 nslots_ssusp;
+	int		 nslots_ususp;
+};
+
+struct mhost {
+	struct pol_host	 ph;
+	char		*name;
+	int		 index;
+	const struct cluster_host *cconf;
+	const struct lsb_host_conf *bconf;
+	struct host_addr addr;
+	struct conn	*sbd;		/* registered sbatchd */
+	bool		 lim_up;
+	bool		 closed_adm;
+	float		 load[NLOADIDX];
+	char		*type;
+	char		*model;
+	struct strv	 resources;
+	int		 nrun;		/* slots by job state */
+	int		 nssusp;
+	int		 nususp;
+};
+
+/* A reply or message that waits for the log to reach the disk. */
+struct outmsg {
+	struct conn	*conn;
+	struct wbuf	 w;
+	struct outmsg	*next;
+};
+
+struct mbd {
+	struct event_base	*base;
+	struct daemon_opts	 opts;
+	struct lsf_config	 conf;
+	char			*host;
+	char			*cluster;
+	char			*logdir;	/* LSB_SHAREDIR/<cluster>/logdir */
+	char			*evpath;	/* .../lsb.events */
+	char			*sockpath;
+	int			 lockfd;
+	struct evlog		 log;
+	bool			 log_failed;
+
+	/* State. */
+	struct mhost		**hosts;
+	int			 nhosts;
+	struct mqueue		**queues;
+	int			 nqueues;
+	struct pol_cluster	 pc;
+	struct job		**jtab;		/* hash by job ID */
+	size_t			 jtab_size;
+	size_t			 njobs;
+	struct job		*jobs_head;	/* by job ID */
+	struct job		*jobs_tail;
+	int64_t			 next_jobid;
+	struct menv		**etab;
+	size_t			 etab_size;
+	struct strv		 admins;
+
+	/* The end-of-turn work. */
+	struct event		*ev_flush;
+	bool			 flush_pending;
+	bool			 sched_dirty;
+	struct outmsg		*outbox;
+	struct outmsg		**outbox_tail;
+	struct event		*ev_tick;
+
+	/* LIM feed. */
+	struct conn		*lim;
+	struct event		*ev_lim_retry;
+
+	/* Counters for logs and benchmarks. */
+	uint64_t		 nsubmitted;
+	uint64_t		 ndispatched;
+};
+
+extern struct mbd *mbd;
+
+/* mbatchd.c */
+void	 mbd_kick(void);			/* schedule the flush point */
+void	 mbd_sched_dirty(void);
+
+/* mbd-state.c */
+void	 state_init(void);
+const char *intern(const char *);
+struct job *job_find(int64_t jobid, int32_t idx);
+struct job *job_new(int64_t jobid, int32_t idx);
+void	 job_free(struct job *);
+void	 job_set_status(struct job *, int status);
+struct mqueue *queue_find(const char *);
+struct mhost *host_find(const char *);
+void	 host_refresh(struct mhost *);
+bool	 user_is_admin(const char *user, int uid);
+bool	 queue_user_ok(const struct mqueue *, const char *user, int uid);
+const char *user_name(int uid);
+struct menv *env_find(const char *id);
+struct menv *env_add(const char *id, off_t off);
+void	 env_unref(struct menv *);
+char	*env_id_of(const struct strv *env);
+void	 job_slots_add(struct job *, int sign);
+void	 job_make_pending(struct job *);
+void	 queue_set_active(struct mqueue *, int64_t now);
+
+/* mbd-evlog.c */
+off_t	 log_record(struct strbuf *rec);
+void	 outbox_add(struct conn *, struct wbuf *);	/* takes w */
+void	 outbox_drop_conn(struct conn *);
+void	 outbox_flush(void);
+int	 log_job_new(struct job *, const struct ev_job_new *);
+void	 log_job_start(struct job *);
+void	 log_job_execute(struct job *);
+void	 log_job_status(struct job *);
+void	 log_job_signal(struct job *, const char *sig, int uid,
+	    const char *user);
+void	 log_job_clean(struct job *);
+void	 log_mbd_start(void);
+void	 log_mbd_die(int code);
+/* Data kept on disk only: the command and the environment of a job. */
+char	*job_command(struct job *);
+int	 job_env(struct job *, struct strv *);
+
+/* mbd-replay.c */
+int	 replay_log(off_t *valid_end, char **cause);
+void	 job_fill_new(struct job *, struct ev_job_new *, struct mqueue *);
+int	 job_set_resreq(struct job *, const char *unit, char **cause);
+
+/* mbd-client.c */
+void	 client_accept(int fd, struct sockaddr *, socklen_t, void *);
+void	 client_reply_error(struct conn *, uint32_t seq, int code,
+	    const char *context, const char *detail, bool wait_log);
+void	 client_job_event(struct job *, int what);
+void	 client_drop_waiter(struct conn *);
+
+/* mbd-submit.c */
+void	 submit_handle(struct conn *, uint32_t seq, struct rbuf *);
+
+/* mbd-query.c */
+void	 query_jobs(struct conn *, uint32_t seq, struct rbuf *);
+void	 query_queues(struct conn *, uint32_t seq, struct rbuf *);
+void	 query_hosts(struct conn *, uint32_t seq, struct rbuf *);
+void	 query_params(struct conn *, uint32_t seq, struct rbuf *);
+void	 query_conf(struct conn *, uint32_t seq, struct rbuf *);
+void	 job_fill_info(struct job *, struct job_info *, bool longform);
+
+/* mbd-signal.c */
+void	 signal_handle(struct conn *, uint32_t seq, struct rbuf *);
+void	 signal_send(struct job *, int sig, int reason);
+
+/* mbd-sbd.c */
+void	 sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
+void	 sbd_send(struct mhost *, uint16_t type,
+	    void (*pack)(struct wbuf *, const void *), const void *,
+	    bool after_log);
+
+/* mbd-lim.c */
+void	 lim_feed_start(void);
+
+/* mbd-sched.c */
+void	 sched_run(void);
+void	 sched_finish_job(struct job *, const struct job_status *);
+void	 sched_tick(void);
+
+#endif

@@ -1,0 +1,216 @@
+/*
+ * The job's own process, between fork and exec: its session, its user,
+ * its directory, its files and its environment.  Anything that fails here
+ * is written to the job's standard error (its -e or -o file once those are
+ * open) and the job exits 127, as a shell does for a command it cannot
+ * run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lsf.h"
+#include "sbd.h"
+
+static void NORETURN
+fail(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	sb_adds(&sb, "LSF: ");
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	sb_addc(&sb, '\n');
+	(void)write_all(2, sb.buf, sb.len);
+	_exit(127);
+}
+
+char *
+jobsup_expand_path(const char *p, const struct job_spec *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (p == NULL || *p == '\0')
+		return NULL;
+	for (; *p; p++) {
+		if (p[0] == '%' && p[1] == 'J') {
+			sb_addf(&sb, "%lld", (long long)s->jobid);
+			p++;
+		} else if (p[0] == '%' && p[1] == 'I') {
+			sb_addf(&sb, "%d", s->idx);
+			p++;
+		} else {
+			sb_addc(&sb, *p);
+		}
+	}
+	return sb_detach(&sb);
+}
+
+static void
+set_env(struct strv *env, const char *name, const char *val)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < env->n; i++) {
+		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=') {
+			free(env->v[i]);
+			env->v[i] = xasprintf("%s=%s", name, val ? val : "");
+			return;
+		}
+	}
+	strv_push_nodup(env, xasprintf("%s=%s", name, val ? val : ""));
+}
+
+static void
+build_env(struct strv *env, const struct job_spec *s, const char *dir,
+    const struct passwd *pw, const char *out, const char *err)
+{
+	struct strbuf hosts = STRBUF_INIT, mcpu = STRBUF_INIT;
+	char num[32];
+
+	strv_copy(env, &s->env);
+	for (size_t i = 0; i < s->exec_hosts.n; i++) {
+		const char *h = s->exec_hosts.v[i];
+		size_t k = i, cnt = 0;
+
+		sb_addf(&hosts, "%s%s", i ? " " : "", h);
+		/* LSB_MCPU_HOSTS: each host once, with its slot count. */
+		if (i > 0 && strcmp(s->exec_hosts.v[i - 1], h) == 0)
+			continue;
+		while (k < s->exec_hosts.n && strcmp(s->exec_hosts.v[k], h) == 0)
+			k++, cnt++;
+		sb_addf(&mcpu, "%s%s %zu", mcpu.len ? " " : "", h, cnt);
+	}
+	snprintf(num, sizeof(num), "%lld", (long long)s->jobid);
+	set_env(env, "LSB_JOBID", num);
+	snprintf(num, sizeof(num), "%d", s->idx);
+	set_env(env, "LSB_JOBINDEX", num);
+	set_env(env, "LSB_JOBNAME", s->job_name);
+	set_env(env, "LSB_QUEUE", s->queue);
+	set_env(env, "LSB_HOSTS", hosts.buf ? hosts.buf : "");
+	set_env(env, "LSB_MCPU_HOSTS", mcpu.buf ? mcpu.buf : "");
+	snprintf(num, sizeof(num), "%zu", s->exec_hosts.n);
+	set_env(env, "LSB_DJOB_NUMPROC", num);
+	set_env(env, "LSB_MAX_NUM_PROCESSORS", num);
+	{
+		char *hf = xasprintf("%s/%s", dir, JOBDIR_HOSTS);
+
+		set_env(env, "LSB_DJOB_HOSTFILE", hf);
+		free(hf);
+	}
+	set_env(env, "LS_SUBCWD", s->sub_cwd);
+	set_env(env, "LSB_SUB_HOST", s->from_host);
+	set_env(env, "LSB_EXEC_CLUSTER", s->cluster);
+	set_env(env, "LSB_PROJECT_NAME", s->project);
+	set_env(env, "LSFUSER", pw->pw_name);
+	set_env(env, "USER", pw->pw_name);
+	set_env(env, "LOGNAME", pw->pw_name);
+	set_env(env, "HOME", pw->pw_dir);
+	snprintf(num, sizeof(num), "%d", (int)getpid());
+	set_env(env, "LS_JOBPID", num);
+	if (out)
+		set_env(env, "LSB_OUTPUTFILE", out);
+	if (err)
+		set_env(env, "LSB_ERRORFILE", err);
+	if (getenv("LSF_ENVDIR"))
+		set_env(env, "LSF_ENVDIR", getenv("LSF_ENVDIR"));
+	sb_release(&hosts);
+	sb_release(&mcpu);
+}
+
+static void
+redirect(int fd, const char *path, int flags)
+{
+	int f = open(path, flags | O_CLOEXEC, 0644);
+
+	if (f < 0)
+		fail("cannot open %s: %s", path, strerror(errno));
+	if (f != fd) {
+		if (dup2(f, fd) < 0)
+			fail("dup2: %s", strerror(errno));
+		close(f);
+	}
+}
+
+void
+jobsup_exec_job(const struct job_spec *s, const char *dir, int unused)
+{
+	struct strv env = STRV_INIT;
+	struct passwd *pw;
+	char *out, *err, *script, *argv[3];
+	const char *cwd;
+	sigset_t none;
+
+	setsid();
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+
+	/* Until the job's own files are open, errors go nowhere useful. */
+	pw = s->user ? getpwnam(s->user) : NULL;
+	if (pw == NULL)
+		fail("user %s is not known on this host", s->user ? s->user :
+		    "(none)");
+	if (geteuid() == 0) {
+		if (initgroups(pw->pw_name, pw->pw_gid) < 0 ||
+		    setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0)
+			fail("cannot become user %s: %s", pw->pw_name,
+			    strerror(errno));
+	} else if (pw->pw_uid != geteuid()) {
+		fail("sbatchd does not run as root and cannot run jobs of "
+		    "user %s", pw->pw_name);
+	}
+	umask((mode_t)s->umask);
+	if (s->nice)
+		(void)setpriority(PRIO_PROCESS, 0, s->nice);
+
+	cwd = s->cwd && *s->cwd ? s->cwd : s->sub_cwd;
+	if (cwd == NULL || chdir(cwd) < 0) {
+		cwd = "/tmp";
+		if (chdir(cwd) < 0)
+			fail("cannot change to /tmp: %s", strerror(errno));
+	}
+
+	redirect(0, s->in_file && *s->in_file ? s->in_file : "/dev/null",
+	    O_RDONLY);
+	out = jobsup_expand_path(s->out_file, s);
+	err = jobsup_expand_path(s->err_file, s);
+	if (out)
+		redirect(1, out, O_WRONLY | O_CREAT |
+		    (s->options2 & SUB2_OUT_OVERWRITE ? O_TRUNC : O_APPEND));
+	else
+		redirect(1, "/dev/null", O_WRONLY);
+	if (err && (out == NULL || strcmp(err, out) != 0))
+		redirect(2, err, O_WRONLY | O_CREAT |
+		    (s->options2 & SUB2_ERR_OVERWRITE ? O_TRUNC : O_APPEND));
+	else if (dup2(1, 2) < 0)
+		_exit(127);
+
+	build_env(&env, s, dir, pw, out, err);
+	script = xasprintf("%s/%s", dir, JOBDIR_SCRIPT);
+	set_env(&env, "LSB_JOBFILENAME", script);
+	if (s->command && strncmp(s->command, "#!", 2) == 0) {
+		/* A script with its own interpreter runs as it is. */
+		argv[0] = script;
+		argv[1] = NULL;
+		execve(script, argv, env.v);
+	} else {
+		argv[0] = "/bin/sh";
+		argv[1] = script;
+		argv[2] = NULL;
+		execve("/bin/sh", argv, env.v);
+	}
+	fail("cannot run the job: %s", strerror(errno));
+}

@@ -1,0 +1,210 @@
+/* sbatchd: main, sockets, signals, and the LIM that names the master. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "sbd.h"
+
+struct sbd *sbd;
+
+static void lim_subscribe(void);
+
+static void
+lim_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
+{
+	struct lim_cluster_info ci;
+
+	if (h->type != MSG_LIM_CLUSTER_INFO)
+		return;
+	if (!lim_cluster_info_unpack(r, &ci) || rbuf_end(r) < 0) {
+		lim_cluster_info_release(&ci);
+		log_warnx("malformed cluster information from the LIM");
+		return;
+	}
+	if (!streq(ci.master, sbd->master)) {
+		free(sbd->master);
+		sbd->master = ci.master ? xstrdup(ci.master) : NULL;
+		log_info("master is %s", sbd->master ? sbd->master : "unknown");
+		child_master_changed();
+		mbd_master_changed();
+	}
+	lim_cluster_info_release(&ci);
+}
+
+static void
+lim_retry_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	lim_subscribe();
+}
+
+static void
+lim_retry(void)
+{
+	struct timeval tv = { 1, 0 };
+
+	evtimer_add(sbd->ev_lim_retry, &tv);
+}
+
+static void
+lim_closed(struct conn *c, void *arg)
+{
+	log_warnx("lost the connection to the LIM");
+	sbd->lim = NULL;
+	lim_retry();
+}
+
+static void
+lim_connected(struct conn *c, int err, void *arg)
+{
+	struct wbuf w;
+
+	if (err) {
+		log_debug("LIM not reachable yet: %s", strerror(err));
+		sbd->lim = NULL;
+		lim_retry();
+		return;
+	}
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_LIM_SUBSCRIBE, 1, 0);
+	put_u32(&w, LIM_SUB_MASTER);
+	wbuf_end_frame(&w);
+	conn_send(c, &w);
+	wbuf_release(&w);
+}
+
+/* Our own LIM tells us who the master is, now and whenever it changes. */
+static void
+lim_subscribe(void)
+{
+	struct host_addr to;
+
+	if (net_resolve(sbd->host, sbd->conf.lsf.lim_port, &to) < 0)
+		fatalx("cannot resolve %s", sbd->host);
+	sbd->lim = conn_connect(sbd->base, &to, &sbd->addr, lim_msg,
+	    lim_closed, lim_connected, NULL);
+	if (sbd->lim == NULL) {
+		lim_retry();
+		return;
+	}
+	sbd->lim->name = xstrdup("LIM");
+}
+
+static void
+signal_cb(evutil_socket_t sig, short ev, void *arg)
+{
+	int status;
+	pid_t pid;
+
+	switch (sig) {
+	case SIGTERM:
+	case SIGINT:
+		log_info("caught signal %d, stopping", (int)sig);
+		sbd->stopping = true;
+		child_stop();
+		event_base_loopbreak(sbd->base);
+		break;
+	case SIGHUP:
+		log_reopen();
+		break;
+	case SIGCHLD:
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			child_reaped(pid, status);
+			jobs_reap(pid);
+		}
+		break;
+	}
+}
+
+static int
+mkdirs(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	free(p);
+	if (mkdir(path, mode) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const int signums[] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD };
+	struct evconnlistener *l_sbd, *l_sup;
+	struct host_addr a;
+	char *cause = NULL, *jobsdir;
+	int fd_sbd, fd_sup;
+
+	sbd = xcalloc(1, sizeof(*sbd));
+	daemon_getopt(&sbd->opts, "sbatchd", argc, argv);
+	daemon_config(&sbd->opts, &sbd->conf, CONF_ALL);
+	sbd->host = sbd->opts.host;
+	sbd->term_interval = sbd->conf.params.job_terminate_interval;
+	if (net_resolve(sbd->host, 0, &sbd->addr) < 0 ||
+	    net_resolve(sbd->host, sbd->conf.lsf.sbd_port, &a) < 0) {
+		fprintf(stderr, "sbatchd: cannot resolve host %s\n", sbd->host);
+		exit(1);
+	}
+	/* The port is ours alone: one sbatchd per host. */
+	fd_sbd = net_listen_tcp(&a, &cause);
+	if (fd_sbd < 0) {
+		fprintf(stderr, "sbatchd: %s\n", cause);
+		exit(1);
+	}
+	sbd->statedir = xasprintf("%s/%s", sbd->conf.lsf.sbd_statedir,
+	    sbd->host);
+	jobsdir = xasprintf("%s/jobs", sbd->statedir);
+	if (mkdirs(jobsdir, 0755) < 0) {
+		fprintf(stderr, "sbatchd: %s: %s\n", jobsdir, strerror(errno));
+		exit(1);
+	}
+	free(jobsdir);
+	sbd->sockpath = xasprintf("%s/sbatchd.sock", sbd->statedir);
+	fd_sup = net_listen_unix(sbd->sockpath, 0700, &cause);
+	if (fd_sup < 0) {
+		fprintf(stderr, "sbatchd: %s\n", cause);
+		exit(1);
+	}
+	daemon_start(&sbd->opts, &sbd->conf);
+	signal(SIGPIPE, SIG_IGN);
+
+	sbd->base = event_base_new();
+	if (sbd->base == NULL)
+		fatalx("event_base_new failed");
+	for (size_t i = 0; i < ARRAY_SIZE(signums); i++) {
+		struct event *ev = evsignal_new(sbd->base, signums[i],
+		    signal_cb, NULL);
+
+		evsignal_add(ev, NULL);
+	}
+	l_sbd = listener_new(sbd->base, fd_sbd, jobs_sup_accept, NULL);
+	l_sup = listener_new(sbd->base, fd_sup, jobs_sup_accept, NULL);
+	sbd->ev_lim_retry = evtimer_new(sbd->base, lim_retry_cb, NULL);
+
+	jobs_init();
+	jobs_scan();
+	lim_subscribe();
+
+	event_base_dispatch(sbd->base);
+
+	evconnlistener_free(l_sbd);
+	evconnlistener_free(l_sup);
+	(void)unlink(sbd->sockpath);
+	log_info("sbatchd stopped");
+	return 0;
+}

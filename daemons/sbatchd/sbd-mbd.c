@@ -1,0 +1,218 @@
+/*
+ * The connection to mbatchd.  sbatchd connects from its host's address to
+ * the master's LSB_MBD_PORT, registers with the state of every job it
+ * holds, and then keeps the connection: job starts and signals come down
+ * it, job states go up.  When it breaks, sbatchd reconnects (quickly at
+ * first, mbatchd is usually being restarted) and registers again, which
+ * is how a new mbatchd learns what happened while it was away.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "sbd.h"
+
+#define RETRY_MIN_MS	50
+#define RETRY_MAX_MS	2000
+
+static void mbd_connect(void);
+
+static void
+send_frame(uint16_t type, void (*pack)(struct wbuf *, const void *),
+    const void *x)
+{
+	struct wbuf w;
+
+	wbuf_init(&w);
+	wbuf_begin(&w, type, 0, 0);
+	pack(&w, x);
+	wbuf_end_frame(&w);
+	conn_send(sbd->mbd, &w);
+	wbuf_release(&w);
+}
+
+void
+mbd_send_status(struct sjob *j)
+{
+	if (sbd->mbd_state != MBD_UP) {
+		/* It goes out with or right after the next registration. */
+		j->dirty = true;
+		return;
+	}
+	j->dirty = false;
+	send_frame(MSG_SBD_JOB_STATUS,
+	    (void (*)(struct wbuf *, const void *))job_status_pack, &j->st);
+}
+
+static void
+do_register(void)
+{
+	struct sbd_register reg;
+	int n = 0;
+
+	memset(&reg, 0, sizeof(reg));
+	reg.host = sbd->host;
+	reg.pid = (int)getpid();
+	for (struct sjob *j = sbd->jobs; j; j = j->next)
+		n++;
+	reg.jobs = xcalloc((size_t)n, sizeof(*reg.jobs));
+	for (struct sjob *j = sbd->jobs; j; j = j->next) {
+		reg.jobs[reg.njobs++] = j->st;	/* shallow */
+		j->dirty = false;
+	}
+	send_frame(MSG_SBD_REGISTER,
+	    (void (*)(struct wbuf *, const void *))sbd_register_pack, &reg);
+	free(reg.jobs);
+	sbd->mbd_state = MBD_REGISTERING;
+}
+
+static void
+mbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
+{
+	struct sbd_register_reply rr;
+	struct job_spec spec;
+	struct sbd_signal sg;
+	struct job_ack ack;
+	struct msg_error e;
+
+	switch (h->type) {
+	case MSG_SBD_REGISTER_REPLY:
+		if (!sbd_register_reply_unpack(r, &rr) || rbuf_end(r) < 0) {
+			sbd_register_reply_release(&rr);
+			goto bad;
+		}
+		if (rr.job_terminate_interval > 0)
+			sbd->term_interval = rr.job_terminate_interval;
+		sbd_register_reply_release(&rr);
+		sbd->mbd_state = MBD_UP;
+		sbd->mbd_retry_ms = RETRY_MIN_MS;
+		log_info("registered with mbatchd on %s", sbd->master);
+		for (struct sjob *j = sbd->jobs; j; j = j->next)
+			if (j->dirty)
+				mbd_send_status(j);
+		break;
+	case MSG_SBD_JOB_START:
+		if (!job_spec_unpack(r, &spec) || rbuf_end(r) < 0) {
+			job_spec_release(&spec);
+			goto bad;
+		}
+		jobs_start(&spec);
+		job_spec_release(&spec);
+		break;
+	case MSG_SBD_JOB_SIGNAL:
+		if (!sbd_signal_unpack(r, &sg) || rbuf_end(r) < 0)
+			goto bad;
+		jobs_signal(&sg);
+		break;
+	case MSG_SBD_JOB_ACK:
+		if (!job_ack_unpack(r, &ack) || rbuf_end(r) < 0)
+			goto bad;
+		jobs_ack(&ack);
+		break;
+	case MSG_ERROR:
+		if (msg_error_unpack(r, &e))
+			log_warnx("mbatchd refused us: %s%s%s",
+			    lsb_errmsg(e.code), e.detail ? ": " : "",
+			    e.detail ? e.detail : "");
+		msg_error_release(&e);
+		conn_close(c);
+		sbd->mbd = NULL;
+		sbd->mbd_state = MBD_DOWN;
+		mbd_connect_soon(RETRY_MAX_MS);
+		break;
+	default:
+		log_warnx("mbatchd sent unexpected %s", msg_type_name(h->type));
+		break;
+	}
+	return;
+bad:
+	log_warnx("malformed %s from mbatchd; reconnecting",
+	    msg_type_name(h->type));
+	conn_close(c);
+	sbd->mbd = NULL;
+	sbd->mbd_state = MBD_DOWN;
+	mbd_connect_soon(RETRY_MIN_MS);
+}
+
+static void
+mbd_closed(struct conn *c, void *arg)
+{
+	if (sbd->mbd_state == MBD_UP)
+		log_info("lost the connection to mbatchd");
+	sbd->mbd = NULL;
+	sbd->mbd_state = MBD_DOWN;
+	mbd_connect_soon(sbd->mbd_retry_ms);
+	if (sbd->mbd_retry_ms < RETRY_MAX_MS)
+		sbd->mbd_retry_ms *= 2;
+}
+
+static void
+mbd_connected(struct conn *c, int err, void *arg)
+{
+	if (err) {
+		log_debug("mbatchd not reachable: %s", strerror(err));
+		sbd->mbd = NULL;
+		sbd->mbd_state = MBD_DOWN;
+		mbd_connect_soon(sbd->mbd_retry_ms);
+		if (sbd->mbd_retry_ms < RETRY_MAX_MS)
+			sbd->mbd_retry_ms *= 2;
+		return;
+	}
+	do_register();
+}
+
+static void
+mbd_connect(void)
+{
+	struct host_addr to;
+
+	if (sbd->mbd || sbd->master == NULL || sbd->stopping)
+		return;
+	if (net_resolve(sbd->master, sbd->conf.lsf.mbd_port, &to) < 0) {
+		log_warnx("cannot resolve the master %s", sbd->master);
+		mbd_connect_soon(RETRY_MAX_MS);
+		return;
+	}
+	sbd->mbd = conn_connect(sbd->base, &to, &sbd->addr, mbd_msg,
+	    mbd_closed, mbd_connected, NULL);
+	if (sbd->mbd == NULL) {
+		log_warn("connect to mbatchd");
+		mbd_connect_soon(RETRY_MAX_MS);
+		return;
+	}
+	sbd->mbd->name = xasprintf("mbatchd on %s", sbd->master);
+	sbd->mbd_state = MBD_CONNECTING;
+}
+
+static void
+retry_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	mbd_connect();
+}
+
+void
+mbd_connect_soon(int ms)
+{
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	if (sbd->ev_mbd_retry == NULL)
+		sbd->ev_mbd_retry = evtimer_new(sbd->base, retry_cb, NULL);
+	if (sbd->mbd_retry_ms == 0)
+		sbd->mbd_retry_ms = RETRY_MIN_MS;
+	evtimer_add(sbd->ev_mbd_retry, &tv);
+}
+
+void
+mbd_master_changed(void)
+{
+	if (sbd->mbd) {
+		conn_close(sbd->mbd);
+		sbd->mbd = NULL;
+		sbd->mbd_state = MBD_DOWN;
+	}
+	sbd->mbd_retry_ms = RETRY_MIN_MS;
+	if (sbd->master)
+		mbd_connect();
+}
