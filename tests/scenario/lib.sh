@@ -1,0 +1,261 @@
+# Shared by the scenario tests: a private cluster of several hosts on one
+# machine.  Each host is a loopback address (127.0.0.11, .12, ...) named in
+# the cluster's own hosts file; every daemon runs with -N <host>, so all
+# hosts share the ports of this test's cluster, which are chosen free.
+#
+#	. "$(dirname "$0")/lib.sh"
+#	cluster_init 3			# hosta hostb hostc
+#	(edit $LSB_CONF/lsb.queues etc. if needed)
+#	cluster_start
+#	... bsub/bjobs ...
+#	(cluster_stop runs at exit)
+#
+# Helpers: wait_for CMD... (retry until it succeeds, with a deadline),
+# expect_eq, expect_match, fail, pass.  Tests print "ok"/"not ok" lines
+# and end with "N passed, M failed".
+
+set -u
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+export PATH="$BUILD/bin:$PATH"
+SBIN="$BUILD/sbin"
+T_NAME=$(basename "$0" .sh)
+T_PASS=0
+T_FAIL=0
+T_DIR=""
+T_PIDS=""
+WAIT_SECS=${WAIT_SECS:-30}
+
+# Pick three consecutive free TCP ports on the loopback addresses.
+pick_ports() {
+	local base tries=0
+	while :; do
+		base=$(( 20000 + (RANDOM * 7 + $$) % 30000 ))
+		if ! ss -ltnH 2>/dev/null | awk '{print $4}' |
+		    grep -Eq ":($base|$((base + 1))|$((base + 2)))\$"; then
+			echo "$base"
+			return
+		fi
+		tries=$((tries + 1))
+		[ $tries -gt 50 ] && { echo "no free ports" >&2; exit 1; }
+	done
+}
+
+# cluster_init N [extra lsf.conf lines...]
+cluster_init() {
+	local n=$1 i base
+	shift
+	T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/lsft.$T_NAME.XXXXXX")
+	chmod 755 "$T_DIR"
+	export LSF_ENVDIR="$T_DIR/conf"
+	LSF_CONF="$T_DIR/conf"
+	LSB_CONF="$T_DIR/conf/lsbatch/c1/configdir"
+	mkdir -p "$LSB_CONF" "$T_DIR/work" "$T_DIR/log" "$T_DIR/jobs"
+	chmod 1777 "$T_DIR/jobs"
+	base=$(pick_ports)
+	HOSTS=""
+	: >"$LSF_CONF/hosts"
+	for i in $(seq 1 "$n"); do
+		local h="host$(printf "\\x$(printf %x $((96 + i)))")"
+		HOSTS="$HOSTS $h"
+		echo "127.0.0.$((10 + i)) $h" >>"$LSF_CONF/hosts"
+	done
+	HOSTS=${HOSTS# }
+	MASTER=${HOSTS%% *}
+	cat >"$LSF_CONF/lsf.conf" <<EOF
+LSF_CONFDIR=$LSF_CONF
+LSB_SHAREDIR=$T_DIR/work
+LSF_LOGDIR=$T_DIR/log
+LSF_LOG_MASK=LOG_DEBUG
+LSF_LIM_PORT=$base
+LSB_MBD_PORT=$((base + 1))
+LSB_SBD_PORT=$((base + 2))
+LSF_MASTER_LIST="$MASTER"
+LSF_UNIT_FOR_LIMITS=MB
+EOF
+	for l in "$@"; do echo "$l" >>"$LSF_CONF/lsf.conf"; done
+	cat >"$LSF_CONF/lsf.shared" <<EOF
+Begin Cluster
+ClusterName
+c1
+End Cluster
+
+Begin HostType
+TYPENAME
+X86_64
+End HostType
+
+Begin HostModel
+MODELNAME  CPUFACTOR  ARCHITECTURE
+generic    1.0        ()
+End HostModel
+EOF
+	{
+		echo "Begin Parameters"
+		echo "EXINTERVAL = 1"
+		echo "End Parameters"
+		echo
+		echo "Begin ClusterAdmins"
+		echo "Administrators = root"
+		echo "End ClusterAdmins"
+		echo
+		echo "Begin Host"
+		echo "HOSTNAME  model  type  server  RESOURCES"
+		for h in $HOSTS; do
+			echo "$h  !  !  1  ()"
+		done
+		echo "End Host"
+	} >"$LSF_CONF/lsf.cluster.c1"
+	cat >"$LSB_CONF/lsb.params" <<EOF
+Begin Parameters
+DEFAULT_QUEUE = normal
+MBD_SLEEP_TIME = 1
+SBD_SLEEP_TIME = 1
+JOB_ACCEPT_INTERVAL = 0
+JOB_TERMINATE_INTERVAL = 1
+CLEAN_PERIOD = 3600
+End Parameters
+EOF
+	cat >"$LSB_CONF/lsb.queues" <<EOF
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+DESCRIPTION = The default queue.
+End Queue
+
+Begin Queue
+QUEUE_NAME = short
+PRIORITY = 50
+DESCRIPTION = Short jobs first.
+End Queue
+EOF
+	cat >"$LSB_CONF/lsb.hosts" <<EOF
+Begin Host
+HOST_NAME  MXJ
+default    2
+End Host
+EOF
+	: >"$LSB_CONF/lsb.users"
+	export LSB_NTRIES=100
+	trap cluster_stop EXIT
+}
+
+start_daemon() {
+	# start_daemon NAME HOST
+	"$SBIN/$1" -f -N "$2" >>"$T_DIR/log/$1.$2.stderr" 2>&1 &
+	T_PIDS="$T_PIDS $!"
+	eval "PID_${1}_$2=$!"
+}
+
+cluster_start() {
+	local h
+	for h in $HOSTS; do start_daemon lim "$h"; done
+	for h in $HOSTS; do start_daemon sbatchd "$h"; done
+	wait_for all_hosts_ok || { dump_logs; fail "cluster did not come up"; exit 1; }
+}
+
+# Every host shows "ok" in bhosts.
+all_hosts_ok() {
+	local out
+	out=$(bhosts 2>/dev/null) || return 1
+	[ "$(echo "$out" | awk 'NR > 1 && $2 == "ok"' | wc -l)" -eq \
+	    "$(echo "$HOSTS" | wc -w)" ]
+}
+
+cluster_stop() {
+	local p
+	[ -n "$T_DIR" ] || return 0
+	for p in $T_PIDS; do kill "$p" 2>/dev/null; done
+	for p in $T_PIDS; do wait "$p" 2>/dev/null; done
+	# Jobs outlive sbatchd by design: end those of this cluster.
+	pkill -KILL -f "$T_DIR" 2>/dev/null
+	for f in "$T_DIR"/work/c1/sbd/*/jobs/*/lock; do
+		[ -e "$f" ] && fuser -k -KILL "$f" >/dev/null 2>&1
+	done
+	if [ "$T_FAIL" -eq 0 ] && [ -z "${KEEP:-}" ]; then
+		rm -rf "$T_DIR"
+	else
+		echo "# kept $T_DIR"
+	fi
+	T_DIR=""
+}
+
+dump_logs() {
+	local f
+	for f in "$T_DIR"/log/*; do
+		echo "# ---- $f"
+		tail -n 30 "$f" | sed 's/^/# /'
+	done
+}
+
+# wait_for CMD ARGS...: retry (every 50 ms) until it succeeds or WAIT_SECS.
+wait_for() {
+	local deadline=$(( $(date +%s) + WAIT_SECS ))
+	while ! "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -ge "$deadline" ] && return 1
+		sleep 0.05
+	done
+	return 0
+}
+
+# A job's STAT.
+job_stat() {
+	bjobs -noheader -o stat "$1" 2>/dev/null
+}
+
+job_is() {
+	[ "$(job_stat "$1")" = "$2" ]
+}
+
+# Submit and print the job ID.
+submit() {
+	local out
+	out=$(bsub "$@") || return 1
+	echo "$out" | sed -n 's/^Job <\([0-9]*\)> is submitted.*/\1/p'
+}
+
+pass() {
+	T_PASS=$((T_PASS + 1))
+	echo "ok $((T_PASS + T_FAIL)) - $*"
+}
+
+fail() {
+	T_FAIL=$((T_FAIL + 1))
+	echo "not ok $((T_PASS + T_FAIL)) - $*"
+}
+
+check() {
+	# check "description" CMD ARGS...
+	local d=$1
+	shift
+	if "$@"; then pass "$d"; else fail "$d"; fi
+}
+
+expect_eq() {
+	# expect_eq "description" expected actual
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1"
+		echo "#   expected: $(printf %q "$2")"
+		echo "#   actual:   $(printf %q "$3")"
+	fi
+}
+
+expect_match() {
+	# expect_match "description" regex actual
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
+		pass "$1"
+	else
+		fail "$1"
+		echo "#   pattern: $2"
+		printf '%s\n' "$3" | sed 's/^/#   actual: /'
+	fi
+}
+
+finish() {
+	echo "$T_PASS passed, $T_FAIL failed"
+	[ "$T_FAIL" -eq 0 ] || dump_logs
+	[ "$T_FAIL" -eq 0 ]
+}
