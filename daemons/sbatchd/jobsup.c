@@ -27,9 +27,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <pwd.h>
 
 #include "log.h"
 #include "sbd.h"
+
+/* How often a running job's memory and CPU time are collected. */
+#define USAGE_INTERVAL_MS	5000
 
 struct sup {
 	struct job_spec	*spec;
@@ -76,20 +80,46 @@ try_connect(struct sup *s)
 	send_status(s, MSG_JS_HELLO);
 }
 
-/* Sum the resident memory of the job's session, in KB. */
+/* Where the job runs and as whom, for JOB_EXECUTE and bjobs -l. */
 static void
-sample_memory(struct sup *s)
+fill_exec_info(struct sup *s)
 {
+	const struct job_spec *sp = s->spec;
+	struct passwd *pw = sp->user ? getpwnam(sp->user) : NULL;
+	const char *cwd = sp->cwd && *sp->cwd ? sp->cwd : sp->sub_cwd;
+	struct stat sb;
+
+	if (cwd == NULL || stat(cwd, &sb) < 0 || !S_ISDIR(sb.st_mode))
+		cwd = "/tmp";
+	s->st.exec_cwd = xstrdup(cwd);
+	s->st.exec_home = xstrdup(pw ? pw->pw_dir : "/");
+	s->st.exec_user = xstrdup(pw ? pw->pw_name : (sp->user ? sp->user :
+	    ""));
+}
+
+/*
+ * Sum the resident memory and CPU time of the job's session.  Returns
+ * true when either changed enough to be worth reporting.
+ */
+static bool
+sample_usage(struct sup *s)
+{
+	long ticks = sysconf(_SC_CLK_TCK);
+	double cpu = 0;
+	int64_t old_mem = s->st.mem_kb;
+	double old_cpu = s->st.cpu_time;
+
 	DIR *d = opendir("/proc");
 	struct dirent *de;
 	long pagekb = sysconf(_SC_PAGESIZE) / 1024;
 	int64_t kb = 0;
 
 	if (d == NULL)
-		return;
+		return false;
 	while ((de = readdir(d)) != NULL) {
 		char path[300], buf[1024], *p;
 		long session, rss;
+		unsigned long ut, stt;
 		ssize_t n;
 		int fd;
 
@@ -108,23 +138,29 @@ sample_memory(struct sup *s)
 		p = strrchr(buf, ')');
 		if (p == NULL)
 			continue;
-		/* state ppid pgrp session ... rss is field 24 overall */
+		/* state ppid pgrp session ... utime stime (14, 15) ...
+		 * rss is field 24 overall */
 		if (sscanf(p + 2, "%*c %*d %*d %ld %*d %*d %*u %*u %*u %*u %*u "
-		    "%*u %*u %*d %*d %*d %*d %*d %*d %*u %*u %ld",
-		    &session, &rss) != 2)
+		    "%lu %lu %*d %*d %*d %*d %*d %*d %*u %*u %ld",
+		    &session, &ut, &stt, &rss) != 4)
 			continue;
-		if (session == s->pid)
+		if (session == s->pid) {
 			kb += (int64_t)rss * pagekb;
+			cpu += (double)(ut + stt) / (double)ticks;
+		}
 	}
 	closedir(d);
 	if (kb <= 0)
-		return;
+		return false;
+	if (cpu > s->st.cpu_time)
+		s->st.cpu_time = cpu;
 	s->st.mem_kb = kb;
 	if (kb > s->st.max_mem_kb)
 		s->st.max_mem_kb = kb;
 	s->mem_sum += kb;
 	s->mem_n++;
 	s->st.avg_mem_kb = s->mem_sum / s->mem_n;
+	return kb != old_mem || s->st.cpu_time - old_cpu >= 0.5;
 }
 
 static void
@@ -324,6 +360,7 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 	}
 	s.st.pid = s.pid;
 	s.st.pgid = s.pid;
+	fill_exec_info(&s);
 	s.next_sample_ms = mono_ms() + 1000;
 	try_connect(&s);
 
@@ -367,8 +404,10 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 		if (s.next_kill_ms && now >= s.next_kill_ms)
 			kill_step(&s);
 		if (now >= s.next_sample_ms) {
-			sample_memory(&s);
-			s.next_sample_ms = now + 5000;
+			/* Running usage goes up to mbatchd (bjobs -l, -W). */
+			if (sample_usage(&s))
+				send_status(&s, MSG_JS_STATUS);
+			s.next_sample_ms = now + USAGE_INTERVAL_MS;
 		}
 		if (s.sock < 0 && now >= s.next_connect_ms)
 			try_connect(&s);

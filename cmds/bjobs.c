@@ -1,0 +1,758 @@
+/*
+ * bjobs: show jobs.
+ *
+ *	bjobs [-a|-d|-p|-r|-s] [-l|-w|-W|-o "fields" [-json]] [-noheader]
+ *	      [-u user|all] [-q queue] [-m host] [-J name] [-P project]
+ *	      [jobID ...]
+ *
+ * Workflow tools parse this output, so its shapes are LSF's to the byte:
+ * fixed columns by default, the header found by its JOBID and STAT
+ * words, "-" for empty -o values, one JSON document with -json, and
+ * "Job <N> is not found" on stderr (never stdout) for a missing ID.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "cmdopt.h"
+#include "jobfmt.h"
+#include "lsf.h"
+#include "timefmt.h"
+
+enum {
+	O_A = 1, O_D, O_P, O_R, O_S, O_L, O_W, O_WW, O_NOHDR, O_U, O_Q,
+	O_M, O_J, O_PROJ, O_O, O_JSON, O_H, O_V, O_ARR
+};
+
+static const struct cmdopt opts[] = {
+	{ "a", false, O_A }, { "d", false, O_D }, { "p", false, O_P },
+	{ "r", false, O_R }, { "s", false, O_S }, { "l", false, O_L },
+	{ "w", false, O_W }, { "W", false, O_WW },
+	{ "noheader", false, O_NOHDR }, { "u", true, O_U }, { "q", true, O_Q },
+	{ "m", true, O_M }, { "J", true, O_J }, { "P", true, O_PROJ },
+	{ "o", true, O_O }, { "json", false, O_JSON }, { "h", false, O_H },
+	{ "V", false, O_V }, { "A", false, O_ARR },
+	{ NULL, false, 0 }
+};
+
+struct jobs {
+	struct job_info	*v;
+	size_t		 n;
+	size_t		 cap;
+};
+
+static void NORETURN
+usage(void)
+{
+	fprintf(stderr,
+	    "Usage: bjobs [-h] [-V] [-a|-d|-p|-r|-s] [-l|-w|-W|-o \"fields\" "
+	    "[-json]]\n"
+	    "             [-noheader] [-u user_name|all] [-q queue_name]\n"
+	    "             [-m host_name] [-J job_name] [-P project_name]\n"
+	    "             [jobId | \"jobId[index]\" ...]\n");
+	exit(255);
+}
+
+/* "*tail" truncation LSF uses for narrow columns. */
+static void
+col(struct strbuf *sb, const char *s, int width, bool last)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (s == NULL)
+		s = "";
+	if ((int)n > width) {
+		sb_addc(sb, '*');
+		sb_adds(sb, s + n - (size_t)(width - 1));
+	} else {
+		sb_adds(sb, s);
+		if (!last)
+			for (size_t i = n; (int)i < width; i++)
+				sb_addc(sb, ' ');
+	}
+	if (!last)
+		sb_addc(sb, ' ');
+}
+
+static void
+wide_col(struct strbuf *sb, const char *s, int width)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	sb_adds(sb, s ? s : "");
+	for (size_t i = n; (int)i < width; i++)
+		sb_addc(sb, ' ');
+	sb_addc(sb, ' ');
+}
+
+static void
+print_default(const struct jobs *js, bool wide, bool noheader)
+{
+	if (!noheader)
+		printf("JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   "
+		    "JOB_NAME   SUBMIT_TIME\n");
+	for (size_t i = 0; i < js->n; i++) {
+		const struct job_info *j = &js->v[i];
+		struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+		struct strv per_host = STRV_INIT;
+		char id[32], t[32], *hosts;
+
+		snprintf(id, sizeof(id), "%lld", (long long)j->jobid);
+		fmt_time_short(j->submit_time, t, sizeof(t));
+		{
+			const struct jfield *f = jfield_find("job_name");
+
+			f->get(j, NULL, &name);
+		}
+		/* One line per execution host: "2*hostA". */
+		hosts = jobfmt_hosts(&j->exec_hosts, "\n");
+		strv_split_ws(&per_host, hosts);
+		free(hosts);
+		if (wide) {
+			char *all = jobfmt_hosts(&j->exec_hosts, ":");
+
+			wide_col(&sb, id, 7);
+			wide_col(&sb, j->user, 7);
+			wide_col(&sb, job_stat_str(j->status), 5);
+			wide_col(&sb, j->queue, 10);
+			wide_col(&sb, j->from_host, 11);
+			wide_col(&sb, all, 11);
+			wide_col(&sb, name.buf, 10);
+			sb_adds(&sb, t);
+			free(all);
+			printf("%s\n", sb.buf);
+		} else {
+			sb_addf(&sb, "%-7s ", id);
+			col(&sb, j->user, 7, false);
+			col(&sb, job_stat_str(j->status), 5, false);
+			col(&sb, j->queue, 10, false);
+			col(&sb, j->from_host, 11, false);
+			col(&sb, per_host.n ? per_host.v[0] : "", 11, false);
+			col(&sb, name.buf, 10, false);
+			sb_adds(&sb, t);
+			printf("%s\n", sb.buf);
+			for (size_t k = 1; k < per_host.n; k++)
+				printf("%45s%s\n", "", per_host.v[k]);
+		}
+		strv_release(&per_host);
+		sb_release(&sb);
+		sb_release(&name);
+	}
+}
+
+static void
+print_W(const struct jobs *js, bool noheader)
+{
+	if (!noheader)
+		printf("JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   "
+		    "JOB_NAME   SUBMIT_TIME  PROJ_NAME CPU_USED MEM SWAP PIDS "
+		    "START_TIME FINISH_TIME\n");
+	for (size_t i = 0; i < js->n; i++) {
+		const struct job_info *j = &js->v[i];
+		struct strbuf sb = STRBUF_INIT, mem = STRBUF_INIT;
+		char id[32], sub[32], st[32], fin[32], cpu[32], *hosts;
+		const struct jfield *nf = jfield_find("job_name");
+		struct strbuf name = STRBUF_INIT;
+
+		snprintf(id, sizeof(id), "%lld", (long long)j->jobid);
+		fmt_time_w(j->submit_time, sub, sizeof(sub));
+		fmt_time_w(j->start_time, st, sizeof(st));
+		fmt_time_w(JOB_STAT_FINISHED(j->status) ? j->end_time : 0, fin,
+		    sizeof(fin));
+		if (j->start_time > 0)
+			fmt_cpu_hms(j->cpu_time, cpu, sizeof(cpu));
+		else
+			strcpy(cpu, "-");
+		hosts = jobfmt_hosts(&j->exec_hosts, ":");
+		nf->get(j, NULL, &name);
+		wide_col(&sb, id, 7);
+		wide_col(&sb, j->user, 7);
+		wide_col(&sb, job_stat_str(j->status), 5);
+		wide_col(&sb, j->queue, 10);
+		wide_col(&sb, j->from_host, 11);
+		wide_col(&sb, *hosts ? hosts : "-", 11);
+		wide_col(&sb, name.buf, 10);
+		wide_col(&sb, sub, 12);
+		wide_col(&sb, j->project, 9);
+		wide_col(&sb, cpu, 8);
+		if (JOB_STAT_STARTED(j->status) && j->mem_kb >= 0)
+			sb_addf(&mem, "%lld", (long long)j->mem_kb);
+		else
+			sb_adds(&mem, "-");
+		wide_col(&sb, mem.buf, 3);
+		wide_col(&sb, j->swap_kb >= 0 ? "0" : "-", 4);
+		if (j->pids.n) {
+			char *p = strv_join(&j->pids, ",");
+
+			wide_col(&sb, p, 4);
+			free(p);
+		} else {
+			wide_col(&sb, "-", 4);
+		}
+		wide_col(&sb, st, 10);
+		sb_adds(&sb, fin);
+		printf("%s\n", sb.buf);
+		free(hosts);
+		sb_release(&sb);
+		sb_release(&mem);
+		sb_release(&name);
+	}
+}
+
+/* One reason per line, as bjobs -p and -l show them. */
+static void
+print_reasons(const struct job_info *j)
+{
+	if (j->pend_reason != PEND_NO_HOST) {
+		printf(" %s;\n", pend_reason_text(j->pend_reason));
+		return;
+	}
+	if (j->nhost_reasons == 0)
+		printf(" %s;\n", pend_reason_text(PEND_NEW_JOB));
+	for (uint32_t i = 0; i < j->nhost_reasons; i++)
+		printf(" %s: %d host%s;\n",
+		    host_reason_text(j->host_reasons[i].reason),
+		    j->host_reasons[i].count,
+		    j->host_reasons[i].count == 1 ? "" : "s");
+}
+
+static void
+print_pending(const struct jobs *js, bool noheader)
+{
+	if (!noheader)
+		printf("JOBID   USER    STAT  QUEUE       FROM_HOST      "
+		    "JOB_NAME           SUBMIT_TIME\n");
+	for (size_t i = 0; i < js->n; i++) {
+		const struct job_info *j = &js->v[i];
+		struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+		char id[32], t[32];
+
+		snprintf(id, sizeof(id), "%lld", (long long)j->jobid);
+		fmt_time_short(j->submit_time, t, sizeof(t));
+		jfield_find("job_name")->get(j, NULL, &name);
+		sb_addf(&sb, "%-7s ", id);
+		col(&sb, j->user, 7, false);
+		col(&sb, job_stat_str(j->status), 5, false);
+		col(&sb, j->queue, 11, false);
+		col(&sb, j->from_host, 14, false);
+		col(&sb, name.buf, 18, false);
+		sb_adds(&sb, t);
+		printf("%s\n", sb.buf);
+		if (JOB_STAT_PENDING(j->status))
+			print_reasons(j);
+		sb_release(&sb);
+		sb_release(&name);
+	}
+}
+
+/* bjobs -l: thresholds come from the job's queue. */
+static struct queue_info *queues;
+static uint32_t nqueues;
+
+static void
+fetch_queues(void)
+{
+	struct wbuf w;
+	struct reply rp;
+	int fd;
+
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_QUEUE_QUERY, 3, 0);
+	put_u32(&w, 0);
+	wbuf_end_frame(&w);
+	fd = mbd_connect();
+	if (mbd_call(fd, &w, &rp) == 0 && rp.hdr.type == MSG_QUEUE_LIST &&
+	    get_count(&rp.r, &nqueues, 64)) {
+		queues = xcalloc(nqueues + 1, sizeof(*queues));
+		for (uint32_t i = 0; i < nqueues; i++)
+			queue_info_unpack(&rp.r, &queues[i]);
+	}
+	reply_release(&rp);
+	wbuf_release(&w);
+	close(fd);
+}
+
+static const struct queue_info *
+queue_of(const char *name)
+{
+	for (uint32_t i = 0; name && i < nqueues; i++)
+		if (strcmp(queues[i].name, name) == 0)
+			return &queues[i];
+	return NULL;
+}
+
+static void
+threshold_row(const char *label, const float *v, uint32_t set)
+{
+	/* The widths of LSF's own table, under its header below. */
+	static const int w[NLOADIDX] = { 4, 6, 6, 6, 8, 6, 5, 6, 6, 7, 7 };
+
+	printf(" %-9s", label);
+	for (int i = 0; i < NLOADIDX; i++) {
+		char buf[32];
+
+		if (set & (1u << i)) {
+			if (i == LI_UT)
+				snprintf(buf, sizeof(buf), "%.0f%%", v[i] * 100);
+			else
+				snprintf(buf, sizeof(buf), "%g", v[i]);
+		} else {
+			strcpy(buf, "-");
+		}
+		printf("%*s", w[i], buf);
+	}
+	printf("  \n");
+}
+
+static void
+print_long(const struct job_info *j)
+{
+	struct strbuf sb = STRBUF_INIT, tmp = STRBUF_INIT;
+	const struct queue_info *q = queue_of(j->queue);
+	char id[32], *cwd;
+	int64_t now = time(NULL);
+
+	jobfmt_id(j, id, sizeof(id));
+	printf("\n");
+	sb_addf(&sb, "Job <%s>, ", id);
+	if (j->options & SUB_JOB_NAME) {
+		jfield_find("job_name")->get(j, NULL, &tmp);
+		sb_addf(&sb, "Job Name <%s>, ", tmp.buf);
+		sb_reset(&tmp);
+	}
+	sb_addf(&sb, "User <%s>, Project <%s>, ", j->user,
+	    j->project ? j->project : "default");
+	if (j->mail_user)
+		sb_addf(&sb, "Mail <%s>, ", j->mail_user);
+	sb_addf(&sb, "Status <%s>, Queue <%s>, ", job_stat_str(j->status),
+	    j->queue);
+	jfield_find("command")->get(j, NULL, &tmp);
+	sb_addf(&sb, "Command <%s>", tmp.buf);
+	sb_reset(&tmp);
+	jobfmt_wrap(stdout, sb.buf);
+
+	/* Submission. */
+	sb_reset(&sb);
+	jobfmt_stamp(&sb, j->submit_time);
+	cwd = jobfmt_home_path(j->cwd, j->sub_home);
+	sb_addf(&sb, "Submitted from host <%s>, CWD <%s>",
+	    j->from_host ? j->from_host : "", cwd);
+	free(cwd);
+	if (j->in_file)
+		sb_addf(&sb, ", Input File <%s>", j->in_file);
+	if (j->out_file)
+		sb_addf(&sb, ", Output File <%s>", j->out_file);
+	if (j->err_file)
+		sb_addf(&sb, ", Error File <%s>", j->err_file);
+	if (j->options & SUB_EXCLUSIVE)
+		sb_adds(&sb, ", Exclusive Execution");
+	if (j->options & SUB_RERUNNABLE)
+		sb_adds(&sb, ", Re-runnable");
+	if (j->num_procs > 1)
+		sb_addf(&sb, ", %d Task(s)", j->num_procs);
+	if (j->res_req && *j->res_req)
+		sb_addf(&sb, ", Requested Resources <%s>", j->res_req);
+	sb_addc(&sb, ';');
+	jobfmt_wrap(stdout, sb.buf);
+
+	if (j->rlimits[LSF_RLIMIT_RUN] > 0) {
+		printf("\n RUNLIMIT\n %.1f min\n",
+		    (double)j->rlimits[LSF_RLIMIT_RUN] / 60.0);
+	}
+	if (j->rlimits[LSF_RLIMIT_RSS] > 0) {
+		sb_reset(&tmp);
+		jobfmt_mem(j->rlimits[LSF_RLIMIT_RSS], &tmp);
+		printf("\n MEMLIMIT\n %10s\n", tmp.buf);
+	}
+
+	/* The run. */
+	if (j->start_time > 0) {
+		char *h1 = jobfmt_hosts(&j->exec_hosts, "> <");
+
+		sb_reset(&sb);
+		jobfmt_stamp(&sb, j->start_time);
+		sb_addf(&sb, "Started %zu Task(s) on Host(s) <%s>, Allocated "
+		    "%zu Slot(s) on Host(s) <%s>", j->exec_hosts.n, h1,
+		    j->exec_hosts.n, h1);
+		if (j->exec_home && *j->exec_home)
+			sb_addf(&sb, ", Execution Home <%s>", j->exec_home);
+		if (j->exec_cwd && *j->exec_cwd)
+			sb_addf(&sb, ", Execution CWD <%s>", j->exec_cwd);
+		sb_addc(&sb, ';');
+		jobfmt_wrap(stdout, sb.buf);
+		free(h1);
+	}
+	if (JOB_STAT_STARTED(j->status) && j->mem_kb >= 0) {
+		sb_reset(&sb);
+		jobfmt_stamp(&sb, now);
+		sb_adds(&sb, "Resource usage collected.");
+		jobfmt_wrap(stdout, sb.buf);
+		sb_reset(&tmp);
+		jobfmt_mem(j->mem_kb, &tmp);
+		printf("%21sMEM: %s;", "", tmp.buf);
+		printf("  SWAP: 0 Mbytes;  NTHREAD: 1\n");
+		if (j->pgid > 0) {
+			char *p = strv_join(&j->pids, " ");
+
+			printf("%21sPGID: %d;  PIDs: %s\n", "", j->pgid, p);
+			free(p);
+		}
+	}
+	if (JOB_STAT_FINISHED(j->status)) {
+		const char *rn = term_reason_name(j->exit_reason);
+
+		sb_reset(&sb);
+		jobfmt_stamp(&sb, j->end_time);
+		if (j->status & JOB_STAT_DONE)
+			sb_addf(&sb, "Done successfully. The CPU time used is "
+			    "%.1f seconds.", j->cpu_time);
+		else if (j->start_time > 0)
+			sb_addf(&sb, "Exited with exit code %d. The CPU time "
+			    "used is %.1f seconds.", jobfmt_exit_code(j),
+			    j->cpu_time);
+		else
+			sb_addf(&sb, "Exited. The CPU time used is %.1f "
+			    "seconds.", j->cpu_time);
+		jobfmt_wrap(stdout, sb.buf);
+		sb_reset(&sb);
+		jobfmt_stamp(&sb, j->end_time);
+		sb_addf(&sb, "Completed <%s>",
+		    j->status & JOB_STAT_DONE ? "done" : "exit");
+		if (rn)
+			sb_addf(&sb, "; %s: %s", rn,
+			    term_reason_text(j->exit_reason));
+		sb_addc(&sb, '.');
+		jobfmt_wrap(stdout, sb.buf);
+	}
+	if (j->max_mem_kb >= 0 && j->start_time > 0) {
+		struct strbuf a = STRBUF_INIT;
+
+		sb_reset(&tmp);
+		jobfmt_mem(j->max_mem_kb, &tmp);
+		jobfmt_mem(j->avg_mem_kb, &a);
+		printf("\n MEMORY USAGE:\n MAX MEM: %s;  AVG MEM: %s\n",
+		    tmp.buf, a.buf);
+		sb_release(&a);
+	}
+	if (JOB_STAT_PENDING(j->status)) {
+		printf("\n PENDING REASONS:\n");
+		print_reasons(j);
+	}
+	printf("\n SCHEDULING PARAMETERS:\n");
+	printf("           r15s   r1m  r15m   ut      pg    io   ls    it"
+	    "    tmp    swp    mem\n");
+	threshold_row("loadSched", q ? q->sched : NULL, q ? q->sched_set : 0);
+	threshold_row("loadStop", q ? q->stop : NULL, q ? q->stop_set : 0);
+	if (j->effective_res_req) {
+		sb_reset(&tmp);
+		sb_adds(&tmp, j->effective_res_req);
+		sb_rtrim(&tmp);
+		printf("\n RESOURCE REQUIREMENT DETAILS:\n");
+		printf(" Combined: %s\n Effective: %s\n", tmp.buf, tmp.buf);
+	}
+	sb_release(&sb);
+	sb_release(&tmp);
+}
+
+static void
+json_str(struct strbuf *sb, const char *s)
+{
+	sb_addc(sb, '"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '"': sb_adds(sb, "\\\""); break;
+		case '\\': sb_adds(sb, "\\\\"); break;
+		case '/': sb_adds(sb, "\\/"); break;
+		case '\n': sb_adds(sb, "\\n"); break;
+		case '\t': sb_adds(sb, "\\t"); break;
+		case '\r': sb_adds(sb, "\\r"); break;
+		default:
+			if (c < 0x20)
+				sb_addf(sb, "\\u%04x", c);
+			else
+				sb_addc(sb, (char)c);
+		}
+	}
+	sb_addc(sb, '"');
+}
+
+static void
+print_json(const struct jobs *js, const struct jformat *jf,
+    const struct job_id *miss, uint32_t nmiss)
+{
+	struct strbuf sb = STRBUF_INIT, v = STRBUF_INIT;
+	size_t nrec = js->n + nmiss;
+
+	sb_addf(&sb, "{\n  \"COMMAND\":\"bjobs\",\n  \"JOBS\":%zu,\n"
+	    "  \"RECORDS\":[\n", nrec);
+	for (size_t i = 0; i < js->n; i++) {
+		sb_adds(&sb, "    {\n");
+		for (int c = 0; c < jf->ncols; c++) {
+			sb_reset(&v);
+			jf->cols[c].f->get(&js->v[i], jf->cols[c].unit, &v);
+			sb_adds(&sb, "      ");
+			json_str(&sb, jf->cols[c].f->header);
+			sb_addc(&sb, ':');
+			json_str(&sb, v.buf ? v.buf : "");
+			sb_adds(&sb, c + 1 < jf->ncols ? ",\n" : "\n");
+		}
+		sb_adds(&sb, i + 1 < nrec ? "    },\n" : "    }\n");
+	}
+	for (uint32_t i = 0; i < nmiss; i++) {
+		char id[48], msg[96];
+
+		if (miss[i].idx > 0)
+			snprintf(id, sizeof(id), "%lld[%d]",
+			    (long long)miss[i].jobid, miss[i].idx);
+		else
+			snprintf(id, sizeof(id), "%lld",
+			    (long long)miss[i].jobid);
+		snprintf(msg, sizeof(msg), "Job <%s> is not found", id);
+		sb_adds(&sb, "    {\n      \"JOBID\":");
+		json_str(&sb, id);
+		sb_adds(&sb, ",\n      \"ERROR\":");
+		json_str(&sb, msg);
+		sb_adds(&sb, i + 1 < nmiss ? "\n    },\n" : "\n    }\n");
+	}
+	sb_adds(&sb, "  ]\n}\n");
+	fputs(sb.buf, stdout);
+	sb_release(&sb);
+	sb_release(&v);
+}
+
+static void
+print_fields(const struct jobs *js, const struct jformat *jf, bool noheader)
+{
+	struct strbuf line = STRBUF_INIT, v = STRBUF_INIT;
+	const char *sep = jf->delimiter ? jf->delimiter : " ";
+
+	if (!noheader) {
+		for (int c = 0; c < jf->ncols; c++) {
+			const struct jcol *cl = &jf->cols[c];
+
+			if (c)
+				sb_adds(&line, sep);
+			if (cl->width)
+				sb_addf(&line, cl->right ? "%*s" : "%-*s",
+				    cl->width, cl->f->header);
+			else
+				sb_adds(&line, cl->f->header);
+		}
+		if (!jf->delimiter)
+			sb_rtrim(&line);
+		printf("%s\n", line.buf);
+	}
+	for (size_t i = 0; i < js->n; i++) {
+		sb_reset(&line);
+		for (int c = 0; c < jf->ncols; c++) {
+			const struct jcol *cl = &jf->cols[c];
+			const char *s;
+
+			sb_reset(&v);
+			cl->f->get(&js->v[i], cl->unit, &v);
+			s = v.len ? v.buf : "-";
+			if (c)
+				sb_adds(&line, sep);
+			if (cl->width && (int)strlen(s) > cl->width) {
+				/* Too long: keep the tail, as LSF does. */
+				sb_addc(&line, '*');
+				sb_adds(&line, s + strlen(s) -
+				    (size_t)(cl->width - 1));
+			} else if (cl->width) {
+				sb_addf(&line, cl->right ? "%*s" : "%-*s",
+				    cl->width, s);
+			} else {
+				sb_adds(&line, s);
+			}
+		}
+		if (!jf->delimiter)
+			sb_rtrim(&line);
+		printf("%s\n", line.buf);
+	}
+	sb_release(&line);
+	sb_release(&v);
+}
+
+static const char *
+none_message(uint32_t flags)
+{
+	if (flags & JQ_PEND)
+		return "No pending job found";
+	if (flags & JQ_RUN)
+		return "No running job found";
+	if (flags & JQ_SUSP)
+		return "No suspended job found";
+	if (flags & (JQ_ALL | JQ_DONE))
+		return "No job found";
+	return "No unfinished job found";
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cmdopt_state st;
+	struct job_query q;
+	struct jformat jf;
+	struct jobs js = { 0 };
+	struct job_id *miss = NULL;
+	uint32_t nmiss = 0;
+	bool longf = false, wide = false, Wide = false, noheader = false,
+	    json = false;
+	const char *format = NULL, *project = NULL, *v;
+	char **ids;
+	int nids, id, fd;
+	struct wbuf w;
+	struct reply rp;
+	struct msg_error e;
+
+	progname = "bjobs";
+	memset(&q, 0, sizeof(q));
+	memset(&jf, 0, sizeof(jf));
+	cmdopt_init(&st, argc, argv, true);
+	while ((id = cmdopt_next(&st, opts, &v)) != 0) {
+		switch (id) {
+		case O_A: q.flags |= JQ_ALL; break;
+		case O_D: q.flags |= JQ_DONE; break;
+		case O_P: q.flags |= JQ_PEND; break;
+		case O_R: q.flags |= JQ_RUN; break;
+		case O_S: q.flags |= JQ_SUSP; break;
+		case O_L: longf = true; q.flags |= JQ_LONG; break;
+		case O_W: wide = true; break;
+		case O_WW: Wide = true; break;
+		case O_NOHDR: noheader = true; break;
+		case O_U: q.user = xstrdup(v); break;
+		case O_Q: q.queue = xstrdup(v); break;
+		case O_M: q.host = xstrdup(v); break;
+		case O_J: q.job_name = xstrdup(v); break;
+		case O_PROJ: project = v; break;	/* filtered below */
+		case O_O: format = v; break;
+		case O_JSON: json = true; break;
+		case O_ARR:
+			fprintf(stderr, "bjobs: -A: job arrays are not "
+			    "supported by this version\n");
+			exit(255);
+		case O_V:
+			fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR,
+			    PROJECT_NAME, PROJECT_VERSION);
+			exit(0);
+		case O_H:
+		default:
+			if (id < 0)
+				fprintf(stderr, "bjobs: bad option %s\n",
+				    st.bad ? st.bad : "");
+			usage();
+		}
+	}
+	ids = cmdopt_rest(&st, &nids);
+	for (int i = 0; i < nids; i++)
+		if (parse_job_id(ids[i], &q.ids, &q.nids) < 0) {
+			fprintf(stderr, "%s: Bad job ID\n", ids[i]);
+			exit(255);
+		}
+	if (format == NULL && !longf && !wide && !Wide && !(q.flags & JQ_PEND))
+		format = getenv("LSB_BJOBS_FORMAT");
+	if (json && format == NULL) {
+		fprintf(stderr, "bjobs: -json must be used with -o\n");
+		exit(255);
+	}
+	if (format) {
+		char *bad = NULL;
+
+		if (jformat_parse(&jf, format, &bad) < 0) {
+			fprintf(stderr, "%s: Illegal field name.\n",
+			    bad ? bad : format);
+			exit(255);
+		}
+		/* Long fields need the long reply. */
+		for (int i = 0; i < jf.ncols; i++)
+			if (strcmp(jf.cols[i].f->name, "command") == 0)
+				q.flags |= JQ_LONG;
+	}
+
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_JOB_QUERY, 1, 0);
+	job_query_pack(&w, &q);
+	wbuf_end_frame(&w);
+	fd = mbd_connect();
+	if (mbd_call(fd, &w, &rp) < 0) {
+		fprintf(stderr, "bjobs: lost the connection to mbatchd\n");
+		exit(255);
+	}
+	for (;;) {
+		struct job_list jl;
+
+		if (reply_is_error(&rp, &e)) {
+			fprintf(stderr, "%s\n", lsb_errmsg(e.code));
+			exit(255);
+		}
+		if (rp.hdr.type != MSG_JOB_LIST || !job_list_unpack(&rp.r, &jl) ||
+		    rbuf_end(&rp.r) < 0) {
+			fprintf(stderr, "bjobs: unexpected reply from mbatchd\n");
+			exit(255);
+		}
+		for (uint32_t i = 0; i < jl.njobs; i++) {
+			if (project && !streq(project, jl.jobs[i].project)) {
+				job_info_release(&jl.jobs[i]);
+				continue;
+			}
+			if (js.n == js.cap) {
+				js.cap = js.cap ? js.cap * 2 : 256;
+				js.v = xrealloc(js.v, js.cap * sizeof(*js.v));
+			}
+			js.v[js.n++] = jl.jobs[i];
+		}
+		free(jl.jobs);
+		if (jl.nmissing) {
+			miss = jl.missing;
+			nmiss = jl.nmissing;
+		} else {
+			free(jl.missing);
+		}
+		if (!(rp.hdr.flags & WIRE_F_MORE))
+			break;
+		if (mbd_next(fd, &rp) < 0) {
+			fprintf(stderr, "bjobs: lost the connection to mbatchd\n");
+			exit(255);
+		}
+	}
+	reply_release(&rp);
+	close(fd);
+
+	if (!json)
+		for (uint32_t i = 0; i < nmiss; i++) {
+			if (miss[i].idx > 0)
+				fprintf(stderr, "Job <%lld[%d]> is not found\n",
+				    (long long)miss[i].jobid, miss[i].idx);
+			else
+				fprintf(stderr, "Job <%lld> is not found\n",
+				    (long long)miss[i].jobid);
+		}
+	if (js.n == 0 && !json) {
+		if (nids == 0)
+			fprintf(stderr, "%s\n", none_message(q.flags));
+		/* Every ID given was wrong: that is a failure. */
+		return nids > 0 && nmiss >= q.nids ? 255 : 0;
+	}
+	if (json)
+		print_json(&js, &jf, miss, nmiss);
+	else if (format)
+		print_fields(&js, &jf, noheader);
+	else if (longf) {
+		fetch_queues();
+		for (size_t i = 0; i < js.n; i++)
+			print_long(&js.v[i]);
+	} else if (q.flags & JQ_PEND)
+		print_pending(&js, noheader);
+	else if (Wide)
+		print_W(&js, noheader);
+	else
+		print_default(&js, wide, noheader);
+	return 0;
+}

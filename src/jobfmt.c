@@ -1,0 +1,453 @@
+/* Job fields and long-format lines, as LSF's commands print them. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "jobfmt.h"
+#include "lsf.h"
+#include "timefmt.h"
+
+#define WRAP_FIRST	79
+#define WRAP_INDENT	21
+#define WRAP_REST	58
+
+void
+jobfmt_id(const struct job_info *j, char *buf, size_t len)
+{
+	if (j->idx > 0)
+		snprintf(buf, len, "%lld[%d]", (long long)j->jobid, j->idx);
+	else
+		snprintf(buf, len, "%lld", (long long)j->jobid);
+}
+
+char *
+jobfmt_hosts(const struct strv *slots, const char *sep)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < slots->n;) {
+		size_t k = i;
+
+		while (k < slots->n && strcmp(slots->v[k], slots->v[i]) == 0)
+			k++;
+		if (sb.len)
+			sb_adds(&sb, sep);
+		if (k - i > 1)
+			sb_addf(&sb, "%zu*", k - i);
+		sb_adds(&sb, slots->v[i]);
+		i = k;
+	}
+	return sb_detach(&sb);
+}
+
+void
+jobfmt_mem(int64_t kb, struct strbuf *sb)
+{
+	if (kb < 0)
+		sb_adds(sb, "-");
+	else if (kb < 1024)
+		sb_addf(sb, "%lld Kbytes", (long long)kb);
+	else if (kb < 1024 * 1024)
+		sb_addf(sb, "%lld Mbytes", (long long)((kb + 512) / 1024));
+	else
+		sb_addf(sb, "%.1f Gbytes", (double)kb / (1024.0 * 1024.0));
+}
+
+int
+jobfmt_exit_code(const struct job_info *j)
+{
+	if (j->exit_status <= 0)
+		return 0;
+	if (WIFSIGNALED(j->exit_status))
+		return 128 + WTERMSIG(j->exit_status);
+	return WEXITSTATUS(j->exit_status);
+}
+
+char *
+jobfmt_home_path(const char *path, const char *home)
+{
+	size_t n;
+
+	if (path == NULL)
+		return xstrdup("");
+	if (home && *home && strcmp(home, "/") != 0) {
+		n = strlen(home);
+		if (strncmp(path, home, n) == 0 &&
+		    (path[n] == '/' || path[n] == '\0'))
+			return xasprintf("$HOME%s", path + n);
+	}
+	return xstrdup(path);
+}
+
+void
+jobfmt_stamp(struct strbuf *sb, int64_t t)
+{
+	char buf[64];
+
+	fmt_time_long(t, buf, sizeof(buf));
+	sb_addf(sb, "%s: ", buf);
+}
+
+void
+jobfmt_wrap(FILE *f, const char *line)
+{
+	size_t len = strlen(line), off;
+
+	if (len <= WRAP_FIRST) {
+		fprintf(f, "%s\n", line);
+		return;
+	}
+	fprintf(f, "%.*s\n", WRAP_FIRST, line);
+	for (off = WRAP_FIRST; off < len; off += WRAP_REST)
+		fprintf(f, "%*s%.*s\n", WRAP_INDENT, "", WRAP_REST, line + off);
+}
+
+/* Field getters. */
+
+#define GET(name) static void name(const struct job_info *j, \
+    const char *unit, struct strbuf *sb)
+
+GET(f_jobid) { sb_addf(sb, "%lld", (long long)j->jobid); }
+GET(f_stat) { sb_adds(sb, job_stat_str(j->status)); }
+GET(f_user) { sb_adds(sb, j->user ? j->user : ""); }
+GET(f_user_group) { sb_adds(sb, j->user_group ? j->user_group : ""); }
+GET(f_queue) { sb_adds(sb, j->queue ? j->queue : ""); }
+GET(f_job_name)
+{
+	if (j->idx > 0 && j->job_name && !strchr(j->job_name, '['))
+		sb_addf(sb, "%s[%d]", j->job_name, j->idx);
+	else
+		sb_adds(sb, j->job_name ? j->job_name : "");
+}
+GET(f_empty) { (void)j; }
+GET(f_project) { sb_adds(sb, j->project ? j->project : ""); }
+GET(f_priority)
+{
+	if (j->user_priority > 0)
+		sb_addf(sb, "%d", j->user_priority);
+}
+GET(f_dependency) { sb_adds(sb, j->depend_cond ? j->depend_cond : ""); }
+GET(f_command)
+{
+	const char *c = j->command ? j->command : "";
+
+	for (; *c; c++)
+		sb_addc(sb, *c == '\n' ? ';' : *c);
+	while (sb->len && sb->buf[sb->len - 1] == ';')
+		sb->buf[--sb->len] = '\0';
+}
+GET(f_pids)
+{
+	for (size_t i = 0; i < j->pids.n; i++)
+		sb_addf(sb, "%s%s", i ? "," : "", j->pids.v[i]);
+}
+GET(f_exit_code)
+{
+	if (j->status & JOB_STAT_EXIT)
+		sb_addf(sb, "%d", jobfmt_exit_code(j));
+}
+GET(f_exit_reason)
+{
+	const char *n = term_reason_name(j->exit_reason);
+
+	if ((j->status & (JOB_STAT_EXIT | JOB_STAT_DONE)) && n)
+		sb_addf(sb, "%s: %s", n, term_reason_text(j->exit_reason));
+}
+GET(f_pend_reason)
+{
+	if (!JOB_STAT_PENDING(j->status))
+		return;
+	if (j->pend_reason != PEND_NO_HOST) {
+		sb_adds(sb, pend_reason_text(j->pend_reason));
+		return;
+	}
+	for (uint32_t i = 0; i < j->nhost_reasons; i++)
+		sb_addf(sb, "%s%s: %d host%s", i ? "; " : "",
+		    host_reason_text(j->host_reasons[i].reason),
+		    j->host_reasons[i].count,
+		    j->host_reasons[i].count == 1 ? "" : "s");
+}
+GET(f_from_host) { sb_adds(sb, j->from_host ? j->from_host : ""); }
+GET(f_exec_host)
+{
+	char *h = jobfmt_hosts(&j->exec_hosts, ":");
+
+	sb_adds(sb, h);
+	free(h);
+}
+static void
+time_field(int64_t t, struct strbuf *sb)
+{
+	char buf[64];
+
+	if (t > 0) {
+		fmt_time_short(t, buf, sizeof(buf));
+		sb_adds(sb, buf);
+	}
+}
+GET(f_submit_time) { time_field(j->submit_time, sb); }
+GET(f_start_time) { time_field(j->start_time, sb); }
+GET(f_finish_time)
+{
+	if (JOB_STAT_FINISHED(j->status))
+		time_field(j->end_time, sb);
+}
+GET(f_cpu_used)
+{
+	if (j->start_time > 0)
+		sb_addf(sb, "%.1f second(s)", j->cpu_time);
+}
+GET(f_run_time)
+{
+	int64_t end = JOB_STAT_FINISHED(j->status) ? j->end_time : time(NULL);
+	char buf[32];
+
+	if (j->start_time > 0) {
+		fmt_duration_hms(end - j->start_time, buf, sizeof(buf));
+		sb_adds(sb, buf);
+	}
+}
+static void
+mem_field(int64_t kb, const char *unit, struct strbuf *sb)
+{
+	if (kb < 0)
+		return;
+	if (unit) {
+		double div = 1;
+
+		if (strcasecmp(unit, "MB") == 0)
+			div = 1024;
+		else if (strcasecmp(unit, "GB") == 0)
+			div = 1024.0 * 1024;
+		else if (strcasecmp(unit, "TB") == 0)
+			div = 1024.0 * 1024 * 1024;
+		sb_addf(sb, "%.2f", (double)kb / div);
+		return;
+	}
+	jobfmt_mem(kb, sb);
+}
+GET(f_max_mem) { mem_field(j->max_mem_kb, unit, sb); }
+GET(f_avg_mem) { mem_field(j->avg_mem_kb, unit, sb); }
+GET(f_mem) { mem_field(JOB_STAT_STARTED(j->status) ? j->mem_kb : -1, unit, sb); }
+GET(f_swap) { mem_field(j->swap_kb, unit, sb); }
+GET(f_memlimit)
+{
+	if (j->rlimits[LSF_RLIMIT_RSS] > 0)
+		mem_field(j->rlimits[LSF_RLIMIT_RSS], unit, sb);
+}
+GET(f_runlimit)
+{
+	if (j->rlimits[LSF_RLIMIT_RUN] > 0)
+		sb_addf(sb, "%.1f", (double)j->rlimits[LSF_RLIMIT_RUN] / 60.0);
+}
+GET(f_sub_cwd) { sb_adds(sb, j->cwd ? j->cwd : ""); }
+GET(f_exec_cwd) { sb_adds(sb, j->exec_cwd ? j->exec_cwd : ""); }
+GET(f_exec_home) { sb_adds(sb, j->exec_home ? j->exec_home : ""); }
+GET(f_out) { sb_adds(sb, j->out_file ? j->out_file : ""); }
+GET(f_err) { sb_adds(sb, j->err_file ? j->err_file : ""); }
+GET(f_in) { sb_adds(sb, j->in_file ? j->in_file : ""); }
+GET(f_resreq) { sb_adds(sb, j->res_req ? j->res_req : ""); }
+GET(f_eff_resreq)
+{
+	sb_adds(sb, j->effective_res_req ? j->effective_res_req : "");
+	sb_rtrim(sb);
+}
+GET(f_slots) { sb_addf(sb, "%d", j->num_procs); }
+GET(f_jobindex) { sb_addf(sb, "%d", j->idx); }
+GET(f_alloc_slot)
+{
+	char *h = jobfmt_hosts(&j->exec_hosts, " ");
+
+	sb_adds(sb, h);
+	free(h);
+}
+GET(f_mail) { sb_adds(sb, j->mail_user ? j->mail_user : ""); }
+
+static const struct jfield fields[] = {
+	{ "jobid", "JOBID", 7, f_jobid },
+	{ "stat", "STAT", 5, f_stat },
+	{ "user", "USER", 7, f_user },
+	{ "user_group", "USER_GROUP", 15, f_user_group },
+	{ "queue", "QUEUE", 10, f_queue },
+	{ "job_name", "JOB_NAME", 10, f_job_name },
+	{ "job_description", "JOB_DESCRIPTION", 17, f_empty },
+	{ "proj_name", "PROJ_NAME", 11, f_project },
+	{ "job_group", "JOB_GROUP", 10, f_empty },
+	{ "job_priority", "JOB_PRIORITY", 12, f_priority },
+	{ "dependency", "DEPENDENCY", 15, f_dependency },
+	{ "command", "COMMAND", 15, f_command },
+	{ "pids", "PIDS", 20, f_pids },
+	{ "exit_code", "EXIT_CODE", 10, f_exit_code },
+	{ "exit_reason", "EXIT_REASON", 50, f_exit_reason },
+	{ "pend_reason", "PEND_REASON", 11, f_pend_reason },
+	{ "from_host", "FROM_HOST", 11, f_from_host },
+	{ "exec_host", "EXEC_HOST", 11, f_exec_host },
+	{ "submit_time", "SUBMIT_TIME", 15, f_submit_time },
+	{ "start_time", "START_TIME", 15, f_start_time },
+	{ "finish_time", "FINISH_TIME", 16, f_finish_time },
+	{ "cpu_used", "CPU_USED", 10, f_cpu_used },
+	{ "run_time", "RUN_TIME", 15, f_run_time },
+	{ "max_mem", "MAX_MEM", 15, f_max_mem },
+	{ "avg_mem", "AVG_MEM", 15, f_avg_mem },
+	{ "mem", "MEM", 15, f_mem },
+	{ "swap", "SWAP", 15, f_swap },
+	{ "memlimit", "MEMLIMIT", 10, f_memlimit },
+	{ "runtimelimit", "RUNTIMELIMIT", 12, f_runlimit },
+	{ "sub_cwd", "SUB_CWD", 30, f_sub_cwd },
+	{ "exec_cwd", "EXEC_CWD", 30, f_exec_cwd },
+	{ "exec_home", "EXEC_HOME", 30, f_exec_home },
+	{ "output_file", "OUTPUT_FILE", 30, f_out },
+	{ "error_file", "ERROR_FILE", 30, f_err },
+	{ "input_file", "INPUT_FILE", 30, f_in },
+	{ "res_req", "RES_REQ", 20, f_resreq },
+	{ "effective_resreq", "EFFECTIVE_RESREQ", 20, f_eff_resreq },
+	{ "slots", "SLOTS", 5, f_slots },
+	{ "nthreads", "NTHREADS", 10, f_empty },
+	{ "jobindex", "JOBINDEX", 8, f_jobindex },
+	{ "alloc_slot", "ALLOC_SLOT", 20, f_alloc_slot },
+	{ "mail_user", "MAIL_USER", 20, f_mail },
+};
+
+static const struct {
+	const char	*alias;
+	const char	*name;
+} aliases[] = {
+	{ "id", "jobid" }, { "name", "job_name" }, { "project", "proj_name" },
+	{ "proj", "proj_name" }, { "nalloc_slot", "slots" },
+	{ "effective_res_req", "effective_resreq" },
+	{ "combined_resreq", "effective_resreq" },
+	{ "max_req_proc", "slots" }, { "min_req_proc", "slots" },
+};
+
+const struct jfield *
+jfield_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
+		if (strcasecmp(name, aliases[i].alias) == 0)
+			name = aliases[i].name;
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+		if (strcasecmp(name, fields[i].name) == 0)
+			return &fields[i];
+	return NULL;
+}
+
+const struct jfield *
+jfield_all(size_t *n)
+{
+	*n = ARRAY_SIZE(fields);
+	return fields;
+}
+
+static void
+add_col(struct jformat *jf, const struct jfield *f, int width, bool right,
+    const char *unit)
+{
+	jf->cols = xrealloc(jf->cols, sizeof(*jf->cols) *
+	    (size_t)(jf->ncols + 1));
+	jf->cols[jf->ncols].f = f;
+	jf->cols[jf->ncols].width = width;
+	jf->cols[jf->ncols].right = right;
+	jf->cols[jf->ncols].unit = unit ? xstrdup(unit) : NULL;
+	jf->ncols++;
+}
+
+int
+jformat_parse(struct jformat *jf, const char *spec, char **bad)
+{
+	struct strv words = STRV_INIT;
+	int rc = 0;
+
+	memset(jf, 0, sizeof(*jf));
+	*bad = NULL;
+	/* delimiter='c' may hold a blank, so take it out first. */
+	{
+		const char *d = strstr(spec, "delimiter=");
+		char *copy = xstrdup(spec);
+
+		if (d) {
+			const char *v = d + strlen("delimiter=");
+			char *cut = copy + (d - spec);
+			size_t n;
+
+			if (*v == '\'' || *v == '"') {
+				const char *e = strchr(v + 1, *v);
+
+				n = e ? (size_t)(e - v - 1) : strlen(v + 1);
+				jf->delimiter = xstrndup(v + 1, n);
+				v = e ? e + 1 : v + strlen(v);
+			} else {
+				n = strcspn(v, " \t");
+				jf->delimiter = xstrndup(v, n);
+				v += n;
+			}
+			memmove(cut, copy + (v - spec), strlen(v) + 1);
+		}
+		strv_split_ws(&words, copy);
+		free(copy);
+	}
+	for (size_t i = 0; i < words.n && rc == 0; i++) {
+		char *w = words.v[i], *c1 = strchr(w, ':'), *c2 = NULL;
+		int width = 0;
+		bool right = false;
+		const char *unit = NULL;
+
+		if (c1) {
+			*c1++ = '\0';
+			c2 = strchr(c1, ':');
+			if (c2)
+				*c2++ = '\0';
+			if (*c1 == '-') {
+				right = true;
+				c1++;
+			}
+			if (*c1) {
+				long n;
+
+				if (parse_long(c1, &n) < 0 || n < 1 || n > 4096) {
+					rc = -1;
+					*bad = xstrdup(words.v[i]);
+					break;
+				}
+				width = (int)n;
+			}
+			unit = c2;
+		}
+		if (strcasecmp(w, "all") == 0) {
+			for (size_t k = 0; k < ARRAY_SIZE(fields); k++)
+				add_col(jf, &fields[k], 0, false, NULL);
+			continue;
+		}
+		{
+			const struct jfield *f = jfield_find(w);
+
+			if (f == NULL) {
+				*bad = xstrdup(w);
+				rc = -1;
+				break;
+			}
+			if (c1 && width == 0)
+				width = f->width;
+			add_col(jf, f, width, right, unit);
+		}
+	}
+	strv_release(&words);
+	if (rc == 0 && jf->ncols == 0) {
+		*bad = xstrdup(spec);
+		rc = -1;
+	}
+	return rc;
+}
+
+void
+jformat_release(struct jformat *jf)
+{
+	for (int i = 0; i < jf->ncols; i++)
+		free(jf->cols[i].unit);
+	free(jf->cols);
+	free(jf->delimiter);
+	memset(jf, 0, sizeof(*jf));
+}
