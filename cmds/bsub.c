@@ -343,7 +343,7 @@ parse_script(struct given *g, const char *script)
 			if (n > 0)
 				fprintf(stderr, "bsub: #BSUB line: \"%s\" "
 				    "ignored\n", cmdopt_rest(&st, &n)[0]);
-			free(st.operands);
+			cmdopt_release(&st);
 			strv_release(&words);
 		}
 		free(line);

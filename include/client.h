@@ -46,6 +46,10 @@ bool	 reply_is_error(struct reply *, struct msg_error *e);
  * to the master.  Returns -1 when no LIM answers.
  */
 int	 lim_call(const struct wbuf *req, struct reply *out);
+/* Ask the LIM of one host only (lsadmin showconf lim -h host); -1 when
+ * it does not answer. */
+int	 lim_call_host(const char *host, const struct wbuf *req,
+	    struct reply *out);
 
 /*
  * Job IDs on command lines: "123", "123[4]", "123[1-5,7]" (elements),

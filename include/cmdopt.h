@@ -41,5 +41,7 @@ int	 cmdopt_next(struct cmdopt_state *, const struct cmdopt *,
 	    const char **val);
 /* What is left: operands (permute) or everything after the options. */
 char	**cmdopt_rest(struct cmdopt_state *, int *n);
+/* Free what cmdopt_init allocated (the operands from cmdopt_rest too). */
+void	 cmdopt_release(struct cmdopt_state *);
 
 #endif

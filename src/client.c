@@ -163,6 +163,13 @@ lim_try(const char *host, const struct wbuf *req, struct reply *out)
 }
 
 int
+lim_call_host(const char *host, const struct wbuf *req, struct reply *out)
+{
+	(void)client_config(CONF_CLUSTER);
+	return lim_try(host, req, out);
+}
+
+int
 lim_call(const struct wbuf *req, struct reply *out)
 {
 	const struct lsf_config *c = client_config(CONF_CLUSTER);

@@ -131,3 +131,11 @@ cmdopt_rest(struct cmdopt_state *st, int *n)
 	*n = st->argc - st->i;
 	return st->argv + st->i;
 }
+
+void
+cmdopt_release(struct cmdopt_state *st)
+{
+	free(st->operands);
+	st->operands = NULL;
+	st->noperands = 0;
+}

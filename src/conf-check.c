@@ -46,14 +46,17 @@ conf_check(const char *envdir, unsigned parts, bool verbose, FILE *out)
 		reading_lsb(out, cfg.lsb_dir, "lsb.hosts");
 		reading_lsb(out, cfg.lsb_dir, "lsb.queues");
 	}
-	conf_diag_print(&d, out);
-	fputc('\n', out);
+	/* LSF: the diagnostics, a blank line, the verdict, a blank line. */
+	if (d.msgs.n > 0 || verbose) {
+		conf_diag_print(&d, out);
+		fputc('\n', out);
+	}
 	if (d.nerrors > 0)
-		fputs("There are fatal errors.\n", out);
+		fputs("There are fatal errors.\n\n", out);
 	else if (d.nwarnings > 0)
-		fputs("There are warning errors.\n", out);
+		fputs("There are warning errors.\n\n", out);
 	else
-		fputs("No errors found.\n", out);
+		fputs("No errors found.\n\n", out);
 	rc = d.nerrors > 0 ? 1 : 0;
 	conf_diag_release(&d);
 	config_release(&cfg);

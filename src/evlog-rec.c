@@ -117,9 +117,13 @@ ev_job_new_read(struct ev_reader *r, struct ev_job_new *x)
 	evr_str(r, &q->job_name);
 	evr_str(r, &q->command);
 	if (evr_int(r, &v) && v > 0) {
-		/* Transferred files are not supported: skip them. */
-		for (int64_t i = 0; i < v && !r->err; i++)
+		/* Transferred files are not supported: skip them, each
+		 * "subFn" "execFn" options. */
+		for (int64_t i = 0; i < v && !r->err; i++) {
 			evr_skip(r);
+			evr_skip(r);
+			evr_skip(r);
+		}
 	}
 	evr_str(r, &q->mail_user);
 	evr_str(r, &q->project);

@@ -129,7 +129,7 @@ evr_int(struct ev_reader *r, int64_t *v)
 {
 	const char *s;
 	size_t n;
-	int64_t x = 0;
+	uint64_t x = 0, max;
 	bool neg = false;
 	size_t i = 0;
 
@@ -144,14 +144,17 @@ evr_int(struct ev_reader *r, int64_t *v)
 		r->err = true;
 		return false;
 	}
+	/* 19 digits can overflow: refuse what int64_t cannot hold. */
+	max = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
 	for (; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9') {
+		if (s[i] < '0' || s[i] > '9' ||
+		    x > (max - (uint64_t)(s[i] - '0')) / 10) {
 			r->err = true;
 			return false;
 		}
-		x = x * 10 + (s[i] - '0');
+		x = x * 10 + (uint64_t)(s[i] - '0');
 	}
-	*v = neg ? -x : x;
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
 	return true;
 }
 

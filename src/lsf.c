@@ -155,6 +155,7 @@ static const char *const host_texts[HR_NREASONS] = {
 	[HR_EXCLUSIVE] = "Running an exclusive job",
 	[HR_NOT_ENOUGH] = "Not enough job slot(s)",
 	[HR_JUST_STARTED] = "Just started a job recently",
+	[HR_WINDOW] = "Dispatch windows closed",
 };
 
 const char *

@@ -137,6 +137,10 @@ host_queue_reason(struct pass *p, struct pol_host *h)
 static int
 host_room_reason(struct pass *p, struct pol_host *h, int need)
 {
+	/* An exclusive job took it earlier in this queue's turn (qreason,
+	 * judged before, does not know). */
+	if (h->took_exclusive)
+		return HR_EXCLUSIVE;
 	if (h->accept_closed ||
 	    (p->q->accept_interval > 0 && h->last_dispatch > 0 &&
 	    p->c->now - h->last_dispatch < p->q->accept_interval))

@@ -40,6 +40,12 @@ master_init(void)
 			e->info.type = xstrdup(ch->type ? ch->type : "!");
 			e->info.model = xstrdup(ch->model ? ch->model : "!");
 			e->info.cpuf = 1.0f;
+			/* The model's CPU factor, until the host reports. */
+			for (int m = 0; m < lim->conf.shared.nmodels; m++)
+				if (ch->model && strcasecmp(ch->model,
+				    lim->conf.shared.models[m].name) == 0)
+					e->info.cpuf =
+					    lim->conf.shared.models[m].cpuf;
 			strv_copy(&e->info.resources, &ch->resources);
 		}
 	}

@@ -82,8 +82,14 @@ send_conf(struct conn *c, uint32_t seq)
 	memset(&kv, 0, sizeof(kv));
 	for (size_t i = 0; i < lim->conf.lsf.keys.n; i++)
 		kv_add(&kv, lim->conf.lsf.keys.v[i], lim->conf.lsf.vals.v[i]);
+	/* Keys workflow tools read, whether lsf.conf sets them or not. */
 	if (lsf_conf_get(&lim->conf.lsf, "LSF_ENVDIR") == NULL)
 		kv_add(&kv, "LSF_ENVDIR", lim->conf.lsf.envdir);
+	if (lsf_conf_get(&lim->conf.lsf, "LSF_CONFDIR") == NULL)
+		kv_add(&kv, "LSF_CONFDIR", lim->conf.lsf.confdir);
+	if (lsf_conf_get(&lim->conf.lsf, "LSB_SHAREDIR") == NULL &&
+	    lim->conf.lsf.sharedir)
+		kv_add(&kv, "LSB_SHAREDIR", lim->conf.lsf.sharedir);
 	if (lsf_conf_get(&lim->conf.lsf, "LSF_UNIT_FOR_LIMITS") == NULL)
 		kv_add(&kv, "LSF_UNIT_FOR_LIMITS", lim->conf.lsf.unit_for_limits);
 	wbuf_init(&w);

@@ -432,6 +432,8 @@ fill_host(struct mhost *h, struct host_info *hi)
 		st |= HOST_STAT_FULL;
 	if (h->ph.exclusive)
 		st |= HOST_STAT_EXCLUSIVE;
+	if (h->window_closed)
+		st |= HOST_STAT_WIND;
 	if (h->lim_up && policy_over_sched(h->ph.thr, h->load) >= 0)
 		st |= HOST_STAT_BUSY;
 	hi->status = st;
@@ -564,8 +566,13 @@ query_params(struct conn *c, uint32_t seq, struct rbuf *r)
 	for (size_t i = 0; i < p->keys.n; i++)
 		if (!strv_contains(&kv.keys, p->keys.v[i]))
 			kv_add(&kv, p->keys.v[i], p->vals.v[i]);
-	if (!strv_contains(&kv.keys, "RESOURCE_RESERVE_PER_TASK"))
-		kv_add(&kv, "RESOURCE_RESERVE_PER_TASK", "N");
+	/* Nextflow reads this one from lsf.conf: answer the same. */
+	if (!strv_contains(&kv.keys, "RESOURCE_RESERVE_PER_TASK")) {
+		const char *v = lsf_conf_get(&mbd->conf.lsf,
+		    "RESOURCE_RESERVE_PER_TASK");
+
+		kv_add(&kv, "RESOURCE_RESERVE_PER_TASK", v ? v : "N");
+	}
 	wbuf_init(&w);
 	wbuf_begin(&w, MSG_PARAM_LIST, seq, 0);
 	kv_list_pack(&w, &kv);

@@ -190,6 +190,11 @@ sched_tick(void)
 		if (q->pq.head)
 			pending = true;
 	}
+	for (int i = 0; i < mbd->nhosts; i++)
+		if (host_set_window(mbd->hosts[i], now))
+			log_info("host %s: dispatch window %s",
+			    mbd->hosts[i]->name,
+			    mbd->hosts[i]->window_closed ? "closed" : "opened");
 	if (pending)
 		mbd_sched_dirty();
 	if (++ticks % CLEAN_EVERY_TICKS == 0)

@@ -385,9 +385,12 @@ host_refresh(struct mhost *h)
 	struct pol_host *ph = &h->ph;
 	int mxj = h->bconf ? h->bconf->mxj : -1;
 
-	ph->usable = h->lim_up && h->sbd != NULL && !h->closed_adm;
+	ph->usable = h->lim_up && h->sbd != NULL && !h->closed_adm &&
+	    !h->window_closed;
 	if (h->closed_adm)
 		ph->unusable_reason = HR_CLOSED_ADM;
+	else if (h->lim_up && h->sbd != NULL && h->window_closed)
+		ph->unusable_reason = HR_WINDOW;
 	else
 		ph->unusable_reason = HR_UNAVAIL;
 	if (mxj == MXJ_NCPUS)
@@ -419,6 +422,27 @@ queue_set_active(struct mqueue *q, int64_t now)
 	    PEND_QUEUE_WINDOW;
 }
 
+/* Is the host's dispatch window open?  Returns true when it changed. */
+bool
+host_set_window(struct mhost *h, int64_t now)
+{
+	const struct windows *w = h->bconf ? &h->bconf->dispatch_window : NULL;
+	time_t t = (time_t)now;
+	struct tm tm;
+	bool closed = false;
+
+	if (w && w->n > 0) {
+		localtime_r(&t, &tm);
+		closed = !windows_open(w, tm.tm_wday, tm.tm_hour * 60 +
+		    tm.tm_min);
+	}
+	if (closed == h->window_closed)
+		return false;
+	h->window_closed = closed;
+	host_refresh(h);
+	return true;
+}
+
 static void
 hosts_init(void)
 {
@@ -447,6 +471,7 @@ hosts_init(void)
 		for (int k = 0; k < NLOADIDX; k++)
 			h->load[k] = INFINIT_LOAD;
 		h->ph.index = h->index;
+		host_set_window(h, time(NULL));
 		host_refresh(h);
 		mbd->hosts[mbd->nhosts++] = h;
 	}

@@ -152,6 +152,7 @@ struct mhost {
 	struct conn	*sbd;		/* registered sbatchd */
 	bool		 lim_up;
 	bool		 closed_adm;
+	bool		 window_closed;	/* lsb.hosts DISPATCH_WINDOW */
 	float		 load[NLOADIDX];
 	char		*type;
 	char		*model;
@@ -240,6 +241,7 @@ char	*env_id_of(const struct strv *env);
 void	 job_slots_add(struct job *, int sign);
 void	 job_make_pending(struct job *);
 void	 queue_set_active(struct mqueue *, int64_t now);
+bool	 host_set_window(struct mhost *, int64_t now);
 
 /* mbd-evlog.c */
 off_t	 log_record(struct strbuf *rec);

@@ -1,0 +1,430 @@
+/*
+ * bqueues: the queues as mbatchd sees them, highest priority first, in
+ * LSF's table or, with -l, LSF's long format.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd-display.h"
+#include "cmdopt.h"
+#include "loadsample.h"
+
+enum { O_W = 1, O_L, O_M, O_U, O_HELP, O_VERSION };
+
+static const struct cmdopt opts[] = {
+	{ "w", false, O_W },
+	{ "l", false, O_L },
+	{ "m", true, O_M },
+	{ "u", true, O_U },
+	{ "h", false, O_HELP },
+	{ "V", false, O_VERSION },
+	{ NULL, false, 0 }
+};
+
+static void NORETURN
+usage(int rc)
+{
+	fprintf(stderr, "Usage: bqueues [-h] [-V] [-w | -l] [-m host_name] "
+	    "[-u user_name] [queue_name ...]\n");
+	exit(rc);
+}
+
+static const char *
+open_word(int st)
+{
+	return (st & QUEUE_STAT_OPEN) ? "Open" : "Closed";
+}
+
+/* The table says only Active or Inact; -l says why it is inactive. */
+static void
+status_text(int st, bool longform, char *buf, size_t len)
+{
+	const char *act;
+
+	if (!(st & QUEUE_STAT_ACTIVE))
+		act = longform ? "Inact_Adm" : "Inact";
+	else if (!(st & QUEUE_STAT_RUN))
+		act = longform ? "Inact_Win" : "Inact";
+	else
+		act = "Active";
+	snprintf(buf, len, "%s:%s", open_word(st), act);
+}
+
+static void
+limit_text(int v, char *buf, size_t len)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%d", v);
+}
+
+/* JL/P is a float in lsb.queues: "2", or "1.5" when it has a fraction. */
+static void
+plimit_text(float v, char *buf, size_t len)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else if (v == floorf(v))
+		snprintf(buf, len, "%.0f", (double)v);
+	else
+		snprintf(buf, len, "%.1f", (double)v);
+}
+
+static void
+short_table(const struct queue_info *qs, uint32_t n, bool wide)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[64];
+	int shift = 0;
+
+	/* -w never cuts a name; the columns move right to make room. */
+	for (uint32_t i = 0; wide && i < n; i++)
+		if ((int)strlen(qs[i].name) - 15 > shift)
+			shift = (int)strlen(qs[i].name) - 15;
+	col_left(&sb, 1, "QUEUE_NAME");
+	col_right(&sb, 20 + shift, "PRIO");
+	col_left(&sb, 22 + shift, "STATUS");
+	col_right(&sb, 40 + shift, "MAX");
+	col_right(&sb, 45 + shift, "JL/U");
+	col_right(&sb, 50 + shift, "JL/P");
+	col_right(&sb, 55 + shift, "JL/H");
+	col_right(&sb, 61 + shift, "NJOBS");
+	col_right(&sb, 67 + shift, "PEND");
+	col_right(&sb, 73 + shift, "RUN");
+	col_right(&sb, 79 + shift, "SUSP");
+	col_flush(&sb, stdout);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct queue_info *q = &qs[i];
+
+		snprintf(buf, sizeof(buf), "%.*s", wide ? 63 : 15, q->name);
+		col_left(&sb, 1, wide ? q->name : buf);
+		snprintf(buf, sizeof(buf), "%d", q->priority);
+		col_right(&sb, 19 + shift, buf);
+		status_text(q->status, false, buf, sizeof(buf));
+		col_left(&sb, 22 + shift, buf);
+		limit_text(q->qjob_limit, buf, sizeof(buf));
+		col_right(&sb, 40 + shift, buf);
+		limit_text(q->ujob_limit, buf, sizeof(buf));
+		col_right(&sb, 45 + shift, buf);
+		plimit_text(q->pjob_limit, buf, sizeof(buf));
+		col_right(&sb, 50 + shift, buf);
+		limit_text(q->hjob_limit, buf, sizeof(buf));
+		col_right(&sb, 55 + shift, buf);
+		snprintf(buf, sizeof(buf), "%d", q->njobs);
+		col_right(&sb, 61 + shift, buf);
+		snprintf(buf, sizeof(buf), "%d", q->npend);
+		col_right(&sb, 67 + shift, buf);
+		snprintf(buf, sizeof(buf), "%d", q->nrun);
+		col_right(&sb, 73 + shift, buf);
+		snprintf(buf, sizeof(buf), "%d", q->nssusp + q->nususp);
+		col_right(&sb, 79 + shift, buf);
+		col_flush(&sb, stdout);
+	}
+	sb_release(&sb);
+}
+
+static const char *
+extra(const struct queue_info *q, const char *key)
+{
+	for (size_t i = 0; i < q->extra.keys.n && i < q->extra.vals.n; i++)
+		if (strcasecmp(q->extra.keys.v[i], key) == 0)
+			return q->extra.vals.v[i];
+	return NULL;
+}
+
+static void
+stats_line(const struct queue_info *q)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%d", q->priority);
+	col_right(&sb, 3, buf);
+	snprintf(buf, sizeof(buf), "%d", q->nice);
+	col_right(&sb, 8, buf);
+	status_text(q->status, true, buf, sizeof(buf));
+	col_left(&sb, 11, buf);
+	limit_text(q->qjob_limit, buf, sizeof(buf));
+	col_right(&sb, 29, buf);
+	limit_text(q->ujob_limit, buf, sizeof(buf));
+	col_right(&sb, 34, buf);
+	plimit_text(q->pjob_limit, buf, sizeof(buf));
+	col_right(&sb, 39, buf);
+	limit_text(q->hjob_limit, buf, sizeof(buf));
+	col_right(&sb, 44, buf);
+	snprintf(buf, sizeof(buf), "%d", q->njobs);
+	col_right(&sb, 50, buf);
+	snprintf(buf, sizeof(buf), "%d", q->npend);
+	col_right(&sb, 56, buf);
+	snprintf(buf, sizeof(buf), "%d", q->nrun);
+	col_right(&sb, 62, buf);
+	snprintf(buf, sizeof(buf), "%d", q->nssusp);
+	col_right(&sb, 68, buf);
+	snprintf(buf, sizeof(buf), "%d", q->nususp);
+	col_right(&sb, 74, buf);
+	snprintf(buf, sizeof(buf), "%d", q->nrsv);
+	col_right(&sb, 79, buf);
+	col_flush(&sb, stdout);
+	sb_release(&sb);
+}
+
+/* Memory limits are kept in KB; show the largest exact unit. */
+static void
+mem_text(int64_t kb, char *buf, size_t len)
+{
+	if (kb % (1024 * 1024) == 0)
+		snprintf(buf, len, "%lld G", (long long)(kb / (1024 * 1024)));
+	else if (kb % 1024 == 0)
+		snprintf(buf, len, "%lld M", (long long)(kb / 1024));
+	else
+		snprintf(buf, len, "%lld K", (long long)kb);
+}
+
+/*
+ * The limits, one " NAME" line and one value line each, the way LSF
+ * shows a queue's (maximum) limits.
+ */
+static void
+limits(const struct queue_info *q)
+{
+	char buf[64];
+
+	if (q->runlimit >= 0)
+		printf("\n RUNLIMIT\n %.1f min\n", (double)q->runlimit);
+	if (q->cpulimit >= 0)
+		printf("\n CPULIMIT\n %.1f min\n", (double)q->cpulimit);
+	if (q->memlimit >= 0) {
+		mem_text(q->memlimit, buf, sizeof(buf));
+		printf("\n MEMLIMIT\n %s\n", buf);
+	}
+	if (q->proclimit >= 0)
+		printf("\n PROCLIMIT\n %d\n", q->proclimit);
+}
+
+/* "USER_SHARES[[alice, 10] [default, 1]]" -> "[alice, 10] [default, 1]" */
+static char *
+user_shares(const char *fairshare)
+{
+	const char *p = strchr(fairshare, '[');
+	size_t len;
+
+	if (p == NULL)
+		return xstrdup(fairshare);
+	p++;
+	len = strlen(p);
+	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+		len--;
+	if (len > 0 && p[len - 1] == ']')
+		len--;
+	return xstrndup(p, len);
+}
+
+static void
+policies(const struct queue_info *q)
+{
+	const char *fs = extra(q, "FAIRSHARE"), *pre = extra(q, "PREEMPTION");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (fs)
+		sb_adds(&sb, "  FAIRSHARE");
+	if (pre && strcasestr(pre, "PREEMPTIVE"))
+		sb_adds(&sb, "  PREEMPTIVE");
+	if (pre && strcasestr(pre, "PREEMPTABLE"))
+		sb_adds(&sb, "  PREEMPTABLE");
+	if (q->exclusive)
+		sb_adds(&sb, "  EXCLUSIVE");
+	if (sb.len > 0) {
+		printf("\nSCHEDULING POLICIES:%s\n", sb.buf);
+		if (fs) {
+			char *us = user_shares(fs);
+
+			printf("USER_SHARES:  %s\n", us);
+			free(us);
+		}
+	}
+	sb_release(&sb);
+}
+
+/*
+ * LSF's long format.  The reference shows the blocks up to HOSTS; where
+ * it is silent (limits, windows, the lines after HOSTS) the layout
+ * follows IBM's: a blank line before each block, "NAME:  value" lines.
+ */
+static void
+long_queue(const struct queue_info *q)
+{
+	static const char *const tail[] = {
+		"ADMINISTRATORS", "PRE_EXEC", "POST_EXEC",
+		"REQUEUE_EXIT_VALUES", "JOB_STARTER",
+	};
+	bool windows = q->run_window || q->dispatch_window;
+	const char *v;
+
+	printf("QUEUE: %s\n", q->name);
+	printf("  -- %s\n", q->description && *q->description ?
+	    q->description : "No description provided.");
+	printf("\nPARAMETERS/STATISTICS\n");
+	printf("PRIO NICE STATUS          MAX JL/U JL/P JL/H NJOBS  PEND"
+	    "   RUN SSUSP USUSP  RSV\n");
+	stats_line(q);
+	printf("Interval for a host to accept two jobs is %d seconds\n",
+	    q->accept_interval);
+	limits(q);
+	printf("\nSCHEDULING PARAMETERS\n");
+	disp_thresholds(stdout, q->sched, q->stop, q->sched_set, q->stop_set);
+	policies(q);
+	if (windows)
+		printf("\n");
+	if (q->run_window)
+		printf("RUN_WINDOW:  %s\n", q->run_window);
+	if (q->dispatch_window)
+		printf("DISPATCH_WINDOW:  %s\n", q->dispatch_window);
+	printf("\nUSERS: %s\n", q->users ? q->users : "all");
+	printf("HOSTS:  %s\n", q->hosts ? q->hosts : "all");
+	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
+		if ((v = extra(q, tail[i])) != NULL)
+			printf("%s:  %s\n", tail[i], v);
+	if (q->res_req)
+		printf("RES_REQ:  %s\n", q->res_req);
+	printf("\n");
+}
+
+/* -u: the queue lets the user submit (USERS all, the user, or all
+ * users of a group the user is directly in). */
+static bool
+user_match(const struct lsf_config *c, const struct queue_info *q,
+    const char *user)
+{
+	struct strv v = STRV_INIT;
+	bool ok = false;
+
+	if (strcmp(user, "all") == 0)
+		return true;
+	strv_split_ws(&v, q->users ? q->users : "all");
+	for (size_t i = 0; i < v.n && !ok; i++) {
+		char *u = v.v[i];
+		size_t len = strlen(u);
+
+		if (len > 1 && u[len - 1] == '/')
+			u[len - 1] = '\0';
+		if (strcmp(u, "all") == 0 || strcmp(u, user) == 0)
+			ok = true;
+		for (int g = 0; c && !ok && g < c->nugroups; g++)
+			if (strcmp(c->ugroups[g].name, u) == 0)
+				ok = strv_contains(&c->ugroups[g].members,
+				    user) || strv_contains(
+				    &c->ugroups[g].members, "all");
+	}
+	strv_release(&v);
+	return ok;
+}
+
+/* -m: the queue can use one of the hosts. */
+static bool
+host_match(const struct lsf_config *c, const struct queue_info *q,
+    const struct strv *hosts)
+{
+	struct strv in = STRV_INIT, out = STRV_INIT;
+	bool ok = false;
+
+	strv_split_ws(&in, q->hosts ? q->hosts : "all");
+	config_expand_hosts(c, &in, &out, NULL);
+	for (size_t i = 0; i < hosts->n && !ok; i++)
+		ok = strv_contains(&out, hosts->v[i]);
+	strv_release(&in);
+	strv_release(&out);
+	return ok;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cmdopt_state st;
+	const struct lsf_config *c = NULL;
+	const char *val, *user = NULL, *host = NULL;
+	struct strv names = STRV_INIT, mhosts = STRV_INIT;
+	struct queue_info *qs;
+	struct reply rp;
+	bool wide = false, longform = false;
+	uint32_t n, shown = 0;
+	char **rest;
+	int id, nrest;
+
+	progname = "bqueues";
+	cmdopt_init(&st, argc, argv, true);
+	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
+		switch (id) {
+		case O_W: wide = true; break;
+		case O_L: longform = true; break;
+		case O_M: host = val; break;
+		case O_U: user = val; break;
+		case O_HELP: usage(0);
+		case O_VERSION: disp_version();
+		default: usage(255);
+		}
+	}
+	rest = cmdopt_rest(&st, &nrest);
+	for (int i = 0; i < nrest; i++)
+		strv_push(&names, rest[i]);
+
+	if (host || user) {
+		/* Host and user groups come from the configuration. */
+		c = client_config(CONF_ALL);
+	}
+	if (host) {
+		struct strv one = STRV_INIT, bad = STRV_INIT;
+
+		strv_push(&one, host);
+		config_expand_hosts(c, &one, &mhosts, &bad);
+		if (bad.n > 0 || mhosts.n == 0) {
+			fprintf(stderr, "%s: %s\n", host,
+			    lsb_errmsg(LSBE_BAD_HOST));
+			exit(255);
+		}
+		strv_release(&one);
+		strv_release(&bad);
+	}
+
+	disp_mbd_query(MSG_QUEUE_QUERY, &names, MSG_QUEUE_LIST, &rp);
+	if (!get_count(&rp.r, &n, 4))
+		disp_bad_reply("mbatchd");
+	qs = xcalloc((size_t)n + 1, sizeof(*qs));
+	for (uint32_t i = 0; i < n; i++)
+		if (!queue_info_unpack(&rp.r, &qs[i]))
+			disp_bad_reply("mbatchd");
+	if (rbuf_end(&rp.r) < 0)
+		disp_bad_reply("mbatchd");
+
+	/* Keep the queues that pass -u and -m, in mbatchd's order. */
+	for (uint32_t i = 0; i < n; i++) {
+		if ((user && !user_match(c, &qs[i], user)) ||
+		    (host && !host_match(c, &qs[i], &mhosts))) {
+			queue_info_release(&qs[i]);
+			continue;
+		}
+		if (shown != i)
+			qs[shown] = qs[i];
+		shown++;
+	}
+	if (shown == 0) {
+		fprintf(stderr, "%s\n", lsb_errmsg(LSBE_BAD_QUEUE));
+		exit(255);
+	}
+	if (longform)
+		for (uint32_t i = 0; i < shown; i++)
+			long_queue(&qs[i]);
+	else
+		short_table(qs, shown, wide);
+	for (uint32_t i = 0; i < shown; i++)
+		queue_info_release(&qs[i]);
+	free(qs);
+	reply_release(&rp);
+	strv_release(&names);
+	strv_release(&mhosts);
+	cmdopt_release(&st);
+	return 0;
+}

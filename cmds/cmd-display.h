@@ -1,0 +1,62 @@
+/*
+ * What the display and admin commands share (bqueues, bhosts, lsload,
+ * lshosts, lsid, lsclusters, bparams, badmin, lsadmin): one request to
+ * mbatchd or the LIMs with LSF's messages on failure, and the pieces of
+ * LSF's table layouts that appear in more than one command.
+ */
+#ifndef CMD_DISPLAY_H
+#define CMD_DISPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "client.h"
+#include "util.h"
+
+/* -V: "<LSF product>, <project> <version>" on stderr; exits 0. */
+void	 disp_version(void) NORETURN;
+
+/*
+ * One request to mbatchd: body is the names (MSG_QUEUE_QUERY, ...) or
+ * nothing when names is NULL.  Returns the reply, of type want.  An
+ * MSG_ERROR reply is printed as "<context>: <message>" and exits 255;
+ * so does a lost connection or a reply of another type.
+ */
+void	 disp_mbd_query(uint16_t type, const struct strv *names,
+	    uint16_t want, struct reply *rp);
+/* The same with the LIMs; "LIM is down; try later" when none answers. */
+void	 disp_lim_query(uint16_t type, const struct strv *names,
+	    uint16_t want, struct reply *rp);
+/* A reply that does not unpack: print it and exit 255. */
+void	 disp_bad_reply(const char *from) NORETURN;
+
+/*
+ * Tables are built a line at a time in a strbuf, each value placed by
+ * column (1-based) as LSF's layouts do.  A value that does not fit
+ * pushes the rest of the line right; values are always separated by at
+ * least one space.
+ */
+void	 col_right(struct strbuf *, int end, const char *s);
+void	 col_left(struct strbuf *, int start, const char *s);
+/* Print the line with trailing blanks removed, and empty the buffer. */
+void	 col_flush(struct strbuf *, FILE *);
+
+/* A load threshold, printed as lsload prints the index (finer values
+ * of the run queue and paging indices keep two decimals). */
+void	 disp_threshold_value(int idx, float v, char *buf, size_t len);
+/* The loadSched/loadStop table of bqueues -l and bhosts -l. */
+void	 disp_thresholds(FILE *, const float *sched, const float *stop,
+	    uint32_t sched_set, uint32_t stop_set);
+
+/* "    KEY = VALUE" lines: bparams -a, badmin and lsadmin showconf. */
+void	 disp_kv(FILE *, const struct kv_list *);
+/* The value of key in kv, or NULL. */
+const char *disp_kv_get(const struct kv_list *, const char *key);
+/* "<what> configuration at Sat Nov 22 04:50:01 2025" */
+void	 disp_conf_header(FILE *, const char *what);
+
+/* Is name in the space-separated list, case-insensitively? */
+bool	 disp_in_list(const char *list, const char *name);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * lsadmin: the LIM administrator's command.  This version checks the
+ * configuration (ckconfig) and shows a LIM's lsf.conf parameters
+ * (showconf lim); the LIM controls come later and say so.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd-display.h"
+#include "cmdopt.h"
+
+/* LSF's subcommands this version does not do yet. */
+static const char *const later[] = {
+	"reconfig", "limrestart", "limstartup", "limshutdown", "limlock",
+	"limunlock", "resrestart", "resstartup", "resshutdown", "reslogon",
+	"reslogoff", "limdebug", "limtime", "resdebug", "restime",
+	"expire", "showstatus",
+};
+
+static void NORETURN
+usage(int rc)
+{
+	fprintf(stderr,
+	    "Usage: lsadmin [-h] [-V] subcommand [options]\n"
+	    "Subcommands:\n"
+	    "    ckconfig [-v]                 check the cluster "
+	    "configuration files\n"
+	    "    showconf lim [-h host ... | -h all]\n"
+	    "                                  show the lsf.conf parameters "
+	    "a LIM uses\n"
+	    "    help                          show this list\n"
+	    "Not supported by this version:\n"
+	    "    reconfig limrestart limstartup limshutdown limlock "
+	    "limunlock\n"
+	    "    resrestart resstartup resshutdown limdebug limtime\n");
+	exit(rc);
+}
+
+static int
+ckconfig(int argc, char **argv)
+{
+	static const struct cmdopt opts[] = {
+		{ "v", false, 1 },
+		{ NULL, false, 0 }
+	};
+	struct cmdopt_state st;
+	const char *val;
+	bool verbose = false;
+	int id, nrest;
+
+	cmdopt_init(&st, argc, argv, true);
+	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
+		if (id != 1)
+			usage(255);
+		verbose = true;
+	}
+	(void)cmdopt_rest(&st, &nrest);
+	cmdopt_release(&st);
+	if (nrest > 0)
+		usage(255);
+	return conf_check(NULL, CONF_CLUSTER, verbose, stderr) ? 255 : 0;
+}
+
+static void
+print_conf(struct reply *rp)
+{
+	struct kv_list kv;
+
+	memset(&kv, 0, sizeof(kv));
+	if (!kv_list_unpack(&rp->r, &kv) || rbuf_end(&rp->r) < 0)
+		disp_bad_reply("the LIM");
+	disp_conf_header(stdout, "LIM");
+	disp_kv(stdout, &kv);
+	kv_list_release(&kv);
+}
+
+/* The LIM of one host, which must answer itself. */
+static int
+host_conf(const char *host)
+{
+	struct msg_error e;
+	struct reply rp;
+	struct wbuf w;
+
+	wbuf_init(&w);
+	msg_put_empty(&w, MSG_LIM_CONF_QUERY, 1);
+	if (lim_call_host(host, &w, &rp) < 0) {
+		fprintf(stderr, "lsadmin: %s: LIM is down; try later\n", host);
+		wbuf_release(&w);
+		return -1;
+	}
+	wbuf_release(&w);
+	if (reply_is_error(&rp, &e)) {
+		fprintf(stderr, "lsadmin: %s: %s\n", host,
+		    lsb_errmsg(e.code));
+		msg_error_release(&e);
+		reply_release(&rp);
+		return -1;
+	}
+	if (rp.hdr.type != MSG_LIM_CONF_LIST)
+		disp_bad_reply("the LIM");
+	print_conf(&rp);
+	reply_release(&rp);
+	return 0;
+}
+
+/*
+ * showconf lim: a header line, then only "    KEY = VALUE" lines, for
+ * the first LIM that answers or, with -h, for each host named.
+ */
+static int
+showconf(int argc, char **argv)
+{
+	static const struct cmdopt opts[] = {
+		{ "h", true, 1 },
+		{ NULL, false, 0 }
+	};
+	const struct lsf_config *c;
+	struct cmdopt_state st;
+	struct strv hosts = STRV_INIT;
+	struct reply rp;
+	const char *val;
+	char **rest;
+	int id, nrest, rc = 0;
+
+	if (argc < 2 || strcmp(argv[1], "lim") != 0) {
+		if (argc >= 2 && strcmp(argv[1], "res") == 0) {
+			fprintf(stderr, "lsadmin: showconf res is not "
+			    "supported by this version\n");
+			return 255;
+		}
+		usage(255);
+	}
+	/* "-h a b c": the hosts after -h are operands too. */
+	cmdopt_init(&st, argc - 1, argv + 1, true);
+	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
+		if (id != 1)
+			usage(255);
+		strv_push(&hosts, val);
+	}
+	rest = cmdopt_rest(&st, &nrest);
+	if (nrest > 0 && hosts.n == 0)
+		usage(255);
+	for (int i = 0; i < nrest; i++)
+		strv_push(&hosts, rest[i]);
+	cmdopt_release(&st);
+
+	if (hosts.n == 0) {
+		disp_lim_query(MSG_LIM_CONF_QUERY, NULL, MSG_LIM_CONF_LIST,
+		    &rp);
+		print_conf(&rp);
+		reply_release(&rp);
+		return 0;
+	}
+	c = client_config(CONF_CLUSTER);
+	if (hosts.n == 1 && strcmp(hosts.v[0], "all") == 0) {
+		strv_release(&hosts);
+		for (int i = 0; i < c->cluster.nhosts; i++)
+			strv_push(&hosts, c->cluster.hosts[i].name);
+	}
+	for (size_t i = 0; i < hosts.n; i++)
+		if (config_cluster_host(c, hosts.v[i]) == NULL) {
+			fprintf(stderr, "lsadmin: host %s not found\n",
+			    hosts.v[i]);
+			rc = 255;
+		}
+	for (size_t i = 0; rc == 0 && i < hosts.n; i++)
+		if (host_conf(hosts.v[i]) < 0)
+			rc = 255;
+	strv_release(&hosts);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *sub;
+
+	progname = "lsadmin";
+	if (argc < 2)
+		usage(255);
+	sub = argv[1];
+	if (strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0)
+		usage(0);
+	if (strcmp(sub, "-V") == 0)
+		disp_version();
+	if (strcmp(sub, "ckconfig") == 0)
+		return ckconfig(argc - 1, argv + 1);
+	if (strcmp(sub, "showconf") == 0)
+		return showconf(argc - 1, argv + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(later); i++)
+		if (strcmp(sub, later[i]) == 0) {
+			fprintf(stderr, "lsadmin: %s is not supported by this "
+			    "version\n", sub);
+			return 255;
+		}
+	fprintf(stderr, "lsadmin: invalid subcommand %s\n", sub);
+	usage(255);
+}

@@ -1,0 +1,225 @@
+/*
+ * lshosts: the static figures of each host (type, model, CPU factor,
+ * CPUs, memory, swap, resources), from the master LIM.  A host that has
+ * not reported shows what the configuration says and "-" elsewhere.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd-display.h"
+#include "cmdopt.h"
+#include "loadsample.h"
+
+enum { O_W = 1, O_L, O_HELP, O_VERSION };
+
+static const struct cmdopt opts[] = {
+	{ "w", false, O_W },
+	{ "l", false, O_L },
+	{ "h", false, O_HELP },
+	{ "V", false, O_VERSION },
+	{ NULL, false, 0 }
+};
+
+static void NORETURN
+usage(int rc)
+{
+	fprintf(stderr, "Usage: lshosts [-h] [-V] [-w | -l] [host_name ...]\n");
+	exit(rc);
+}
+
+/* "!" (detect) from a host that never reported: LSF's UNKNOWN words. */
+static const char *
+type_word(const char *t)
+{
+	return t == NULL || *t == '\0' || strcmp(t, "!") == 0 ? "UNKNOWN" : t;
+}
+
+static const char *
+model_word(const char *m)
+{
+	return m == NULL || *m == '\0' || strcmp(m, "!") == 0 ?
+	    "UNKNOWN_AUTO_DETECT" : m;
+}
+
+static void
+int_text(int v, char *buf, size_t len)
+{
+	if (v <= 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%d", v);
+}
+
+static char *
+resources_text(const struct lim_host *h)
+{
+	char *j = strv_join(&h->resources, " ");
+	char *s = xasprintf("(%s)", j);
+
+	free(j);
+	return s;
+}
+
+/*
+ * The reference's columns: name in 11 characters, type in 7 and model
+ * in 8 (both cut, right-aligned), then right-aligned figures.  -w cuts
+ * nothing and gives the three text columns the room the longest needs.
+ */
+static void
+table(const struct lim_host *hs, uint32_t n, bool wide)
+{
+	int wn = 11, wt = 7, wm = 8;
+
+	for (uint32_t i = 0; wide && i < n; i++) {
+		int l;
+
+		if ((l = (int)strlen(hs[i].name)) > wn)
+			wn = l;
+		if ((l = (int)strlen(type_word(hs[i].type))) > wt)
+			wt = l;
+		if ((l = (int)strlen(model_word(hs[i].model))) > wm)
+			wm = l;
+	}
+	printf("%-*s %*s %*s %5s %5s %6s %6s %6s %s\n", wn, "HOST_NAME",
+	    wt, "type", wm, "model", "cpuf", "ncpus", "maxmem", "maxswp",
+	    "server", "RESOURCES");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct lim_host *h = &hs[i];
+		char ncpus[16], mem[16], swp[16], *res = resources_text(h);
+
+		int_text(h->ncpus, ncpus, sizeof(ncpus));
+		fmt_mem_mb(h->maxmem, mem, sizeof(mem));
+		fmt_mem_mb(h->maxswp, swp, sizeof(swp));
+		printf("%-*.*s %*.*s %*.*s %5.1f %5s %6s %6s %6s %s\n",
+		    wn, wn, h->name, wt, wt, type_word(h->type),
+		    wm, wm, model_word(h->model), (double)h->cpuf, ncpus,
+		    mem, swp, h->server ? "Yes" : "No", res);
+		free(res);
+	}
+}
+
+/* lsf.cluster's busy thresholds of the host, in lsload's index order. */
+static void
+thresholds(const struct cluster_host *ch)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[32];
+	int end = 0;
+
+	printf("\nLOAD_THRESHOLDS:\n");
+	for (int i = 0; i < NLOADIDX; i++)
+		col_right(&sb, end += 6, load_index_info[i].name);
+	col_flush(&sb, stdout);
+	end = 0;
+	for (int i = 0; i < NLOADIDX; i++) {
+		if (ch && (ch->busy_set & (1u << i)))
+			disp_threshold_value(i, ch->busy[i], buf,
+			    sizeof(buf));
+		else
+			snprintf(buf, sizeof(buf), "-");
+		col_right(&sb, end += 6, buf);
+	}
+	col_flush(&sb, stdout);
+	sb_release(&sb);
+}
+
+/*
+ * -l: one block per host in the shape of IBM's long format (the
+ * reference does not show it): the name, a row of static figures,
+ * resources, run windows and the LIM's load thresholds.
+ */
+static void
+long_host(const struct lsf_config *c, const struct lim_host *h)
+{
+	const struct cluster_host *ch = config_cluster_host(c, h->name);
+	char cpuf[16], ncpus[16], mem[16], swp[16], tmp[16], nprocs[16];
+	char ncores[16], nthreads[16], *res = resources_text(h);
+	int np = 0;
+
+	if (h->ncores > 0 && h->nthreads > 0)
+		np = h->ncpus / (h->ncores * h->nthreads);
+	snprintf(cpuf, sizeof(cpuf), "%.1f", (double)h->cpuf);
+	int_text(h->ncpus, ncpus, sizeof(ncpus));
+	int_text(np, nprocs, sizeof(nprocs));
+	int_text(h->ncores, ncores, sizeof(ncores));
+	int_text(h->nthreads, nthreads, sizeof(nthreads));
+	fmt_mem_mb(h->maxmem, mem, sizeof(mem));
+	fmt_mem_mb(h->maxswp, swp, sizeof(swp));
+	fmt_mem_mb(h->maxtmp, tmp, sizeof(tmp));
+
+	printf("\nHOST_NAME:  %s\n", h->name);
+	printf("%-10s %19s %5s %5s %6s %6s %6s %6s %6s %6s %6s %6s %8s\n",
+	    "type", "model", "cpuf", "ncpus", "ndisks", "maxmem", "maxswp",
+	    "maxtmp", "rexpri", "server", "nprocs", "ncores", "nthreads");
+	printf("%-10s %19s %5s %5s %6s %6s %6s %6s %6d %6s %6s %6s %8s\n",
+	    type_word(h->type), model_word(h->model), cpuf, ncpus, "-", mem,
+	    swp, tmp, ch ? ch->rexpri : 0, h->server ? "Yes" : "No", nprocs,
+	    ncores, nthreads);
+	printf("\nRESOURCES: %s\n", res);
+	printf("RUN_WINDOWS:  %s\n", ch && ch->runwindow && *ch->runwindow ?
+	    ch->runwindow : "(always open)");
+	thresholds(ch);
+	free(res);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cmdopt_state st;
+	struct strv names = STRV_INIT;
+	struct lim_load_list ll;
+	struct reply rp;
+	const char *val;
+	bool wide = false, longform = false, missing = false;
+	char **rest;
+	int id, nrest;
+
+	progname = "lshosts";
+	cmdopt_init(&st, argc, argv, true);
+	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
+		switch (id) {
+		case O_W: wide = true; break;
+		case O_L: longform = true; break;
+		case O_HELP: usage(0);
+		case O_VERSION: disp_version();
+		default: usage(255);
+		}
+	}
+	rest = cmdopt_rest(&st, &nrest);
+	for (int i = 0; i < nrest; i++)
+		strv_push(&names, rest[i]);
+
+	disp_lim_query(MSG_LIM_LOAD_QUERY, &names, MSG_LIM_LOAD_LIST, &rp);
+	if (!lim_load_list_unpack(&rp.r, &ll) || rbuf_end(&rp.r) < 0)
+		disp_bad_reply("the LIM");
+	for (size_t i = 0; i < names.n; i++) {
+		bool found = false;
+
+		for (uint32_t k = 0; k < ll.nhosts && !found; k++)
+			found = strcasecmp(ll.hosts[k].name, names.v[i]) == 0;
+		if (!found) {
+			fprintf(stderr, "%s: host %s not found\n", progname,
+			    names.v[i]);
+			missing = true;
+		}
+	}
+	if (missing)
+		exit(255);
+	if (longform) {
+		/* lim_call has read lsf.cluster: windows and thresholds. */
+		const struct lsf_config *c = client_config(CONF_CLUSTER);
+
+		for (uint32_t i = 0; i < ll.nhosts; i++)
+			long_host(c, &ll.hosts[i]);
+		printf("\n");
+	} else {
+		table(ll.hosts, ll.nhosts, wide);
+	}
+	lim_load_list_release(&ll);
+	reply_release(&rp);
+	strv_release(&names);
+	cmdopt_release(&st);
+	return 0;
+}

@@ -1,0 +1,1821 @@
+/*
+ * lsb.events: the record syntax and its checksum, every typed record
+ * written and read back, old and extended records, the field positions
+ * external tools read, and the log file itself: replay with torn and
+ * damaged records, truncation on open, appends and reads.  Logs are
+ * written into a mkdtemp() directory per test.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "evlog.h"
+#include "lsf.h"
+#include "proto.h"
+#include "util.h"
+
+static char dir[PATH_MAX];
+
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void
+setup(void)
+{
+	snprintf(dir, sizeof(dir), "%s/check_evlog.XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void
+teardown(void)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static char *
+path_in(const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+/* Strings that must survive a record unchanged. */
+static const char *const tricky[] = {
+	"plain",
+	"with \"quotes\" and \"\"doubled\"\"",
+	"back\\slash\\",
+	"\\n is not a newline, \\x41 is not A",
+	"new\nline\r\n",
+	"tab\there\t",
+	"ctl \x01\x02\x1b\x1f\x7f end",
+	"utf8 \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+	"  leading and trailing  ",
+	"@deadbeef",
+	"\"",
+	"\\",
+	"a\"b\\c\nd\te\x01f",
+	"C:\\Program Files\\",
+	"\"\" @00000000 \"x\"",
+};
+#define NTRICKY	((int)ARRAY_SIZE(tricky))
+
+/* The _i-th rotation of the tricky strings, some replaced by "" or NULL. */
+static const char *
+pick(int rot, int k)
+{
+	int i = (rot + k) % (NTRICKY + 2);
+
+	if (i == NTRICKY)
+		return "";
+	if (i == NTRICKY + 1)
+		return NULL;
+	return tricky[i];
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* What came back for a string written as want: NULL is written as "";
+ * fields read as nullable turn "" back into NULL. */
+static void
+str_back(const char *field, const char *got, const char *want,
+    bool nullable)
+{
+	if (want == NULL || *want == '\0') {
+		if (nullable)
+			ck_assert_msg(got == NULL, "%s: \"%s\" for an empty "
+			    "string, want NULL", field, got);
+		else
+			ck_assert_msg(got != NULL && *got == '\0',
+			    "%s: %s for an empty string, want \"\"", field,
+			    got ? got : "NULL");
+		return;
+	}
+	ck_assert_msg(got != NULL && strcmp(got, want) == 0,
+	    "%s: got \"%s\" want \"%s\"", field, got ? got : "(null)", want);
+}
+
+static void
+strv_back(const char *field, const struct strv *got, const struct strv *want)
+{
+	ck_assert_msg(got->n == want->n, "%s: %zu items, want %zu", field,
+	    got->n, want->n);
+	for (size_t i = 0; i < got->n; i++)
+		ck_assert_msg(strcmp(got->v[i], want->v[i]) == 0,
+		    "%s[%zu]: \"%s\" want \"%s\"", field, i, got->v[i],
+		    want->v[i]);
+}
+
+/* Open the one record in sb (ending in a newline) for reading. */
+static void
+open_rec(struct ev_reader *r, const struct strbuf *sb, const char *type,
+    int64_t when)
+{
+	const char *why = NULL;
+
+	ck_assert_uint_gt(sb->len, 0);
+	ck_assert_msg(sb->buf[sb->len - 1] == '\n', "record not terminated");
+	ck_assert_msg(memchr(sb->buf, '\n', sb->len - 1) == NULL,
+	    "record spans lines: %s", sb->buf);
+	if (evr_init(r, sb->buf, sb->len - 1, &why) != 0)
+		ck_abort_msg("evr_init: %s: %s", why, sb->buf);
+	ck_assert_str_eq(r->type, type);
+	ck_assert_str_eq(r->version, LSF_VERSION_STR);
+	ck_assert_int_eq(r->when, when);
+}
+
+/* Fields as awk-like tools see them: quoted strings (with "" inside)
+ * or bare tokens, separated by blanks. */
+static void
+split_fields(const char *line, size_t len, struct strv *out)
+{
+	const char *p = line, *end = line + len;
+
+	while (p < end) {
+		const char *s;
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p >= end)
+			break;
+		s = p;
+		if (*p == '"') {
+			p++;
+			while (p < end) {
+				if (*p == '"' && p + 1 < end && p[1] == '"') {
+					p += 2;
+					continue;
+				}
+				if (*p == '"')
+					break;
+				p++;
+			}
+			ck_assert_msg(p < end, "unterminated string");
+			p++;
+		} else {
+			while (p < end && *p != ' ' && *p != '\t')
+				p++;
+		}
+		strv_push_nodup(out, xstrndup(s, (size_t)(p - s)));
+	}
+}
+
+/* A record from raw fields: the first n of fields, then extra, then a
+ * fresh checksum. */
+static void
+rebuild(struct strbuf *sb, const struct strv *fields, size_t n,
+    const char *extra)
+{
+	sb_reset(sb);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sb_addc(sb, ' ');
+		sb_adds(sb, fields->v[i]);
+	}
+	if (extra)
+		sb_adds(sb, extra);
+	ev_end(sb, 0);
+}
+
+/* A line of raw text with a valid checksum. */
+static void
+with_crc(struct strbuf *sb, const char *text)
+{
+	sb_reset(sb);
+	sb_adds(sb, text);
+	ev_end(sb, 0);
+}
+
+/* JOB_NEW */
+
+static void
+fill_job_new(struct ev_job_new *x, int rot)
+{
+	struct submit_req *q = &x->req;
+	int k = 0;
+
+	memset(x, 0, sizeof(*x));
+	submit_req_init(q);
+	x->jobid = 123456789012LL + rot;
+	x->uid = 1000 + rot;
+	x->user = dup_or_null(pick(rot, k++));
+	x->submit_time = 1700000000 + rot;
+	x->queue = dup_or_null(pick(rot, k++));
+	x->job_file = dup_or_null(pick(rot, k++));
+	x->res_req = dup_or_null(pick(rot, k++));
+	x->env_id = dup_or_null(pick(rot, k++));
+	x->idx = rot * 3;
+	q->options = SUB_JOB_NAME | SUB_QUEUE | SUB_OUT_FILE | (uint32_t)rot;
+	q->options2 = SUB2_HOLD | 0x4000000u;
+	q->job_name = dup_or_null(pick(rot, k++));
+	q->queue = dup_or_null(pick(rot, k++));
+	for (int i = 0; i < rot % 4; i++)
+		strv_push(&q->asked_hosts, pick(rot, k + i) ? pick(rot, k + i)
+		    : "hostX");
+	k++;
+	for (int i = 0; i < (rot + 1) % 3; i++)
+		strv_push_nodup(&q->res_reqs, xasprintf("select[mem>%d] %s",
+		    i, pick(rot, k + i) ? pick(rot, k + i) : ""));
+	k++;
+	q->num_procs = 1 + rot;
+	q->max_procs = 2 + rot;
+	q->in_file = dup_or_null(pick(rot, k++));
+	q->out_file = dup_or_null(pick(rot, k++));
+	q->err_file = dup_or_null(pick(rot, k++));
+	q->cwd = dup_or_null(pick(rot, k++));
+	q->sub_cwd = dup_or_null(pick(rot, k++));
+	q->sub_home = dup_or_null(pick(rot, k++));
+	q->command = dup_or_null(pick(rot, k++));
+	q->project = dup_or_null(pick(rot, k++));
+	q->user_group = dup_or_null(pick(rot, k++));
+	q->mail_user = dup_or_null(pick(rot, k++));
+	q->depend_cond = dup_or_null(pick(rot, k++));
+	q->pre_exec = dup_or_null(pick(rot, k++));
+	q->post_exec = dup_or_null(pick(rot, k++));
+	q->login_shell = dup_or_null(pick(rot, k++));
+	q->from_host = dup_or_null(pick(rot, k++));
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		q->rlimits[i] = i % 2 ? DEFAULT_RLIMIT :
+		    (int64_t)i * 1000000007LL + rot;
+	q->begin_time = rot ? 1700000500 : 0;
+	q->term_time = -1;
+	q->umask = 0027;
+	q->user_priority = rot % 2 ? -1 : 50;
+	/* Not in JOB_NEW: it goes to JOB_ENV. */
+	strv_push(&q->env, "PATH=/bin");
+}
+
+static void
+check_job_new(const struct ev_job_new *g, const struct ev_job_new *w)
+{
+	const struct submit_req *gq = &g->req, *wq = &w->req;
+
+	ck_assert_int_eq(g->jobid, w->jobid);
+	ck_assert_int_eq(g->uid, w->uid);
+	ck_assert_int_eq(g->submit_time, w->submit_time);
+	ck_assert_int_eq(g->idx, w->idx);
+	str_back("user", g->user, w->user, false);
+	str_back("queue", g->queue, w->queue, false);
+	str_back("job_file", g->job_file, w->job_file, false);
+	str_back("res_req", g->res_req, w->res_req, true);
+	str_back("env_id", g->env_id, w->env_id, true);
+	ck_assert_uint_eq(gq->options, wq->options);
+	ck_assert_uint_eq(gq->options2, wq->options2);
+	str_back("job_name", gq->job_name, wq->job_name, false);
+	str_back("req.queue", gq->queue, wq->queue, true);
+	strv_back("asked_hosts", &gq->asked_hosts, &wq->asked_hosts);
+	strv_back("res_reqs", &gq->res_reqs, &wq->res_reqs);
+	ck_assert_int_eq(gq->num_procs, wq->num_procs);
+	ck_assert_int_eq(gq->max_procs, wq->max_procs);
+	str_back("in_file", gq->in_file, wq->in_file, true);
+	str_back("out_file", gq->out_file, wq->out_file, true);
+	str_back("err_file", gq->err_file, wq->err_file, true);
+	str_back("cwd", gq->cwd, wq->cwd, true);
+	str_back("sub_cwd", gq->sub_cwd, wq->sub_cwd, false);
+	str_back("sub_home", gq->sub_home, wq->sub_home, false);
+	str_back("command", gq->command, wq->command, false);
+	str_back("project", gq->project, wq->project, false);
+	str_back("user_group", gq->user_group, wq->user_group, true);
+	str_back("mail_user", gq->mail_user, wq->mail_user, true);
+	str_back("depend_cond", gq->depend_cond, wq->depend_cond, true);
+	str_back("pre_exec", gq->pre_exec, wq->pre_exec, true);
+	str_back("post_exec", gq->post_exec, wq->post_exec, true);
+	str_back("login_shell", gq->login_shell, wq->login_shell, true);
+	str_back("from_host", gq->from_host, wq->from_host, false);
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		ck_assert_int_eq(gq->rlimits[i], wq->rlimits[i]);
+	ck_assert_int_eq(gq->begin_time, wq->begin_time);
+	ck_assert_int_eq(gq->term_time, wq->term_time);
+	ck_assert_int_eq(gq->umask, wq->umask);
+	ck_assert_int_eq(gq->user_priority, wq->user_priority);
+	ck_assert_uint_eq(gq->env.n, 0);
+}
+
+START_TEST(test_job_new)
+{
+	struct ev_job_new x, y;
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+
+	fill_job_new(&x, _i);
+	ev_job_new_write(&sb, 1700000000 + _i, &x);
+	open_rec(&r, &sb, "JOB_NEW", 1700000000 + _i);
+	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
+	ck_assert_msg(evr_at_end(&r), "fields left after JOB_NEW");
+	check_job_new(&y, &x);
+	ev_job_new_release(&y);
+	ck_assert_ptr_null(y.user);
+	ev_job_new_release(&x);
+	sb_release(&sb);
+}
+END_TEST
+
+/* ev_end checksums from rec_start, not from the buffer's start. */
+START_TEST(test_rec_start)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_job_clean c = { 77, 3 }, d;
+	struct ev_reader r;
+	const char *why;
+	size_t start;
+
+	sb_adds(&sb, "previous record text\n");
+	start = sb.len;
+	ev_job_clean_write(&sb, 5, &c);
+	ck_assert_int_eq(evr_init(&r, sb.buf + start, sb.len - start - 1,
+	    &why), 0);
+	ck_assert_int_eq(ev_job_clean_read(&r, &d), 0);
+	ck_assert_int_eq(d.jobid, 77);
+	ck_assert_int_eq(d.idx, 3);
+	sb_release(&sb);
+}
+END_TEST
+
+START_TEST(test_job_env)
+{
+	struct ev_job_env x, y;
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+
+	memset(&x, 0, sizeof(x));
+	x.env_id = xstrdup(pick(_i, 0) ? pick(_i, 0) : "e1");
+	for (int k = 0; k < NTRICKY + 2; k++)
+		strv_push_nodup(&x.env, xasprintf("V%d=%s", k,
+		    pick(_i, k) ? pick(_i, k) : ""));
+	ev_job_env_write(&sb, 42, &x);
+	open_rec(&r, &sb, "JOB_ENV", 42);
+	ck_assert_int_eq(ev_job_env_read(&r, &y), 0);
+	ck_assert(evr_at_end(&r));
+	ck_assert_str_eq(y.env_id, x.env_id);
+	strv_back("env", &y.env, &x.env);
+	ev_job_env_release(&y);
+	ev_job_env_release(&x);
+	ck_assert_ptr_null(x.env_id);
+	sb_release(&sb);
+}
+END_TEST
+
+START_TEST(test_job_start)
+{
+	struct ev_job_start x, y;
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+
+	memset(&x, 0, sizeof(x));
+	x.jobid = 9000000000LL + _i;
+	x.status = JOB_STAT_RUN;
+	x.pid = 4321 + _i;
+	x.pgid = 4320;
+	for (int k = 0; k < 1 + _i % 4; k++)
+		strv_push(&x.exec_hosts, pick(_i, k) ? pick(_i, k) : "h");
+	x.idx = _i;
+	x.effective_res_req = dup_or_null(pick(_i, 7));
+	x.run_count = 0xfffffff0u + (uint32_t)(_i % 8);
+	ev_job_start_write(&sb, 77, &x);
+	open_rec(&r, &sb, "JOB_START", 77);
+	ck_assert_int_eq(ev_job_start_read(&r, &y), 0);
+	ck_assert(evr_at_end(&r));
+	ck_assert_int_eq(y.jobid, x.jobid);
+	ck_assert_int_eq(y.status, x.status);
+	ck_assert_int_eq(y.pid, x.pid);
+	ck_assert_int_eq(y.pgid, x.pgid);
+	ck_assert_int_eq(y.idx, x.idx);
+	strv_back("exec_hosts", &y.exec_hosts, &x.exec_hosts);
+	str_back("effective_res_req", y.effective_res_req,
+	    x.effective_res_req, false);
+	ck_assert_uint_eq(y.run_count, x.run_count);
+	ev_job_start_release(&y);
+	ev_job_start_release(&x);
+	sb_release(&sb);
+}
+END_TEST
+
+START_TEST(test_job_execute)
+{
+	struct ev_job_execute x, y;
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+
+	memset(&x, 0, sizeof(x));
+	x.jobid = 55;
+	x.exec_uid = 0;
+	x.pgid = -1;
+	x.exec_cwd = dup_or_null(pick(_i, 0));
+	x.exec_home = dup_or_null(pick(_i, 1));
+	x.exec_user = dup_or_null(pick(_i, 2));
+	x.pid = 99999;
+	x.idx = 7;
+	x.run_count = 3;
+	ev_job_execute_write(&sb, 1, &x);
+	open_rec(&r, &sb, "JOB_EXECUTE", 1);
+	ck_assert_int_eq(ev_job_execute_read(&r, &y), 0);
+	ck_assert(evr_at_end(&r));
+	ck_assert_int_eq(y.jobid, 55);
+	ck_assert_int_eq(y.exec_uid, 0);
+	ck_assert_int_eq(y.pgid, -1);
+	str_back("exec_cwd", y.exec_cwd, x.exec_cwd, false);
+	str_back("exec_home", y.exec_home, x.exec_home, false);
+	str_back("exec_user", y.exec_user, x.exec_user, false);
+	ck_assert_int_eq(y.pid, 99999);
+	ck_assert_int_eq(y.idx, 7);
+	ck_assert_uint_eq(y.run_count, 3);
+	ev_job_execute_release(&y);
+	ev_job_execute_release(&x);
+	sb_release(&sb);
+}
+END_TEST
+
+START_TEST(test_job_status)
+{
+	struct ev_job_status x, y;
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+
+	memset(&x, 0, sizeof(x));
+	x.jobid = INT64_MAX - 1;
+	x.status = JOB_STAT_EXIT;
+	x.reason = 3;
+	x.subreasons = -2;
+	x.cpu_time = 1234.5625;
+	x.end_time = 1700000999;
+	x.exit_status = 256 * 3;
+	x.idx = 12;
+	x.max_mem_kb = 123456789012LL;
+	x.avg_mem_kb = 0;
+	x.exit_info = TERM_MEMLIMIT;
+	x.run_count = UINT32_MAX;
+	ev_job_status_write(&sb, 1, &x);
+	open_rec(&r, &sb, "JOB_STATUS", 1);
+	ck_assert_int_eq(ev_job_status_read(&r, &y), 0);
+	ck_assert(evr_at_end(&r));
+	ck_assert_int_eq(y.jobid, x.jobid);
+	ck_assert_int_eq(y.status, x.status);
+	ck_assert_int_eq(y.reason, x.reason);
+	ck_assert_int_eq(y.subreasons, x.subreasons);
+	ck_assert(y.cpu_time == x.cpu_time);
+	ck_assert_int_eq(y.end_time, x.end_time);
+	ck_assert_int_eq(y.exit_status, x.exit_status);
+	ck_assert_int_eq(y.idx, x.idx);
+	ck_assert_int_eq(y.max_mem_kb, x.max_mem_kb);
+	ck_assert_int_eq(y.avg_mem_kb, x.avg_mem_kb);
+	ck_assert_int_eq(y.exit_info, x.exit_info);
+	ck_assert_uint_eq(y.run_count, x.run_count);
+	ev_job_status_release(&y);
+	sb_release(&sb);
+}
+END_TEST
+
+START_TEST(test_job_signal)
+{
+	struct ev_job_signal x, y;
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+
+	memset(&x, 0, sizeof(x));
+	x.jobid = 101;
+	x.uid = -1;
+	x.run_count = 2;
+	x.signal = dup_or_null(_i % 2 ? "KILL" : pick(_i, 0));
+	x.idx = 0;
+	x.user = dup_or_null(pick(_i, 3));
+	ev_job_signal_write(&sb, 3, &x);
+	open_rec(&r, &sb, "JOB_SIGNAL", 3);
+	ck_assert_int_eq(ev_job_signal_read(&r, &y), 0);
+	ck_assert(evr_at_end(&r));
+	ck_assert_int_eq(y.jobid, 101);
+	ck_assert_int_eq(y.uid, -1);
+	ck_assert_uint_eq(y.run_count, 2);
+	str_back("signal", y.signal, x.signal, false);
+	ck_assert_int_eq(y.idx, 0);
+	str_back("user", y.user, x.user, false);
+	ev_job_signal_release(&y);
+	ev_job_signal_release(&x);
+	sb_release(&sb);
+}
+END_TEST
+
+START_TEST(test_small_records)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+	struct ev_job_clean c = { 8000000000LL, 4 }, c2;
+	struct ev_mbd_start s, s2;
+	struct ev_mbd_die d, d2;
+
+	ev_job_clean_write(&sb, 10, &c);
+	open_rec(&r, &sb, "JOB_CLEAN", 10);
+	ck_assert_int_eq(ev_job_clean_read(&r, &c2), 0);
+	ck_assert(evr_at_end(&r));
+	ck_assert_int_eq(c2.jobid, c.jobid);
+	ck_assert_int_eq(c2.idx, 4);
+	ev_job_clean_release(&c2);
+
+	for (int i = 0; i < NTRICKY + 2; i++) {
+		memset(&s, 0, sizeof(s));
+		s.master = dup_or_null(pick(i, 0));
+		s.cluster = dup_or_null(pick(i, 1));
+		s.nhosts = i;
+		s.nqueues = -i;
+		sb_reset(&sb);
+		ev_mbd_start_write(&sb, 11, &s);
+		open_rec(&r, &sb, "MBD_START", 11);
+		ck_assert_int_eq(ev_mbd_start_read(&r, &s2), 0);
+		ck_assert(evr_at_end(&r));
+		str_back("master", s2.master, s.master, false);
+		str_back("cluster", s2.cluster, s.cluster, false);
+		ck_assert_int_eq(s2.nhosts, i);
+		ck_assert_int_eq(s2.nqueues, -i);
+		ev_mbd_start_release(&s2);
+		ev_mbd_start_release(&s);
+
+		memset(&d, 0, sizeof(d));
+		d.master = dup_or_null(pick(i, 2));
+		d.nremoved = 100 + i;
+		d.exit_code = -i;
+		sb_reset(&sb);
+		ev_mbd_die_write(&sb, 12, &d);
+		open_rec(&r, &sb, "MBD_DIE", 12);
+		ck_assert_int_eq(ev_mbd_die_read(&r, &d2), 0);
+		ck_assert(evr_at_end(&r));
+		str_back("master", d2.master, d.master, false);
+		ck_assert_int_eq(d2.nremoved, 100 + i);
+		ck_assert_int_eq(d2.exit_code, -i);
+		ev_mbd_die_release(&d2);
+		ev_mbd_die_release(&d);
+	}
+	sb_release(&sb);
+}
+END_TEST
+
+/* Records written by an older version, without our trailing fields. */
+START_TEST(test_job_status_defaults)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+	struct ev_job_status y;
+
+	/* LSF's fields only: no maxMem, avgMem, exitInfo, runCount. */
+	with_crc(&sb, "\"JOB_STATUS\" \"10.1\" 1700000000 101 64 0 0 "
+	    "1.5000 1700000100 0 0 0");
+	open_rec(&r, &sb, "JOB_STATUS", 1700000000);
+	ck_assert_int_eq(ev_job_status_read(&r, &y), 0);
+	ck_assert_int_eq(y.jobid, 101);
+	ck_assert_int_eq(y.status, JOB_STAT_DONE);
+	ck_assert(y.cpu_time == 1.5);
+	ck_assert_int_eq(y.end_time, 1700000100);
+	ck_assert_int_eq(y.exit_status, 0);
+	ck_assert_int_eq(y.idx, 0);
+	ck_assert_int_eq(y.max_mem_kb, -1);
+	ck_assert_int_eq(y.avg_mem_kb, -1);
+	ck_assert_int_eq(y.exit_info, 0);
+	ck_assert_uint_eq(y.run_count, 0);
+
+	/* Some of ours. */
+	with_crc(&sb, "\"JOB_STATUS\" \"10.1\" 1 102 32 0 0 0.0000 5 0 "
+	    "256 2 4096");
+	open_rec(&r, &sb, "JOB_STATUS", 1);
+	ck_assert_int_eq(ev_job_status_read(&r, &y), 0);
+	ck_assert_int_eq(y.exit_status, 256);
+	ck_assert_int_eq(y.idx, 2);
+	ck_assert_int_eq(y.max_mem_kb, 4096);
+	ck_assert_int_eq(y.avg_mem_kb, -1);
+	ck_assert_int_eq(y.exit_info, 0);
+	ck_assert_uint_eq(y.run_count, 0);
+
+	/* An LSF record with its lsfRusage block (2 floats, 17 ints). */
+	with_crc(&sb, "\"JOB_STATUS\" \"10.1\" 1 103 32 0 0 2.0000 5 1 "
+	    "1.5 2.5 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 "
+	    "512 0 -1 -1 14 9");
+	open_rec(&r, &sb, "JOB_STATUS", 1);
+	ck_assert_int_eq(ev_job_status_read(&r, &y), 0);
+	ck_assert_int_eq(y.jobid, 103);
+	ck_assert_int_eq(y.exit_status, 512);
+	ck_assert_int_eq(y.exit_info, 14);
+	ck_assert_uint_eq(y.run_count, 9);
+
+	/* Extra fields after ours are ignored. */
+	with_crc(&sb, "\"JOB_STATUS\" \"10.1\" 1 104 4 0 0 0.0000 0 0 0 0 "
+	    "100 50 0 1 \"future\" 3.25 77 \"more \"\"x\"\"\"");
+	open_rec(&r, &sb, "JOB_STATUS", 1);
+	ck_assert_int_eq(ev_job_status_read(&r, &y), 0);
+	ck_assert_int_eq(y.jobid, 104);
+	ck_assert_int_eq(y.status, JOB_STAT_RUN);
+	ck_assert_int_eq(y.max_mem_kb, 100);
+	ck_assert_int_eq(y.avg_mem_kb, 50);
+	ck_assert_uint_eq(y.run_count, 1);
+
+	/* Missing one of LSF's own fields is an error. */
+	with_crc(&sb, "\"JOB_STATUS\" \"10.1\" 1 105 4 0 0 0.0000 0 0 0");
+	open_rec(&r, &sb, "JOB_STATUS", 1);
+	ck_assert_int_eq(ev_job_status_read(&r, &y), -1);
+	/* A rusage block that is cut short too. */
+	with_crc(&sb, "\"JOB_STATUS\" \"10.1\" 1 105 4 0 0 0.0000 0 1 1.0 2");
+	open_rec(&r, &sb, "JOB_STATUS", 1);
+	ck_assert_int_eq(ev_job_status_read(&r, &y), -1);
+	/* A string where a number belongs. */
+	with_crc(&sb, "\"JOB_STATUS\" \"10.1\" 1 \"105\" 4 0 0 0.0000 0 0 0 0");
+	open_rec(&r, &sb, "JOB_STATUS", 1);
+	ck_assert_int_eq(ev_job_status_read(&r, &y), -1);
+	sb_release(&sb);
+}
+END_TEST
+
+/* Old JOB_NEW, JOB_START and JOB_EXECUTE records, and extra fields. */
+START_TEST(test_old_and_new_records)
+{
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
+	struct strv f = STRV_INIT;
+	struct ev_reader r;
+	struct ev_job_new x, y;
+	struct ev_job_start s, s2;
+	struct ev_job_execute e, e2;
+
+	/* JOB_NEW without env_id, cwd, post_exec, res_reqs, queue. */
+	fill_job_new(&x, 1);
+	strv_release(&x.req.res_reqs);
+	ev_job_new_write(&sb, 1, &x);
+	split_fields(sb.buf, sb.len - 1, &f);
+	/* ... env_id cwd post_exec 0 queue @crc */
+	ck_assert_str_eq(f.v[f.n - 3], "0");
+	rebuild(&out, &f, f.n - 6, NULL);
+	open_rec(&r, &out, "JOB_NEW", 1);
+	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
+	ck_assert_ptr_null(y.env_id);
+	ck_assert_ptr_null(y.req.cwd);
+	ck_assert_ptr_null(y.req.post_exec);
+	ck_assert_uint_eq(y.req.res_reqs.n, 0);
+	ck_assert_ptr_null(y.req.queue);
+	ck_assert_int_eq(y.jobid, x.jobid);
+	ck_assert_int_eq(y.req.user_priority, x.req.user_priority);
+	str_back("command", y.req.command, x.req.command, false);
+	ev_job_new_release(&y);
+	/* Only env_id of ours. */
+	rebuild(&out, &f, f.n - 5, NULL);
+	open_rec(&r, &out, "JOB_NEW", 1);
+	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
+	str_back("env_id", y.env_id, x.env_id, true);
+	ck_assert_ptr_null(y.req.cwd);
+	ev_job_new_release(&y);
+	/* Extra fields after ours. */
+	rebuild(&out, &f, f.n - 1, " 5 \"later\" 6");
+	open_rec(&r, &out, "JOB_NEW", 1);
+	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
+	check_job_new(&y, &x);
+	ev_job_new_release(&y);
+	/* One of LSF's fields short: refused. */
+	rebuild(&out, &f, 30, NULL);
+	open_rec(&r, &out, "JOB_NEW", 1);
+	ck_assert_int_eq(ev_job_new_read(&r, &y), -1);
+	ev_job_new_release(&y);
+	ev_job_new_release(&x);
+
+	/* JOB_NEW from LSF with transferred files (nxf > 0): skipped. */
+	fill_job_new(&x, 2);
+	sb_reset(&sb);
+	ev_job_new_write(&sb, 1, &x);
+	strv_release(&f);
+	split_fields(sb.buf, sb.len - 1, &f);
+	{
+		/* nxf is field 44 with no asked hosts, 44 + n with n. */
+		size_t at = 43 + x.req.asked_hosts.n;
+		struct strv g = STRV_INIT;
+
+		ck_assert_str_eq(f.v[at], "0");
+		for (size_t i = 0; i < f.n; i++) {
+			if (i == at) {
+				/* subFn execFn options, per file */
+				strv_push(&g, "2");
+				strv_push(&g, "\"in file\"");
+				strv_push(&g, "\"/tmp/in\"");
+				strv_push(&g, "1");
+				strv_push(&g, "\"out\"");
+				strv_push(&g, "\"\"");
+				strv_push(&g, "2");
+			} else {
+				strv_push(&g, f.v[i]);
+			}
+		}
+		rebuild(&out, &g, g.n - 1, NULL);
+		strv_release(&g);
+	}
+	open_rec(&r, &out, "JOB_NEW", 1);
+	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
+	check_job_new(&y, &x);
+	ev_job_new_release(&y);
+	ev_job_new_release(&x);
+
+	/* JOB_START without effective_res_req and run_count. */
+	memset(&s, 0, sizeof(s));
+	s.jobid = 5;
+	s.status = JOB_STAT_RUN;
+	strv_push(&s.exec_hosts, "hA");
+	s.effective_res_req = xstrdup("select[type == any]");
+	s.run_count = 4;
+	sb_reset(&sb);
+	ev_job_start_write(&sb, 1, &s);
+	strv_release(&f);
+	split_fields(sb.buf, sb.len - 1, &f);
+	rebuild(&out, &f, f.n - 3, NULL);
+	open_rec(&r, &out, "JOB_START", 1);
+	ck_assert_int_eq(ev_job_start_read(&r, &s2), 0);
+	ck_assert_ptr_null(s2.effective_res_req);
+	ck_assert_uint_eq(s2.run_count, 0);
+	ck_assert_str_eq(s2.exec_hosts.v[0], "hA");
+	ev_job_start_release(&s2);
+	rebuild(&out, &f, f.n - 1, " 1 2 \"three\"");
+	open_rec(&r, &out, "JOB_START", 1);
+	ck_assert_int_eq(ev_job_start_read(&r, &s2), 0);
+	ck_assert_str_eq(s2.effective_res_req, "select[type == any]");
+	ck_assert_uint_eq(s2.run_count, 4);
+	ev_job_start_release(&s2);
+	ev_job_start_release(&s);
+
+	/* JOB_EXECUTE without run_count. */
+	memset(&e, 0, sizeof(e));
+	e.jobid = 6;
+	e.exec_user = xstrdup("bob");
+	e.run_count = 9;
+	sb_reset(&sb);
+	ev_job_execute_write(&sb, 1, &e);
+	strv_release(&f);
+	split_fields(sb.buf, sb.len - 1, &f);
+	rebuild(&out, &f, f.n - 2, NULL);
+	open_rec(&r, &out, "JOB_EXECUTE", 1);
+	ck_assert_int_eq(ev_job_execute_read(&r, &e2), 0);
+	ck_assert_uint_eq(e2.run_count, 0);
+	ck_assert_str_eq(e2.exec_user, "bob");
+	ev_job_execute_release(&e2);
+	ev_job_execute_release(&e);
+
+	/* Extra fields on the records without optional ones. */
+	with_crc(&sb, "\"JOB_CLEAN\" \"10.1\" 1 33 2 \"x\" 4");
+	open_rec(&r, &sb, "JOB_CLEAN", 1);
+	{
+		struct ev_job_clean c;
+
+		ck_assert_int_eq(ev_job_clean_read(&r, &c), 0);
+		ck_assert_int_eq(c.jobid, 33);
+		ck_assert_int_eq(c.idx, 2);
+	}
+	with_crc(&sb, "\"MBD_DIE\" \"10.1\" 1 \"m\" 3 0 \"extra\"");
+	open_rec(&r, &sb, "MBD_DIE", 1);
+	{
+		struct ev_mbd_die d;
+
+		ck_assert_int_eq(ev_mbd_die_read(&r, &d), 0);
+		ck_assert_str_eq(d.master, "m");
+		ck_assert_int_eq(d.nremoved, 3);
+		ev_mbd_die_release(&d);
+	}
+	strv_release(&f);
+	sb_release(&sb);
+	sb_release(&out);
+}
+END_TEST
+
+/* Every single flipped bit of a record is caught. */
+START_TEST(test_crc_flips)
+{
+	struct ev_job_new x;
+	struct strbuf sb = STRBUF_INIT;
+	static const uint8_t masks[] = { 0x01, 0x02, 0x04, 0x08, 0x10, 0x40,
+	    0x80 };
+	struct ev_reader r;
+	const char *why;
+	size_t len;
+	char *copy;
+
+	fill_job_new(&x, 0);
+	ev_job_new_write(&sb, 1700000000, &x);
+	len = sb.len - 1;
+	copy = xmalloc(len);
+	ck_assert_int_eq(evr_init(&r, sb.buf, len, &why), 0);
+	for (size_t i = 0; i < len; i++) {
+		for (size_t m = 0; m < ARRAY_SIZE(masks); m++) {
+			memcpy(copy, sb.buf, len);
+			copy[i] ^= (char)masks[m];
+			why = NULL;
+			ck_assert_msg(evr_init(&r, copy, len, &why) == -1,
+			    "flip %#x at %zu of %zu not detected", masks[m],
+			    i, len);
+			ck_assert_ptr_nonnull(why);
+		}
+	}
+	/* Two neighbouring bytes swapped. */
+	for (size_t i = 0; i + 1 < len - 10; i++) {
+		if (sb.buf[i] == sb.buf[i + 1])
+			continue;
+		memcpy(copy, sb.buf, len);
+		copy[i] = sb.buf[i + 1];
+		copy[i + 1] = sb.buf[i];
+		ck_assert_int_eq(evr_init(&r, copy, len, &why), -1);
+		ck_assert_str_eq(why, "record checksum mismatch");
+	}
+	/* A byte lost. */
+	for (size_t i = 0; i < len - 10; i++) {
+		memcpy(copy, sb.buf, i);
+		memcpy(copy + i, sb.buf + i + 1, len - i - 1);
+		ck_assert_int_eq(evr_init(&r, copy, len - 1, &why), -1);
+	}
+	free(copy);
+	ev_job_new_release(&x);
+	sb_release(&sb);
+}
+END_TEST
+
+static void
+init_fails(const char *text, bool add_crc, const char *want_why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+	const char *why = NULL;
+	char *copy;
+	size_t len;
+
+	if (add_crc)
+		with_crc(&sb, text);
+	else {
+		sb_adds(&sb, text);
+		sb_addc(&sb, '\n');
+	}
+	len = sb.len - 1;
+	copy = xmalloc(len ? len : 1);
+	memcpy(copy, sb.buf, len);
+	ck_assert_msg(evr_init(&r, copy, len, &why) == -1, "accepted: %s",
+	    sb.buf);
+	ck_assert_msg(why != NULL && strcmp(why, want_why) == 0,
+	    "\"%s\": why \"%s\", want \"%s\"", text, why ? why : "(null)",
+	    want_why);
+	free(copy);
+	sb_release(&sb);
+}
+
+START_TEST(test_init_errors)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[256];
+
+	init_fails("", false, "record has no checksum");
+	init_fails("@12345678", false, "record has no checksum");
+	init_fails(" @1234567", false, "record has no checksum");
+	init_fails("\"JOB_CLEAN\" \"10.1\" 1 2 3", false,
+	    "record has no checksum");
+	init_fails("\"JOB_CLEAN\" \"10.1\" 1 2 3 12345678", false,
+	    "record has no checksum");
+	init_fails("\"JOB_CLEAN\" \"10.1\" 1 2 3 #12345678", false,
+	    "record has no checksum");
+	init_fails("\"JOB_CLEAN\" \"10.1\" 1 2 3 @1234567g", false,
+	    "record has a malformed checksum");
+	init_fails("\"JOB_CLEAN\" \"10.1\" 1 2 3 @-1234567", false,
+	    "record has a malformed checksum");
+	init_fails("\"JOB_CLEAN\" \"10.1\" 1 2 3 @ 1234567", false,
+	    "record has a malformed checksum");
+	/* Well-formed, but for other contents. */
+	with_crc(&sb, "\"JOB_CLEAN\" \"10.1\" 1 2 3");
+	snprintf(buf, sizeof(buf), "\"JOB_CLEAN\" \"10.1\" 1 2 4%.*s",
+	    10, sb.buf + sb.len - 11);
+	init_fails(buf, false, "record checksum mismatch");
+	init_fails("\"JOB_CLEAN\" \"10.1\" 1 2 3 @00000000", false,
+	    "record checksum mismatch");
+	/* The common fields, with valid checksums. */
+	init_fails("JOB_CLEAN \"10.1\" 1 2 3", true,
+	    "record type is malformed");
+	init_fails("\"JOB_CLEAN \"10.1\" 1 2 3", true,
+	    "record type is malformed");
+	init_fails("\"JOB_CLEAN\"x \"10.1\" 1", true,
+	    "record type is malformed");
+	init_fails("\"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\" \"10.1\" 1", true,
+	    "record type is malformed");
+	init_fails("  ", true, "record type is malformed");
+	init_fails("\"JOB_CLEAN\" 10.1 1 2 3", true,
+	    "record version is malformed");
+	init_fails("\"JOB_CLEAN\"", true, "record version is malformed");
+	init_fails("\"JOB_CLEAN\" \"10.1.0.0.0.0.0.0.0\" 1", true,
+	    "record version is malformed");
+	init_fails("\"JOB_CLEAN\" \"10.1\"", true,
+	    "record time is malformed");
+	init_fails("\"JOB_CLEAN\" \"10.1\" abc 2 3", true,
+	    "record time is malformed");
+	init_fails("\"JOB_CLEAN\" \"10.1\" 12x 2 3", true,
+	    "record time is malformed");
+	init_fails("\"JOB_CLEAN\" \"10.1\" \"1\" 2 3", true,
+	    "record time is malformed");
+	init_fails("\"JOB_CLEAN\" \"10.1\" - 2 3", true,
+	    "record time is malformed");
+	/* The longest type and version that fit are fine. */
+	{
+		struct ev_reader r;
+		const char *why;
+
+		with_crc(&sb, "\"ABCDEFGHIJKLMNOPQRSTUVWXYZ01234\" "
+		    "\"10.1.0.0.0.0.0\" -5");
+		ck_assert_int_eq(evr_init(&r, sb.buf, sb.len - 1, &why), 0);
+		ck_assert_str_eq(r.type, "ABCDEFGHIJKLMNOPQRSTUVWXYZ01234");
+		ck_assert_str_eq(r.version, "10.1.0.0.0.0.0");
+		ck_assert_int_eq(r.when, -5);
+		ck_assert(evr_at_end(&r));
+		/* Upper-case checksum digits are read too. */
+		for (size_t i = sb.len - 9; i < sb.len - 1; i++)
+			if (sb.buf[i] >= 'a' && sb.buf[i] <= 'f')
+				sb.buf[i] = (char)(sb.buf[i] - 'a' + 'A');
+		ck_assert_int_eq(evr_init(&r, sb.buf, sb.len - 1, &why), 0);
+	}
+	sb_release(&sb);
+}
+END_TEST
+
+/* A reader over "fields" (with a header and checksum around them). */
+static void
+reader_over(struct strbuf *sb, struct ev_reader *r, const char *fields)
+{
+	const char *why;
+
+	sb_reset(sb);
+	sb_adds(sb, "\"T\" \"1\" 0 ");
+	sb_adds(sb, fields);
+	ev_end(sb, 0);
+	if (evr_init(r, sb->buf, sb->len - 1, &why) != 0)
+		ck_abort_msg("evr_init: %s", why);
+}
+
+START_TEST(test_field_readers)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+	int64_t v;
+	int i;
+	uint32_t u;
+	double d;
+	char *s;
+	struct strv sv = STRV_INIT;
+
+	/* Integers and their limits. */
+	reader_over(&sb, &r, "9223372036854775807 -9223372036854775808 0 -0");
+	ck_assert(evr_int(&r, &v) && v == INT64_MAX);
+	ck_assert(evr_int(&r, &v) && v == INT64_MIN);
+	ck_assert(evr_int(&r, &v) && v == 0);
+	ck_assert(evr_int(&r, &v) && v == 0);
+	ck_assert(evr_at_end(&r));
+	{
+		static const char *bad[] = {
+			"9223372036854775808", "-9223372036854775809",
+			"9999999999999999999", "-9999999999999999999",
+			"99999999999999999999", "12a", "-", "--1", "+1",
+			"1.5", "0x10", "\"5\"", "",
+		};
+
+		for (size_t k = 0; k < ARRAY_SIZE(bad); k++) {
+			reader_over(&sb, &r, bad[k]);
+			ck_assert_msg(!evr_int(&r, &v), "evr_int took \"%s\" "
+			    "as %" PRId64, bad[k], v);
+			ck_assert(r.err);
+		}
+	}
+	/* Every int64 written reads back. */
+	{
+		static const int64_t vals[] = {
+			INT64_MIN, INT64_MIN + 1, -1000000000000LL, -1, 0, 1,
+			INT32_MAX, (int64_t)INT32_MAX + 1, INT64_MAX - 1,
+			INT64_MAX,
+		};
+		struct strbuf w = STRBUF_INIT;
+		const char *why;
+
+		ev_begin(&w, "INTS", 0);
+		for (size_t k = 0; k < ARRAY_SIZE(vals); k++)
+			ev_int(&w, vals[k]);
+		ev_end(&w, 0);
+		ck_assert_int_eq(evr_init(&r, w.buf, w.len - 1, &why), 0);
+		for (size_t k = 0; k < ARRAY_SIZE(vals); k++) {
+			ck_assert(evr_int(&r, &v));
+			ck_assert_int_eq(v, vals[k]);
+		}
+		ck_assert(evr_at_end(&r));
+		sb_release(&w);
+	}
+	reader_over(&sb, &r, "2147483647 -2147483648 2147483648");
+	ck_assert(evr_i32(&r, &i) && i == INT32_MAX);
+	ck_assert(evr_i32(&r, &i) && i == INT32_MIN);
+	ck_assert(!evr_i32(&r, &i));
+	reader_over(&sb, &r, "-2147483649");
+	ck_assert(!evr_i32(&r, &i));
+	reader_over(&sb, &r, "4294967295 0 4294967296");
+	ck_assert(evr_u32(&r, &u) && u == UINT32_MAX);
+	ck_assert(evr_u32(&r, &u) && u == 0);
+	ck_assert(!evr_u32(&r, &u));
+	reader_over(&sb, &r, "-1");
+	ck_assert(!evr_u32(&r, &u));
+
+	/* Floats. */
+	reader_over(&sb, &r, "1.5 -2.25e3 7 1.5x");
+	ck_assert(evr_float(&r, &d) && d == 1.5);
+	ck_assert(evr_float(&r, &d) && d == -2250);
+	ck_assert(evr_float(&r, &d) && d == 7);
+	ck_assert(!evr_float(&r, &d));
+	reader_over(&sb, &r, "\"1.5\"");
+	ck_assert(!evr_float(&r, &d));
+
+	/* Strings: escapes, LSF's lone backslashes, doubled quotes. */
+	reader_over(&sb, &r, "\"a\"\"b\" \"\\q\" \"C:\\\" \"\\x41\\x7f\" "
+	    "\"\" \"x\\\\y\"");
+	ck_assert(evr_str(&r, &s));
+	ck_assert_str_eq(s, "a\"b");
+	free(s);
+	ck_assert(evr_str(&r, &s));
+	ck_assert_str_eq(s, "\\q");
+	free(s);
+	ck_assert(evr_str(&r, &s));
+	ck_assert_str_eq(s, "C:\\");
+	free(s);
+	ck_assert(evr_str(&r, &s));
+	ck_assert_str_eq(s, "A\x7f");
+	free(s);
+	ck_assert(evr_str(&r, &s));
+	ck_assert_str_eq(s, "");
+	free(s);
+	ck_assert(evr_str(&r, &s));
+	ck_assert_str_eq(s, "x\\y");
+	free(s);
+	ck_assert(evr_at_end(&r));
+	{
+		static const char *bad[] = {
+			"\"abc", "\"a\"b", "\"\\x00\"", "\"\\xZZ\"",
+			"\"\\x4\"", "abc", "\"abc\\", "\"\\x",
+		};
+
+		for (size_t k = 0; k < ARRAY_SIZE(bad); k++) {
+			reader_over(&sb, &r, bad[k]);
+			s = (char *)1;
+			ck_assert_msg(!evr_str(&r, &s), "evr_str took %s",
+			    bad[k]);
+			ck_assert_ptr_null(s);
+		}
+	}
+	/* Lists. */
+	reader_over(&sb, &r, "2 \"a\" \"b c\" 0");
+	ck_assert(evr_strv(&r, &sv));
+	ck_assert_uint_eq(sv.n, 2);
+	ck_assert_str_eq(sv.v[1], "b c");
+	ck_assert(evr_strv(&r, &sv));
+	ck_assert_uint_eq(sv.n, 2);
+	strv_release(&sv);
+	{
+		static const char *bad[] = {
+			"-1", "3 \"a\" \"b\"", "2147483648 \"a\"",
+			"9000000000000000000", "1 2", "x",
+		};
+
+		for (size_t k = 0; k < ARRAY_SIZE(bad); k++) {
+			reader_over(&sb, &r, bad[k]);
+			ck_assert_msg(!evr_strv(&r, &sv), "evr_strv took %s",
+			    bad[k]);
+			strv_release(&sv);
+		}
+	}
+	/* Skipping, the end, optional fields. */
+	reader_over(&sb, &r, "\"a \"\" b\" 12 \t 3.5  ");
+	ck_assert(!evr_at_end(&r));
+	ck_assert(evr_skip(&r));
+	ck_assert(evr_skip(&r));
+	ck_assert(evr_float(&r, &d) && d == 3.5);
+	ck_assert(evr_at_end(&r));
+	ck_assert(!evr_skip(&r));
+	ck_assert(r.err);
+	reader_over(&sb, &r, "5");
+	ck_assert(evr_int_opt(&r, &v, -7) && v == 5);
+	ck_assert(evr_int_opt(&r, &v, -7) && v == -7);
+	ck_assert(evr_i32_opt(&r, &i, 9) && i == 9);
+	s = (char *)1;
+	ck_assert(evr_str_opt(&r, &s));
+	ck_assert_ptr_null(s);
+	ck_assert(!r.err);
+	/* After an error, optional fields fail rather than default. */
+	reader_over(&sb, &r, "x");
+	ck_assert(!evr_int(&r, &v));
+	ck_assert(!evr_int_opt(&r, &v, 1));
+	ck_assert(!evr_i32_opt(&r, &i, 1));
+	ck_assert(!evr_str_opt(&r, &s));
+	/* A present optional field of the wrong kind is an error. */
+	reader_over(&sb, &r, "\"s\"");
+	ck_assert(!evr_int_opt(&r, &v, 1));
+	sb_release(&sb);
+}
+END_TEST
+
+/* The positions tools like awk scripts read from lsb.events. */
+START_TEST(test_lsf_positions)
+{
+	struct ev_job_new x;
+	struct ev_job_status st;
+	struct ev_job_start js;
+	struct strbuf sb = STRBUF_INIT;
+	struct strv f = STRV_INIT;
+
+	fill_job_new(&x, 0);
+	ck_assert_uint_eq(x.req.asked_hosts.n, 0);
+	x.jobid = 4242;
+	x.uid = 1234;
+	free(x.user);
+	x.user = xstrdup("alice smith");
+	free(x.req.job_name);
+	x.req.job_name = xstrdup("my \"job\" name");
+	free(x.req.command);
+	x.req.command = xstrdup("sleep 10; echo \"done\"");
+	free(x.queue);
+	x.queue = xstrdup("normal");
+	x.req.num_procs = 4;
+	ev_job_new_write(&sb, 1700000000, &x);
+	split_fields(sb.buf, sb.len - 1, &f);
+	/* Fields are numbered from 1 as awk does. */
+	ck_assert_str_eq(f.v[0], "\"JOB_NEW\"");
+	ck_assert_str_eq(f.v[1], "\"" LSF_VERSION_STR "\"");
+	ck_assert_str_eq(f.v[2], "1700000000");
+	ck_assert_str_eq(f.v[4 - 1], "4242");			/* jobId */
+	ck_assert_str_eq(f.v[5 - 1], "1234");			/* userId */
+	ck_assert_str_eq(f.v[7 - 1], "4");			/* numProcessors */
+	ck_assert_str_eq(f.v[8 - 1], "1700000000");		/* submitTime */
+	ck_assert_str_eq(f.v[14 - 1], "\"alice smith\"");	/* userName */
+	ck_assert_str_eq(f.v[29 - 1], "\"normal\"");		/* queue */
+	ck_assert_str_eq(f.v[39 - 1], "0");			/* numAskedHosts */
+	ck_assert_str_eq(f.v[42 - 1], "\"my \"\"job\"\" name\"");	/* jobName */
+	ck_assert_str_eq(f.v[43 - 1], "\"sleep 10; echo \"\"done\"\"\"");
+	/* The checksum is the last field. */
+	ck_assert_uint_eq(strlen(f.v[f.n - 1]), 9);
+	ck_assert_int_eq(f.v[f.n - 1][0], '@');
+	ck_assert_uint_eq(strspn(f.v[f.n - 1] + 1, "0123456789abcdef"), 8);
+
+	/* With asked hosts, jobName moves right by their number. */
+	strv_push(&x.req.asked_hosts, "hostA");
+	strv_push(&x.req.asked_hosts, "hostB");
+	sb_reset(&sb);
+	strv_release(&f);
+	ev_job_new_write(&sb, 1700000000, &x);
+	split_fields(sb.buf, sb.len - 1, &f);
+	ck_assert_str_eq(f.v[39 - 1], "2");
+	ck_assert_str_eq(f.v[40 - 1], "\"hostA\"");
+	ck_assert_str_eq(f.v[41 - 1], "\"hostB\"");
+	ck_assert_str_eq(f.v[44 - 1], "\"my \"\"job\"\" name\"");
+	ev_job_new_release(&x);
+
+	memset(&st, 0, sizeof(st));
+	st.jobid = 4243;
+	st.status = JOB_STAT_DONE;
+	sb_reset(&sb);
+	strv_release(&f);
+	ev_job_status_write(&sb, 1700000001, &st);
+	split_fields(sb.buf, sb.len - 1, &f);
+	ck_assert_str_eq(f.v[0], "\"JOB_STATUS\"");
+	ck_assert_str_eq(f.v[4 - 1], "4243");			/* jobId */
+	ck_assert_str_eq(f.v[5 - 1], "64");			/* jStatus */
+
+	memset(&js, 0, sizeof(js));
+	js.jobid = 4244;
+	js.status = JOB_STAT_RUN;
+	js.pid = 777;
+	strv_push(&js.exec_hosts, "hostA");
+	strv_push(&js.exec_hosts, "hostA");
+	sb_reset(&sb);
+	strv_release(&f);
+	ev_job_start_write(&sb, 1700000002, &js);
+	split_fields(sb.buf, sb.len - 1, &f);
+	ck_assert_str_eq(f.v[4 - 1], "4244");			/* jobId */
+	ck_assert_str_eq(f.v[5 - 1], "4");			/* jStatus */
+	ck_assert_str_eq(f.v[6 - 1], "777");			/* jobPid */
+	ck_assert_str_eq(f.v[9 - 1], "2");			/* numExHosts */
+	ck_assert_str_eq(f.v[10 - 1], "\"hostA\"");
+	ev_job_start_release(&js);
+	strv_release(&f);
+	sb_release(&sb);
+}
+END_TEST
+
+/* The log file. */
+
+#define MAXREC	64
+
+struct seen {
+	int		 n;
+	off_t		 off[MAXREC];
+	char		 type[MAXREC][32];
+	int64_t		 jobid[MAXREC];
+	int		 fail_at;	/* return -1 for this record */
+};
+
+static int
+record_cb(void *arg, struct ev_reader *r, off_t off)
+{
+	struct seen *s = arg;
+	int i = s->n++;
+
+	ck_assert_int_lt(i, MAXREC);
+	s->off[i] = off;
+	snprintf(s->type[i], sizeof(s->type[i]), "%s", r->type);
+	s->jobid[i] = -1;
+	if (strcmp(r->type, "JOB_NEW") == 0) {
+		struct ev_job_new x;
+
+		ck_assert_int_eq(ev_job_new_read(r, &x), 0);
+		s->jobid[i] = x.jobid;
+		ev_job_new_release(&x);
+	} else if (strcmp(r->type, "JOB_STATUS") == 0) {
+		struct ev_job_status x;
+
+		ck_assert_int_eq(ev_job_status_read(r, &x), 0);
+		s->jobid[i] = x.jobid;
+	} else if (strcmp(r->type, "JOB_CLEAN") == 0) {
+		struct ev_job_clean x;
+
+		ck_assert_int_eq(ev_job_clean_read(r, &x), 0);
+		s->jobid[i] = x.jobid;
+	}
+	return i == s->fail_at ? -1 : 0;
+}
+
+/* Record number i of a test log: a JOB_NEW, JOB_STATUS or JOB_CLEAN
+ * for job 100 + i. */
+static void
+test_record(struct strbuf *sb, int i)
+{
+	sb_reset(sb);
+	switch (i % 3) {
+	case 0: {
+		struct ev_job_new x;
+
+		fill_job_new(&x, i % 7);
+		x.jobid = 100 + i;
+		ev_job_new_write(sb, 1700000000 + i, &x);
+		ev_job_new_release(&x);
+		break;
+	}
+	case 1: {
+		struct ev_job_status x;
+
+		memset(&x, 0, sizeof(x));
+		x.jobid = 100 + i;
+		x.status = JOB_STAT_RUN;
+		ev_job_status_write(sb, 1700000000 + i, &x);
+		break;
+	}
+	default: {
+		struct ev_job_clean x = { 100 + i, 0 };
+
+		ev_job_clean_write(sb, 1700000000 + i, &x);
+		break;
+	}
+	}
+}
+
+static const char *
+rec_type(int i)
+{
+	return i % 3 == 0 ? "JOB_NEW" : i % 3 == 1 ? "JOB_STATUS" :
+	    "JOB_CLEAN";
+}
+
+/* Append records first..first+n-1 to path (opened at valid_end);
+ * offsets go to off[first..]. */
+static void
+write_records(const char *path, off_t valid_end, int first, int n,
+    off_t *off)
+{
+	struct evlog lg;
+	struct strbuf sb = STRBUF_INIT;
+	char *cause = NULL;
+
+	if (evlog_open(&lg, path, valid_end, &cause) != 0)
+		ck_abort_msg("evlog_open: %s", cause);
+	ck_assert_ptr_null(cause);
+	for (int i = first; i < first + n; i++) {
+		test_record(&sb, i);
+		off[i] = evlog_append(&lg, sb.buf, sb.len);
+		/* Flush now and then, as mbatchd does. */
+		if (i % 4 == 3)
+			ck_assert_int_eq(evlog_flush(&lg), 0);
+	}
+	ck_assert_uint_eq(lg.nrecords, (uint64_t)n);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert(!evlog_dirty(&lg));
+	evlog_close(&lg);
+	sb_release(&sb);
+}
+
+static off_t
+file_size(const char *path)
+{
+	struct stat st;
+
+	ck_assert_int_eq(stat(path, &st), 0);
+	return st.st_size;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	ck_assert_int_eq(read_file(path, &sb), 0);
+	*len = sb.len;
+	return sb_detach(&sb);
+}
+
+static void
+spew(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write_all(fd, data, len), 0);
+	close(fd);
+}
+
+static void
+append_raw(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_APPEND);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write_all(fd, data, len), 0);
+	close(fd);
+}
+
+static int
+replay(const char *path, struct seen *s, off_t *valid_end, char **cause)
+{
+	memset(s, 0, sizeof(*s));
+	s->fail_at = -1;
+	return evlog_replay(path, record_cb, s, valid_end, cause);
+}
+
+static void
+assert_seen(const struct seen *s, int n, const off_t *off)
+{
+	ck_assert_int_eq(s->n, n);
+	for (int i = 0; i < n; i++) {
+		ck_assert_msg(s->off[i] == off[i], "record %d at %lld, "
+		    "appended at %lld", i, (long long)s->off[i],
+		    (long long)off[i]);
+		ck_assert_str_eq(s->type[i], rec_type(i));
+		ck_assert_int_eq(s->jobid[i], 100 + i);
+	}
+}
+
+START_TEST(test_replay_missing_and_empty)
+{
+	char *path = path_in("none");
+	struct seen s;
+	off_t end = 99;
+	char *cause = (char *)1;
+
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_int_eq(s.n, 0);
+	ck_assert_int_eq(end, 0);
+	ck_assert_ptr_null(cause);
+	/* An empty file is an empty log too. */
+	spew(path, "", 0);
+	end = 99;
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_int_eq(s.n, 0);
+	ck_assert_int_eq(end, 0);
+	ck_assert_ptr_null(cause);
+	free(path);
+	/* A directory cannot be read: an error that names it. */
+	ck_assert_int_eq(replay(dir, &s, &end, &cause), -1);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_ptr_nonnull(strstr(cause, dir));
+	free(cause);
+}
+END_TEST
+
+START_TEST(test_replay_header_only)
+{
+	char *path = path_in("lsb.events");
+	struct evlog lg;
+	struct seen s;
+	off_t end;
+	char *cause;
+	size_t len;
+	char *data;
+
+	ck_assert_int_eq(evlog_open(&lg, path, 0, &cause), 0);
+	ck_assert(!evlog_dirty(&lg));
+	evlog_close(&lg);
+	data = slurp(path, &len);
+	ck_assert_uint_gt(len, 2);
+	ck_assert_int_eq(data[0], '#');
+	ck_assert_int_eq(data[1], '0');
+	ck_assert_int_eq(data[len - 1], '\n');
+	ck_assert_ptr_eq(memchr(data, '\n', len), data + len - 1);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_int_eq(s.n, 0);
+	ck_assert_int_eq(end, (off_t)len);
+	ck_assert_ptr_null(cause);
+	free(data);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_replay_good)
+{
+	char *path = path_in("lsb.events");
+	off_t off[MAXREC];
+	struct seen s;
+	off_t end;
+	char *cause;
+	int n = 20;
+
+	write_records(path, 0, 0, n, off);
+	ck_assert_int_gt(off[0], 0);
+	for (int i = 1; i < n; i++)
+		ck_assert_int_gt(off[i], off[i - 1]);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_ptr_null(cause);
+	assert_seen(&s, n, off);
+	ck_assert_int_eq(end, file_size(path));
+	/* Reopening at the end and appending keeps everything. */
+	write_records(path, end, n, 5, off);
+	ck_assert_int_eq(off[n], end);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	assert_seen(&s, n + 5, off);
+	ck_assert_int_eq(end, file_size(path));
+	free(path);
+}
+END_TEST
+
+/* A last write cut short: dropped on replay, truncated on open. */
+START_TEST(test_torn_tail)
+{
+	char *path = path_in("lsb.events");
+	off_t off[MAXREC], good;
+	struct seen s;
+	off_t end;
+	char *cause;
+	struct strbuf sb = STRBUF_INIT;
+	int n = 7;
+	size_t cut;
+
+	write_records(path, 0, 0, n, off);
+	good = file_size(path);
+	test_record(&sb, n);
+	/* Every cut of the next record short of its newline. */
+	cut = (size_t)_i * 37 % (sb.len - 1);
+	if (cut == 0)
+		cut = 1;
+	append_raw(path, sb.buf, cut);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_ptr_null(cause);
+	assert_seen(&s, n, off);
+	ck_assert_int_eq(end, good);
+
+	/* Open cuts it off; appending then replays cleanly. */
+	write_records(path, end, n, 4, off);
+	ck_assert_int_eq(off[n], good);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_ptr_null(cause);
+	assert_seen(&s, n + 4, off);
+	ck_assert_int_eq(end, file_size(path));
+	sb_release(&sb);
+	free(path);
+}
+END_TEST
+
+/* Torn data straight after the header, and nothing but torn data. */
+START_TEST(test_torn_only)
+{
+	char *path = path_in("lsb.events");
+	off_t off[MAXREC];
+	struct seen s;
+	off_t end;
+	char *cause;
+	struct evlog lg;
+
+	ck_assert_int_eq(evlog_open(&lg, path, 0, &cause), 0);
+	evlog_close(&lg);
+	append_raw(path, "\"JOB_NEW\" \"10.1\" 17", 20);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_int_eq(s.n, 0);
+	ck_assert_int_lt(end, file_size(path));
+	write_records(path, end, 0, 2, off);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	assert_seen(&s, 2, off);
+
+	spew(path, "\"JOB_", 5);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_int_eq(s.n, 0);
+	ck_assert_int_eq(end, 0);
+	write_records(path, end, 0, 3, off);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	assert_seen(&s, 3, off);
+	ck_assert_int_eq(end, file_size(path));
+	free(path);
+}
+END_TEST
+
+/* Damage a byte of record k (not its newline). */
+static void
+damage(const char *path, off_t at)
+{
+	size_t len;
+	char *data = slurp(path, &len);
+
+	ck_assert_int_lt(at, (off_t)len);
+	ck_assert_int_ne(data[at], '\n');
+	data[at] ^= 0x01;
+	if (data[at] == '\n')
+		data[at] = 'Z';
+	spew(path, data, len);
+	free(data);
+}
+
+START_TEST(test_damaged_last)
+{
+	char *path = path_in("lsb.events");
+	off_t off[MAXREC];
+	struct seen s;
+	off_t end;
+	char *cause;
+	int n = 6;
+
+	write_records(path, 0, 0, n, off);
+	damage(path, off[n - 1] + 5);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_ptr_null(cause);
+	assert_seen(&s, n - 1, off);
+	ck_assert_int_eq(end, off[n - 1]);
+	/* Open drops it, and new records follow the good ones. */
+	write_records(path, end, n - 1, 3, off);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	assert_seen(&s, n + 2, off);
+	ck_assert_int_eq(end, file_size(path));
+	free(path);
+}
+END_TEST
+
+START_TEST(test_damaged_middle)
+{
+	char *path = path_in("lsb.events");
+	off_t off[MAXREC];
+	struct seen s;
+	off_t end;
+	char *cause = NULL, *want;
+	int n = 9, k = _i;	/* 0 .. n-2 */
+
+	write_records(path, 0, 0, n, off);
+	damage(path, off[k] + 1 + k * 3);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), -1);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_msg(strstr(cause, path) != NULL, "cause \"%s\" does not "
+	    "name %s", cause, path);
+	want = xasprintf("offset %lld:", (long long)off[k]);
+	ck_assert_msg(strstr(cause, want) != NULL, "cause \"%s\" lacks "
+	    "\"%s\"", cause, want);
+	ck_assert_ptr_nonnull(strstr(cause, "checksum"));
+	/* The records before it were replayed, in order. */
+	assert_seen(&s, k, off);
+	ck_assert_int_eq(end, off[k]);
+	free(want);
+	free(cause);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_damaged_other)
+{
+	char *path = path_in("lsb.events");
+	off_t off[MAXREC];
+	struct seen s;
+	off_t end;
+	char *cause = NULL, *want;
+	size_t len;
+	char *data;
+
+	/* A lost newline joins two records: the joined line is bad. */
+	write_records(path, 0, 0, 5, off);
+	data = slurp(path, &len);
+	ck_assert_int_eq(data[off[2] - 1], '\n');
+	data[off[2] - 1] = ' ';
+	spew(path, data, len);
+	free(data);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), -1);
+	want = xasprintf("%s: offset %lld: ", path, (long long)off[1]);
+	ck_assert_msg(strncmp(cause, want, strlen(want)) == 0, "cause \"%s\"",
+	    cause);
+	free(want);
+	free(cause);
+	assert_seen(&s, 1, off);
+
+	/* A line of junk in the middle. */
+	write_records(path, 0, 0, 3, off);
+	{
+		size_t n2;
+		char *d2 = slurp(path, &n2);
+		struct strbuf sb = STRBUF_INIT;
+
+		sb_add(&sb, d2, (size_t)off[1]);
+		sb_adds(&sb, "not a record\n");
+		sb_add(&sb, d2 + off[1], n2 - (size_t)off[1]);
+		spew(path, sb.buf, sb.len);
+		sb_release(&sb);
+		free(d2);
+	}
+	ck_assert_int_eq(replay(path, &s, &end, &cause), -1);
+	want = xasprintf("offset %lld: record has no checksum",
+	    (long long)off[1]);
+	ck_assert_msg(strstr(cause, want) != NULL, "cause \"%s\"", cause);
+	free(want);
+	free(cause);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_callback_fails)
+{
+	char *path = path_in("lsb.events");
+	off_t off[MAXREC];
+	struct seen s;
+	off_t end;
+	char *cause = NULL, *want;
+	int n = 8, k = _i;
+
+	write_records(path, 0, 0, n, off);
+	memset(&s, 0, sizeof(s));
+	s.fail_at = k;
+	ck_assert_int_eq(evlog_replay(path, record_cb, &s, &end, &cause), -1);
+	ck_assert_int_eq(s.n, k + 1);
+	ck_assert_ptr_nonnull(cause);
+	want = xasprintf("%s: offset %lld:", path, (long long)off[k]);
+	ck_assert_msg(strncmp(cause, want, strlen(want)) == 0, "cause \"%s\" "
+	    "want \"%s...\"", cause, want);
+	ck_assert_ptr_nonnull(strstr(cause, rec_type(k)));
+	ck_assert_int_eq(end, off[k]);
+	free(want);
+	free(cause);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_read_at)
+{
+	char *path = path_in("lsb.events");
+	struct evlog lg;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, big = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT;
+	struct ev_job_new x, y;
+	struct ev_reader r;
+	const char *why;
+	char *cause;
+	off_t oa, ob, obig, oc;
+	uint64_t flushes;
+
+	ck_assert_int_eq(evlog_open(&lg, path, 0, &cause), 0);
+	test_record(&a, 1);
+	test_record(&b, 2);
+	/* A record longer than read_at's buffer. */
+	fill_job_new(&x, 0);
+	free(x.req.command);
+	x.req.command = xmalloc(20001);
+	for (int i = 0; i < 20000; i++)
+		x.req.command[i] = (char)('a' + i % 26);
+	x.req.command[20000] = '\0';
+	ev_job_new_write(&big, 1, &x);
+
+	oa = evlog_append(&lg, a.buf, a.len);
+	ck_assert(evlog_dirty(&lg));
+	obig = evlog_append(&lg, big.buf, big.len);
+	flushes = lg.nflushes;
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_uint_eq(lg.nflushes, flushes + 1);
+	ck_assert(!evlog_dirty(&lg));
+	/* Nothing pending: flushing again writes nothing. */
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_uint_eq(lg.nflushes, flushes + 1);
+	ob = evlog_append(&lg, b.buf, b.len);
+	ck_assert_int_eq(ob, lg.size);
+
+	/* Flushed. */
+	ck_assert_int_eq(evlog_read_at(&lg, oa, &line), 0);
+	ck_assert_uint_eq(line.len, a.len - 1);
+	ck_assert(memcmp(line.buf, a.buf, line.len) == 0);
+	ck_assert_int_eq(evlog_read_at(&lg, obig, &line), 0);
+	ck_assert_uint_eq(line.len, big.len - 1);
+	ck_assert(memcmp(line.buf, big.buf, line.len) == 0);
+	ck_assert_int_eq(evr_init(&r, line.buf, line.len, &why), 0);
+	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
+	ck_assert_str_eq(y.req.command, x.req.command);
+	ev_job_new_release(&y);
+	/* Pending. */
+	ck_assert_int_eq(evlog_read_at(&lg, ob, &line), 0);
+	ck_assert_uint_eq(line.len, b.len - 1);
+	ck_assert(memcmp(line.buf, b.buf, line.len) == 0);
+	/* Past everything. */
+	ck_assert_int_eq(evlog_read_at(&lg, ob + (off_t)b.len, &line), -1);
+	ck_assert_int_eq(evlog_read_at(&lg, ob + 100000, &line), -1);
+	/* Pending, then flushed: same text either way. */
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_int_eq(evlog_read_at(&lg, ob, &line), 0);
+	ck_assert(memcmp(line.buf, b.buf, line.len) == 0);
+	ck_assert_int_eq(evlog_read_at(&lg, lg.size, &line), -1);
+	/* Close flushes what is pending. */
+	oc = evlog_append(&lg, a.buf, a.len);
+	evlog_close(&lg);
+	ck_assert_int_eq(file_size(path), oc + (off_t)a.len);
+	{
+		struct seen s;
+		off_t end;
+
+		ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+		ck_assert_int_eq(s.n, 4);
+		ck_assert_int_eq(s.off[0], oa);
+		ck_assert_int_eq(s.off[1], obig);
+		ck_assert_int_eq(s.off[2], ob);
+		ck_assert_int_eq(s.off[3], oc);
+	}
+	ev_job_new_release(&x);
+	sb_release(&a);
+	sb_release(&b);
+	sb_release(&big);
+	sb_release(&line);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_open_errors)
+{
+	struct evlog lg;
+	char *cause = NULL;
+	char *path = xasprintf("%s/no/such/dir/lsb.events", dir);
+
+	ck_assert_int_eq(evlog_open(&lg, path, 0, &cause), -1);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_ptr_nonnull(strstr(cause, path));
+	ck_assert_int_eq(lg.fd, -1);
+	free(cause);
+	free(path);
+}
+END_TEST
+
+static Suite *
+evlog_suite(void)
+{
+	Suite *s = suite_create("evlog");
+	TCase *rec = tcase_create("records");
+	TCase *file = tcase_create("file");
+
+	tcase_set_timeout(rec, 60);
+	tcase_add_loop_test(rec, test_job_new, 0, NTRICKY + 2);
+	tcase_add_test(rec, test_rec_start);
+	tcase_add_loop_test(rec, test_job_env, 0, NTRICKY + 2);
+	tcase_add_loop_test(rec, test_job_start, 0, NTRICKY + 2);
+	tcase_add_loop_test(rec, test_job_execute, 0, NTRICKY + 2);
+	tcase_add_test(rec, test_job_status);
+	tcase_add_loop_test(rec, test_job_signal, 0, NTRICKY + 2);
+	tcase_add_test(rec, test_small_records);
+	tcase_add_test(rec, test_job_status_defaults);
+	tcase_add_test(rec, test_old_and_new_records);
+	tcase_add_test(rec, test_crc_flips);
+	tcase_add_test(rec, test_init_errors);
+	tcase_add_test(rec, test_field_readers);
+	tcase_add_test(rec, test_lsf_positions);
+	suite_add_tcase(s, rec);
+
+	tcase_set_timeout(file, 60);
+	tcase_add_checked_fixture(file, setup, teardown);
+	tcase_add_test(file, test_replay_missing_and_empty);
+	tcase_add_test(file, test_replay_header_only);
+	tcase_add_test(file, test_replay_good);
+	tcase_add_loop_test(file, test_torn_tail, 0, 12);
+	tcase_add_test(file, test_torn_only);
+	tcase_add_test(file, test_damaged_last);
+	tcase_add_loop_test(file, test_damaged_middle, 0, 8);
+	tcase_add_test(file, test_damaged_other);
+	tcase_add_loop_test(file, test_callback_fails, 0, 8);
+	tcase_add_test(file, test_read_at);
+	tcase_add_test(file, test_open_errors);
+	suite_add_tcase(s, file);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(evlog_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
