@@ -277,21 +277,40 @@ jobs_start(struct job_spec *s)
 	free(dir);
 }
 
+static void
+forward_signal(struct sjob *j, const struct sbd_signal *sg)
+{
+	struct wbuf w;
+
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_SBD_JOB_SIGNAL, 0, 0);
+	sbd_signal_pack(&w, sg);
+	wbuf_end_frame(&w);
+	conn_send(j->sup, &w);
+	wbuf_release(&w);
+}
+
 void
 jobs_signal(const struct sbd_signal *sg)
 {
 	struct sjob *j = jobs_find(sg->jobid, sg->idx);
-	struct wbuf w;
 
 	if (j == NULL || j->finished)
 		return;
 	if (j->sup) {
-		wbuf_init(&w);
-		wbuf_begin(&w, MSG_SBD_JOB_SIGNAL, 0, 0);
-		sbd_signal_pack(&w, sg);
-		wbuf_end_frame(&w);
-		conn_send(j->sup, &w);
-		wbuf_release(&w);
+		forward_signal(j, sg);
+		return;
+	}
+	if (j->st.pid <= 0) {
+		/*
+		 * Its supervisor has not said hello yet (the job was started
+		 * a moment ago): hold the request until it does.  A later
+		 * request replaces an earlier one, but never a termination.
+		 */
+		if (!j->have_sig || j->pend_sig.sig != SIG_KILL_SEQ) {
+			j->pend_sig = *sg;
+			j->have_sig = true;
+		}
 		return;
 	}
 	/* The supervisor has not connected (yet, or again): act directly. */
@@ -359,6 +378,10 @@ sup_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 			conn_close(j->sup);
 		j->sup = c;
 		c->data = j;
+		if (j->have_sig) {
+			j->have_sig = false;
+			forward_signal(j, &j->pend_sig);
+		}
 	}
 	if (j->finished) {
 		/* Already known from its status file. */

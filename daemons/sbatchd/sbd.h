@@ -42,6 +42,8 @@ struct sjob {
 	pid_t		 sup_pid;
 	bool		 finished;	/* final status known */
 	bool		 dirty;		/* changed since mbatchd last heard */
+	bool		 have_sig;	/* a request waits for the supervisor */
+	struct sbd_signal pend_sig;
 	struct sjob	*next;
 };
 

@@ -155,12 +155,13 @@ cluster_start() {
 	wait_for all_hosts_ok || { dump_logs; fail "cluster did not come up"; exit 1; }
 }
 
-# Every host shows "ok" in bhosts.
+# Every host is up: its LIM reports and its sbatchd is registered
+# (a host may still be closed, by its thresholds for instance).
 all_hosts_ok() {
 	local out
 	out=$(bhosts 2>/dev/null) || return 1
-	[ "$(echo "$out" | awk 'NR > 1 && $2 == "ok"' | wc -l)" -eq \
-	    "$(echo "$HOSTS" | wc -w)" ]
+	[ "$(echo "$out" | awk 'NR > 1 && $2 != "unavail" &&
+	    $2 != "unreach"' | wc -l)" -eq "$(echo "$HOSTS" | wc -w)" ]
 }
 
 cluster_stop() {
