@@ -116,14 +116,15 @@ ev_job_new_read(struct ev_reader *r, struct ev_job_new *x)
 	evr_str(r, &q->pre_exec);
 	evr_str(r, &q->job_name);
 	evr_str(r, &q->command);
-	if (evr_int(r, &v) && v > 0) {
-		/* Transferred files are not supported: skip them, each
-		 * "subFn" "execFn" options. */
-		for (int64_t i = 0; i < v && !r->err; i++) {
-			evr_skip(r);
-			evr_skip(r);
-			evr_skip(r);
-		}
+	if (evr_int(r, &v) && v != 0) {
+		/*
+		 * Files transferred with bsub -f: not supported, and never
+		 * written by us.  Where the fields after them start is not
+		 * known here, so the rest of the record keeps its defaults.
+		 */
+		q->max_procs = q->num_procs;
+		r->p = r->end;
+		goto tail;
 	}
 	evr_str(r, &q->mail_user);
 	evr_str(r, &q->project);
@@ -145,6 +146,7 @@ ev_job_new_read(struct ev_reader *r, struct ev_job_new *x)
 	if (!r->err && !evr_at_end(r))
 		evr_strv(r, &q->res_reqs);
 	evr_str_opt(r, &q->queue);
+tail:
 	if (r->err)
 		return -1;
 	/* Empty strings were NULL when written. */
