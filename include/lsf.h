@@ -169,6 +169,7 @@ enum host_reason {
 	HR_NOT_ENOUGH,			/* Not enough job slot(s) */
 	HR_JUST_STARTED,		/* Just started a job recently */
 	HR_WINDOW,			/* host dispatch window closed */
+	HR_EXCL_REQ,			/* -x job needs an empty host */
 	HR_NREASONS
 };
 const char	*pend_reason_text(int);

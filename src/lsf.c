@@ -156,6 +156,8 @@ static const char *const host_texts[HR_NREASONS] = {
 	[HR_NOT_ENOUGH] = "Not enough job slot(s)",
 	[HR_JUST_STARTED] = "Just started a job recently",
 	[HR_WINDOW] = "Dispatch windows closed",
+	[HR_EXCL_REQ] = "Job's requirement for exclusive execution not "
+	    "satisfied",
 };
 
 const char *

@@ -290,7 +290,7 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		if (r == 0 && j->rr && !resreq_select(j->rr, &h->rr))
 			r = HR_RESREQ;
 		if (r == 0 && j->exclusive && (h->used_slots > 0 || h->taken > 0))
-			r = HR_EXCLUSIVE;
+			r = HR_EXCL_REQ;
 		if (r == 0)
 			r = host_room_reason(p, h, one_host ? need : 1);
 		if (r) {

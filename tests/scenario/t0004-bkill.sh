@@ -54,7 +54,6 @@ check "the job caught the signal" grep -q '^got-usr1$' "sig.$sig"
 
 # Workflow tools pass the whole bsub line as one argument.
 lenient=$(submit sleep 60)
-wait_for job_is "$lenient" PEND
 out=$(bkill "Job <$lenient> is submitted to default queue <normal>.")
 expect_eq "bkill takes 'Job <N> ...' as an ID" \
     "Job <$lenient> is being terminated" "$out"

@@ -757,7 +757,7 @@ START_TEST(test_exclusive)
 	ck_assert_int_eq(run(), 4);
 	ck_assert_int_eq(host_of(x), 0);
 	/* The second exclusive job finds no empty host. */
-	assert_reason(y, PEND_NO_HOST, HR_EXCLUSIVE, 2, -1);
+	assert_reason(y, PEND_NO_HOST, HR_EXCL_REQ, 2, -1);
 	/* host00 is the exclusive job's for the rest of the pass. */
 	ck_assert_int_eq(host_of(p1), 1);
 	ck_assert_int_eq(host_of(p2), 1);
@@ -768,6 +768,21 @@ START_TEST(test_exclusive)
 	job(1);
 	ck_assert_int_eq(run(), 0);
 	assert_reason(y, PEND_NO_HOST, HR_EXCLUSIVE, 1, HR_FULL, 1, -1);
+
+	/* A host running an exclusive job, and one that is merely busy. */
+	fx_free();
+	fx_init(3, 1);
+	F.h[0].used_slots = 1;
+	F.h[1].used_slots = 1;
+	F.h[1].exclusive = true;
+	F.h[2].max_slots = 0;
+	x = job(0);
+	x->exclusive = true;
+	p1 = job(0);
+	ck_assert_int_eq(run(), 1);
+	assert_reason(x, PEND_NO_HOST, HR_EXCL_REQ, 1, HR_EXCLUSIVE, 1,
+	    HR_FULL, 1, -1);
+	ck_assert_int_eq(host_of(p1), 0);
 }
 END_TEST
 

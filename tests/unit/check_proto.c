@@ -1113,6 +1113,130 @@ START_TEST(test_huge_claims)
 }
 END_TEST
 
+/* Strings over WIRE_MAX_STR are refused even when the bytes are there. */
+START_TEST(test_max_string)
+{
+	const struct codec *me = codec_named("msg_error");
+	size_t n = WIRE_MAX_STR + 1;
+	uint8_t *b = xmalloc(4 + 4 + n + 4);
+	struct msg_error *e;
+	struct rbuf r;
+	void *bytes;
+	uint32_t nb;
+	bool ok;
+
+	memset(b, 0, 4);			/* code */
+	memset(b + 8, 'a', n);
+	memset(b + 8 + n, 0xff, 4);		/* detail: NULL */
+	for (int k = 0; k < 2; k++) {
+		uint32_t len = (uint32_t)(k == 0 ? n : n - 1);
+		size_t total = 8 + len + 4;
+
+		b[4] = (uint8_t)(len >> 24);
+		b[5] = (uint8_t)(len >> 16);
+		b[6] = (uint8_t)(len >> 8);
+		b[7] = (uint8_t)len;
+		if (k == 1)
+			memset(b + 8 + len, 0xff, 4);
+		e = decode(me, b, total, &ok);
+		ck_assert_msg(ok == (len <= WIRE_MAX_STR), "%u-byte string %s",
+		    len, ok ? "accepted" : "refused");
+		if (ok)
+			ck_assert_uint_eq(strlen(e->context), WIRE_MAX_STR);
+		destroy(me, e);
+		/* get_bytes has the same limit. */
+		rbuf_init(&r, b + 4, 4 + len);
+		ck_assert(get_bytes(&r, &bytes, &nb) == (len <= WIRE_MAX_STR));
+		free(bytes);
+	}
+	free(b);
+}
+END_TEST
+
+/*
+ * get_count's bound for each list: a count that cannot fit at the
+ * smallest item size is refused at once, before anything is allocated
+ * (the reader stops right after the count); one that might fit is not.
+ */
+START_TEST(test_count_bounds)
+{
+	static const struct {
+		const char	*codec;
+		size_t		 min;
+		int		 prefix;	/* how to reach the count */
+	} lists[] = {
+		{ "job_list", 64, 0 },		/* jobs */
+		{ "job_list", 12, 1 },		/* missing, after 0 jobs */
+		{ "job_query", 12, 2 },
+		{ "sig_req", 12, 3 },
+		{ "sbd_register", 64, 4 },
+		{ "lim_load_list", 64, 5 },
+		{ "kv_list", 4, 0 },		/* keys: a strv */
+		{ "lim_cluster_info", 4, 6 },	/* admins: a strv */
+	};
+	enum { LEFT = 64 * 12 * 5 };
+
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
+		const struct codec *c = codec_named(lists[i].codec);
+
+		for (int fits = 0; fits < 2; fits++) {
+			uint32_t n = (uint32_t)(LEFT / lists[i].min) +
+			    (fits ? 0 : 1);
+			struct wbuf w;
+			struct rbuf r;
+			size_t at;
+			void *x = xcalloc(1, c->size);
+
+			wbuf_init(&w);
+			switch (lists[i].prefix) {
+			case 1:
+				put_u32(&w, 0);
+				break;
+			case 2:
+				put_u32(&w, 0);
+				for (int k = 0; k < 4; k++)
+					put_str(&w, "");
+				break;
+			case 3:
+				put_i32(&w, 0);
+				put_u32(&w, 0);
+				for (int k = 0; k < 4; k++)
+					put_str(&w, "");
+				break;
+			case 4:
+				put_str(&w, "");
+				put_i32(&w, 0);
+				break;
+			case 5:
+				put_str(&w, "");
+				break;
+			case 6:
+				for (int k = 0; k < 3; k++)
+					put_str(&w, "");
+				break;
+			}
+			at = w.len + 4;
+			put_u32(&w, n);
+			for (int k = 0; k < LEFT; k++)
+				put_u8(&w, 0);
+			rbuf_init(&r, w.data, w.len);
+			(void)c->unpack(&r, x);
+			if (fits) {
+				ck_assert_msg(r.off > at, "%s: a count of %u "
+				    "in %d bytes refused", c->name, n, LEFT);
+			} else {
+				ck_assert_msg(r.err && r.off == at, "%s: a "
+				    "count of %u in %d bytes read on to %zu",
+				    c->name, n, LEFT, r.off);
+			}
+			c->release(x);
+			free(x);
+			wbuf_release(&w);
+		}
+	}
+}
+END_TEST
+
 /* Embedded NUL in a string, a bool of 2: refused. */
 START_TEST(test_bad_values)
 {
@@ -1733,6 +1857,8 @@ proto_suite(void)
 	tcase_add_test(tc, test_sticky_error);
 	tcase_add_test(tc, test_get_count);
 	tcase_add_test(tc, test_huge_claims);
+	tcase_add_test(tc, test_max_string);
+	tcase_add_test(tc, test_count_bounds);
 	tcase_add_test(tc, test_bad_values);
 	tcase_add_test(tc, test_header);
 	tcase_add_test(tc, test_frames);
