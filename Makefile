@@ -77,6 +77,19 @@ $(TOOL_BIN): $(O)/tests/%: $(O)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
+# Fuzz targets (clang's libFuzzer): make fuzz, then e.g.
+# build-fuzz/fuzz_wire -max_total_time=60 tests/fuzz/corpus/wire
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+fuzz:
+	$(MAKE) O=build-fuzz CC=clang SANITIZE=fuzzer-no-link,address,undefined \
+	    build-fuzz/lib/liblsf.a
+	for f in $(FUZZ_SRC); do \
+		clang -g -O1 -Iinclude -D_GNU_SOURCE \
+		    -fsanitize=fuzzer,address,undefined -o \
+		    build-fuzz/$$(basename $$f .c) $$f build-fuzz/lib/liblsf.a \
+		    $(LIBS) || exit 1; \
+	done
+
 deps:
 	@tools/install-deps.sh
 
@@ -105,7 +118,7 @@ install: all
 clean:
 	rm -rf $(O)
 
-.PHONY: all deps check units demo install clean
+.PHONY: all deps check units demo install clean fuzz
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -47,7 +47,7 @@ struct jobs {
 };
 
 static void NORETURN
-usage(void)
+usage_exit(int code)
 {
 	fprintf(stderr,
 	    "Usage: bjobs [-h] [-V] [-a|-d|-p|-r|-s] [-l|-w|-W|-o \"fields\" "
@@ -55,7 +55,7 @@ usage(void)
 	    "             [-noheader] [-u user_name|all] [-q queue_name]\n"
 	    "             [-m host_name] [-J job_name] [-P project_name]\n"
 	    "             [jobId | \"jobId[index]\" ...]\n");
-	exit(255);
+	exit(code);
 }
 
 /* "*tail" truncation LSF uses for narrow columns. */
@@ -540,8 +540,8 @@ print_fields(const struct jobs *js, const struct jformat *jf, bool noheader)
 			if (c)
 				sb_adds(&line, sep);
 			if (cl->width)
-				sb_addf(&line, cl->right ? "%*s" : "%-*s",
-				    cl->width, cl->f->header);
+				sb_addf(&line, cl->right ? "%*.*s" : "%-*.*s",
+				    cl->width, cl->width, cl->f->header);
 			else
 				sb_adds(&line, cl->f->header);
 		}
@@ -643,11 +643,12 @@ main(int argc, char **argv)
 			    PROJECT_NAME, PROJECT_VERSION);
 			exit(0);
 		case O_H:
+			usage_exit(0);
 		default:
 			if (id < 0)
 				fprintf(stderr, "bjobs: bad option %s\n",
 				    st.bad ? st.bad : "");
-			usage();
+			usage_exit(255);
 		}
 	}
 	ids = cmdopt_rest(&st, &nids);
@@ -656,8 +657,14 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s: Bad job ID\n", ids[i]);
 			exit(255);
 		}
-	if (format == NULL && !longf && !wide && !Wide && !(q.flags & JQ_PEND))
+	if (format == NULL && !longf && !wide && !Wide &&
+	    !(q.flags & JQ_PEND)) {
+		/* The environment wins over lsf.conf. */
 		format = getenv("LSB_BJOBS_FORMAT");
+		if (format == NULL)
+			format = lsf_conf_get(&client_config(CONF_SHARED)->lsf,
+			    "LSB_BJOBS_FORMAT");
+	}
 	if (json && format == NULL) {
 		fprintf(stderr, "bjobs: -json must be used with -o\n");
 		exit(255);

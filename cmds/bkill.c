@@ -30,13 +30,13 @@ static const struct cmdopt opts[] = {
 };
 
 static void NORETURN
-usage(void)
+usage_exit(int code)
 {
 	fprintf(stderr,
 	    "Usage: bkill [-h] [-V] [-l] [-s signal_value | -r] [-d] [-b]\n"
 	    "             [-q queue_name] [-m host_name] [-u user_name | all]\n"
 	    "             [-J job_name] [jobId | \"jobId[index_list]\" ...]\n");
-	exit(255);
+	exit(code);
 }
 
 static void
@@ -96,20 +96,22 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR,
 			    PROJECT_NAME, PROJECT_VERSION);
 			exit(0);
+		case O_H:
+			usage_exit(0);
 		default:
 			if (id < 0)
 				fprintf(stderr, "bkill: bad option %s\n",
 				    st.bad ? st.bad : "");
-			usage();
+			usage_exit(255);
 		}
 	}
 	if ((rq.flags & SIG_F_FORCE) && rq.sig != SIG_KILL_SEQ) {
 		fprintf(stderr, "bkill: -r and -s cannot be used together\n");
-		usage();
+		usage_exit(255);
 	}
 	args = cmdopt_rest(&st, &nargs);
 	if (nargs == 0 && !any_filter)
-		usage();
+		usage_exit(255);
 	for (int i = 0; i < nargs; i++) {
 		if (strcmp(args[i], "0") == 0) {
 			struct job_id all = { 0, 0 };

@@ -87,7 +87,7 @@ struct given {
 };
 
 static void NORETURN
-usage(void)
+usage_exit(int code)
 {
 	fprintf(stderr,
 	    "Usage: bsub [-h] [-V] [-H] [-K] [-r] [-x]\n"
@@ -99,7 +99,7 @@ usage(void)
 	    "            [-e err_file | -eo err_file] [-cwd dir] [-L shell]\n"
 	    "            [-env \"all | none | var[=value],...\"]\n"
 	    "            [command [argument ...] | script]\n");
-	exit(255);
+	exit(code);
 }
 
 static void NORETURN
@@ -186,14 +186,15 @@ apply(struct given *g, int id, const char *v, const char *opt)
 	case O_U: set_str(&g->mail, v); break;
 	case O_I: set_str(&g->in, v); break;
 	case O_L: set_str(&g->shell, v); break;
-	case O_HELP: usage();
+	case O_HELP: usage_exit(0);
 	case O_VERSION:
 		fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR, PROJECT_NAME,
 		    PROJECT_VERSION);
 		exit(0);
 	case O_LATER:
-		fprintf(stderr, "bsub: option %s is not supported by this "
-		    "version\n", opt);
+		/* The option as written, up to any value attached to it. */
+		fprintf(stderr, "bsub: option %.*s is not supported by this "
+		    "version\n", (int)strcspn(opt ? opt : "", " "), opt ? opt : "");
 		not_submitted("Bad argument");
 	}
 }
@@ -241,9 +242,9 @@ parse_args(struct given *g, int argc, char **argv, bool permute,
 		if (id < 0) {
 			fprintf(stderr, "bsub: %s: bad option %s\n", where,
 			    st->bad ? st->bad : "");
-			usage();
+			usage_exit(255);
 		}
-		apply(g, id, v, st->argv[st->i - 1]);
+		apply(g, id, v, st->opt);
 	}
 }
 

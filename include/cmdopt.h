@@ -24,6 +24,7 @@ struct cmdopt_state {
 	char		**operands;	/* collected when permuting */
 	int		 noperands;
 	const char	*bad;		/* the offending argument on error */
+	const char	*opt;		/* the last option as written */
 };
 
 /*

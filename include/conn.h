@@ -69,8 +69,10 @@ void		 conn_close_after_write(struct conn *);
 size_t		 conn_pending_out(const struct conn *);
 
 /* Accept connections on a listening fd; cb gets each new fd. */
-struct evconnlistener *listener_new(struct event_base *, int fd,
+struct listener;
+struct listener	*listener_new(struct event_base *, int fd,
 		    void (*cb)(int fd, struct sockaddr *, socklen_t, void *),
 		    void *arg);
+void		 listener_free(struct listener *);
 
 #endif

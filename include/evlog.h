@@ -163,6 +163,7 @@ struct ev_job_signal {
 	char		*signal;	/* "KILL", "TERM", ... */
 	int		 idx;
 	char		*user;
+	int		 flags;		/* ext: SIG_F_* of the request */
 };
 struct ev_job_clean {
 	int64_t		 jobid;

@@ -40,6 +40,11 @@ client_config(unsigned parts)
 char *
 mbd_socket_path(const struct lsf_config *c)
 {
+	if (c->lsf.sharedir == NULL) {
+		fprintf(stderr, "%s: LSB_SHAREDIR is not set in %s\n", progname,
+		    c->lsf.path ? c->lsf.path : "lsf.conf");
+		exit(255);
+	}
 	return xasprintf("%s/%s/mbatchd.sock", c->lsf.sharedir,
 	    c->cluster.name ? c->cluster.name : "cluster");
 }

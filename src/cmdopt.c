@@ -52,6 +52,7 @@ cmdopt_next(struct cmdopt_state *st, const struct cmdopt *tab,
 	if (st->bundle && *st->bundle) {
 		/* The next flag of a bundle such as -aJ. */
 		o = find(tab, st->bundle, 1);
+		st->opt = o ? o->name : NULL;
 		if (o == NULL) {
 			st->bad = st->bundle;
 			return -1;
@@ -87,6 +88,7 @@ cmdopt_next(struct cmdopt_state *st, const struct cmdopt *tab,
 		break;
 	}
 	st->i++;
+	st->opt = a;
 	a++;
 	/* The whole word: -noheader, -cwd, -oo. */
 	if ((o = find(tab, a, strlen(a))) != NULL) {

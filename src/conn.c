@@ -229,7 +229,8 @@ conn_close_after_write(struct conn *c)
 		conn_fail(c, "done");
 }
 
-struct listener_ctx {
+struct listener {
+	struct evconnlistener *l;
 	void	(*cb)(int, struct sockaddr *, socklen_t, void *);
 	void	*arg;
 };
@@ -238,7 +239,7 @@ static void
 listener_cb(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int len, void *arg)
 {
-	struct listener_ctx *ctx = arg;
+	struct listener *ctx = arg;
 
 	ctx->cb(fd, sa, (socklen_t)len, ctx->arg);
 }
@@ -249,19 +250,27 @@ listener_errcb(struct evconnlistener *l, void *arg)
 	log_warn("accept");
 }
 
-struct evconnlistener *
+struct listener *
 listener_new(struct event_base *base, int fd,
     void (*cb)(int, struct sockaddr *, socklen_t, void *), void *arg)
 {
-	struct listener_ctx *ctx = xcalloc(1, sizeof(*ctx));
-	struct evconnlistener *l;
+	struct listener *ctx = xcalloc(1, sizeof(*ctx));
 
 	ctx->cb = cb;
 	ctx->arg = arg;
-	l = evconnlistener_new(base, listener_cb, ctx,
+	ctx->l = evconnlistener_new(base, listener_cb, ctx,
 	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
-	if (l == NULL)
+	if (ctx->l == NULL)
 		fatalx("evconnlistener_new failed");
-	evconnlistener_set_error_cb(l, listener_errcb);
-	return l;
+	evconnlistener_set_error_cb(ctx->l, listener_errcb);
+	return ctx;
+}
+
+void
+listener_free(struct listener *ctx)
+{
+	if (ctx == NULL)
+		return;
+	evconnlistener_free(ctx->l);
+	free(ctx);
 }

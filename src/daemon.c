@@ -80,13 +80,17 @@ daemon_config(struct daemon_opts *o, struct lsf_config *c, unsigned parts)
 	if (o->host == NULL) {
 		char *local = net_local_hostname();
 
-		/* Use the cluster's spelling of this machine's name. */
+		/* Use the cluster's spelling of this machine's name: the
+		 * same name, or the same name up to the domain. */
+		size_t ln = strcspn(local, ".");
+
 		o->host = local;
 		for (int i = 0; i < c->cluster.nhosts; i++) {
 			const char *h = c->cluster.hosts[i].name;
+			size_t hn = strcspn(h, ".");
 
-			if (strcasecmp(h, local) == 0 ||
-			    strncasecmp(h, local, strcspn(local, ".")) == 0) {
+			if (strcasecmp(h, local) == 0 || (hn == ln &&
+			    strncasecmp(h, local, ln) == 0)) {
 				o->host = xstrdup(h);
 				free(local);
 				break;

@@ -390,6 +390,7 @@ ev_job_signal_write(struct strbuf *sb, int64_t when,
 	ev_str(sb, x->signal);
 	ev_int(sb, x->idx);
 	ev_str(sb, x->user);
+	ev_int(sb, x->flags);
 	ev_end(sb, start);
 }
 
@@ -403,6 +404,7 @@ ev_job_signal_read(struct ev_reader *r, struct ev_job_signal *x)
 	evr_str(r, &x->signal);
 	evr_i32(r, &x->idx);
 	evr_str(r, &x->user);
+	evr_i32_opt(r, &x->flags, 0);
 	return r->err ? -1 : 0;
 }
 

@@ -415,6 +415,14 @@ jformat_parse(struct jformat *jf, const char *spec, char **bad)
 				width = (int)n;
 			}
 			unit = c2;
+			if (unit && *unit && strcasecmp(unit, "KB") != 0 &&
+			    strcasecmp(unit, "MB") != 0 &&
+			    strcasecmp(unit, "GB") != 0 &&
+			    strcasecmp(unit, "TB") != 0) {
+				*bad = xstrdup(words.v[i]);
+				rc = -1;
+				break;
+			}
 		}
 		if (strcasecmp(w, "all") == 0) {
 			for (size_t k = 0; k < ARRAY_SIZE(fields); k++)

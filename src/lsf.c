@@ -130,8 +130,8 @@ static const char *const pend_texts[PEND_NREASONS] = {
 	[PEND_NONE] = "",
 	[PEND_NEW_JOB] = "New job is waiting for scheduling",
 	[PEND_USER_STOP] = "The job was suspended by the user while pending",
-	[PEND_ADMIN_STOP] = "The job was suspended by LSF admin or root "
-	    "while pending",
+	[PEND_ADMIN_STOP] =
+	    "The job was suspended by LSF admin or root while pending",
 	[PEND_QUEUE_INACT] = "The queue is inactivated by the administrator",
 	[PEND_QUEUE_WINDOW] = "The queue is inactivated by its time windows",
 	[PEND_QUEUE_JOB_LIMIT] = "The queue has reached its job slot limit",
@@ -156,8 +156,8 @@ static const char *const host_texts[HR_NREASONS] = {
 	[HR_NOT_ENOUGH] = "Not enough job slot(s)",
 	[HR_JUST_STARTED] = "Just started a job recently",
 	[HR_WINDOW] = "Dispatch windows closed",
-	[HR_EXCL_REQ] = "Job's requirement for exclusive execution not "
-	    "satisfied",
+	[HR_EXCL_REQ] =
+	    "Job's requirement for exclusive execution not satisfied",
 };
 
 const char *

@@ -412,7 +412,12 @@ get_strv(struct rbuf *r, struct strv *sv)
 
 		if (!get_str(r, &s))
 			return false;
-		strv_push_nodup(sv, s ? s : xstrdup(""));
+		if (s == NULL) {
+			/* A list holds strings; a NULL in it is malformed. */
+			r->err = true;
+			return false;
+		}
+		strv_push_nodup(sv, s);
 	}
 	return true;
 }

@@ -35,9 +35,9 @@ elect_init(void)
 			const struct cluster_host *ch = config_cluster_host(
 			    &lim->conf, lim->conf.lsf.master_list.v[i]);
 
-			if (ch == NULL) {
-				log_warnx("LSF_MASTER_LIST host %s is not in "
-				    "the cluster; ignored",
+			if (ch == NULL || !ch->server) {
+				log_warnx("LSF_MASTER_LIST host %s is not a "
+				    "server host of the cluster; ignored",
 				    lim->conf.lsf.master_list.v[i]);
 				continue;
 			}

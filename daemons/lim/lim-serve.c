@@ -80,8 +80,11 @@ send_conf(struct conn *c, uint32_t seq)
 	struct wbuf w;
 
 	memset(&kv, 0, sizeof(kv));
+	/* Each key once, with the value that counts (the last). */
 	for (size_t i = 0; i < lim->conf.lsf.keys.n; i++)
-		kv_add(&kv, lim->conf.lsf.keys.v[i], lim->conf.lsf.vals.v[i]);
+		if (!strv_contains(&kv.keys, lim->conf.lsf.keys.v[i]))
+			kv_add(&kv, lim->conf.lsf.keys.v[i], lsf_conf_get(
+			    &lim->conf.lsf, lim->conf.lsf.keys.v[i]));
 	/* Keys workflow tools read, whether lsf.conf sets them or not. */
 	if (lsf_conf_get(&lim->conf.lsf, "LSF_ENVDIR") == NULL)
 		kv_add(&kv, "LSF_ENVDIR", lim->conf.lsf.envdir);

@@ -128,7 +128,7 @@ add_timer(struct event **ev, double secs, void (*cb)(evutil_socket_t,
 int
 main(int argc, char **argv)
 {
-	struct evconnlistener *listener;
+	struct listener *listener;
 	struct event *sigs[3];
 	const int signums[3] = { SIGTERM, SIGINT, SIGHUP };
 	struct host_addr laddr;
@@ -181,7 +181,7 @@ main(int argc, char **argv)
 
 	event_base_dispatch(lim->base);
 
-	evconnlistener_free(listener);
+	listener_free(listener);
 	log_info("lim stopped");
 	return 0;
 }

@@ -44,6 +44,9 @@ end_of_turn(void)
 		mbd->sched_dirty = false;
 		sched_run();
 	}
+	/* Environments first: a JOB_NEW on disk must find its JOB_ENV. */
+	if (evlog_dirty(&mbd->envlog) && evlog_flush(&mbd->envlog) < 0)
+		fatal("cannot write %s", mbd->envpath);
 	if (evlog_dirty(&mbd->log) && evlog_flush(&mbd->log) < 0) {
 		/*
 		 * Nothing may be acknowledged that is not on disk, and the
@@ -120,7 +123,7 @@ int
 main(int argc, char **argv)
 {
 	const int signums[] = { SIGTERM, SIGINT, SIGHUP };
-	struct evconnlistener *l_cmd, *l_sbd;
+	struct listener *l_cmd, *l_sbd;
 	struct host_addr a;
 	char *cause = NULL;
 	off_t valid_end = 0;
@@ -137,6 +140,7 @@ main(int argc, char **argv)
 	mbd->logdir = xasprintf("%s/%s/logdir", mbd->conf.lsf.sharedir,
 	    mbd->cluster);
 	mbd->evpath = xasprintf("%s/lsb.events", mbd->logdir);
+	mbd->envpath = xasprintf("%s/lsb.envs", mbd->logdir);
 	mbd->sockpath = xasprintf("%s/%s/mbatchd.sock", mbd->conf.lsf.sharedir,
 	    mbd->cluster);
 	if (mkdirs(mbd->logdir, 0755) < 0) {
@@ -150,6 +154,14 @@ main(int argc, char **argv)
 
 	state_init();
 	t0 = mono_ms();
+	if (replay_envs(&valid_end, &cause) < 0)
+		fatalx("%s; not starting (repair or move the file aside)",
+		    cause);
+	if (evlog_open(&mbd->envlog, mbd->envpath, valid_end, &cause) < 0)
+		fatalx("%s", cause);
+	/* Users' environments may hold secrets: only mbatchd reads them. */
+	if (fchmod(mbd->envlog.fd, 0600) < 0)
+		fatal("chmod %s", mbd->envpath);
 	if (replay_log(&valid_end, &cause) < 0)
 		fatalx("%s; not starting (repair or move the file aside)",
 		    cause);
@@ -196,10 +208,12 @@ main(int argc, char **argv)
 	}
 
 	log_mbd_die(0);
+	(void)evlog_flush(&mbd->envlog);
 	(void)evlog_flush(&mbd->log);
+	evlog_close(&mbd->envlog);
 	evlog_close(&mbd->log);
-	evconnlistener_free(l_cmd);
-	evconnlistener_free(l_sbd);
+	listener_free(l_cmd);
+	listener_free(l_sbd);
 	(void)unlink(mbd->sockpath);
 	log_info("mbatchd stopped");
 	return 0;

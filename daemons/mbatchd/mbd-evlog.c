@@ -139,7 +139,8 @@ log_job_status(struct job *j)
 }
 
 void
-log_job_signal(struct job *j, const char *sig, int uid, const char *user)
+log_job_signal(struct job *j, const char *sig, int uid, const char *user,
+    int flags)
 {
 	struct ev_job_signal ev;
 	struct strbuf sb = STRBUF_INIT;
@@ -151,6 +152,7 @@ log_job_signal(struct job *j, const char *sig, int uid, const char *user)
 	ev.signal = (char *)sig;
 	ev.idx = j->idx;
 	ev.user = (char *)user;
+	ev.flags = flags;
 	ev_job_signal_write(&sb, time(NULL), &ev);
 	log_record(&sb);
 	sb_release(&sb);
@@ -198,15 +200,15 @@ log_mbd_die(int code)
 
 /* Read back a record and hand it to a reader. */
 static int
-read_record(off_t off, const char *type, struct strbuf *line,
-    struct ev_reader *r)
+read_record(struct evlog *lg, off_t off, const char *type,
+    struct strbuf *line, struct ev_reader *r)
 {
 	const char *why;
 
-	if (evlog_read_at(&mbd->log, off, line) < 0 ||
+	if (evlog_read_at(lg, off, line) < 0 ||
 	    evr_init(r, line->buf, line->len, &why) < 0 ||
 	    strcmp(r->type, type) != 0) {
-		log_warnx("lsb.events: no %s record at offset %lld", type,
+		log_warnx("%s: no %s record at offset %lld", lg->path, type,
 		    (long long)off);
 		return -1;
 	}
@@ -223,7 +225,7 @@ job_command(struct job *j)
 
 	if (j->command)
 		return xstrdup(j->command);
-	if (read_record(j->new_off, "JOB_NEW", &line, &r) == 0 &&
+	if (read_record(&mbd->log, j->new_off, "JOB_NEW", &line, &r) == 0 &&
 	    ev_job_new_read(&r, &ev) == 0) {
 		cmd = ev.req.command;
 		ev.req.command = NULL;
@@ -233,31 +235,39 @@ job_command(struct job *j)
 	return cmd ? cmd : xstrdup("");
 }
 
+/* The last environment read is kept: jobs come in runs of one. */
+static const struct menv *env_cached;
+static struct strv env_cache = STRV_INIT;
+
 int
-job_env(struct job *j, struct strv *env)
+env_read(const struct menv *e, struct strv *env)
 {
-	/* The last environment read is kept: jobs come in runs of one. */
-	static struct menv *cached;
-	static struct strv cache = STRV_INIT;
 	struct strbuf line = STRBUF_INIT;
 	struct ev_reader r;
 	struct ev_job_env ev;
 
-	if (j->env == NULL)
-		return 0;
-	if (cached != j->env) {
-		if (read_record(j->env->off, "JOB_ENV", &line, &r) < 0 ||
-		    ev_job_env_read(&r, &ev) < 0) {
+	if (env_cached != e) {
+		if (read_record(&mbd->envlog, e->off, "JOB_ENV", &line,
+		    &r) < 0 || ev_job_env_read(&r, &ev) < 0 ||
+		    strcmp(ev.env_id, e->id) != 0) {
 			sb_release(&line);
 			return -1;
 		}
-		strv_release(&cache);
-		cache = ev.env;
+		strv_release(&env_cache);
+		env_cache = ev.env;
 		memset(&ev.env, 0, sizeof(ev.env));
 		ev_job_env_release(&ev);
-		cached = j->env;
+		env_cached = e;
 		sb_release(&line);
 	}
-	strv_copy(env, &cache);
+	strv_copy(env, &env_cache);
 	return 0;
+}
+
+int
+job_env(struct job *j, struct strv *env)
+{
+	if (j->env == NULL)
+		return 0;
+	return env_read(j->env, env);
 }

@@ -36,6 +36,9 @@ update_host(struct mhost *h, const struct lim_host *lh)
 		h->ph.rr.maxmem = lh->maxmem;
 		h->ph.rr.maxswp = lh->maxswp;
 		h->ph.rr.maxtmp = lh->maxtmp;
+		/* A model or type row of lsb.hosts may apply now. */
+		h->bconf = config_lsb_host(&mbd->conf, h->name, h->model,
+		    h->type);
 	} else {
 		for (int i = 0; i < NLOADIDX; i++)
 			h->load[i] = INFINIT_LOAD;

@@ -294,7 +294,7 @@ query_jobs(struct conn *c, uint32_t seq, struct rbuf *r)
 	}
 	jq.uid = (int)c->uid;
 	jq.now = time(NULL);
-	jq.clean = mbd->conf.params.clean_period > 0 ?
+	jq.clean = mbd->conf.params.clean_period >= 0 ?
 	    mbd->conf.params.clean_period : 3600;
 	if (jq.q.user && strcmp(jq.q.user, "all") == 0)
 		jq.user = NULL;
@@ -314,8 +314,8 @@ query_jobs(struct conn *c, uint32_t seq, struct rbuf *r)
 
 			if (j && job_wanted(&jq, j, true)) {
 				jvec_push(&jv, j);
-			} else if (j == NULL ||
-			    !state_wanted(&jq, j, true)) {
+			} else {
+				/* Unknown, or not what the options ask for. */
 				miss = xrealloc(miss, sizeof(*miss) *
 				    (nmiss + 1));
 				miss[nmiss++] = jq.q.ids[i];
@@ -541,9 +541,15 @@ query_params(struct conn *c, uint32_t seq, struct rbuf *r)
 		return;
 	}
 	memset(&kv, 0, sizeof(kv));
-	dq = strv_join(&p->default_queue, " ");
-	kv_add(&kv, "DEFAULT_QUEUE", *dq ? dq : "default");
-	free(dq);
+	{
+		struct strv dqs = STRV_INIT;
+
+		default_queues(&dqs);
+		dq = strv_join(&dqs, " ");
+		kv_add(&kv, "DEFAULT_QUEUE", dq);
+		free(dq);
+		strv_release(&dqs);
+	}
 	kv_add(&kv, "DEFAULT_PROJECT", p->default_project ?
 	    p->default_project : "default");
 	kv_int(&kv, "MBD_SLEEP_TIME", p->mbd_sleep_time);

@@ -5,6 +5,7 @@
  * cannot be read stops the start.  Record types this version does not
  * know are skipped, so a newer log can still be read.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,6 +266,7 @@ on_job_status(struct ev_reader *r)
 		j->max_mem_kb = ev.max_mem_kb;
 		j->avg_mem_kb = ev.avg_mem_kb;
 		job_set_status(j, ev.status & (JOB_STAT_DONE | JOB_STAT_EXIT));
+		j->sig_pending = false;
 	} else if (JOB_STAT_PENDING(ev.status)) {
 		job_set_status(j, ev.status & (JOB_STAT_PEND | JOB_STAT_PSUSP));
 		j->nexec = 0;
@@ -272,6 +274,36 @@ on_job_status(struct ev_reader *r)
 	} else {
 		job_set_status(j, ev.status);
 	}
+	return 0;
+}
+
+/*
+ * A termination asked for a job that is still running when the log ends:
+ * it may not have reached the job before the restart, so it is sent
+ * again when the job's sbatchd registers (the TERMINATE sequence is
+ * idempotent; other signals are not repeated).
+ */
+static int
+on_job_signal(struct ev_reader *r)
+{
+	struct ev_job_signal ev;
+	struct job *j;
+	int sig;
+
+	if (ev_job_signal_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "JOB_SIGNAL");
+	sig = ev.signal ? sig_from_name(ev.signal) : -1;
+	if (j && JOB_STAT_STARTED(j->status) && ev.run_count == j->run_count &&
+	    (sig == SIGKILL || sig == SIGTERM || sig == SIGINT)) {
+		j->sig_pending = true;
+		j->pending_sig = sig == SIGKILL && !(ev.flags & SIG_F_FORCE) ?
+		    SIG_KILL_SEQ : sig;
+		j->pending_reason = ev.uid == j->uid ? TERM_OWNER : TERM_ADMIN;
+		if (ev.flags & SIG_F_DONE)
+			j->kill_done = true;
+	}
+	ev_job_signal_release(&ev);
 	return 0;
 }
 
@@ -300,8 +332,6 @@ replay_cb(void *arg, struct ev_reader *r, off_t off)
 	(*n)++;
 	if (strcmp(t, "JOB_NEW") == 0)
 		return on_job_new(r, off);
-	if (strcmp(t, "JOB_ENV") == 0)
-		return on_job_env(r, off);
 	if (strcmp(t, "JOB_START") == 0)
 		return on_job_start(r);
 	if (strcmp(t, "JOB_EXECUTE") == 0)
@@ -310,8 +340,25 @@ replay_cb(void *arg, struct ev_reader *r, off_t off)
 		return on_job_status(r);
 	if (strcmp(t, "JOB_CLEAN") == 0)
 		return on_job_clean(r);
+	if (strcmp(t, "JOB_SIGNAL") == 0)
+		return on_job_signal(r);
 	/* JOB_SIGNAL, MBD_START, MBD_DIE and unknown types: nothing to do. */
 	return 0;
+}
+
+static int
+env_cb(void *arg, struct ev_reader *r, off_t off)
+{
+	if (strcmp(r->type, "JOB_ENV") != 0)
+		return 0;
+	return on_job_env(r, off);
+}
+
+/* lsb.envs: the environments the jobs in lsb.events name. */
+int
+replay_envs(off_t *valid_end, char **cause)
+{
+	return evlog_replay(mbd->envpath, env_cb, NULL, valid_end, cause);
 }
 
 int

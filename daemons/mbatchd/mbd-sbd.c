@@ -192,7 +192,7 @@ do_register(struct conn *c, struct sbd_register *reg)
 		apply_status(h, &reg->jobs[i]);
 	reconcile_missing(h, reg);
 	for (struct job *j = mbd->jobs_head; j; j = j->next)
-		if (j->pending_sig && j->nexec > 0 && j->exec[0] == h &&
+		if (j->sig_pending && j->nexec > 0 && j->exec[0] == h &&
 		    JOB_STAT_STARTED(j->status))
 			signal_send(j, j->pending_sig, j->pending_reason);
 	host_refresh(h);

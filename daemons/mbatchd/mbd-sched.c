@@ -157,7 +157,7 @@ ack:
 static void
 clean_jobs(int64_t now)
 {
-	int64_t period = mbd->conf.params.clean_period > 0 ?
+	int64_t period = mbd->conf.params.clean_period >= 0 ?
 	    mbd->conf.params.clean_period : 3600;
 	struct job *j, *next;
 

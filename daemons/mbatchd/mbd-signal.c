@@ -43,6 +43,7 @@ signal_send(struct job *j, int sig, int reason)
 
 	if (h == NULL || h->sbd == NULL) {
 		/* Delivered when its sbatchd registers again. */
+		j->sig_pending = true;
 		j->pending_sig = sig;
 		j->pending_reason = reason;
 		return;
@@ -55,7 +56,7 @@ signal_send(struct job *j, int sig, int reason)
 	sg.run_count = j->run_count;
 	sbd_send(h, MSG_SBD_JOB_SIGNAL,
 	    (void (*)(struct wbuf *, const void *))sbd_signal_pack, &sg, true);
-	j->pending_sig = 0;
+	j->sig_pending = false;
 }
 
 /* End a job that will not report an end itself. */
@@ -101,12 +102,12 @@ do_signal(struct job *j, const struct sig_req *rq, int uid, const char *user,
 	if (JOB_STAT_PENDING(j->status)) {
 		if (!kill_like(rq->sig) && !force)
 			return LSBE_NOT_STARTED;
-		log_job_signal(j, symbol, uid, user);
+		log_job_signal(j, symbol, uid, user, (int)rq->flags);
 		finish_now(j, rq->flags & SIG_F_DONE ? JOB_STAT_DONE :
 		    JOB_STAT_EXIT, reason);
 		return LSBE_NO_ERROR;
 	}
-	log_job_signal(j, symbol, uid, user);
+	log_job_signal(j, symbol, uid, user, (int)rq->flags);
 	if (rq->flags & SIG_F_DONE)
 		j->kill_done = true;
 	signal_send(j, force ? SIGKILL : rq->sig, reason);

@@ -117,8 +117,8 @@ queue_user_ok(const struct mqueue *q, const char *user, int uid)
 
 /* Environments. */
 
-char *
-env_id_of(const struct strv *env)
+static uint64_t
+env_hash(const struct strv *env)
 {
 	uint64_t h = 1469598103934665603ULL;
 
@@ -130,7 +130,58 @@ env_id_of(const struct strv *env)
 				break;
 		}
 	}
-	return xasprintf("%016llx", (unsigned long long)h);
+	return h;
+}
+
+static bool
+strv_equal(const struct strv *a, const struct strv *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i], b->v[i]) != 0)
+			return false;
+	return true;
+}
+
+/*
+ * Environments are shared only among one user's jobs, and only after
+ * their contents were compared: a hash names them, it does not vouch for
+ * them.  A collision (within one user) just gets a further ID.
+ */
+struct menv *
+env_for(int uid, const struct strv *env, int64_t now)
+{
+	uint64_t h = env_hash(env);
+
+	for (int n = 0; n < 1000; n++) {
+		char *id = n == 0 ?
+		    xasprintf("%d.%016llx", uid, (unsigned long long)h) :
+		    xasprintf("%d.%016llx.%d", uid, (unsigned long long)h, n);
+		struct menv *e = env_find(id);
+		struct strv have = STRV_INIT;
+		bool same;
+
+		if (e == NULL) {
+			struct ev_job_env ee = { .env_id = id, .env = *env };
+			struct strbuf sb = STRBUF_INIT;
+			off_t off;
+
+			ev_job_env_write(&sb, now, &ee);
+			off = evlog_append(&mbd->envlog, sb.buf, sb.len);
+			mbd_kick();
+			sb_release(&sb);
+			e = env_add(id, off);
+			free(id);
+			return e;
+		}
+		free(id);
+		same = env_read(e, &have) == 0 && strv_equal(&have, env);
+		strv_release(&have);
+		if (same)
+			return e;
+	}
+	return NULL;
 }
 
 struct menv *
@@ -359,6 +410,16 @@ job_make_pending(struct job *j)
 	j->pj.reason_pass = 0;
 }
 
+void
+default_queues(struct strv *out)
+{
+	if (mbd->conf.params.default_queue.n > 0)
+		strv_copy(out, &mbd->conf.params.default_queue);
+	else
+		strv_push(out, queue_find("default") ? "default" :
+		    mbd->queues[0]->name);
+}
+
 /* Queues and hosts. */
 
 struct mqueue *
@@ -465,7 +526,10 @@ hosts_init(void)
 		h->model = xstrdup(ch->model && strcmp(ch->model, "!") ?
 		    ch->model : "");
 		h->bconf = config_lsb_host(c, ch->name, h->model, h->type);
-		strv_copy(&h->resources, &ch->resources);
+		/* "!res" is dedicated: it counts when asked for by name. */
+		for (size_t k = 0; k < ch->resources.n; k++)
+			strv_push(&h->resources, ch->resources.v[k] +
+			    (ch->resources.v[k][0] == '!'));
 		if (net_resolve(ch->name, 0, &h->addr) < 0)
 			log_warnx("host %s does not resolve", ch->name);
 		for (int k = 0; k < NLOADIDX; k++)

@@ -4,8 +4,9 @@
  *
  * The submitter is who the kernel says is at the other end of the socket
  * (SO_PEERCRED), never what the request says.  The environment is kept
- * once per distinct environment (a JOB_ENV record) and jobs name it, so a
- * stream of jobs from one shell costs one copy.
+ * once per distinct environment of a user (a JOB_ENV record in the
+ * private lsb.envs, not in the world-readable lsb.events) and jobs name
+ * it, so a stream of jobs from one shell costs one copy.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -123,12 +124,7 @@ candidates(const struct submit_req *r, struct strv *out)
 		strv_split_ws(out, r->queue);
 		return;
 	}
-	if (mbd->conf.params.default_queue.n > 0) {
-		strv_copy(out, &mbd->conf.params.default_queue);
-		return;
-	}
-	strv_push(out, queue_find("default") ? "default" :
-	    mbd->queues[0]->name);
+	default_queues(out);
 }
 
 static int64_t
@@ -220,6 +216,8 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 			memset(&v, 0, sizeof(v));
 		}
 	}
+	if (q != NULL)
+		verdict_release(&first);
 	if (q == NULL) {
 		if (first.code) {
 			verdict_release(&v);
@@ -234,15 +232,16 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 		goto refuse;
 	}
 
-	/* The environment, once per distinct one. */
-	ev.env_id = env_id_of(&r->env);
-	if (env_find(ev.env_id) == NULL) {
-		struct ev_job_env ee = { .env_id = ev.env_id, .env = r->env };
-		struct strbuf sb = STRBUF_INIT;
+	/* The environment, once per distinct one of this user's. */
+	{
+		struct menv *e = env_for((int)c->uid, &r->env, now);
 
-		ev_job_env_write(&sb, now, &ee);
-		env_add(ev.env_id, log_record(&sb));
-		sb_release(&sb);
+		if (e == NULL) {
+			verdict_set(&v, LSBE_SYS, NULL,
+			    "cannot record the environment");
+			goto refuse;
+		}
+		ev.env_id = xstrdup(e->id);
 	}
 	strv_release(&r->env);
 

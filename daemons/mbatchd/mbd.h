@@ -116,7 +116,8 @@ struct job {
 	int64_t		 avg_mem_kb;
 	bool		 kill_done;	/* bkill -d: record DONE */
 	bool		 removed;	/* bkill -r: already EXIT */
-	int		 pending_sig;	/* to send when its host returns */
+	bool		 sig_pending;	/* pending_sig waits for its host */
+	int		 pending_sig;	/* (SIG_KILL_SEQ is 0) */
 	int		 pending_reason;
 	struct conn	**waiters;	/* bsub -K */
 	int		 nwaiters;
@@ -177,9 +178,11 @@ struct mbd {
 	char			*cluster;
 	char			*logdir;	/* LSB_SHAREDIR/<cluster>/logdir */
 	char			*evpath;	/* .../lsb.events */
+	char			*envpath;	/* .../lsb.envs (private) */
 	char			*sockpath;
 	int			 lockfd;
 	struct evlog		 log;
+	struct evlog		 envlog;	/* JOB_ENV records, mode 0600 */
 	bool			 log_failed;
 
 	/* State. */
@@ -237,11 +240,16 @@ const char *user_name(int uid);
 struct menv *env_find(const char *id);
 struct menv *env_add(const char *id, off_t off);
 void	 env_unref(struct menv *);
-char	*env_id_of(const struct strv *env);
+/* The shared environment for a user's submission: found (its contents
+ * checked) or logged anew. */
+struct menv *env_for(int uid, const struct strv *env, int64_t now);
 void	 job_slots_add(struct job *, int sign);
 void	 job_make_pending(struct job *);
 void	 queue_set_active(struct mqueue *, int64_t now);
 bool	 host_set_window(struct mhost *, int64_t now);
+/* bsub's candidates without -q: DEFAULT_QUEUE, else "default", else the
+ * first queue. */
+void	 default_queues(struct strv *);
 
 /* mbd-evlog.c */
 off_t	 log_record(struct strbuf *rec);
@@ -253,16 +261,18 @@ void	 log_job_start(struct job *);
 void	 log_job_execute(struct job *);
 void	 log_job_status(struct job *);
 void	 log_job_signal(struct job *, const char *sig, int uid,
-	    const char *user);
+	    const char *user, int flags);
 void	 log_job_clean(struct job *);
 void	 log_mbd_start(void);
 void	 log_mbd_die(int code);
 /* Data kept on disk only: the command and the environment of a job. */
 char	*job_command(struct job *);
 int	 job_env(struct job *, struct strv *);
+int	 env_read(const struct menv *, struct strv *);
 
 /* mbd-replay.c */
 int	 replay_log(off_t *valid_end, char **cause);
+int	 replay_envs(off_t *valid_end, char **cause);
 void	 job_fill_new(struct job *, struct ev_job_new *, struct mqueue *);
 int	 job_set_resreq(struct job *, const char *unit, char **cause);
 

@@ -182,7 +182,7 @@ static void
 kill_step(struct sup *s)
 {
 	static const int seq[] = { SIGINT, SIGTERM, SIGKILL };
-	int interval = s->spec->term_interval > 0 ? s->spec->term_interval : 10;
+	int interval = s->spec->term_interval >= 0 ? s->spec->term_interval : 10;
 
 	if (s->kill_stage >= 3)
 		return;

@@ -145,7 +145,7 @@ int
 main(int argc, char **argv)
 {
 	const int signums[] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD };
-	struct evconnlistener *l_sbd, *l_sup;
+	struct listener *l_sbd, *l_sup;
 	struct host_addr a;
 	char *cause = NULL, *jobsdir;
 	int fd_sbd, fd_sup;
@@ -202,8 +202,8 @@ main(int argc, char **argv)
 
 	event_base_dispatch(sbd->base);
 
-	evconnlistener_free(l_sbd);
-	evconnlistener_free(l_sup);
+	listener_free(l_sbd);
+	listener_free(l_sup);
 	(void)unlink(sbd->sockpath);
 	log_info("sbatchd stopped");
 	return 0;

@@ -130,6 +130,8 @@ child_reaped(pid_t pid, int status)
 		sbd->mbd_backoff_ms = ran > STABLE_MS ? 0 : BACKOFF_MIN_MS;
 	else if (sbd->mbd_backoff_ms < BACKOFF_MAX_MS)
 		sbd->mbd_backoff_ms *= 2;
+	if (sbd->mbd_backoff_ms > BACKOFF_MAX_MS)
+		sbd->mbd_backoff_ms = BACKOFF_MAX_MS;
 	tv.tv_sec = sbd->mbd_backoff_ms / 1000;
 	tv.tv_usec = (sbd->mbd_backoff_ms % 1000) * 1000;
 	if (sbd->ev_mbd_restart == NULL)

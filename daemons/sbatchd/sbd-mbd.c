@@ -83,7 +83,7 @@ mbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 			sbd_register_reply_release(&rr);
 			goto bad;
 		}
-		if (rr.job_terminate_interval > 0)
+		if (rr.job_terminate_interval >= 0)
 			sbd->term_interval = rr.job_terminate_interval;
 		sbd_register_reply_release(&rr);
 		sbd->mbd_state = MBD_UP;

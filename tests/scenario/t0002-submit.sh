@@ -85,6 +85,13 @@ expect_match "LSB_JOBID" "^LSB_JOBID=$id\$" "$envout"
 expect_match "LSB_JOBINDEX is 0" '^LSB_JOBINDEX=0$' "$envout"
 expect_match "LS_SUBCWD" "^LS_SUBCWD=$T_DIR/jobs\$" "$envout"
 expect_match "LSB_MCPU_HOSTS" '^LSB_MCPU_HOSTS=host[a-c] 1$' "$envout"
+# Environments may hold secrets: they go to the private lsb.envs, never
+# to lsb.events, which users (and their tools) read.
+logdir="$T_DIR/work/c1/logdir"
+expect_eq "lsb.envs is private" 600 "$(stat -c %a "$logdir/lsb.envs")"
+check "the environment is in lsb.envs" grep -q 'MY_VAR=some value' "$logdir/lsb.envs"
+check "and not in lsb.events" sh -c "! grep -q 'MY_VAR=' $logdir/lsb.events"
+expect_eq "lsb.events stays readable" 644 "$(stat -c %a "$logdir/lsb.events")"
 id=$(submit -o env2.%J -env "none, ONLY=1" env)
 wait_for job_is "$id" DONE
 check "-env none drops the rest" sh -c "! grep -q '^MY_VAR=' env2.$id"

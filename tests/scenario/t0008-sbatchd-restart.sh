@@ -28,6 +28,23 @@ expect_eq "with its report" "Successfully completed." \
 expect_eq "the state directory is cleaned" "" \
     "$(ls "$T_DIR/work/c1/sbd/hostb/jobs")"
 
+# bkill while the job's sbatchd is down, and mbatchd crashes before the
+# host is back: the termination is in lsb.events and still reaches it.
+d=$(submit -m hostb sleep 60)
+wait_for job_is "$d" RUN
+kill -9 "$PID_sbatchd_hostb"
+wait "$PID_sbatchd_hostb" 2>/dev/null
+expect_eq "bkill answers while the host is down" "Job <$d> is being terminated" \
+    "$(bkill "$d")"
+check "the job is still RUN meanwhile" job_is "$d" RUN
+kill -9 "$(pgrep -P "$PID_sbatchd_hosta" -x mbatchd)"
+wait_for sh -c "pgrep -P $PID_sbatchd_hosta -x mbatchd >/dev/null && bjobs $d"
+start_daemon sbatchd hostb
+wait_for job_is "$d" EXIT
+check "the kill reached it after both restarts" job_is "$d" EXIT
+expect_match "killed by its owner" '^TERM_OWNER' \
+    "$(bjobs -noheader -o exit_reason "$d")"
+
 # A supervisor killed with the job: reported as exited, not forgotten.
 c=$(submit -m hostb sleep 30)
 wait_for job_is "$c" RUN
