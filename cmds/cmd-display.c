@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd-display.h"
+#include "cmdopt.h"
 #include "loadsample.h"
 #include "lsf.h"
 #include "timefmt.h"
@@ -229,4 +230,56 @@ disp_in_list(const char *list, const char *name)
 		found = strcasecmp(v.v[i], name) == 0;
 	strv_release(&v);
 	return found;
+}
+
+void
+disp_load_list(const struct strv *names, struct lim_load_list *ll)
+{
+	struct reply rp;
+	bool missing = false;
+
+	disp_lim_query(MSG_LIM_LOAD_QUERY, names, MSG_LIM_LOAD_LIST, &rp);
+	if (!lim_load_list_unpack(&rp.r, ll) || rbuf_end(&rp.r) < 0)
+		disp_bad_reply("the LIM");
+	/* The LIM leaves out names it does not know. */
+	for (size_t i = 0; i < names->n; i++) {
+		bool found = false;
+
+		for (uint32_t k = 0; k < ll->nhosts && !found; k++)
+			found = strcasecmp(ll->hosts[k].name, names->v[i]) == 0;
+		if (!found) {
+			fprintf(stderr, "%s: host %s not found\n", progname,
+			    names->v[i]);
+			missing = true;
+		}
+	}
+	if (missing)
+		exit(255);
+}
+
+int
+disp_ckconfig(int argc, char **argv, unsigned parts,
+    void (*usage)(int) NORETURN)
+{
+	static const struct cmdopt opts[] = {
+		{ "v", false, 1 },
+		{ NULL, false, 0 }
+	};
+	struct cmdopt_state st;
+	const char *val;
+	bool verbose = false;
+	int id, nrest;
+
+	cmdopt_init(&st, argc, argv, true);
+	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
+		if (id != 1)
+			usage(255);
+		verbose = true;
+	}
+	(void)cmdopt_rest(&st, &nrest);
+	cmdopt_release(&st);
+	if (nrest > 0)
+		usage(255);
+	/* LSF prints the check on stderr. */
+	return conf_check(NULL, parts, verbose, stderr) ? 255 : 0;
 }

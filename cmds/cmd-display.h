@@ -53,6 +53,12 @@ void	 disp_thresholds(FILE *, const float *sched, const float *stop,
 void	 disp_kv(FILE *, const struct kv_list *);
 /* The value of key in kv, or NULL. */
 const char *disp_kv_get(const struct kv_list *, const char *key);
+/* Ask the LIM for the load of names (all if empty); exits with LSF's
+ * message when one of them is not a host it knows. */
+void	 disp_load_list(const struct strv *names, struct lim_load_list *);
+/* badmin/lsadmin ckconfig [-v]: check parts, report on stderr. */
+int	 disp_ckconfig(int argc, char **argv, unsigned parts,
+	    void (*usage)(int) NORETURN);
 /* "<what> configuration at Sat Nov 22 04:50:01 2025" */
 void	 disp_conf_header(FILE *, const char *what);
 

@@ -41,26 +41,7 @@ usage(int rc)
 static int
 ckconfig(int argc, char **argv)
 {
-	static const struct cmdopt opts[] = {
-		{ "v", false, 1 },
-		{ NULL, false, 0 }
-	};
-	struct cmdopt_state st;
-	const char *val;
-	bool verbose = false;
-	int id, nrest;
-
-	cmdopt_init(&st, argc, argv, true);
-	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
-		if (id != 1)
-			usage(255);
-		verbose = true;
-	}
-	(void)cmdopt_rest(&st, &nrest);
-	cmdopt_release(&st);
-	if (nrest > 0)
-		usage(255);
-	return conf_check(NULL, CONF_CLUSTER, verbose, stderr) ? 255 : 0;
+	return disp_ckconfig(argc, argv, CONF_CLUSTER, usage);
 }
 
 static void

@@ -170,9 +170,8 @@ main(int argc, char **argv)
 	struct cmdopt_state st;
 	struct strv names = STRV_INIT;
 	struct lim_load_list ll;
-	struct reply rp;
 	const char *val;
-	bool wide = false, longform = false, missing = false;
+	bool wide = false, longform = false;
 	char **rest;
 	int id, nrest;
 
@@ -191,22 +190,7 @@ main(int argc, char **argv)
 	for (int i = 0; i < nrest; i++)
 		strv_push(&names, rest[i]);
 
-	disp_lim_query(MSG_LIM_LOAD_QUERY, &names, MSG_LIM_LOAD_LIST, &rp);
-	if (!lim_load_list_unpack(&rp.r, &ll) || rbuf_end(&rp.r) < 0)
-		disp_bad_reply("the LIM");
-	for (size_t i = 0; i < names.n; i++) {
-		bool found = false;
-
-		for (uint32_t k = 0; k < ll.nhosts && !found; k++)
-			found = strcasecmp(ll.hosts[k].name, names.v[i]) == 0;
-		if (!found) {
-			fprintf(stderr, "%s: host %s not found\n", progname,
-			    names.v[i]);
-			missing = true;
-		}
-	}
-	if (missing)
-		exit(255);
+	disp_load_list(&names, &ll);
 	if (longform) {
 		/* lim_call has read lsf.cluster: windows and thresholds. */
 		const struct lsf_config *c = client_config(CONF_CLUSTER);
@@ -218,7 +202,6 @@ main(int argc, char **argv)
 		table(ll.hosts, ll.nhosts, wide);
 	}
 	lim_load_list_release(&ll);
-	reply_release(&rp);
 	strv_release(&names);
 	cmdopt_release(&st);
 	return 0;

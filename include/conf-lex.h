@@ -83,6 +83,16 @@ struct conf_table {
 	int		 nrows;
 };
 /* Rows whose value count differs from the header are reported, dropped. */
+/* Files made only of tables (lsb.hosts, lsb.users): each known section
+ * goes to its reader, others are warned about. */
+typedef void (*conf_table_fn)(struct lsf_config *, const char *path,
+    const struct conf_table *, struct conf_diag *);
+struct conf_table_kind {
+	const char	*section;
+	conf_table_fn	 read;
+};
+void	 conf_read_tables(struct lsf_config *, const char *path,
+	    const struct conf_table_kind *kinds, struct conf_diag *);
 void	 conf_table_read(const struct conf_file *,
 	    const struct conf_section *, struct conf_table *,
 	    struct conf_diag *);

@@ -671,3 +671,38 @@ conf_kvs_check_dups(const struct conf_kvs *kv, const char *path,
 				break;
 			}
 }
+
+void
+conf_read_tables(struct lsf_config *cfg, const char *path,
+    const struct conf_table_kind *kinds, struct conf_diag *d)
+{
+	struct conf_file f;
+	struct conf_sections secs;
+
+	if (conf_file_read(&f, path, 0, d) < 0) {
+		conf_diag_error(d, path, 0, "cannot read: %s",
+		    strerror(errno));
+		conf_file_release(&f);
+		return;
+	}
+	conf_sections_read(&f, &secs, d);
+	for (int i = 0; i < secs.n; i++) {
+		const struct conf_section *sec = &secs.v[i];
+		const struct conf_table_kind *k;
+		struct conf_table t;
+
+		for (k = kinds; k->section; k++)
+			if (strcasecmp(sec->name, k->section) == 0)
+				break;
+		if (k->section == NULL) {
+			conf_diag_warn(d, path, sec->line,
+			    "unknown section %s ignored", sec->name);
+			continue;
+		}
+		conf_table_read(&f, sec, &t, d);
+		k->read(cfg, path, &t, d);
+		conf_table_release(&t);
+	}
+	conf_sections_release(&secs);
+	conf_file_release(&f);
+}

@@ -212,36 +212,14 @@ check_groups(const struct lsf_config *cfg, const char *path,
 void
 lsb_hosts_read(struct lsf_config *cfg, const char *path, struct conf_diag *d)
 {
-	struct conf_file f;
-	struct conf_sections secs;
+	static const struct conf_table_kind kinds[] = {
+		{ "Host", read_hosts },
+		{ "HostGroup", read_groups },
+		{ NULL, NULL }
+	};
 
-	if (conf_file_read(&f, path, 0, d) < 0) {
-		conf_diag_error(d, path, 0, "cannot read: %s",
-		    strerror(errno));
-		conf_file_release(&f);
-		return;
-	}
-	conf_sections_read(&f, &secs, d);
-	for (int i = 0; i < secs.n; i++) {
-		const struct conf_section *sec = &secs.v[i];
-		struct conf_table t;
-
-		if (strcasecmp(sec->name, "Host") != 0 &&
-		    strcasecmp(sec->name, "HostGroup") != 0) {
-			conf_diag_warn(d, path, sec->line,
-			    "unknown section %s ignored", sec->name);
-			continue;
-		}
-		conf_table_read(&f, sec, &t, d);
-		if (strcasecmp(sec->name, "Host") == 0)
-			read_hosts(cfg, path, &t, d);
-		else
-			read_groups(cfg, path, &t, d);
-		conf_table_release(&t);
-	}
+	conf_read_tables(cfg, path, kinds, d);
 	check_groups(cfg, path, d);
-	conf_sections_release(&secs);
-	conf_file_release(&f);
 }
 
 void

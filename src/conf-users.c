@@ -146,35 +146,13 @@ read_users(struct lsf_config *cfg, const char *path,
 void
 lsb_users_read(struct lsf_config *cfg, const char *path, struct conf_diag *d)
 {
-	struct conf_file f;
-	struct conf_sections secs;
+	static const struct conf_table_kind kinds[] = {
+		{ "UserGroup", read_groups },
+		{ "User", read_users },
+		{ NULL, NULL }
+	};
 
-	if (conf_file_read(&f, path, 0, d) < 0) {
-		conf_diag_error(d, path, 0, "cannot read: %s",
-		    strerror(errno));
-		conf_file_release(&f);
-		return;
-	}
-	conf_sections_read(&f, &secs, d);
-	for (int i = 0; i < secs.n; i++) {
-		const struct conf_section *sec = &secs.v[i];
-		struct conf_table t;
-
-		if (strcasecmp(sec->name, "UserGroup") != 0 &&
-		    strcasecmp(sec->name, "User") != 0) {
-			conf_diag_warn(d, path, sec->line,
-			    "unknown section %s ignored", sec->name);
-			continue;
-		}
-		conf_table_read(&f, sec, &t, d);
-		if (strcasecmp(sec->name, "User") == 0)
-			read_users(cfg, path, &t, d);
-		else
-			read_groups(cfg, path, &t, d);
-		conf_table_release(&t);
-	}
-	conf_sections_release(&secs);
-	conf_file_release(&f);
+	conf_read_tables(cfg, path, kinds, d);
 }
 
 void
