@@ -105,11 +105,12 @@ demo: deps
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
-		$(DESTDIR)$(PREFIX)/etc $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/conf $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(SBINS) $(DESTDIR)$(PREFIX)/sbin
-	cp -R etc/. $(DESTDIR)$(PREFIX)/etc/
+	# The sample configuration (LSF_TOP/conf); never over an edited one.
+	cp -Rn etc/. $(DESTDIR)$(PREFIX)/conf/
 	for s in 1 5 8; do \
 		for f in man/*.$$s; do [ -e "$$f" ] && \
 			install -m 0644 $$f $(DESTDIR)$(PREFIX)/share/man/man$$s/; done; \
