@@ -32,6 +32,9 @@
 #include "lsf.h"
 #include "resreq.h"
 
+/* No job may ask for more slots than this (bsub -n). */
+#define POL_MAX_SLOTS	1000000
+
 struct pol_host {
 	int		 index;		/* position in pol_cluster.hosts */
 	bool		 usable;	/* LIM and sbatchd up, not closed */

@@ -281,6 +281,13 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	int got = 0;
 
 	memset(counts, 0, sizeof(counts));
+	if (need > POL_MAX_SLOTS) {
+		/* Refused at submission; a log from elsewhere may hold it. */
+		counts[HR_NOT_ENOUGH] = (uint32_t)c->nhosts;
+		set_reason(j, c->pass, PEND_NO_HOST, counts);
+		free(cand);
+		return false;
+	}
 	for (int i = 0; i < c->nhosts; i++) {
 		struct pol_host *h = c->hosts[i];
 		int r = h->qreason;

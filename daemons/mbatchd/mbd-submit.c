@@ -190,6 +190,10 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 		    "malformed submission", false);
 		return;
 	}
+	if (r->num_procs > POL_MAX_SLOTS) {
+		verdict_set(&v, LSBE_PROC_NUM, NULL, NULL);
+		goto refuse;
+	}
 	if (r->num_procs <= 0 || r->max_procs < r->num_procs ||
 	    r->command == NULL || *r->command == '\0') {
 		verdict_set(&v, LSBE_BAD_ARG, NULL, NULL);

@@ -129,6 +129,9 @@ err=$(bsub -m nosuchhost echo x 2>&1)
 expect_eq "bad -m" \
     "nosuchhost: Bad host name, host group name or cluster name. Job not submitted." "$err"
 
+err=$(bsub -n 2000000000 true 2>&1)
+expect_eq "absurd -n" "Too many processors requested. Job not submitted." "$err"
+
 # -K waits and exits with the job's code.
 bsub -K "exit 7" >/dev/null 2>&1
 expect_eq "bsub -K returns the job's exit code" 7 "$?"
