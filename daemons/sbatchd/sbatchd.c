@@ -120,6 +120,12 @@ signal_cb(evutil_socket_t sig, short ev, void *arg)
 	}
 }
 
+static void
+orphan_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	jobs_check_orphans();
+}
+
 static int
 mkdirs(const char *path, mode_t mode)
 {
@@ -195,6 +201,13 @@ main(int argc, char **argv)
 	l_sbd = listener_new(sbd->base, fd_sbd, jobs_sup_accept, NULL);
 	l_sup = listener_new(sbd->base, fd_sup, jobs_sup_accept, NULL);
 	sbd->ev_lim_retry = evtimer_new(sbd->base, lim_retry_cb, NULL);
+	{
+		struct event *ev = event_new(sbd->base, -1, EV_PERSIST,
+		    orphan_cb, NULL);
+		struct timeval tv = { 1, 0 };
+
+		event_add(ev, &tv);
+	}
 
 	jobs_init();
 	jobs_scan();

@@ -162,6 +162,7 @@ jobs_scan(void)
 		} else if (supervisor_alive(dir)) {
 			/* Its supervisor reconnects and says how it is. */
 			j->st.status = JOB_STAT_RUN;
+			j->sup_seen = true;
 			log_info("job %lld[%d]: still running", jobid, idx);
 		} else {
 			/* Nobody is watching it any more: it is gone. */
@@ -338,12 +339,51 @@ jobs_ack(const struct job_ack *a)
 	sjob_free(j);
 }
 
+/* A job whose supervisor is gone without a word: finished (its status
+ * file says how) or lost. */
+static void
+check_orphan(struct sjob *j)
+{
+	if (j->finished || j->sup || supervisor_alive(j->dir))
+		return;
+	if (jobfile_read_status(j->dir, &j->st) == 0) {
+		j->finished = true;
+	} else {
+		log_warnx("job %lld[%d]: its supervisor died", (long long)j->jobid,
+		    j->idx);
+		j->st.status = JOB_STAT_EXIT;
+		j->st.exit_reason = TERM_ZOMBIE;
+		j->st.end_time = time(NULL);
+		j->finished = true;
+		(void)jobfile_write_status(j->dir, &j->st);
+	}
+	mbd_send_status(j);
+}
+
 void
 jobs_reap(pid_t pid)
 {
 	for (struct sjob *j = sbd->jobs; j; j = j->next)
-		if (j->sup_pid == pid)
+		if (j->sup_pid == pid) {
 			j->sup_pid = 0;
+			j->sup_seen = true;	/* it lived, and is no more */
+			check_orphan(j);
+		}
+}
+
+/*
+ * Supervisors not connected: check that they still live.  A supervisor's
+ * socket can close before the kernel drops its lock, so the moment the
+ * connection ends is not the moment to decide; this runs every second.
+ * Only a supervisor known to have lived is checked: one just forked may
+ * not hold its lock yet.
+ */
+void
+jobs_check_orphans(void)
+{
+	for (struct sjob *j = sbd->jobs; j; j = j->next)
+		if (j->sup_seen)
+			check_orphan(j);
 }
 
 /* Supervisor connections. */
@@ -378,6 +418,7 @@ sup_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 			conn_close(j->sup);
 		j->sup = c;
 		c->data = j;
+		j->sup_seen = true;
 		if (j->have_sig) {
 			j->have_sig = false;
 			forward_signal(j, &j->pend_sig);
@@ -403,22 +444,7 @@ sup_closed(struct conn *c, void *arg)
 	if (j == NULL)
 		return;
 	j->sup = NULL;
-	if (j->finished)
-		return;
-	if (jobfile_read_status(j->dir, &j->st) == 0) {
-		j->finished = true;
-		mbd_send_status(j);
-	} else if (!supervisor_alive(j->dir)) {
-		/* It died without a word (killed): the job is lost. */
-		log_warnx("job %lld[%d]: supervisor died", (long long)j->jobid,
-		    j->idx);
-		j->st.status = JOB_STAT_EXIT;
-		j->st.exit_reason = TERM_ZOMBIE;
-		j->st.end_time = time(NULL);
-		j->finished = true;
-		(void)jobfile_write_status(j->dir, &j->st);
-		mbd_send_status(j);
-	}
+	check_orphan(j);
 }
 
 void

@@ -43,6 +43,7 @@ struct sjob {
 	bool		 finished;	/* final status known */
 	bool		 dirty;		/* changed since mbatchd last heard */
 	bool		 have_sig;	/* a request waits for the supervisor */
+	bool		 sup_seen;	/* its supervisor has been alive */
 	struct sbd_signal pend_sig;
 	struct sjob	*next;
 };
@@ -94,6 +95,7 @@ void	 jobs_signal(const struct sbd_signal *);
 void	 jobs_ack(const struct job_ack *);
 void	 jobs_sup_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 jobs_reap(pid_t);
+void	 jobs_check_orphans(void);
 
 /* sbd-child.c */
 void	 child_master_changed(void);

@@ -102,11 +102,9 @@ mkdir -p sub
 id=$(submit -cwd sub -o "$T_DIR/jobs/cwd.%J" pwd)
 wait_for job_is "$id" DONE
 expect_eq "-cwd" "$T_DIR/jobs/sub" "$(head -n 1 "cwd.$id")"
-mkdir gone && cd gone
-id=$(submit -o "$T_DIR/jobs/gone.%J" pwd)
-cd .. && rmdir gone
+id=$(submit -cwd "$T_DIR/jobs/no/such/dir" -o "$T_DIR/jobs/gone.%J" pwd)
 wait_for job_is "$id" DONE
-expect_eq "missing cwd runs in /tmp" "/tmp" "$(head -n 1 "gone.$id")"
+expect_eq "a cwd that does not exist runs in /tmp" "/tmp" "$(head -n 1 "gone.$id")"
 
 # -oo overwrites, -o appends.
 echo old >over.txt

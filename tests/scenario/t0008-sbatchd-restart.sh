@@ -49,9 +49,8 @@ expect_match "killed by its owner" '^TERM_OWNER' \
 c=$(submit -m hostb sleep 30)
 wait_for job_is "$c" RUN
 sleep 0.3
-pkill -KILL -f "jobsup $c" || pkill -KILL -x "jobsup $c"
-sup=$(pgrep -f "^jobsup $c\$")
-[ -n "$sup" ] && kill -9 $sup
+# The supervisor is named "jobsup <jobid>".
+pkill -KILL -x "jobsup $c"
 wait_for job_is "$c" EXIT
 check "a job whose supervisor died is EXIT" job_is "$c" EXIT
 finish
