@@ -204,10 +204,15 @@ print_W(const struct jobs *js, bool noheader)
 	}
 }
 
-/* One reason per line, as bjobs -p and -l show them. */
+/* One reason per line, as bjobs -p, -s and -l show them. */
 static void
 print_reasons(const struct job_info *j)
 {
+	if (j->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP)) {
+		if (j->susp_reason)
+			printf(" %s;\n", susp_reason_text(j->susp_reason));
+		return;
+	}
 	if (j->pend_reason != PEND_NO_HOST) {
 		printf(" %s;\n", pend_reason_text(j->pend_reason));
 		return;
@@ -243,7 +248,7 @@ print_pending(const struct jobs *js, bool noheader)
 		col(&sb, name.buf, 18, false);
 		sb_adds(&sb, t);
 		printf("%s\n", sb.buf);
-		if (JOB_STAT_PENDING(j->status))
+		if (JOB_STAT_PENDING(j->status) || JOB_STAT_SUSPENDED(j->status))
 			print_reasons(j);
 		sb_release(&sb);
 		sb_release(&name);
@@ -441,6 +446,9 @@ print_long(const struct job_info *j)
 	}
 	if (JOB_STAT_PENDING(j->status)) {
 		printf("\n PENDING REASONS:\n");
+		print_reasons(j);
+	} else if (j->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP)) {
+		printf("\n SUSPENDING REASONS:\n");
 		print_reasons(j);
 	}
 	printf("\n SCHEDULING PARAMETERS:\n");
@@ -755,7 +763,7 @@ main(int argc, char **argv)
 		fetch_queues();
 		for (size_t i = 0; i < js.n; i++)
 			print_long(&js.v[i]);
-	} else if (q.flags & JQ_PEND)
+	} else if (q.flags & (JQ_PEND | JQ_SUSP))
 		print_pending(&js, noheader);
 	else if (Wide)
 		print_W(&js, noheader);

@@ -181,6 +181,50 @@ struct ev_mbd_die {
 	int		 exit_code;
 };
 
+struct ev_job_move {
+	int		 uid;
+	int64_t		 jobid;
+	int		 position;
+	int		 base;		/* 1 top, 2 bottom */
+	int		 idx;
+	char		*user;
+};
+struct ev_job_switch {
+	int		 uid;
+	int64_t		 jobid;
+	char		*queue;
+	int		 idx;
+	char		*user;
+};
+struct ev_job_requeue {
+	int64_t		 jobid;
+	int		 idx;
+};
+struct ev_job_force {
+	int64_t		 jobid;
+	int		 uid;
+	int		 idx;
+	int		 options;	/* 1: brun -f */
+	struct strv	 hosts;
+	char		*user;
+};
+struct ev_mig {
+	int64_t		 jobid;
+	struct strv	 hosts;		/* -m, may be empty */
+	int		 uid;
+	int		 idx;
+	char		*user;
+};
+/* HOST_CTRL opcodes: 1 open, 2 close; QUEUE_CTRL: 1 open, 2 close,
+ * 3 activate, 4 inactivate. */
+struct ev_ctrl {
+	int		 op;
+	char		*name;		/* host or queue */
+	int		 uid;
+	char		*user;
+	char		*comment;
+};
+
 #define EV_DECL(x)							\
 	void	 x##_write(struct strbuf *, int64_t when, const struct x *); \
 	int	 x##_read(struct ev_reader *, struct x *);		\
@@ -194,6 +238,16 @@ EV_DECL(ev_job_signal)
 EV_DECL(ev_job_clean)
 EV_DECL(ev_mbd_start)
 EV_DECL(ev_mbd_die)
+EV_DECL(ev_job_move)
+EV_DECL(ev_job_switch)
+EV_DECL(ev_job_requeue)
+EV_DECL(ev_job_force)
+EV_DECL(ev_mig)
 #undef EV_DECL
+/* HOST_CTRL and QUEUE_CTRL share a layout. */
+void	 ev_ctrl_write(struct strbuf *, int64_t when, const char *type,
+	    const struct ev_ctrl *);
+int	 ev_ctrl_read(struct ev_reader *, struct ev_ctrl *);
+void	 ev_ctrl_release(struct ev_ctrl *);
 
 #endif

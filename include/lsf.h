@@ -151,6 +151,15 @@ enum pend_reason {
 	PEND_BAD_RESREQ,		/* cannot evaluate the resource request */
 	PEND_LOAD_UNAVAIL,		/* Load information unavailable */
 	PEND_NO_SERVER,			/* no server host in the cluster */
+	PEND_BEGIN_TIME,		/* bsub -b not reached */
+	PEND_DEPEND,			/* -w not satisfied yet */
+	PEND_DEP_INVALID,		/* -w can never be satisfied */
+	PEND_PRE_EXEC,			/* pre-exec failed; retried later */
+	PEND_QUEUE_USER_LIMIT,		/* UJOB_LIMIT */
+	PEND_USER_LIMIT,		/* lsb.users MAX_JOBS */
+	PEND_ARRAY_LIMIT,		/* the array's %N */
+	PEND_MIGRATING,			/* bmig: waiting to be rescheduled */
+	PEND_REQUEUED,			/* waiting after brequeue */
 	PEND_NREASONS
 };
 
@@ -170,10 +179,28 @@ enum host_reason {
 	HR_JUST_STARTED,		/* Just started a job recently */
 	HR_WINDOW,			/* host dispatch window closed */
 	HR_EXCL_REQ,			/* -x job needs an empty host */
+	HR_QUEUE_HOST_LIMIT,		/* HJOB_LIMIT */
+	HR_QUEUE_PROC_LIMIT,		/* PJOB_LIMIT */
+	HR_HOST_USER_LIMIT,		/* lsb.hosts JL/U */
+	HR_USER_PROC_LIMIT,		/* lsb.users JL/P */
+	HR_RESERVED,			/* rusage: not enough left */
 	HR_NREASONS
 };
 const char	*pend_reason_text(int);
 const char	*host_reason_text(int);
+
+/* Why a started job is suspended (bjobs -s, -l). */
+enum susp_reason {
+	SUSP_NONE = 0,
+	SUSP_USER_STOP,			/* bstop by its owner */
+	SUSP_ADMIN_STOP,		/* bstop by an administrator */
+	SUSP_USER_RESUME,		/* bresumed; waiting for the load */
+	SUSP_QUEUE_WINDOW,		/* the queue's RUN_WINDOW closed */
+	SUSP_LOAD,			/* a loadStop threshold */
+	SUSP_HOST_LOCK,			/* lsadmin limlock */
+	SUSP_NREASONS
+};
+const char	*susp_reason_text(int);
 
 /* Host status bits in mbatchd (bhosts). */
 #define HOST_STAT_OK		0x00

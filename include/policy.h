@@ -107,6 +107,11 @@ struct pol_cluster {
 void	 policy_sort_queues(struct pol_queue **, int n);
 /* Add or remove a pending job at the tail / anywhere (O(1)). */
 void	 policy_job_append(struct pol_queue *, struct pol_job *);
+void	 policy_job_prepend(struct pol_queue *, struct pol_job *);
+void	 policy_job_insert_before(struct pol_queue *, struct pol_job *at,
+	    struct pol_job *);
+void	 policy_job_insert_after(struct pol_queue *, struct pol_job *at,
+	    struct pol_job *);
 void	 policy_job_remove(struct pol_job *);
 /* Over a scheduling threshold?  Returns the first index over, or -1. */
 int	 policy_over_sched(const struct thresholds *, const float *load);

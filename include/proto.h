@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	1
+#define PROTO_VERSION	2
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -34,6 +34,10 @@ enum msg_type {
 	MSG_PARAM_QUERY		= 105,	/* no body */
 	MSG_JOB_WAIT		= 106,	/* i64 jobid: bsub -K */
 	MSG_MBD_CONF_QUERY	= 107,	/* no body: badmin showconf mbd */
+	MSG_JOB_CONTROL		= 108,	/* struct ctrl_req */
+	MSG_JOB_MODIFY		= 109,	/* struct mod_req: bmod */
+	MSG_JOB_PEEK		= 110,	/* struct peek_req: bpeek */
+	MSG_ADMIN		= 111,	/* struct admin_req: badmin */
 
 	/* 200-299: mbatchd to commands */
 	MSG_SUBMIT_REPLY	= 200,	/* struct submit_reply */
@@ -44,16 +48,20 @@ enum msg_type {
 	MSG_PARAM_LIST		= 205,	/* struct kv_list */
 	MSG_JOB_EVENT		= 206,	/* struct job_event (bsub -K) */
 	MSG_CONF_LIST		= 207,	/* struct kv_list */
+	MSG_PEEK_REPLY		= 208,	/* struct peek_reply */
+	MSG_ADMIN_REPLY		= 209,	/* u32 n, n x admin_result */
 
 	/* 300-349: sbatchd to mbatchd */
 	MSG_SBD_REGISTER	= 300,	/* struct sbd_register */
 	MSG_SBD_JOB_STATUS	= 301,	/* struct job_status */
+	MSG_SBD_PEEK_REPLY	= 302,	/* struct peek_reply */
 
 	/* 350-399: mbatchd to sbatchd */
 	MSG_SBD_REGISTER_REPLY	= 350,	/* struct sbd_register_reply */
 	MSG_SBD_JOB_START	= 351,	/* struct job_spec */
 	MSG_SBD_JOB_SIGNAL	= 352,	/* struct sbd_signal */
 	MSG_SBD_JOB_ACK		= 353,	/* struct job_ack */
+	MSG_SBD_PEEK		= 354,	/* struct peek_req */
 
 	/* 400-449: LIM to LIM */
 	MSG_LIM_REPORT		= 400,	/* struct lim_host: the sender's load */
@@ -65,6 +73,8 @@ enum msg_type {
 	MSG_LIM_CLUSTER_QUERY	= 451,	/* no body */
 	MSG_LIM_SUBSCRIBE	= 452,	/* u32 LIM_SUB_* flags */
 	MSG_LIM_CONF_QUERY	= 453,	/* no body */
+	MSG_LIM_RECONFIG	= 454,	/* no body: reread lsf.cluster (admin) */
+	MSG_LIM_RESTART		= 455,	/* no body: exec itself again (admin) */
 	MSG_LIM_LOAD_LIST	= 470,	/* struct lim_load_list */
 	MSG_LIM_CLUSTER_INFO	= 471,	/* struct lim_cluster_info */
 	MSG_LIM_CONF_LIST	= 472,	/* struct kv_list */
@@ -109,6 +119,11 @@ enum lsb_err {
 	LSBE_ARRAY_INDEX,	/* Job array index too large */
 	LSBE_NO_OUTPUT,		/* No output so far */
 	LSBE_NOLSF,		/* LSF is down */
+	LSBE_NOT_SUSPENDED,	/* Job is not suspended */
+	LSBE_NOT_RERUNNABLE,	/* Job is not checkpointable (bmig) */
+	LSBE_LOCKED,		/* The job is being acted on; try later */
+	LSBE_CONF,		/* The configuration has errors */
+	LSBE_DEP_NOT_FOUND,	/* a -w names a job that does not exist */
 	LSBE_NERR
 };
 const char	*lsb_errmsg(int);
@@ -231,7 +246,7 @@ struct job_info {
 	int		 pend_reason;	/* PEND_* */
 	struct reason_count *host_reasons;
 	uint32_t	 nhost_reasons;
-	int		 susp_reason;
+	int		 susp_reason;	/* SUSP_* */
 	double		 cpu_time;	/* seconds */
 	int64_t		 mem_kb;	/* current */
 	int64_t		 max_mem_kb;
@@ -257,6 +272,10 @@ struct job_list {
 #define SIG_F_FORCE	0x01	/* -r: remove without waiting */
 #define SIG_F_DONE	0x02	/* -d: record as DONE */
 #define SIG_F_ANYUSER	0x04	/* -u all */
+/* Logged with JOB_SIGNAL only: what happens when the job has ended. */
+#define SIG_F_REQUEUE	0x08	/* brequeue: back to PEND */
+#define SIG_F_HOLD	0x10	/* brequeue -H: back to PSUSP */
+#define SIG_F_MIG	0x20	/* bmig: back to PEND, LSB_RESTART=Y */
 #define SIG_KILL_SEQ	0	/* the default INT, TERM, KILL sequence */
 struct sig_req {
 	int		 sig;		/* signal number or SIG_KILL_SEQ */
@@ -342,6 +361,105 @@ struct job_event {
 	int		 exit_status;
 };
 
+/* bstop bresume brequeue btop bbot bswitch brun bmig */
+#define JC_STOP		1	/* PEND to PSUSP, started to USUSP */
+#define JC_RESUME	2	/* PSUSP to PEND, USUSP to SSUSP */
+#define JC_REQUEUE	3
+#define JC_TOP		4	/* move among equal priority */
+#define JC_BOTTOM	5
+#define JC_SWITCH	6	/* to queue */
+#define JC_FORCE	7	/* brun -m hosts */
+#define JC_MIG		8	/* bmig */
+#define JC_F_DONE	0x01	/* brequeue -d */
+#define JC_F_EXIT	0x02	/* brequeue -e */
+#define JC_F_ALL	0x04	/* brequeue -a */
+#define JC_F_RUN	0x08	/* brequeue -r */
+#define JC_F_HOLD	0x10	/* brequeue -H */
+#define JC_F_FORCE	0x20	/* brun -f, bmig -f */
+struct ctrl_req {
+	int		 op;
+	uint32_t	 flags;
+	int		 position;	/* btop/bbot, default 1 */
+	char		*queue;		/* bswitch: the destination */
+	struct strv	 hosts;		/* brun, bmig -m */
+	char		*user;		/* filters, as for bkill */
+	char		*src_queue;
+	char		*host;
+	char		*job_name;
+	struct job_id	*ids;		/* jobid 0 = all matching */
+	uint32_t	 nids;
+};
+
+/* bmod: which fields of req to set, which to reset (-Xn forms). */
+#define MOD_QUEUE	0x000001
+#define MOD_NAME	0x000002
+#define MOD_NPROCS	0x000004
+#define MOD_RESREQ	0x000008
+#define MOD_RUNLIMIT	0x000010
+#define MOD_MEMLIMIT	0x000020
+#define MOD_OUT		0x000040
+#define MOD_ERR		0x000080
+#define MOD_PRIO	0x000100
+#define MOD_DEPEND	0x000200
+#define MOD_HOSTS	0x000400
+#define MOD_BEGIN	0x000800
+#define MOD_TERM	0x001000
+#define MOD_PROJECT	0x002000
+#define MOD_MAIL	0x004000
+#define MOD_RERUN	0x008000
+#define MOD_CPULIMIT	0x010000
+#define MOD_PRE		0x020000
+#define MOD_POST	0x040000
+#define MOD_NOTIFY	0x080000	/* -B -N */
+#define MOD_EXCL	0x100000
+#define MOD_CWD		0x200000
+struct mod_req {
+	int64_t		 jobid;
+	int32_t		 idx;
+	uint32_t	 set;		/* MOD_* taken from req */
+	uint32_t	 del;		/* MOD_* reset to the default */
+	struct submit_req req;
+};
+
+/* bpeek: mbatchd asks the execution host; tag pairs the answer. */
+struct peek_req {
+	int64_t		 jobid;
+	int32_t		 idx;
+	int64_t		 offset;	/* of stdout, -1: the last max bytes */
+	int		 max;		/* bytes */
+	uint32_t	 tag;
+	uint32_t	 run_count;
+};
+struct peek_reply {
+	int		 code;		/* LSBE_* */
+	uint32_t	 tag;
+	int64_t		 offset;	/* where data starts */
+	int64_t		 next;		/* offset after it */
+	bool		 finished;	/* the job has ended */
+	char		*path;		/* the file read, for the heading */
+	char		*data;
+};
+
+/* badmin */
+#define ADM_HOST_OPEN	1
+#define ADM_HOST_CLOSE	2
+#define ADM_QUEUE_OPEN	3
+#define ADM_QUEUE_CLOSE	4
+#define ADM_QUEUE_ACT	5
+#define ADM_QUEUE_INACT	6
+#define ADM_RECONFIG	7
+#define ADM_MBD_RESTART	8
+struct admin_req {
+	int		 op;
+	struct strv	 names;		/* hosts or queues; empty = all */
+	char		*comment;	/* -C */
+};
+struct admin_result {
+	char		*name;
+	int		 code;		/* LSBE_* */
+	char		*detail;
+};
+
 /* sbatchd and its supervisors report a job's state with this. */
 struct job_status {
 	int64_t		 jobid;
@@ -362,6 +480,9 @@ struct job_status {
 	char		*exec_home;
 	char		*exec_user;
 	uint32_t	 run_count;	/* which dispatch this is about */
+	int		 susp_reason;	/* SUSP_* when suspended */
+	int		 pre_exec_failed; /* exit status, 0 = none or ok */
+	int		 post_exec_status; /* -1 none, else its wait status */
 };
 
 struct sbd_register {
@@ -495,6 +616,12 @@ PROTO_DECL(lim_host)
 PROTO_DECL(lim_load_list)
 PROTO_DECL(lim_probe_reply)
 PROTO_DECL(lim_cluster_info)
+PROTO_DECL(ctrl_req)
+PROTO_DECL(mod_req)
+PROTO_DECL(peek_req)
+PROTO_DECL(peek_reply)
+PROTO_DECL(admin_req)
+PROTO_DECL(admin_result)
 #undef PROTO_DECL
 
 void	 submit_req_init(struct submit_req *);

@@ -510,3 +510,219 @@ ev_mbd_die_release(struct ev_mbd_die *x)
 	free(x->master);
 	memset(x, 0, sizeof(*x));
 }
+
+/* JOB_MOVE: btop/bbot */
+
+void
+ev_job_move_write(struct strbuf *sb, int64_t when, const struct ev_job_move *x)
+{
+	size_t start = sb->len;
+
+	ev_begin(sb, "JOB_MOVE", when);
+	ev_int(sb, x->uid);
+	ev_int(sb, x->jobid);
+	ev_int(sb, x->position);
+	ev_int(sb, x->base);
+	ev_int(sb, x->idx);
+	ev_str(sb, x->user);
+	ev_end(sb, start);
+}
+
+int
+ev_job_move_read(struct ev_reader *r, struct ev_job_move *x)
+{
+	memset(x, 0, sizeof(*x));
+	evr_i32(r, &x->uid);
+	evr_int(r, &x->jobid);
+	evr_i32(r, &x->position);
+	evr_i32(r, &x->base);
+	evr_i32(r, &x->idx);
+	evr_str(r, &x->user);
+	return r->err ? -1 : 0;
+}
+
+void
+ev_job_move_release(struct ev_job_move *x)
+{
+	free(x->user);
+	memset(x, 0, sizeof(*x));
+}
+
+/* JOB_SWITCH: bswitch */
+
+void
+ev_job_switch_write(struct strbuf *sb, int64_t when,
+    const struct ev_job_switch *x)
+{
+	size_t start = sb->len;
+
+	ev_begin(sb, "JOB_SWITCH", when);
+	ev_int(sb, x->uid);
+	ev_int(sb, x->jobid);
+	ev_str(sb, x->queue);
+	ev_int(sb, x->idx);
+	ev_str(sb, x->user);
+	ev_end(sb, start);
+}
+
+int
+ev_job_switch_read(struct ev_reader *r, struct ev_job_switch *x)
+{
+	memset(x, 0, sizeof(*x));
+	evr_i32(r, &x->uid);
+	evr_int(r, &x->jobid);
+	evr_str(r, &x->queue);
+	evr_i32(r, &x->idx);
+	evr_str(r, &x->user);
+	return r->err ? -1 : 0;
+}
+
+void
+ev_job_switch_release(struct ev_job_switch *x)
+{
+	free(x->queue);
+	free(x->user);
+	memset(x, 0, sizeof(*x));
+}
+
+/* JOB_REQUEUE: a job back to its queue's head */
+
+void
+ev_job_requeue_write(struct strbuf *sb, int64_t when,
+    const struct ev_job_requeue *x)
+{
+	size_t start = sb->len;
+
+	ev_begin(sb, "JOB_REQUEUE", when);
+	ev_int(sb, x->jobid);
+	ev_int(sb, x->idx);
+	ev_end(sb, start);
+}
+
+int
+ev_job_requeue_read(struct ev_reader *r, struct ev_job_requeue *x)
+{
+	memset(x, 0, sizeof(*x));
+	evr_int(r, &x->jobid);
+	evr_i32(r, &x->idx);
+	return r->err ? -1 : 0;
+}
+
+void
+ev_job_requeue_release(struct ev_job_requeue *x)
+{
+	memset(x, 0, sizeof(*x));
+}
+
+/* JOB_FORCE: brun */
+
+void
+ev_job_force_write(struct strbuf *sb, int64_t when,
+    const struct ev_job_force *x)
+{
+	size_t start = sb->len;
+
+	ev_begin(sb, "JOB_FORCE", when);
+	ev_int(sb, x->jobid);
+	ev_int(sb, x->uid);
+	ev_int(sb, x->idx);
+	ev_int(sb, x->options);
+	ev_strv(sb, &x->hosts);
+	ev_str(sb, x->user);
+	ev_end(sb, start);
+}
+
+int
+ev_job_force_read(struct ev_reader *r, struct ev_job_force *x)
+{
+	memset(x, 0, sizeof(*x));
+	evr_int(r, &x->jobid);
+	evr_i32(r, &x->uid);
+	evr_i32(r, &x->idx);
+	evr_i32(r, &x->options);
+	evr_strv(r, &x->hosts);
+	evr_str(r, &x->user);
+	return r->err ? -1 : 0;
+}
+
+void
+ev_job_force_release(struct ev_job_force *x)
+{
+	strv_release(&x->hosts);
+	free(x->user);
+	memset(x, 0, sizeof(*x));
+}
+
+/* MIG: bmig */
+
+void
+ev_mig_write(struct strbuf *sb, int64_t when, const struct ev_mig *x)
+{
+	size_t start = sb->len;
+
+	ev_begin(sb, "MIG", when);
+	ev_int(sb, x->jobid);
+	ev_strv(sb, &x->hosts);
+	ev_int(sb, x->uid);
+	ev_int(sb, x->idx);
+	ev_str(sb, x->user);
+	ev_end(sb, start);
+}
+
+int
+ev_mig_read(struct ev_reader *r, struct ev_mig *x)
+{
+	memset(x, 0, sizeof(*x));
+	evr_int(r, &x->jobid);
+	evr_strv(r, &x->hosts);
+	evr_i32(r, &x->uid);
+	evr_i32(r, &x->idx);
+	evr_str(r, &x->user);
+	return r->err ? -1 : 0;
+}
+
+void
+ev_mig_release(struct ev_mig *x)
+{
+	strv_release(&x->hosts);
+	free(x->user);
+	memset(x, 0, sizeof(*x));
+}
+
+/* HOST_CTRL and QUEUE_CTRL: opCode name userId userName comments */
+
+void
+ev_ctrl_write(struct strbuf *sb, int64_t when, const char *type,
+    const struct ev_ctrl *x)
+{
+	size_t start = sb->len;
+
+	ev_begin(sb, type, when);
+	ev_int(sb, x->op);
+	ev_str(sb, x->name);
+	ev_int(sb, x->uid);
+	ev_str(sb, x->user);
+	ev_str(sb, x->comment);
+	ev_end(sb, start);
+}
+
+int
+ev_ctrl_read(struct ev_reader *r, struct ev_ctrl *x)
+{
+	memset(x, 0, sizeof(*x));
+	evr_i32(r, &x->op);
+	evr_str(r, &x->name);
+	evr_i32(r, &x->uid);
+	evr_str(r, &x->user);
+	evr_str_opt(r, &x->comment);
+	return r->err ? -1 : 0;
+}
+
+void
+ev_ctrl_release(struct ev_ctrl *x)
+{
+	free(x->name);
+	free(x->user);
+	free(x->comment);
+	memset(x, 0, sizeof(*x));
+}

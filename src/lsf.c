@@ -140,6 +140,18 @@ static const char *const pend_texts[PEND_NREASONS] = {
 	[PEND_BAD_RESREQ] = "Bad resource requirement syntax",
 	[PEND_LOAD_UNAVAIL] = "Load information unavailable",
 	[PEND_NO_SERVER] = "There are no suitable hosts for the job",
+	[PEND_BEGIN_TIME] = "The job has a specified start time",
+	[PEND_DEPEND] = "Job dependency condition not satisfied",
+	[PEND_DEP_INVALID] = "Dependency condition invalid or never satisfied",
+	[PEND_PRE_EXEC] =
+	    "The job's pre-exec command exited with non-zero status",
+	[PEND_QUEUE_USER_LIMIT] =
+	    "User has reached the per-user job slot limit of the queue",
+	[PEND_USER_LIMIT] = "The user has reached his/her job slot limit",
+	[PEND_ARRAY_LIMIT] =
+	    "The job array has reached its running element limit",
+	[PEND_MIGRATING] = "The migrating job is waiting to be rescheduled",
+	[PEND_REQUEUED] = "The job was requeued and waits to be rescheduled",
 };
 
 static const char *const host_texts[HR_NREASONS] = {
@@ -158,7 +170,34 @@ static const char *const host_texts[HR_NREASONS] = {
 	[HR_WINDOW] = "Dispatch windows closed",
 	[HR_EXCL_REQ] =
 	    "Job's requirement for exclusive execution not satisfied",
+	[HR_QUEUE_HOST_LIMIT] = "The queue's per-host job slot limit reached",
+	[HR_QUEUE_PROC_LIMIT] =
+	    "The queue's per-processor job slot limit reached",
+	[HR_HOST_USER_LIMIT] =
+	    "User has reached the per-user job slot limit of the host",
+	[HR_USER_PROC_LIMIT] =
+	    "User has reached the per-processor job slot limit",
+	[HR_RESERVED] =
+	    "Resources reserved by other jobs: not enough left",
 };
+
+static const char *const susp_texts[SUSP_NREASONS] = {
+	[SUSP_NONE] = "",
+	[SUSP_USER_STOP] = "The job was suspended by user",
+	[SUSP_ADMIN_STOP] = "The job was suspended by LSF admin or root",
+	[SUSP_USER_RESUME] =
+	    "Waiting for re-scheduling after being resumed by user",
+	[SUSP_QUEUE_WINDOW] = "The run windows of the queue are closed",
+	[SUSP_LOAD] = "Host load exceeded threshold",
+	[SUSP_HOST_LOCK] =
+	    "The execution host is locked by LSF administrator now",
+};
+
+const char *
+susp_reason_text(int r)
+{
+	return r >= 0 && r < SUSP_NREASONS ? susp_texts[r] : "";
+}
 
 const char *
 pend_reason_text(int r)

@@ -72,6 +72,55 @@ policy_job_append(struct pol_queue *q, struct pol_job *j)
 }
 
 void
+policy_job_prepend(struct pol_queue *q, struct pol_job *j)
+{
+	j->queue = q;
+	j->prev = NULL;
+	j->next = q->head;
+	if (q->head)
+		q->head->prev = j;
+	else
+		q->tail = j;
+	q->head = j;
+}
+
+void
+policy_job_insert_before(struct pol_queue *q, struct pol_job *at,
+    struct pol_job *j)
+{
+	if (at == NULL) {
+		policy_job_append(q, j);
+		return;
+	}
+	j->queue = q;
+	j->next = at;
+	j->prev = at->prev;
+	if (at->prev)
+		at->prev->next = j;
+	else
+		q->head = j;
+	at->prev = j;
+}
+
+void
+policy_job_insert_after(struct pol_queue *q, struct pol_job *at,
+    struct pol_job *j)
+{
+	if (at == NULL) {
+		policy_job_prepend(q, j);
+		return;
+	}
+	j->queue = q;
+	j->prev = at;
+	j->next = at->next;
+	if (at->next)
+		at->next->prev = j;
+	else
+		q->tail = j;
+	at->next = j;
+}
+
+void
 policy_job_remove(struct pol_job *j)
 {
 	struct pol_queue *q = j->queue;

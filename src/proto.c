@@ -188,7 +188,8 @@ PROTO_IMPL(job_event, JOB_EVENT_FIELDS)
 	F(INT, exit_status) F(INT, exit_reason) F(DBL, cpu_time)	\
 	F(I64, mem_kb) F(I64, max_mem_kb) F(I64, avg_mem_kb)		\
 	F(I64, swap_kb) F(STR, exec_cwd) F(STR, exec_home)		\
-	F(STR, exec_user) F(U32, run_count)
+	F(STR, exec_user) F(U32, run_count) F(INT, susp_reason)		\
+	F(INT, pre_exec_failed) F(INT, post_exec_status)
 PROTO_IMPL(job_status, JOB_STATUS_FIELDS)
 
 #define SBD_REGISTER_FIELDS(F)						\
@@ -240,6 +241,37 @@ PROTO_IMPL(lim_probe_reply, LIM_PROBE_REPLY_FIELDS)
 	F(INT, nhosts) F(INT, nservers)
 PROTO_IMPL(lim_cluster_info, LIM_CLUSTER_INFO_FIELDS)
 
+#define CTRL_REQ_FIELDS(F)						\
+	F(INT, op) F(U32, flags) F(INT, position) F(STR, queue)		\
+	F(STRV, hosts) F(STR, user) F(STR, src_queue) F(STR, host)	\
+	F(STR, job_name) F(LIST, ids, nids, job_id, 12)
+PROTO_IMPL(ctrl_req, CTRL_REQ_FIELDS)
+
+#define SUB_REQ(F)	F(SUB, req)
+#define PK_SUB(f)	submit_req_pack(w, &x->f);
+#define UN_SUB(f)	submit_req_unpack(r, &x->f);
+#define RL_SUB(f)	submit_req_release(&x->f);
+#define MOD_REQ_FIELDS(F)						\
+	F(I64, jobid) F(I32, idx) F(U32, set) F(U32, del) F(SUB, req)
+PROTO_IMPL(mod_req, MOD_REQ_FIELDS)
+
+#define PEEK_REQ_FIELDS(F)						\
+	F(I64, jobid) F(I32, idx) F(I64, offset) F(INT, max) F(U32, tag) \
+	F(U32, run_count)
+PROTO_IMPL(peek_req, PEEK_REQ_FIELDS)
+
+#define PEEK_REPLY_FIELDS(F)						\
+	F(INT, code) F(U32, tag) F(I64, offset) F(I64, next)		\
+	F(BOOL, finished) F(STR, path) F(STR, data)
+PROTO_IMPL(peek_reply, PEEK_REPLY_FIELDS)
+
+#define ADMIN_REQ_FIELDS(F)						\
+	F(INT, op) F(STRV, names) F(STR, comment)
+PROTO_IMPL(admin_req, ADMIN_REQ_FIELDS)
+
+#define ADMIN_RESULT_FIELDS(F)	F(STR, name) F(INT, code) F(STR, detail)
+PROTO_IMPL(admin_result, ADMIN_RESULT_FIELDS)
+
 void
 submit_req_init(struct submit_req *x)
 {
@@ -268,6 +300,7 @@ job_status_init(struct job_status *x)
 {
 	memset(x, 0, sizeof(*x));
 	x->exit_status = -1;
+	x->post_exec_status = -1;
 	x->mem_kb = x->max_mem_kb = x->avg_mem_kb = x->swap_kb = -1;
 }
 
@@ -327,7 +360,10 @@ static const struct {
 	N(MSG_LIM_CLUSTER_QUERY), N(MSG_LIM_SUBSCRIBE),
 	N(MSG_LIM_CONF_QUERY), N(MSG_LIM_LOAD_LIST),
 	N(MSG_LIM_CLUSTER_INFO), N(MSG_LIM_CONF_LIST), N(MSG_JS_HELLO),
-	N(MSG_JS_STATUS), N(MSG_JS_ACK),
+	N(MSG_JS_STATUS), N(MSG_JS_ACK), N(MSG_JOB_CONTROL),
+	N(MSG_JOB_MODIFY), N(MSG_JOB_PEEK), N(MSG_ADMIN), N(MSG_PEEK_REPLY),
+	N(MSG_ADMIN_REPLY), N(MSG_SBD_PEEK_REPLY), N(MSG_SBD_PEEK),
+	N(MSG_LIM_RECONFIG), N(MSG_LIM_RESTART),
 #undef N
 };
 
@@ -371,6 +407,11 @@ static const char *const errmsgs[LSBE_NERR] = {
 	[LSBE_ARRAY_INDEX] = "Job array index too large",
 	[LSBE_NO_OUTPUT] = "No output so far",
 	[LSBE_NOLSF] = "LSF is down",
+	[LSBE_NOT_SUSPENDED] = "Job is not suspended",
+	[LSBE_NOT_RERUNNABLE] = "Job is not checkpointable",
+	[LSBE_LOCKED] = "Job is being acted on; try again later",
+	[LSBE_CONF] = "Bad configuration",
+	[LSBE_DEP_NOT_FOUND] = "No matching job found",
 };
 
 const char *

@@ -31,6 +31,7 @@ static const struct {
 	{ MSG_PARAM_QUERY,	query_params,	false },
 	{ MSG_JOB_WAIT,		wait_job,	false },
 	{ MSG_MBD_CONF_QUERY,	query_conf,	false },
+	{ MSG_JOB_CONTROL,	control_handle,	false },
 };
 
 void

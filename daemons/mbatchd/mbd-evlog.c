@@ -125,6 +125,11 @@ log_job_status(struct job *j)
 	memset(&ev, 0, sizeof(ev));
 	ev.jobid = j->jobid;
 	ev.status = j->status;
+	/* LSF's reason field: why it is held or suspended. */
+	if (j->status & JOB_STAT_PSUSP)
+		ev.reason = j->hold_reason;
+	else if (j->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP))
+		ev.reason = j->susp_reason;
 	ev.cpu_time = j->cpu_time;
 	ev.end_time = JOB_STAT_FINISHED(j->status) ? j->end_time : 0;
 	ev.exit_status = j->exit_status < 0 ? 0 : j->exit_status;

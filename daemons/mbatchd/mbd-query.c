@@ -23,10 +23,16 @@ send_now(struct conn *c, struct wbuf *w)
 static int
 job_pend_reason(struct job *j, const uint32_t **counts)
 {
+	int r;
+
 	*counts = NULL;
 	if (j->status & JOB_STAT_PSUSP)
-		return PEND_USER_STOP;
-	return policy_job_reason(&mbd->pc, &j->pj, counts);
+		return j->hold_reason ? j->hold_reason : PEND_USER_STOP;
+	r = policy_job_reason(&mbd->pc, &j->pj, counts);
+	/* Before its first pass, say why it came back, if it did. */
+	if (r == PEND_NEW_JOB && j->pend_note)
+		return j->pend_note;
+	return r;
 }
 
 void
@@ -89,6 +95,7 @@ job_fill_info(struct job *j, struct job_info *ji, bool longform)
 	if (j->pid > 0)
 		strv_push_nodup(&ji->pids, xasprintf("%d", j->pid));
 	ji->run_count = (int)j->run_count;
+	ji->susp_reason = j->susp_reason;
 	if (JOB_STAT_PENDING(j->status)) {
 		ji->pend_reason = job_pend_reason(j, &counts);
 		if (counts) {

@@ -265,14 +265,29 @@ on_job_status(struct ev_reader *r)
 		j->end_time = ev.end_time ? ev.end_time : r->when;
 		j->max_mem_kb = ev.max_mem_kb;
 		j->avg_mem_kb = ev.avg_mem_kb;
-		job_set_status(j, ev.status & (JOB_STAT_DONE | JOB_STAT_EXIT));
 		j->sig_pending = false;
+		j->end_action = 0;
+		job_set_status(j, ev.status & (JOB_STAT_DONE | JOB_STAT_EXIT));
 	} else if (JOB_STAT_PENDING(ev.status)) {
-		job_set_status(j, ev.status & (JOB_STAT_PEND | JOB_STAT_PSUSP));
-		j->nexec = 0;
-		job_make_pending(j);
-	} else {
-		job_set_status(j, ev.status);
+		int st = ev.status & JOB_STAT_PSUSP ? JOB_STAT_PSUSP :
+		    JOB_STAT_PEND;
+
+		if (JOB_STAT_STARTED(j->status) ||
+		    JOB_STAT_FINISHED(j->status)) {
+			/* Back in its queue (requeue, migration, a lost run);
+			 * a JOB_REQUEUE that follows moves it to the head. */
+			job_set_status(j, st);
+			job_clear_run(j);
+			job_make_pending(j);
+		} else {
+			job_set_status(j, st);
+		}
+		j->hold_reason = st == JOB_STAT_PSUSP ? ev.reason : 0;
+	} else if (JOB_STAT_STARTED(j->status)) {
+		/* RUN, USUSP or SSUSP of a started job. */
+		j->susp_reason = ev.status & JOB_STAT_RUN ? 0 : ev.reason;
+		job_set_status(j, ev.status & (JOB_STAT_RUN | JOB_STAT_USUSP |
+		    JOB_STAT_SSUSP));
 	}
 	return 0;
 }
@@ -295,6 +310,10 @@ on_job_signal(struct ev_reader *r)
 	j = find_or_warn(ev.jobid, ev.idx, "JOB_SIGNAL");
 	sig = ev.signal ? sig_from_name(ev.signal) : -1;
 	if (j && JOB_STAT_STARTED(j->status) && ev.run_count == j->run_count &&
+	    (ev.flags & (SIG_F_REQUEUE | SIG_F_MIG)))
+		j->end_action = ev.flags & (SIG_F_REQUEUE | SIG_F_HOLD |
+		    SIG_F_MIG);
+	if (j && JOB_STAT_STARTED(j->status) && ev.run_count == j->run_count &&
 	    (sig == SIGKILL || sig == SIGTERM || sig == SIGINT)) {
 		j->sig_pending = true;
 		j->pending_sig = sig == SIGKILL && !(ev.flags & SIG_F_FORCE) ?
@@ -304,6 +323,95 @@ on_job_signal(struct ev_reader *r)
 			j->kill_done = true;
 	}
 	ev_job_signal_release(&ev);
+	return 0;
+}
+
+static int
+on_job_move(struct ev_reader *r)
+{
+	struct ev_job_move ev;
+	struct job *j;
+
+	if (ev_job_move_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "JOB_MOVE");
+	if (j && JOB_STAT_PENDING(j->status))
+		job_move(j, ev.position, ev.base == 1,
+		    !user_is_admin(ev.user, ev.uid));
+	ev_job_move_release(&ev);
+	return 0;
+}
+
+static int
+on_job_switch(struct ev_reader *r)
+{
+	struct ev_job_switch ev;
+	struct mqueue *q;
+	struct job *j;
+
+	if (ev_job_switch_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "JOB_SWITCH");
+	q = ev.queue ? queue_find(ev.queue) : NULL;
+	if (j && q)
+		job_switch(j, q);
+	else if (j)
+		log_warnx("job %lld: switched to queue %s, which is gone",
+		    (long long)ev.jobid, ev.queue ? ev.queue : "?");
+	ev_job_switch_release(&ev);
+	return 0;
+}
+
+static int
+on_job_requeue(struct ev_reader *r)
+{
+	struct ev_job_requeue ev;
+	struct job *j;
+
+	if (ev_job_requeue_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "JOB_REQUEUE");
+	if (j && JOB_STAT_PENDING(j->status)) {
+		policy_job_remove(&j->pj);
+		policy_job_prepend(&j->queue->pq, &j->pj);
+		j->pend_note = PEND_REQUEUED;
+	}
+	ev_job_requeue_release(&ev);
+	return 0;
+}
+
+static int
+on_job_force(struct ev_reader *r)
+{
+	struct ev_job_force ev;
+	struct job *j;
+
+	if (ev_job_force_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "JOB_FORCE");
+	if (j) {
+		j->forced = true;
+		j->no_susp = (ev.options & 1) != 0;
+	}
+	ev_job_force_release(&ev);
+	return 0;
+}
+
+static int
+on_mig(struct ev_reader *r)
+{
+	struct ev_mig ev;
+	struct job *j;
+
+	if (ev_mig_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "MIG");
+	if (j) {
+		if (ev.hosts.n)
+			job_set_asked(j, &ev.hosts);
+		j->restart = true;
+	}
+	ev_mig_release(&ev);
 	return 0;
 }
 
@@ -342,6 +450,16 @@ replay_cb(void *arg, struct ev_reader *r, off_t off)
 		return on_job_clean(r);
 	if (strcmp(t, "JOB_SIGNAL") == 0)
 		return on_job_signal(r);
+	if (strcmp(t, "JOB_MOVE") == 0)
+		return on_job_move(r);
+	if (strcmp(t, "JOB_SWITCH") == 0)
+		return on_job_switch(r);
+	if (strcmp(t, "JOB_REQUEUE") == 0)
+		return on_job_requeue(r);
+	if (strcmp(t, "JOB_FORCE") == 0)
+		return on_job_force(r);
+	if (strcmp(t, "MIG") == 0)
+		return on_mig(r);
 	/* JOB_SIGNAL, MBD_START, MBD_DIE and unknown types: nothing to do. */
 	return 0;
 }

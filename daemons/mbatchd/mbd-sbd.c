@@ -63,6 +63,38 @@ kill_stray(struct mhost *h, const struct job_status *st)
 	    (void (*)(struct wbuf *, const void *))sbd_signal_pack, &sg, true);
 }
 
+/*
+ * The host says whether the job runs or is stopped.  mbatchd keeps its
+ * own refinement of a stopped job (SSUSP after bresume, waiting for the
+ * load) until the host says it runs again.
+ */
+static void
+apply_suspension(struct job *j, const struct job_status *st)
+{
+	bool stopped = (st->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP)) != 0;
+
+	if (stopped) {
+		int want = st->status & JOB_STAT_USUSP ? JOB_STAT_USUSP :
+		    JOB_STAT_SSUSP;
+
+		if (j->status & JOB_STAT_RUN || (want == JOB_STAT_USUSP &&
+		    (j->status & JOB_STAT_SSUSP) &&
+		    j->susp_reason != SUSP_USER_RESUME)) {
+			j->susp_reason = st->susp_reason;
+			j->resume_sent = false;
+			job_set_status(j, want);
+			job_log_state(j);
+		}
+	} else if ((st->status & JOB_STAT_RUN) &&
+	    (j->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP))) {
+		j->susp_reason = 0;
+		j->resume_sent = false;
+		job_set_status(j, JOB_STAT_RUN);
+		job_log_state(j);
+		mbd_sched_dirty();
+	}
+}
+
 static void
 apply_status(struct mhost *h, struct job_status *st)
 {
@@ -100,6 +132,7 @@ apply_status(struct mhost *h, struct job_status *st)
 		j->exec_user = st->exec_user ? xstrdup(st->exec_user) : NULL;
 		log_job_execute(j);
 	}
+	apply_suspension(j, st);
 	if (st->mem_kb >= 0)
 		j->mem_kb = st->mem_kb;
 	if (st->max_mem_kb >= 0)

@@ -8,6 +8,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "log.h"
@@ -47,6 +49,8 @@ fill_spec(struct job *j, struct job_spec *s)
 	if (job_env(j, &s->env) < 0)
 		log_warnx("job %lld: its environment could not be read back",
 		    (long long)j->jobid);
+	if (j->restart)
+		strv_push(&s->env, "LSB_RESTART=Y");
 	if (j->x)
 		memcpy(s->rlimits, j->x->rlimits, sizeof(s->rlimits));
 	s->submit_time = j->submit_time;
@@ -55,8 +59,8 @@ fill_spec(struct job *j, struct job_spec *s)
 	s->term_interval = mbd->conf.params.job_terminate_interval;
 }
 
-static void
-dispatch(struct job *j, const int *slots, int64_t now)
+void
+job_dispatch(struct job *j, const int *slots, int64_t now)
 {
 	struct job_spec spec;
 	int n = j->pj.num_procs;
@@ -77,6 +81,9 @@ dispatch(struct job *j, const int *slots, int64_t now)
 	j->pid = j->pgid = 0;
 	j->exit_status = -1;
 	j->exit_reason = 0;
+	j->susp_reason = 0;
+	j->pend_note = 0;
+	j->resume_sent = false;
 	job_set_status(j, JOB_STAT_RUN);
 	log_job_start(j);
 	fill_spec(j, &spec);
@@ -101,13 +108,46 @@ sched_run(void)
 	if (d == NULL)
 		d = xcalloc(MAX_DISPATCH_PER_PASS, sizeof(*d));
 	mbd->pc.now = now;
+	resume_pass();
 	n = policy_schedule(&mbd->pc, d, MAX_DISPATCH_PER_PASS);
 	for (int i = 0; i < n; i++)
-		dispatch((struct job *)d[i].job, d[i].slots, now);
+		job_dispatch((struct job *)d[i].job, d[i].slots, now);
 	policy_decisions_free(d, n);
 	/* A full pass may have left more to do. */
 	if (n == MAX_DISPATCH_PER_PASS)
 		mbd_sched_dirty();
+}
+
+/* Does the queue's REQUEUE_EXIT_VALUES list this exit code?  A job
+ * ended by a signal, or by a kill, is not requeued. */
+static bool
+requeue_exit_value(const struct job *j, const struct job_status *st)
+{
+	const char *list = j->queue->conf->requeue_exit_values;
+	struct strv words = STRV_INIT;
+	bool hit = false;
+	int code;
+
+	if (list == NULL || st->exit_status < 0 ||
+	    !WIFEXITED(st->exit_status) || st->exit_reason != 0)
+		return false;
+	code = WEXITSTATUS(st->exit_status);
+	if (code == 0)
+		return false;
+	strv_split_ws(&words, list);
+	for (size_t i = 0; i < words.n && !hit; i++) {
+		long v;
+
+		/* EXCLUDE(n) still requeues; host exclusion is not kept. */
+		const char *w = words.v[i];
+
+		if (strncasecmp(w, "EXCLUDE(", 8) == 0)
+			w += 8;
+		if (sscanf(w, "%ld", &v) == 1 && v == code)
+			hit = true;
+	}
+	strv_release(&words);
+	return hit;
 }
 
 void
@@ -118,6 +158,16 @@ sched_finish_job(struct job *j, const struct job_status *st)
 
 	if (JOB_STAT_FINISHED(j->status)) {
 		/* Already ended here (bkill -r): just let sbatchd forget. */
+		goto ack;
+	}
+	if (j->end_action & (SIG_F_REQUEUE | SIG_F_MIG) ||
+	    requeue_exit_value(j, st)) {
+		/* brequeue, bmig, REQUEUE_EXIT_VALUES: back to the queue. */
+		bool mig = j->end_action & SIG_F_MIG;
+		bool hold = j->end_action & SIG_F_HOLD;
+
+		job_requeue(j, hold, mig ? PEND_MIGRATING : PEND_REQUEUED);
+		j->restart = mig;
 		goto ack;
 	}
 	status = st->status & JOB_STAT_DONE ? JOB_STAT_DONE : JOB_STAT_EXIT;
@@ -179,6 +229,7 @@ sched_tick(void)
 	int64_t now = time(NULL);
 	bool pending = false;
 
+	run_windows(now);
 	for (int i = 0; i < mbd->nqueues; i++) {
 		struct mqueue *q = mbd->queues[i];
 		bool was = q->pq.active;

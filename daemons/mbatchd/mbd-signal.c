@@ -13,21 +13,6 @@
 #include "log.h"
 #include "mbd.h"
 
-struct results {
-	struct job_result *v;
-	uint32_t	 n;
-};
-
-static void
-add_result(struct results *r, int64_t jobid, int32_t idx, int code)
-{
-	r->v = xrealloc(r->v, sizeof(*r->v) * (r->n + 1));
-	r->v[r->n].jobid = jobid;
-	r->v[r->n].idx = idx;
-	r->v[r->n].code = code;
-	r->n++;
-}
-
 static bool
 kill_like(int sig)
 {
@@ -91,6 +76,14 @@ do_signal(struct job *j, const struct sig_req *rq, int uid, const char *user,
 		return LSBE_PERMISSION;
 	if (JOB_STAT_FINISHED(j->status))
 		return LSBE_JOB_FINISH;
+	/* SIGSTOP and SIGTSTP are bstop, SIGCONT is bresume (LSF). */
+	if (!force && (rq->sig == SIGSTOP || rq->sig == SIGTSTP))
+		return job_stop(j, uid, user, admin);
+	if (!force && rq->sig == SIGCONT) {
+		int code = job_resume(j, uid, user, admin);
+
+		return code == LSBE_NOT_SUSPENDED ? LSBE_NO_ERROR : code;
+	}
 	if (force)
 		reason = owner ? TERM_FORCE_OWNER : TERM_FORCE_ADMIN;
 	else
@@ -122,20 +115,20 @@ do_signal(struct job *j, const struct sig_req *rq, int uid, const char *user,
 }
 
 static bool
-matches(const struct sig_req *rq, const struct job *j, const char *user)
+matches(const struct jsel *sel, const struct job *j)
 {
-	if (user && strcmp(j->user, user) != 0)
+	if (sel->user && strcmp(j->user, sel->user) != 0)
 		return false;
-	if (rq->queue && strcmp(j->queue->name, rq->queue) != 0)
+	if (sel->queue && strcmp(j->queue->name, sel->queue) != 0)
 		return false;
-	if (rq->job_name && !wildmatch(rq->job_name,
+	if (sel->job_name && !wildmatch(sel->job_name,
 	    j->job_name ? j->job_name : ""))
 		return false;
-	if (rq->host) {
+	if (sel->host) {
 		bool on = false;
 
 		for (int i = 0; i < j->nexec; i++)
-			if (strcasecmp(j->exec[i]->name, rq->host) == 0)
+			if (strcasecmp(j->exec[i]->name, sel->host) == 0)
 				on = true;
 		if (!on)
 			return false;
@@ -144,14 +137,96 @@ matches(const struct sig_req *rq, const struct job *j, const char *user)
 }
 
 void
+job_results_add(struct job_results *r, int64_t jobid, int32_t idx, int code)
+{
+	r->v = xrealloc(r->v, sizeof(*r->v) * (r->n + 1));
+	r->v[r->n].jobid = jobid;
+	r->v[r->n].idx = idx;
+	r->v[r->n].code = code;
+	r->n++;
+}
+
+/* The answer goes after the log: it reports what the log now says. */
+void
+job_results_reply(struct conn *c, uint32_t seq, struct job_results *res)
+{
+	struct wbuf w;
+
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_SIGNAL_REPLY, seq, 0);
+	put_u32(&w, res->n);
+	for (uint32_t i = 0; i < res->n; i++)
+		job_result_pack(&w, &res->v[i]);
+	wbuf_end_frame(&w);
+	outbox_add(c, &w);
+	free(res->v);
+	res->v = NULL;
+	res->n = 0;
+}
+
+void
+jobs_select(const struct jsel *sel, job_action act, void *arg,
+    struct job_results *res)
+{
+	if (sel->nids == 0) {
+		/* No ID: the most recent unfinished job that matches. */
+		for (struct job *j = mbd->jobs_tail; j; j = j->prev)
+			if (!JOB_STAT_FINISHED(j->status) && matches(sel, j)) {
+				job_results_add(res, j->jobid, j->idx,
+				    act(j, arg));
+				return;
+			}
+		job_results_add(res, 0, 0, LSBE_NO_JOB);
+		return;
+	}
+	for (uint32_t i = 0; i < sel->nids; i++) {
+		const struct job_id *id = &sel->ids[i];
+		struct job *j;
+
+		if (id->jobid == 0) {
+			uint32_t before = res->n;
+
+			for (j = mbd->jobs_head; j; j = j->next)
+				if ((sel->finished_too ||
+				    !JOB_STAT_FINISHED(j->status)) &&
+				    matches(sel, j))
+					job_results_add(res, j->jobid, j->idx,
+					    act(j, arg));
+			if (res->n == before)
+				job_results_add(res, 0, 0, LSBE_NO_JOB);
+			continue;
+		}
+		j = job_find(id->jobid, id->idx);
+		if (j == NULL)
+			job_results_add(res, id->jobid, id->idx, LSBE_NO_JOB);
+		else
+			job_results_add(res, id->jobid, id->idx, act(j, arg));
+	}
+}
+
+struct sig_ctx {
+	const struct sig_req *rq;
+	int		 uid;
+	const char	*user;
+	bool		 admin;
+};
+
+static int
+signal_one(struct job *j, void *arg)
+{
+	struct sig_ctx *c = arg;
+
+	return do_signal(j, c->rq, c->uid, c->user, c->admin);
+}
+
+void
 signal_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 {
 	struct sig_req rq;
-	struct results res = { NULL, 0 };
+	struct job_results res = { NULL, 0 };
 	const char *caller = user_name((int)c->uid);
-	bool admin = user_is_admin(caller, (int)c->uid);
-	const char *user;
-	struct wbuf w;
+	struct sig_ctx ctx;
+	struct jsel sel;
 
 	if (!sig_req_unpack(r, &rq) || rbuf_end(r) < 0) {
 		sig_req_release(&rq);
@@ -163,58 +238,21 @@ signal_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 		client_reply_error(c, seq, LSBE_BAD_SIGNAL, NULL, NULL, false);
 		return;
 	}
+	ctx.rq = &rq;
+	ctx.uid = (int)c->uid;
+	ctx.user = caller;
+	ctx.admin = user_is_admin(caller, (int)c->uid);
+	memset(&sel, 0, sizeof(sel));
 	if (rq.user && strcmp(rq.user, "all") == 0)
-		user = NULL;
+		sel.user = NULL;
 	else
-		user = rq.user ? rq.user : caller;
-
-	if (rq.nids == 0) {
-		/* No ID: the most recent unfinished job that matches. */
-		struct job *last = NULL;
-
-		for (struct job *j = mbd->jobs_tail; j; j = j->prev)
-			if (!JOB_STAT_FINISHED(j->status) &&
-			    matches(&rq, j, user)) {
-				last = j;
-				break;
-			}
-		if (last)
-			add_result(&res, last->jobid, last->idx,
-			    do_signal(last, &rq, (int)c->uid, caller, admin));
-		else
-			add_result(&res, 0, 0, LSBE_NO_JOB);
-	}
-	for (uint32_t i = 0; i < rq.nids; i++) {
-		struct job_id *id = &rq.ids[i];
-		struct job *j;
-
-		if (id->jobid == 0) {
-			uint32_t before = res.n;
-
-			for (j = mbd->jobs_head; j; j = j->next)
-				if (!JOB_STAT_FINISHED(j->status) &&
-				    matches(&rq, j, user))
-					add_result(&res, j->jobid, j->idx,
-					    do_signal(j, &rq, (int)c->uid,
-					    caller, admin));
-			if (res.n == before)
-				add_result(&res, 0, 0, LSBE_NO_JOB);
-			continue;
-		}
-		j = job_find(id->jobid, id->idx);
-		if (j == NULL)
-			add_result(&res, id->jobid, id->idx, LSBE_NO_JOB);
-		else
-			add_result(&res, id->jobid, id->idx,
-			    do_signal(j, &rq, (int)c->uid, caller, admin));
-	}
-	wbuf_init(&w);
-	wbuf_begin(&w, MSG_SIGNAL_REPLY, seq, 0);
-	put_u32(&w, res.n);
-	for (uint32_t i = 0; i < res.n; i++)
-		job_result_pack(&w, &res.v[i]);
-	wbuf_end_frame(&w);
-	outbox_add(c, &w);
-	free(res.v);
+		sel.user = rq.user ? rq.user : caller;
+	sel.queue = rq.queue;
+	sel.host = rq.host;
+	sel.job_name = rq.job_name;
+	sel.ids = rq.ids;
+	sel.nids = rq.nids;
+	jobs_select(&sel, signal_one, &ctx, &res);
+	job_results_reply(c, seq, &res);
 	sig_req_release(&rq);
 }

@@ -478,7 +478,8 @@ queue_set_active(struct mqueue *q, int64_t now)
 		localtime_r(&t, &tm);
 		win = windows_open(w, tm.tm_wday, tm.tm_hour * 60 + tm.tm_min);
 	}
-	q->pq.active = q->active && win;
+	/* Outside its run window a queue dispatches nothing either. */
+	q->pq.active = q->active && win && q->run_open;
 	q->pq.inactive_reason = !q->active ? PEND_QUEUE_INACT :
 	    PEND_QUEUE_WINDOW;
 }
@@ -560,6 +561,7 @@ queues_init(void)
 		q->index = i;
 		q->open = true;
 		q->active = true;
+		q->run_open = true;
 		q->pq.name = q->name;
 		q->pq.priority = qc->priority;
 		q->pq.order = i;

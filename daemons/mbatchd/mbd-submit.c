@@ -42,9 +42,41 @@ verdict_release(struct verdict *v)
 	memset(v, 0, sizeof(*v));
 }
 
+/* What a queue checks of a job, from a submission or a job. */
+struct qcheck {
+	uint32_t	 options;
+	int		 num_procs;
+	int64_t		 rlimits[LSF_RLIM_NLIMITS];
+	const struct strv *asked_hosts;
+	const struct strv *res_reqs;
+};
+
+static void
+qcheck_of_req(struct qcheck *k, const struct submit_req *r)
+{
+	k->options = r->options;
+	k->num_procs = r->num_procs;
+	memcpy(k->rlimits, r->rlimits, sizeof(k->rlimits));
+	k->asked_hosts = &r->asked_hosts;
+	k->res_reqs = &r->res_reqs;
+}
+
+static void
+qcheck_of_job(struct qcheck *k, const struct job *j)
+{
+	static const struct strv none = STRV_INIT;
+
+	k->options = j->options;
+	k->num_procs = j->pj.num_procs;
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		k->rlimits[i] = j->x ? j->x->rlimits[i] : DEFAULT_RLIMIT;
+	k->asked_hosts = j->x ? &j->x->asked_hosts : &none;
+	k->res_reqs = j->x ? &j->x->res_reqs : &none;
+}
+
 /* Would queue q take this job?  LSBE_NO_ERROR, or why not. */
 static void
-check_queue(const char *qname, struct mqueue *q, const struct submit_req *r,
+check_queue(const char *qname, struct mqueue *q, const struct qcheck *r,
     const char *user, int uid, struct verdict *v)
 {
 	const struct queue_conf *qc;
@@ -82,8 +114,8 @@ check_queue(const char *qname, struct mqueue *q, const struct submit_req *r,
 		verdict_set(v, LSBE_HARD_LIMIT, "MEMLIMIT", NULL);
 		return;
 	}
-	for (size_t i = 0; i < r->asked_hosts.n; i++) {
-		const char *name = r->asked_hosts.v[i];
+	for (size_t i = 0; i < r->asked_hosts->n; i++) {
+		const char *name = r->asked_hosts->v[i];
 		struct mhost *h = host_find(name);
 
 		if (h == NULL) {
@@ -95,11 +127,11 @@ check_queue(const char *qname, struct mqueue *q, const struct submit_req *r,
 			return;
 		}
 	}
-	if (r->res_reqs.n > 0) {
+	if (r->res_reqs->n > 0) {
 		struct resreq jr, eff;
 		int rc;
 
-		if (resreq_merge_job(&jr, &r->res_reqs,
+		if (resreq_merge_job(&jr, r->res_reqs,
 		    mbd->conf.lsf.unit_for_limits, &cause) < 0) {
 			verdict_set(v, LSBE_BAD_RESREQ, NULL, cause);
 			free(cause);
@@ -114,6 +146,53 @@ check_queue(const char *qname, struct mqueue *q, const struct submit_req *r,
 		}
 		resreq_release(&eff);
 	}
+}
+
+int
+queue_accepts(struct mqueue *q, struct job *j, const char *user, int uid)
+{
+	struct qcheck k;
+	struct verdict v;
+	int code;
+
+	memset(&v, 0, sizeof(v));
+	qcheck_of_job(&k, j);
+	check_queue(q->name, q, &k, user, uid, &v);
+	code = v.code;
+	verdict_release(&v);
+	return code;
+}
+
+/* -m hosts: names, and indices for the policy. */
+void
+job_set_asked(struct job *j, const struct strv *hosts)
+{
+	struct job_extra *x;
+
+	if (j->x == NULL) {
+		j->x = xcalloc(1, sizeof(*j->x));
+		for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+			j->x->rlimits[i] = DEFAULT_RLIMIT;
+		j->x->user_priority = -1;
+	}
+	x = j->x;
+	strv_release(&x->asked_hosts);
+	free(x->asked_idx);
+	x->asked_idx = NULL;
+	x->nasked = 0;
+	strv_copy(&x->asked_hosts, hosts);
+	if (hosts->n) {
+		x->asked_idx = xcalloc(hosts->n, sizeof(int));
+		for (size_t i = 0; i < hosts->n; i++) {
+			struct mhost *h = host_find(hosts->v[i]);
+
+			if (h)
+				x->asked_idx[x->nasked++] = h->index;
+		}
+	}
+	/* Asked only for hosts that are gone: nothing can match. */
+	j->pj.asked = hosts->n ? x->asked_idx : NULL;
+	j->pj.nasked = x->nasked;
 }
 
 /* The candidate queues: -q, else DEFAULT_QUEUE, else "default". */
@@ -210,7 +289,10 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 	for (size_t i = 0; i < cands.n; i++) {
 		struct mqueue *cq = queue_find(cands.v[i]);
 
-		check_queue(cands.v[i], cq, r, user, (int)c->uid, &v);
+		struct qcheck k;
+
+		qcheck_of_req(&k, r);
+		check_queue(cands.v[i], cq, &k, user, (int)c->uid, &v);
 		if (v.code == LSBE_NO_ERROR) {
 			q = cq;
 			break;

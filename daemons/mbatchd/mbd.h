@@ -116,6 +116,14 @@ struct job {
 	int64_t		 avg_mem_kb;
 	bool		 kill_done;	/* bkill -d: record DONE */
 	bool		 removed;	/* bkill -r: already EXIT */
+	int		 susp_reason;	/* SUSP_* while suspended */
+	int		 hold_reason;	/* PEND_USER_STOP / PEND_ADMIN_STOP */
+	int		 end_action;	/* SIG_F_REQUEUE|HOLD|MIG on its end */
+	int		 pend_note;	/* PEND_REQUEUED, PEND_MIGRATING, ... */
+	bool		 forced;	/* brun: started against the policy */
+	bool		 no_susp;	/* brun -f: never suspended by LSF */
+	bool		 restart;	/* next run gets LSB_RESTART=Y */
+	bool		 resume_sent;	/* a RESUME is on its way */
 	bool		 sig_pending;	/* pending_sig waits for its host */
 	int		 pending_sig;	/* (SIG_KILL_SEQ is 0) */
 	int		 pending_reason;
@@ -137,6 +145,7 @@ struct mqueue {
 	int		 index;
 	bool		 open;
 	bool		 active;
+	bool		 run_open;	/* RUN_WINDOW open (or none) */
 	int		 nslots_pend;
 	int		 nslots_run;
 	int		 nslots_ssusp;
@@ -298,6 +307,49 @@ void	 job_fill_info(struct job *, struct job_info *, bool longform);
 void	 signal_handle(struct conn *, uint32_t seq, struct rbuf *);
 void	 signal_send(struct job *, int sig, int reason);
 
+/* Job selection shared by bkill and the control commands: the IDs given
+ * (job 0: every unfinished job that matches), or with none the most
+ * recent unfinished job that matches. */
+struct jsel {
+	const char	*user;		/* NULL: anyone's */
+	const char	*queue;
+	const char	*host;
+	const char	*job_name;
+	const struct job_id *ids;
+	uint32_t	 nids;
+	bool		 finished_too;	/* job 0 also takes finished jobs */
+};
+struct job_results {
+	struct job_result *v;
+	uint32_t	 n;
+};
+typedef int (*job_action)(struct job *, void *arg);
+void	 jobs_select(const struct jsel *, job_action, void *arg,
+	    struct job_results *);
+void	 job_results_add(struct job_results *, int64_t jobid, int32_t idx,
+	    int code);
+void	 job_results_reply(struct conn *, uint32_t seq, struct job_results *);
+
+/* mbd-control.c */
+void	 control_handle(struct conn *, uint32_t seq, struct rbuf *);
+/* Put an ended or stopped job back in its queue (at the head). */
+void	 job_requeue(struct job *, bool hold, int note);
+void	 job_log_state(struct job *);
+void	 resume_pass(void);
+void	 run_windows(int64_t now);
+int	 job_stop(struct job *, int uid, const char *user, bool admin);
+int	 job_resume(struct job *, int uid, const char *user, bool admin);
+void	 job_move(struct job *, int position, bool top, bool mine_only);
+void	 job_switch(struct job *, struct mqueue *dest);
+void	 job_clear_run(struct job *);
+
+/* mbd-submit.c */
+/* Would the queue take this job as if it were submitted now? */
+int	 queue_accepts(struct mqueue *, struct job *, const char *user,
+	    int uid);
+/* -m hosts (bmod, bmig -m). */
+void	 job_set_asked(struct job *, const struct strv *hosts);
+
 /* mbd-sbd.c */
 void	 sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 sbd_send(struct mhost *, uint16_t type,
@@ -309,6 +361,7 @@ void	 lim_feed_start(void);
 
 /* mbd-sched.c */
 void	 sched_run(void);
+void	 job_dispatch(struct job *, const int *slots, int64_t now);
 void	 sched_finish_job(struct job *, const struct job_status *);
 void	 sched_tick(void);
 

@@ -195,7 +195,10 @@ kill_step(struct sup *s)
 static void
 handle_request(struct sup *s, const struct sbd_signal *sg)
 {
-	if (sg->reason)
+	/* For a suspension, reason is why (SUSP_*); otherwise it is the
+	 * TERM_* to report if the job dies of it. */
+	if (sg->reason && sg->sig != SBD_SIG_SUSPEND &&
+	    sg->sig != SBD_SIG_RESUME)
 		s->st.exit_reason = sg->reason;
 	switch (sg->sig) {
 	case SIG_KILL_SEQ:
@@ -203,12 +206,21 @@ handle_request(struct sup *s, const struct sbd_signal *sg)
 			kill_step(s);
 		break;
 	case SBD_SIG_SUSPEND:
+		/* SIGTSTP for parallel jobs, as LSF does. */
 		signal_job(s, s->spec->exec_hosts.n > 1 ? SIGTSTP : SIGSTOP);
 		s->stopped = true;
+		s->st.status = sg->reason == SUSP_USER_STOP ||
+		    sg->reason == SUSP_ADMIN_STOP ? JOB_STAT_USUSP :
+		    JOB_STAT_SSUSP;
+		s->st.susp_reason = sg->reason;
+		send_status(s, MSG_JS_STATUS);
 		break;
 	case SBD_SIG_RESUME:
 		signal_job(s, SIGCONT);
 		s->stopped = false;
+		s->st.status = JOB_STAT_RUN;
+		s->st.susp_reason = 0;
+		send_status(s, MSG_JS_STATUS);
 		break;
 	default:
 		if (sg->sig > 0 && sg->sig < 65) {

@@ -62,5 +62,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ROUND(lim_load_list);
 	ROUND(lim_probe_reply);
 	ROUND(lim_cluster_info);
+	ROUND(ctrl_req);
+	ROUND(mod_req);
+	ROUND(peek_req);
+	ROUND(peek_reply);
+	ROUND(admin_req);
+	ROUND(admin_result);
 	return 0;
 }

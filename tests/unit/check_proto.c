@@ -450,7 +450,8 @@ VISIT(job_status)
 	VI64(start_time); VI64(end_time); VINT(exit_status);
 	VINT(exit_reason); VDBL(cpu_time); VI64(mem_kb); VI64(max_mem_kb);
 	VI64(avg_mem_kb); VI64(swap_kb); VSTR(exec_cwd); VSTR(exec_home);
-	VSTR(exec_user); VU32(run_count);
+	VSTR(exec_user); VU32(run_count); VINT(susp_reason);
+	VINT(pre_exec_failed); VINT(post_exec_status);
 }
 
 VISIT(sbd_register)
@@ -509,6 +510,45 @@ VISIT(lim_cluster_info)
 	VINT(nhosts); VINT(nservers);
 }
 
+VISIT(ctrl_req)
+{
+	VINT(op); VU32(flags); VINT(position); VSTR(queue); VSTRV(hosts);
+	VSTR(user); VSTR(src_queue); VSTR(host); VSTR(job_name);
+	VLIST(ids, nids, job_id);
+}
+
+VISIT(mod_req)
+{
+	const char *save = v->where;
+
+	VI64(jobid); VI32(idx); VU32(set); VU32(del);
+	v->where = "req";
+	visit_submit_req(v, &x->req, y ? &y->req : NULL);
+	v->where = save;
+}
+
+VISIT(peek_req)
+{
+	VI64(jobid); VI32(idx); VI64(offset); VINT(max); VU32(tag);
+	VU32(run_count);
+}
+
+VISIT(peek_reply)
+{
+	VINT(code); VU32(tag); VI64(offset); VI64(next); VBOOL(finished);
+	VSTR(path); VSTR(data);
+}
+
+VISIT(admin_req)
+{
+	VINT(op); VSTRV(names); VSTR(comment);
+}
+
+VISIT(admin_result)
+{
+	VSTR(name); VINT(code); VSTR(detail);
+}
+
 /* One table of every message struct, with type-erased wrappers. */
 struct codec {
 	const char	*name;
@@ -550,6 +590,12 @@ WRAP(lim_host)
 WRAP(lim_load_list)
 WRAP(lim_probe_reply)
 WRAP(lim_cluster_info)
+WRAP(ctrl_req)
+WRAP(mod_req)
+WRAP(peek_req)
+WRAP(peek_reply)
+WRAP(admin_req)
+WRAP(admin_result)
 
 static const struct codec codecs[] = {
 	ENTRY(msg_error, MSG_ERROR),
@@ -574,6 +620,12 @@ static const struct codec codecs[] = {
 	ENTRY(lim_load_list, MSG_LIM_LOAD_LIST),
 	ENTRY(lim_probe_reply, MSG_LIM_PROBE_REPLY),
 	ENTRY(lim_cluster_info, MSG_LIM_CLUSTER_INFO),
+	ENTRY(ctrl_req, MSG_JOB_CONTROL),
+	ENTRY(mod_req, MSG_JOB_MODIFY),
+	ENTRY(peek_req, MSG_SBD_PEEK),
+	ENTRY(peek_reply, MSG_PEEK_REPLY),
+	ENTRY(admin_req, MSG_ADMIN),
+	ENTRY(admin_result, MSG_ADMIN_REPLY),
 };
 #define NCODECS	((int)ARRAY_SIZE(codecs))
 

@@ -1,0 +1,613 @@
+/*
+ * Job control: bstop, bresume, brequeue, btop, bbot, bswitch, brun and
+ * bmig, one request type with an operation code.
+ *
+ * A pending job changes state here, at once.  A started job is changed
+ * through its sbatchd and its supervisor: the state mbatchd shows is the
+ * one the execution host reports (a job is USUSP once it is stopped), so
+ * a bstop that cannot reach the host does not pretend it did.  Requeue
+ * and migration wait for the job's end (end_action), which JOB_SIGNAL
+ * records so a restarted mbatchd still does it.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "log.h"
+#include "mbd.h"
+
+struct ctl {
+	const struct ctrl_req *rq;
+	int		 uid;
+	const char	*user;
+	bool		 admin;
+	struct mqueue	*dest;		/* bswitch */
+	struct mhost	**hosts;	/* brun, bmig -m */
+	int		 nhosts;
+};
+
+void
+job_log_state(struct job *j)
+{
+	log_job_status(j);
+}
+
+static bool
+may_control(const struct ctl *c, const struct job *j)
+{
+	return c->admin || j->uid == c->uid;
+}
+
+/* bstop; also bkill -s STOP. */
+int
+job_stop(struct job *j, int uid, const char *user, bool admin)
+{
+	bool owner = j->uid == uid;
+
+	if (!owner && !admin)
+		return LSBE_PERMISSION;
+	if (JOB_STAT_FINISHED(j->status))
+		return LSBE_JOB_FINISH;
+	if (j->status & JOB_STAT_PEND) {
+		j->hold_reason = owner ? PEND_USER_STOP : PEND_ADMIN_STOP;
+		log_job_signal(j, "STOP", uid, user, 0);
+		job_set_status(j, JOB_STAT_PSUSP);
+		job_log_state(j);
+		mbd_sched_dirty();
+		return LSBE_NO_ERROR;
+	}
+	if (j->status & (JOB_STAT_PSUSP | JOB_STAT_USUSP))
+		return LSBE_NO_ERROR;		/* already stopped by someone */
+	log_job_signal(j, "STOP", uid, user, 0);
+	signal_send(j, SBD_SIG_SUSPEND, owner ? SUSP_USER_STOP :
+	    SUSP_ADMIN_STOP);
+	return LSBE_NO_ERROR;
+}
+
+/* bresume; also bkill -s CONT. */
+int
+job_resume(struct job *j, int uid, const char *user, bool admin)
+{
+	bool owner = j->uid == uid;
+
+	if (!owner && !admin)
+		return LSBE_PERMISSION;
+	if (JOB_STAT_FINISHED(j->status))
+		return LSBE_JOB_FINISH;
+	if (j->status & JOB_STAT_PSUSP) {
+		if (j->hold_reason == PEND_ADMIN_STOP && !admin)
+			return LSBE_PERMISSION;
+		log_job_signal(j, "CONT", uid, user, 0);
+		j->hold_reason = 0;
+		job_set_status(j, JOB_STAT_PEND);
+		job_log_state(j);
+		mbd_sched_dirty();
+		return LSBE_NO_ERROR;
+	}
+	if (j->status & JOB_STAT_USUSP) {
+		if (j->susp_reason == SUSP_ADMIN_STOP && !admin)
+			return LSBE_PERMISSION;
+		/*
+		 * Not resumed at once: the job waits, like one suspended by
+		 * the system, until its host's load allows (resume_pass).
+		 */
+		log_job_signal(j, "CONT", uid, user, 0);
+		j->susp_reason = SUSP_USER_RESUME;
+		job_set_status(j, JOB_STAT_SSUSP);
+		job_log_state(j);
+		mbd_sched_dirty();
+		return LSBE_NO_ERROR;
+	}
+	if (j->status & JOB_STAT_SSUSP)
+		return LSBE_NO_ERROR;	/* the system resumes it */
+	return LSBE_NOT_SUSPENDED;
+}
+
+static int
+do_stop(struct job *j, struct ctl *c)
+{
+	return job_stop(j, c->uid, c->user, c->admin);
+}
+
+static int
+do_resume(struct job *j, struct ctl *c)
+{
+	return job_resume(j, c->uid, c->user, c->admin);
+}
+
+/* The fields of a run, cleared when the job goes back to its queue. */
+void
+job_clear_run(struct job *j)
+{
+	free(j->exec);
+	j->exec = NULL;
+	j->nexec = 0;
+	j->pid = j->pgid = 0;
+	j->executed = false;
+	j->start_time = 0;
+	j->end_time = 0;
+	j->exit_status = -1;
+	j->exit_reason = 0;
+	j->cpu_time = 0;
+	j->mem_kb = j->max_mem_kb = j->avg_mem_kb = -1;
+	j->susp_reason = 0;
+	j->end_action = 0;
+	j->kill_done = false;
+	j->removed = false;
+	j->sig_pending = false;
+	free(j->exec_cwd);
+	free(j->exec_home);
+	free(j->exec_user);
+	j->exec_cwd = j->exec_home = j->exec_user = NULL;
+}
+
+void
+job_requeue(struct job *j, bool hold, int note)
+{
+	struct ev_job_requeue ev;
+	struct strbuf sb = STRBUF_INIT;
+
+	job_set_status(j, hold ? JOB_STAT_PSUSP : JOB_STAT_PEND);
+	job_clear_run(j);
+	j->restart = false;
+	j->hold_reason = hold ? PEND_USER_STOP : 0;
+	j->pend_note = note;
+	/* Requeued jobs go to the head of their queue. */
+	policy_job_remove(&j->pj);
+	policy_job_prepend(&j->queue->pq, &j->pj);
+	j->pj.reason_pass = 0;
+	job_log_state(j);
+	ev.jobid = j->jobid;
+	ev.idx = j->idx;
+	ev_job_requeue_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+	mbd_sched_dirty();
+}
+
+static int
+do_requeue(struct job *j, struct ctl *c)
+{
+	uint32_t f = c->rq->flags;
+	bool owner = j->uid == c->uid, hold = (f & JC_F_HOLD) != 0;
+	bool any = !(f & (JC_F_DONE | JC_F_EXIT | JC_F_RUN | JC_F_ALL));
+
+	if (!may_control(c, j))
+		return LSBE_PERMISSION;
+	if (JOB_STAT_PENDING(j->status))
+		return LSBE_NOT_STARTED;
+	if (JOB_STAT_FINISHED(j->status)) {
+		bool want = (f & JC_F_ALL) ||
+		    ((f & JC_F_DONE) && (j->status & JOB_STAT_DONE)) ||
+		    ((f & JC_F_EXIT) && (j->status & JOB_STAT_EXIT));
+
+		if (!want)
+			return LSBE_JOB_FINISH;
+		log_job_signal(j, "KILL", c->uid, c->user, SIG_F_REQUEUE |
+		    (hold ? SIG_F_HOLD : 0));
+		job_requeue(j, hold, PEND_REQUEUED);
+		return LSBE_NO_ERROR;
+	}
+	/* Started: -r takes running jobs, the default also suspended. */
+	if (!any && !(f & JC_F_ALL) && !((f & JC_F_RUN) &&
+	    (j->status & JOB_STAT_RUN)))
+		return LSBE_JOB_STARTED;
+	j->end_action = SIG_F_REQUEUE | (hold ? SIG_F_HOLD : 0);
+	log_job_signal(j, "KILL", c->uid, c->user, j->end_action);
+	signal_send(j, SIG_KILL_SEQ, owner ? TERM_REQUEUE_OWNER :
+	    TERM_REQUEUE_ADMIN);
+	return LSBE_NO_ERROR;
+}
+
+/* Where a job lands among pending jobs of its queue with the same user
+ * priority (and, for a user, among that user's own). */
+static bool
+same_class(const struct job *a, const struct job *b, bool mine_only)
+{
+	int pa = a->x ? a->x->user_priority : -1;
+	int pb = b->x ? b->x->user_priority : -1;
+
+	if (pa != pb)
+		return false;
+	return !mine_only || a->uid == b->uid;
+}
+
+void
+job_move(struct job *j, int position, bool top, bool mine_only)
+{
+	struct pol_queue *q = &j->queue->pq;
+	struct pol_job *anchor = NULL, *p;
+	int n = 0;
+
+	if (position < 1)
+		position = 1;
+	policy_job_remove(&j->pj);
+	if (top) {
+		/* Before the position-th job of its class from the top. */
+		for (p = q->head; p; p = p->next) {
+			if (!same_class(j, (struct job *)p, mine_only))
+				continue;
+			if (++n == position) {
+				anchor = p;
+				break;
+			}
+		}
+		if (anchor) {
+			policy_job_insert_before(q, anchor, &j->pj);
+			return;
+		}
+		/* Fewer than that: after the last of its class. */
+		for (p = q->tail; p; p = p->prev)
+			if (same_class(j, (struct job *)p, mine_only))
+				break;
+	} else {
+		/* After the position-th of its class from the bottom. */
+		for (p = q->tail; p; p = p->prev) {
+			if (!same_class(j, (struct job *)p, mine_only))
+				continue;
+			if (++n == position) {
+				anchor = p;
+				break;
+			}
+		}
+		if (anchor) {
+			policy_job_insert_after(q, anchor, &j->pj);
+			return;
+		}
+		for (p = q->head; p; p = p->next)
+			if (same_class(j, (struct job *)p, mine_only))
+				break;
+		if (p) {
+			policy_job_insert_before(q, p, &j->pj);
+			return;
+		}
+		policy_job_append(q, &j->pj);
+		return;
+	}
+	if (p)
+		policy_job_insert_after(q, p, &j->pj);
+	else
+		policy_job_append(q, &j->pj);
+}
+
+static int
+do_move(struct job *j, struct ctl *c)
+{
+	struct ev_job_move ev;
+	struct strbuf sb = STRBUF_INIT;
+	bool top = c->rq->op == JC_TOP;
+
+	if (!may_control(c, j))
+		return LSBE_PERMISSION;
+	if (JOB_STAT_FINISHED(j->status))
+		return LSBE_JOB_FINISH;
+	if (!JOB_STAT_PENDING(j->status))
+		return LSBE_JOB_STARTED;
+	job_move(j, c->rq->position, top, !c->admin);
+	memset(&ev, 0, sizeof(ev));
+	ev.uid = c->uid;
+	ev.jobid = j->jobid;
+	ev.position = c->rq->position < 1 ? 1 : c->rq->position;
+	ev.base = top ? 1 : 2;
+	ev.idx = j->idx;
+	ev.user = (char *)c->user;
+	ev_job_move_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+	mbd_sched_dirty();
+	return LSBE_NO_ERROR;
+}
+
+/* Move a job to another queue, keeping its state and slots. */
+void
+job_switch(struct job *j, struct mqueue *dest)
+{
+	int status = j->status;
+	char *cause = NULL;
+
+	job_set_status(j, JOB_STAT_NULL);
+	policy_job_remove(&j->pj);
+	j->queue = dest;
+	j->pj.queue = &dest->pq;
+	if (job_set_resreq(j, mbd->conf.lsf.unit_for_limits, &cause) < 0) {
+		log_warnx("job %lld: in queue %s: %s", (long long)j->jobid,
+		    dest->name, cause);
+		free(cause);
+	}
+	job_set_status(j, status);
+	if (JOB_STAT_PENDING(status))
+		policy_job_append(&dest->pq, &j->pj);
+	j->pj.reason_pass = 0;
+}
+
+static int
+do_switch(struct job *j, struct ctl *c)
+{
+	struct ev_job_switch ev;
+	struct strbuf sb = STRBUF_INIT;
+	int code;
+
+	if (!may_control(c, j))
+		return LSBE_PERMISSION;
+	if (JOB_STAT_FINISHED(j->status))
+		return LSBE_JOB_FINISH;
+	if (j->queue == c->dest)
+		return LSBE_NO_ERROR;
+	code = queue_accepts(c->dest, j, c->user, c->uid);
+	if (code != LSBE_NO_ERROR)
+		return code;
+	/* A started job stays where it runs: those hosts must be the
+	 * new queue's too. */
+	for (int i = 0; i < j->nexec; i++)
+		if (c->dest->host_ok && !c->dest->host_ok[j->exec[i]->index])
+			return LSBE_QUEUE_HOST;
+	job_switch(j, c->dest);
+	memset(&ev, 0, sizeof(ev));
+	ev.uid = c->uid;
+	ev.jobid = j->jobid;
+	ev.queue = c->dest->name;
+	ev.idx = j->idx;
+	ev.user = (char *)c->user;
+	ev_job_switch_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+	mbd_sched_dirty();
+	return LSBE_NO_ERROR;
+}
+
+static int
+do_force(struct job *j, struct ctl *c)
+{
+	struct ev_job_force ev;
+	struct strbuf sb = STRBUF_INIT;
+	int n = j->pj.num_procs, *slots;
+
+	if (JOB_STAT_FINISHED(j->status))
+		return LSBE_JOB_FINISH;
+	if (!(j->status & JOB_STAT_PEND))
+		return JOB_STAT_STARTED(j->status) ? LSBE_JOB_STARTED :
+		    LSBE_NOT_STARTED;
+	for (int i = 0; i < c->nhosts; i++)
+		if (c->hosts[i]->sbd == NULL)
+			return LSBE_BAD_HOST;
+	/* The slots go round the hosts given. */
+	slots = xcalloc((size_t)n, sizeof(int));
+	for (int i = 0; i < n; i++)
+		slots[i] = c->hosts[i % c->nhosts]->index;
+	memset(&ev, 0, sizeof(ev));
+	ev.jobid = j->jobid;
+	ev.uid = c->uid;
+	ev.idx = j->idx;
+	ev.options = (c->rq->flags & JC_F_FORCE) ? 1 : 0;
+	for (int i = 0; i < c->nhosts; i++)
+		strv_push(&ev.hosts, c->hosts[i]->name);
+	ev.user = (char *)c->user;
+	ev_job_force_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+	strv_release(&ev.hosts);
+	j->forced = true;
+	j->no_susp = (c->rq->flags & JC_F_FORCE) != 0;
+	job_dispatch(j, slots, time(NULL));
+	free(slots);
+	return LSBE_NO_ERROR;
+}
+
+static bool
+rerunnable(const struct job *j)
+{
+	return (j->options & SUB_RERUNNABLE) || j->queue->conf->rerunnable;
+}
+
+static int
+do_mig(struct job *j, struct ctl *c)
+{
+	struct ev_mig ev;
+	struct strbuf sb = STRBUF_INIT;
+	bool owner = j->uid == c->uid;
+
+	if (!may_control(c, j))
+		return LSBE_PERMISSION;
+	if (JOB_STAT_FINISHED(j->status))
+		return LSBE_JOB_FINISH;
+	if (!JOB_STAT_STARTED(j->status))
+		return LSBE_NOT_STARTED;
+	if (!rerunnable(j))
+		return LSBE_NOT_RERUNNABLE;
+	memset(&ev, 0, sizeof(ev));
+	ev.jobid = j->jobid;
+	for (int i = 0; i < c->nhosts; i++)
+		strv_push(&ev.hosts, c->hosts[i]->name);
+	ev.uid = c->uid;
+	ev.idx = j->idx;
+	ev.user = (char *)c->user;
+	ev_mig_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+	if (c->nhosts > 0)
+		job_set_asked(j, &ev.hosts);
+	strv_release(&ev.hosts);
+	j->end_action = SIG_F_MIG;
+	log_job_signal(j, "KILL", c->uid, c->user, SIG_F_MIG);
+	signal_send(j, SIG_KILL_SEQ, owner ? TERM_REQUEUE_OWNER :
+	    TERM_REQUEUE_ADMIN);
+	return LSBE_NO_ERROR;
+}
+
+static int
+control_one(struct job *j, void *arg)
+{
+	struct ctl *c = arg;
+
+	switch (c->rq->op) {
+	case JC_STOP:
+		return do_stop(j, c);
+	case JC_RESUME:
+		return do_resume(j, c);
+	case JC_REQUEUE:
+		return do_requeue(j, c);
+	case JC_TOP:
+	case JC_BOTTOM:
+		return do_move(j, c);
+	case JC_SWITCH:
+		return do_switch(j, c);
+	case JC_FORCE:
+		return do_force(j, c);
+	case JC_MIG:
+		return do_mig(j, c);
+	}
+	return LSBE_BAD_ARG;
+}
+
+void
+control_handle(struct conn *cn, uint32_t seq, struct rbuf *r)
+{
+	struct ctrl_req rq;
+	struct job_results res = { NULL, 0 };
+	struct ctl c;
+	struct jsel sel;
+	const char *caller = user_name((int)cn->uid);
+
+	if (!ctrl_req_unpack(r, &rq) || rbuf_end(r) < 0 || rq.op < JC_STOP ||
+	    rq.op > JC_MIG) {
+		ctrl_req_release(&rq);
+		client_reply_error(cn, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	memset(&c, 0, sizeof(c));
+	c.rq = &rq;
+	c.uid = (int)cn->uid;
+	c.user = caller;
+	c.admin = user_is_admin(caller, c.uid);
+	if (rq.op == JC_FORCE && !c.admin) {
+		client_reply_error(cn, seq, LSBE_PERMISSION, NULL, NULL, false);
+		goto out;
+	}
+	if (rq.op == JC_SWITCH && (rq.queue == NULL ||
+	    (c.dest = queue_find(rq.queue)) == NULL)) {
+		client_reply_error(cn, seq, LSBE_BAD_QUEUE, rq.queue, NULL,
+		    false);
+		goto out;
+	}
+	if ((rq.op == JC_TOP || rq.op == JC_BOTTOM || rq.op == JC_FORCE) &&
+	    (rq.nids == 0 || rq.ids[0].jobid == 0)) {
+		client_reply_error(cn, seq, LSBE_BAD_JOBID, NULL, NULL, false);
+		goto out;
+	}
+	if (rq.hosts.n > 0) {
+		c.hosts = xcalloc(rq.hosts.n, sizeof(*c.hosts));
+		for (size_t i = 0; i < rq.hosts.n; i++) {
+			struct mhost *h = host_find(rq.hosts.v[i]);
+
+			if (h == NULL) {
+				client_reply_error(cn, seq, LSBE_BAD_HOST,
+				    rq.hosts.v[i], NULL, false);
+				goto out;
+			}
+			c.hosts[c.nhosts++] = h;
+		}
+	}
+	if (rq.op == JC_FORCE && c.nhosts == 0) {
+		client_reply_error(cn, seq, LSBE_BAD_HOST, NULL,
+		    "brun needs -m", false);
+		goto out;
+	}
+	memset(&sel, 0, sizeof(sel));
+	if (rq.user && strcmp(rq.user, "all") == 0)
+		sel.user = NULL;
+	else
+		sel.user = rq.user ? rq.user : (c.admin && rq.nids > 0 ?
+		    NULL : caller);
+	sel.queue = rq.src_queue;
+	sel.host = rq.host;
+	sel.job_name = rq.job_name;
+	sel.ids = rq.ids;
+	sel.nids = rq.nids;
+	sel.finished_too = rq.op == JC_REQUEUE &&
+	    (rq.flags & (JC_F_DONE | JC_F_EXIT | JC_F_ALL));
+	jobs_select(&sel, control_one, &c, &res);
+	job_results_reply(cn, seq, &res);
+out:
+	free(c.hosts);
+	ctrl_req_release(&rq);
+}
+
+/*
+ * Resume what the system may resume: jobs bresumed by their users, and
+ * jobs whose queue's run window has opened again, when their host is
+ * within its scheduling thresholds.  One job per host per turn, as the
+ * host's load needs time to show the job.
+ */
+void
+resume_pass(void)
+{
+	bool *done = NULL;
+
+	for (struct job *j = mbd->jobs_head; j; j = j->next) {
+		struct mhost *h;
+
+		if (!(j->status & JOB_STAT_SSUSP) || j->nexec == 0 ||
+		    j->resume_sent)
+			continue;
+		if (j->susp_reason != SUSP_USER_RESUME &&
+		    !(j->susp_reason == SUSP_QUEUE_WINDOW &&
+		    j->queue->run_open))
+			continue;
+		h = j->exec[0];
+		if (done == NULL)
+			done = xcalloc((size_t)mbd->nhosts + 1, sizeof(bool));
+		if (done[h->index] || h->sbd == NULL || (!j->no_susp &&
+		    (policy_over_sched(h->ph.thr, h->load) >= 0 ||
+		    policy_over_sched(&j->queue->conf->thr, h->load) >= 0)))
+			continue;
+		done[h->index] = true;
+		j->resume_sent = true;
+		signal_send(j, SBD_SIG_RESUME, 0);
+	}
+	free(done);
+}
+
+/* RUN_WINDOW: a closing window suspends (or, with TERMINATE_WHEN=WINDOW,
+ * kills) the queue's running jobs; an opening one lets resume_pass
+ * resume them. */
+void
+run_windows(int64_t now)
+{
+	for (int i = 0; i < mbd->nqueues; i++) {
+		struct mqueue *q = mbd->queues[i];
+		const struct windows *w = &q->conf->run_window;
+		bool was = q->run_open, kill;
+		time_t t = (time_t)now;
+		struct tm tm;
+
+		if (w->n == 0) {
+			q->run_open = true;
+			continue;
+		}
+		localtime_r(&t, &tm);
+		q->run_open = windows_open(w, tm.tm_wday, tm.tm_hour * 60 +
+		    tm.tm_min);
+		if (was == q->run_open)
+			continue;
+		log_info("queue %s: run window %s", q->name,
+		    q->run_open ? "opened" : "closed");
+		if (q->run_open) {
+			mbd_sched_dirty();
+			continue;
+		}
+		kill = q->conf->terminate_when &&
+		    strcasestr(q->conf->terminate_when, "WINDOW") != NULL;
+		for (struct job *j = mbd->jobs_head; j; j = j->next) {
+			if (j->queue != q || !(j->status & JOB_STAT_RUN) ||
+			    j->no_susp)
+				continue;
+			if (kill)
+				signal_send(j, SIG_KILL_SEQ, TERM_WINDOW);
+			else
+				signal_send(j, SBD_SIG_SUSPEND,
+				    SUSP_QUEUE_WINDOW);
+		}
+	}
+}
