@@ -80,6 +80,10 @@ struct pol_job {
 	int		 num_procs;
 	bool		 exclusive;	/* bsub -x */
 	bool		 held;		/* PSUSP: not a candidate */
+	int		 blocked;	/* PEND_* set by mbatchd (-w not met):
+					 * not a candidate, with that reason */
+	int64_t		 eligible_time;	/* not a candidate before this time */
+	int		 eligible_reason; /* PEND_BEGIN_TIME, PEND_PRE_EXEC */
 	const struct resreq *rr;	/* effective (queue merged), or NULL */
 	const int	*asked;		/* -m host indices, or NULL */
 	int		 nasked;

@@ -429,6 +429,15 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 
 		if (j->held)
 			continue;
+		if (j->blocked) {
+			set_reason(j, c->pass, j->blocked, NULL);
+			continue;
+		}
+		if (j->eligible_time > c->now) {
+			set_reason(j, c->pass, j->eligible_reason ?
+			    j->eligible_reason : PEND_BEGIN_TIME, NULL);
+			continue;
+		}
 		if (room == 0 || n >= max) {
 			/* Nothing more fits: the rest share one reason. */
 			queue_summary(p, counts);
@@ -518,6 +527,10 @@ policy_job_reason(const struct pol_cluster *c, const struct pol_job *j,
 	const struct pol_queue *q = j->queue;
 
 	*counts = NULL;
+	if (j->blocked)
+		return j->blocked;
+	if (j->eligible_time > c->now)
+		return j->eligible_reason ? j->eligible_reason : PEND_BEGIN_TIME;
 	if (j->reason_pass == c->pass && c->pass != 0) {
 		*counts = j->counts;
 		return j->pend_reason;
