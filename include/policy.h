@@ -54,6 +54,22 @@ struct pol_host {
 
 struct pol_job;
 
+/*
+ * A limit shared by several jobs: an array's %N, and the job and slot
+ * limits of users and queues.  mbatchd keeps used (what started jobs
+ * hold); the policy counts what it hands out in a pass in taken.
+ */
+struct pol_cap {
+	int		 max;		/* -1: no limit */
+	int		 used;
+	int		 reason;	/* PEND_* when it is reached */
+	bool		 per_job;	/* counts jobs (elements), not slots */
+	/* Scratch of one pass. */
+	uint32_t	 pass;
+	int		 taken;
+};
+#define POL_NCAPS	4
+
 struct pol_queue {
 	const char	*name;
 	int		 priority;
@@ -84,6 +100,9 @@ struct pol_job {
 					 * not a candidate, with that reason */
 	int64_t		 eligible_time;	/* not a candidate before this time */
 	int		 eligible_reason; /* PEND_BEGIN_TIME, PEND_PRE_EXEC */
+	int64_t		 count;		/* > 1: an array's pending elements,
+					 * each started on its own */
+	struct pol_cap	*caps[POL_NCAPS]; /* limits it counts against */
 	const struct resreq *rr;	/* effective (queue merged), or NULL */
 	const int	*asked;		/* -m host indices, or NULL */
 	int		 nasked;
@@ -93,6 +112,7 @@ struct pol_job {
 	uint32_t	 counts[HR_NREASONS];
 };
 
+/* For a job with count > 1, one decision per element started. */
 struct pol_decision {
 	struct pol_job	*job;
 	int		*slots;		/* host index per slot, num_procs long */

@@ -401,6 +401,73 @@ is_plain(const struct pol_job *j)
 	    j->num_procs <= 1;
 }
 
+/* The first limit the job would go over by starting one more, or 0. */
+static int
+caps_reason(struct pol_cluster *c, struct pol_job *j)
+{
+	for (int i = 0; i < POL_NCAPS; i++) {
+		struct pol_cap *k = j->caps[i];
+		int need;
+
+		if (k == NULL)
+			continue;
+		if (k->pass != c->pass) {
+			k->pass = c->pass;
+			k->taken = 0;
+		}
+		need = k->per_job ? 1 : j->num_procs;
+		if (k->max >= 0 && k->used + k->taken + need > k->max)
+			return k->reason ? k->reason : PEND_USER_LIMIT;
+	}
+	return 0;
+}
+
+static void
+caps_take(struct pol_job *j)
+{
+	for (int i = 0; i < POL_NCAPS; i++)
+		if (j->caps[i])
+			j->caps[i]->taken += j->caps[i]->per_job ? 1 :
+			    j->num_procs;
+}
+
+/* Place one instance of j; *room is the count of eligible hosts that
+ * may still have a free slot. */
+static bool
+place_one(struct pass *p, struct pol_job *j, struct pol_decision *d,
+    int *room)
+{
+	struct pol_cluster *c = p->c;
+	struct shape *s;
+	uint32_t counts[HR_NREASONS];
+
+	if (is_plain(j)) {
+		if (place_plain(p, j, d)) {
+			set_reason(j, c->pass, PEND_NONE, NULL);
+			return true;
+		}
+		*room = 0;
+		queue_summary(p, counts);
+		set_reason(j, c->pass, PEND_NO_HOST, counts);
+		return false;
+	}
+	if ((s = shape_find(p, j)) != NULL) {
+		set_reason(j, c->pass, s->reason, s->counts);
+		return false;
+	}
+	if (place_general(p, j, d)) {
+		set_reason(j, c->pass, PEND_NONE, NULL);
+		/* The slots it took may have been the last ones. */
+		*room = 0;
+		for (int i = 0; i < p->nelig; i++)
+			if (host_room_reason(p, c->hosts[p->elig[i]], 1) == 0)
+				(*room)++;
+		return true;
+	}
+	shape_add(p, j);
+	return false;
+}
+
 static int
 schedule_queue(struct pass *p, struct pol_decision *out, int max)
 {
@@ -425,7 +492,7 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 	}
 	sort_hosts(c, p->elig, p->nelig, q->rr);
 	for (struct pol_job *j = q->head; j; j = j->next) {
-		struct shape *s;
+		int64_t want = j->count > 1 ? j->count : 1, left = want;
 
 		if (j->held)
 			continue;
@@ -438,40 +505,30 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 			    j->eligible_reason : PEND_BEGIN_TIME, NULL);
 			continue;
 		}
-		if (room == 0 || n >= max) {
-			/* Nothing more fits: the rest share one reason. */
-			queue_summary(p, counts);
-			q->cut_pass = c->pass;
-			q->cut_reason = PEND_NO_HOST;
-			memcpy(q->cut_counts, counts, sizeof(counts));
-			break;
-		}
-		if (is_plain(j)) {
-			if (place_plain(p, j, &out[n])) {
-				n++;
-				set_reason(j, c->pass, PEND_NONE, NULL);
-				continue;
+		while (left > 0) {
+			int r;
+
+			if (room == 0 || n >= max) {
+				/* Nothing more fits: the rest share one
+				 * reason. */
+				queue_summary(p, counts);
+				q->cut_pass = c->pass;
+				q->cut_reason = PEND_NO_HOST;
+				memcpy(q->cut_counts, counts, sizeof(counts));
+				if (left < want)	/* some elements started */
+					set_reason(j, c->pass, PEND_NO_HOST,
+					    counts);
+				return n;
 			}
-			room = 0;
-			queue_summary(p, counts);
-			set_reason(j, c->pass, PEND_NO_HOST, counts);
-			continue;
-		}
-		if ((s = shape_find(p, j)) != NULL) {
-			set_reason(j, c->pass, s->reason, s->counts);
-			continue;
-		}
-		if (place_general(p, j, &out[n])) {
+			if ((r = caps_reason(c, j)) != 0) {
+				set_reason(j, c->pass, r, NULL);
+				break;
+			}
+			if (!place_one(p, j, &out[n], &room))
+				break;
+			caps_take(j);
 			n++;
-			set_reason(j, c->pass, PEND_NONE, NULL);
-			/* The slots it took may have been the last ones. */
-			room = 0;
-			for (int i = 0; i < p->nelig; i++)
-				if (host_room_reason(p,
-				    c->hosts[p->elig[i]], 1) == 0)
-					room++;
-		} else {
-			shape_add(p, j);
+			left--;
 		}
 	}
 	return n;
