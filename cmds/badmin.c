@@ -1,24 +1,24 @@
 /*
- * badmin: the batch administrator's command.  This version checks the
- * configuration (ckconfig) and shows mbatchd's lsf.conf parameters
- * (showconf mbd); the control subcommands come later and say so rather
- * than pretend to work.
+ * badmin: the batch administrator's command.  Host and queue control,
+ * reconfiguration and restart of mbatchd go to mbatchd (which lets only
+ * cluster administrators do them); ckconfig and the history subcommands
+ * read the files here; showconf asks mbatchd.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cmd-admin.h"
 #include "cmd-display.h"
 #include "cmdopt.h"
 
 /* LSF's subcommands this version does not do yet. */
 static const char *const later[] = {
-	"reconfig", "mbdrestart", "hclose", "hopen", "qclose", "qopen",
-	"qact", "qinact", "hist", "qhist", "hhist", "mbdhist", "hrestart",
-	"hshutdown", "hstartup", "hghostadd", "hghostdel", "perfmon",
-	"diagnose", "schddebug", "schdtime", "sbddebug", "sbdtime",
-	"mbddebug", "mbdtime", "security", "rc", "gpddebug", "gpdtime",
-	"showstatus", "lsfproxyd",
+	"hrestart", "hshutdown", "hstartup", "hghostadd", "hghostdel",
+	"perfmon", "diagnose", "schddebug", "schdtime", "sbddebug",
+	"sbdtime", "mbddebug", "mbdtime", "security", "rc", "gpddebug",
+	"gpdtime", "showstatus", "lsfproxyd",
 };
 
 static void NORETURN
@@ -27,14 +27,249 @@ usage(int rc)
 	fprintf(stderr,
 	    "Usage: badmin [-h] [-V] subcommand [options]\n"
 	    "Subcommands:\n"
-	    "    ckconfig [-v]      check the batch configuration files\n"
-	    "    showconf mbd       show the lsf.conf parameters mbatchd "
-	    "uses\n"
-	    "    help               show this list\n"
+	    "    ckconfig [-v]\n"
+	    "    reconfig [-v] [-f]\n"
+	    "    mbdrestart [-C comment] [-v] [-f]\n"
+	    "    hclose [-C comment] [host_name ... | host_group ... | all]\n"
+	    "    hopen [-C comment] [host_name ... | host_group ... | all]\n"
+	    "    qclose [-C comment] [queue_name ... | all]\n"
+	    "    qopen [-C comment] [queue_name ... | all]\n"
+	    "    qact [-C comment] [queue_name ... | all]\n"
+	    "    qinact [-C comment] [queue_name ... | all]\n"
+	    "    hist [-f logfile_name]\n"
+	    "    hhist [-f logfile_name] [host_name ...]\n"
+	    "    qhist [-f logfile_name] [queue_name ...]\n"
+	    "    mbdhist [-f logfile_name]\n"
+	    "    showconf mbd\n"
+	    "    help\n"
 	    "Not supported by this version:\n"
-	    "    reconfig mbdrestart hopen hclose qopen qclose qact qinact\n"
-	    "    hist qhist hhist mbdhist hrestart hshutdown hstartup\n");
+	    "    hrestart hshutdown hstartup showconf sbd\n");
 	exit(rc);
+}
+
+/* One MSG_ADMIN; the reply's results, or exit with mbatchd's error. */
+static void
+admin_call(const struct admin_req *rq, struct admin_result **res,
+    uint32_t *nres)
+{
+	struct msg_error e;
+	struct reply rp;
+	struct wbuf w;
+	int fd;
+
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_ADMIN, 1, 0);
+	admin_req_pack(&w, rq);
+	wbuf_end_frame(&w);
+	fd = mbd_connect();
+	if (mbd_call(fd, &w, &rp) < 0)
+		die("Failed in sending/receiving a message to mbatchd");
+	close(fd);
+	wbuf_release(&w);
+	if (reply_is_error(&rp, &e)) {
+		if (e.context)
+			fprintf(stderr, "%s: %s\n", e.context,
+			    lsb_errmsg(e.code));
+		else
+			fprintf(stderr, "%s: %s\n", progname,
+			    lsb_errmsg(e.code));
+		msg_error_release(&e);
+		exit(255);
+	}
+	if (rp.hdr.type != MSG_ADMIN_REPLY || !get_count(&rp.r, nres, 9))
+		disp_bad_reply("mbatchd");
+	*res = xcalloc(*nres + 1, sizeof(**res));
+	for (uint32_t i = 0; i < *nres; i++)
+		if (!admin_result_unpack(&rp.r, &(*res)[i]))
+			disp_bad_reply("mbatchd");
+	reply_release(&rp);
+}
+
+static void
+results_free(struct admin_result *res, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		admin_result_release(&res[i]);
+	free(res);
+}
+
+static const struct cmdopt comment_opts[] = {
+	{ "C", true, 1 },
+	{ NULL, false, 0 }
+};
+
+/* "[-C comment] [name ...]" into rq. */
+static void
+parse_ctrl(int argc, char **argv, struct admin_req *rq)
+{
+	struct cmdopt_state st;
+	const char *val;
+	char **rest;
+	int id, nrest;
+
+	cmdopt_init(&st, argc, argv, true);
+	while ((id = cmdopt_next(&st, comment_opts, &val)) != 0) {
+		if (id != 1)
+			usage(255);
+		free(rq->comment);
+		rq->comment = xstrdup(val);
+	}
+	rest = cmdopt_rest(&st, &nrest);
+	for (int i = 0; i < nrest; i++)
+		strv_push(&rq->names, rest[i]);
+	cmdopt_release(&st);
+}
+
+/* hclose, hopen: "Close <hostB> ...... done" for each host. */
+static int
+host_ctrl(int op, int argc, char **argv)
+{
+	struct admin_req rq = { .op = op };
+	struct admin_result *res;
+	uint32_t n;
+	int rc = 0;
+
+	parse_ctrl(argc, argv, &rq);
+	admin_call(&rq, &res, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (res[i].code == LSBE_NO_ERROR) {
+			printf("%s <%s> ...... done\n", op == ADM_HOST_OPEN ?
+			    "Open" : "Close", res[i].name ? res[i].name : "");
+			continue;
+		}
+		fprintf(stderr, "%s: %s\n", res[i].name ? res[i].name : "",
+		    lsb_errmsg(res[i].code));
+		rc = 255;
+	}
+	results_free(res, n);
+	admin_req_release(&rq);
+	return rc;
+}
+
+/* qclose, qopen, qact, qinact: "Queue <normal> is closed". */
+static int
+queue_ctrl(int op, int argc, char **argv)
+{
+	struct admin_req rq = { .op = op };
+	struct admin_result *res;
+	const char *done;
+	uint32_t n;
+	int rc = 0;
+
+	switch (op) {
+	case ADM_QUEUE_OPEN:
+		done = "opened";
+		break;
+	case ADM_QUEUE_CLOSE:
+		done = "closed";
+		break;
+	case ADM_QUEUE_ACT:
+		done = "activated";
+		break;
+	default:
+		done = "inactivated";
+		break;
+	}
+	parse_ctrl(argc, argv, &rq);
+	admin_call(&rq, &res, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (res[i].code == LSBE_NO_ERROR) {
+			printf("Queue <%s> is %s\n", res[i].name ?
+			    res[i].name : "", done);
+			continue;
+		}
+		fprintf(stderr, "%s: %s\n", res[i].name ? res[i].name : "",
+		    lsb_errmsg(res[i].code));
+		rc = 255;
+	}
+	results_free(res, n);
+	admin_req_release(&rq);
+	return rc;
+}
+
+/*
+ * reconfig [-v] [-f], mbdrestart [-C comment] [-v] [-f]: the check
+ * first, here; mbatchd checks again with its own eyes before it acts.
+ */
+static int
+reconfig(int op, int argc, char **argv)
+{
+	static const struct cmdopt opts[] = {
+		{ "v", false, 1 },
+		{ "f", false, 2 },
+		{ "C", true, 3 },
+		{ NULL, false, 0 }
+	};
+	struct admin_req rq = { .op = op };
+	struct admin_result *res;
+	struct cmdopt_state st;
+	bool verbose = false, force = false;
+	const char *val;
+	uint32_t n;
+	int id, nrest, rc = 0;
+
+	cmdopt_init(&st, argc, argv, true);
+	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
+		if (id == 1)
+			verbose = true;
+		else if (id == 2)
+			force = true;
+		else if (id == 3 && op == ADM_MBD_RESTART)
+			rq.comment = xstrdup(val);
+		else
+			usage(255);
+	}
+	(void)cmdopt_rest(&st, &nrest);
+	cmdopt_release(&st);
+	if (nrest > 0)
+		usage(255);
+	if (adm_check(CONF_ALL, verbose, force, op == ADM_RECONFIG ?
+	    "Do you want to reconfigure?" : "Do you want to restart MBD?") < 0)
+		return 255;
+	admin_call(&rq, &res, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (res[i].code == LSBE_NO_ERROR)
+			continue;
+		fprintf(stderr, "%s: mbatchd did not %s: %s\n", progname,
+		    op == ADM_RECONFIG ? "reconfigure" : "restart",
+		    lsb_errmsg(res[i].code));
+		if (res[i].detail)
+			fprintf(stderr, "%s\n", res[i].detail);
+		rc = 255;
+	}
+	if (rc == 0)
+		printf("%s\n", op == ADM_RECONFIG ?
+		    "Reconfiguration initiated" : "MBD restart initiated");
+	results_free(res, n);
+	admin_req_release(&rq);
+	return rc;
+}
+
+/* hist, hhist, qhist, mbdhist [-f logfile] [names]. */
+static int
+history(unsigned what, bool names_ok, int argc, char **argv)
+{
+	static const struct cmdopt opts[] = {
+		{ "f", true, 1 },
+		{ NULL, false, 0 }
+	};
+	struct cmdopt_state st;
+	const char *val, *path = NULL;
+	char **rest;
+	int id, nrest, rc;
+
+	cmdopt_init(&st, argc, argv, true);
+	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
+		if (id != 1)
+			usage(255);
+		path = val;
+	}
+	rest = cmdopt_rest(&st, &nrest);
+	if (nrest > 0 && !names_ok)
+		usage(255);
+	rc = adm_history(path, what, rest, nrest);
+	cmdopt_release(&st);
+	return rc;
 }
 
 static int
@@ -73,6 +308,31 @@ showconf(int argc, char **argv)
 	return 0;
 }
 
+static const struct {
+	const char	*name;
+	int		 op;
+} ctrl_subs[] = {
+	{ "hopen", ADM_HOST_OPEN },
+	{ "hclose", ADM_HOST_CLOSE },
+	{ "qopen", ADM_QUEUE_OPEN },
+	{ "qclose", ADM_QUEUE_CLOSE },
+	{ "qact", ADM_QUEUE_ACT },
+	{ "qinact", ADM_QUEUE_INACT },
+	{ "reconfig", ADM_RECONFIG },
+	{ "mbdrestart", ADM_MBD_RESTART },
+};
+
+static const struct {
+	const char	*name;
+	unsigned	 what;
+	bool		 names;
+} hist_subs[] = {
+	{ "hist", HIST_HOST | HIST_QUEUE | HIST_MBD, false },
+	{ "hhist", HIST_HOST, true },
+	{ "qhist", HIST_QUEUE, true },
+	{ "mbdhist", HIST_MBD, false },
+};
+
 int
 main(int argc, char **argv)
 {
@@ -90,6 +350,21 @@ main(int argc, char **argv)
 		return ckconfig(argc - 1, argv + 1);
 	if (strcmp(sub, "showconf") == 0)
 		return showconf(argc - 1, argv + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(ctrl_subs); i++) {
+		int op = ctrl_subs[i].op;
+
+		if (strcmp(sub, ctrl_subs[i].name) != 0)
+			continue;
+		if (op == ADM_HOST_OPEN || op == ADM_HOST_CLOSE)
+			return host_ctrl(op, argc - 1, argv + 1);
+		if (op == ADM_RECONFIG || op == ADM_MBD_RESTART)
+			return reconfig(op, argc - 1, argv + 1);
+		return queue_ctrl(op, argc - 1, argv + 1);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(hist_subs); i++)
+		if (strcmp(sub, hist_subs[i].name) == 0)
+			return history(hist_subs[i].what, hist_subs[i].names,
+			    argc - 1, argv + 1);
 	for (size_t i = 0; i < ARRAY_SIZE(later); i++)
 		if (strcmp(sub, later[i]) == 0) {
 			fprintf(stderr, "badmin: %s is not supported by this "

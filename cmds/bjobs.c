@@ -314,6 +314,37 @@ threshold_row(const char *label, const float *v, uint32_t set)
 	printf("  \n");
 }
 
+/*
+ * The limits that apply to the job (its own or its queue's), each as a
+ * " NAME" line and a value line: times in minutes of the host they are
+ * measured on, memory in LSF_UNIT_FOR_LIMITS.
+ */
+static void
+print_limits(const struct job_info *j)
+{
+	static const struct {
+		const char	*name;
+		int		 lim;
+	} times[] = {
+		{ "CPULIMIT", LSF_RLIMIT_CPU }, { "RUNLIMIT", LSF_RLIMIT_RUN },
+	};
+	const char *host = j->from_host ? j->from_host : "";
+
+	for (size_t i = 0; i < ARRAY_SIZE(times); i++)
+		if (j->rlimits[times[i].lim] > 0)
+			printf("\n %s\n %.1f min of %s\n", times[i].name,
+			    (double)j->rlimits[times[i].lim] / 60.0, host);
+	if (j->rlimits[LSF_RLIMIT_RSS] > 0) {
+		const struct lsf_config *c = client_config(CONF_SHARED);
+		struct strbuf sb = STRBUF_INIT;
+
+		jobfmt_limit_mem(j->rlimits[LSF_RLIMIT_RSS],
+		    c->lsf.unit_for_limits, &sb);
+		printf("\n MEMLIMIT\n%s\n", sb.buf);
+		sb_release(&sb);
+	}
+}
+
 static void
 print_long(const struct job_info *j)
 {
@@ -336,6 +367,10 @@ print_long(const struct job_info *j)
 		sb_addf(&sb, "Mail <%s>, ", j->mail_user);
 	sb_addf(&sb, "Status <%s>, Queue <%s>, ", job_stat_str(j->status),
 	    j->queue);
+	if (j->user_priority > 0)
+		sb_addf(&sb, "Job Priority <%d>, ", j->user_priority);
+	if (j->depend_cond)
+		sb_addf(&sb, "Dependency Condition <%s>, ", j->depend_cond);
 	jfield_find("command")->get(j, NULL, &tmp);
 	sb_addf(&sb, "Command <%s>", tmp.buf);
 	sb_reset(&tmp);
@@ -365,15 +400,7 @@ print_long(const struct job_info *j)
 	sb_addc(&sb, ';');
 	jobfmt_wrap(stdout, sb.buf);
 
-	if (j->rlimits[LSF_RLIMIT_RUN] > 0) {
-		printf("\n RUNLIMIT\n %.1f min\n",
-		    (double)j->rlimits[LSF_RLIMIT_RUN] / 60.0);
-	}
-	if (j->rlimits[LSF_RLIMIT_RSS] > 0) {
-		sb_reset(&tmp);
-		jobfmt_mem(j->rlimits[LSF_RLIMIT_RSS], &tmp);
-		printf("\n MEMLIMIT\n %10s\n", tmp.buf);
-	}
+	print_limits(j);
 
 	/* The run. */
 	if (j->start_time > 0) {
@@ -602,6 +629,28 @@ none_message(uint32_t flags)
 	return "No unfinished job found";
 }
 
+/* bjobs -A */
+static void
+print_arrays(const struct jobs *js, bool noheader)
+{
+	if (!noheader)
+		printf("%-8s %-11s %-7s %5s %4s %4s %4s %4s %5s %5s %5s\n",
+		    "JOBID", "ARRAY_SPEC", "OWNER", "NJOBS", "PEND", "DONE",
+		    "RUN", "EXIT", "SSUSP", "USUSP", "PSUSP");
+	for (size_t i = 0; i < js->n; i++) {
+		const struct job_info *j = &js->v[i];
+		const int64_t *c = j->array_counts;
+
+		printf("%-8lld %-11s %-7s %5lld %4lld %4lld %4lld %4lld "
+		    "%5lld %5lld %5lld\n", (long long)j->jobid,
+		    j->job_name ? j->job_name : "", j->user ? j->user : "",
+		    (long long)c[JA_NJOBS], (long long)c[JA_PEND],
+		    (long long)c[JA_DONE], (long long)c[JA_RUN],
+		    (long long)c[JA_EXIT], (long long)c[JA_SSUSP],
+		    (long long)c[JA_USUSP], (long long)c[JA_PSUSP]);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -642,10 +691,7 @@ main(int argc, char **argv)
 		case O_PROJ: project = v; break;	/* filtered below */
 		case O_O: format = v; break;
 		case O_JSON: json = true; break;
-		case O_ARR:
-			fprintf(stderr, "bjobs: -A: job arrays are not "
-			    "supported by this version\n");
-			exit(255);
+		case O_ARR: q.flags |= JQ_ARRAY; break;
 		case O_V:
 			fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR,
 			    PROJECT_NAME, PROJECT_VERSION);
@@ -755,7 +801,9 @@ main(int argc, char **argv)
 		/* Every ID given was wrong: that is a failure. */
 		return nids > 0 && nmiss >= q.nids ? 255 : 0;
 	}
-	if (json)
+	if (q.flags & JQ_ARRAY)
+		print_arrays(&js, noheader);
+	else if (json)
 		print_json(&js, &jf, miss, nmiss);
 	else if (format)
 		print_fields(&js, &jf, noheader);

@@ -20,18 +20,22 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client.h"
 #include "cmdopt.h"
 #include "lsf.h"
+#include "timespec.h"
 
 extern char **environ;
 
 enum {
 	O_Q = 1, O_J, O_N, O_O, O_E, O_OO, O_EO, O_CWD, O_R, O_M, O_X, O_W,
 	O_MEM, O_RERUN, O_HOLD, O_P, O_G, O_ENV, O_K, O_U, O_I, O_L,
-	O_HELP, O_VERSION, O_LATER
+	O_CPU, O_CORE, O_DATA, O_FSIZE, O_STACK, O_SWAP, O_NPROC, O_TERM,
+	O_PRE, O_POST, O_DEPEND, O_BEGIN, O_SPRIO,
+	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_LATER
 };
 
 static const struct cmdopt opts[] = {
@@ -43,14 +47,15 @@ static const struct cmdopt opts[] = {
 	{ "P", true, O_P }, { "G", true, O_G }, { "env", true, O_ENV },
 	{ "K", false, O_K }, { "u", true, O_U }, { "i", true, O_I },
 	{ "L", true, O_L }, { "h", false, O_HELP }, { "V", false, O_VERSION },
+	{ "c", true, O_CPU }, { "C", true, O_CORE }, { "D", true, O_DATA },
+	{ "F", true, O_FSIZE }, { "S", true, O_STACK }, { "v", true, O_SWAP },
+	{ "p", true, O_NPROC }, { "t", true, O_TERM }, { "E", true, O_PRE },
+	{ "Ep", true, O_POST },
 	/* Options of LSF's bsub this version does not do yet. */
-	{ "w", true, O_LATER }, { "b", true, O_LATER }, { "t", true, O_LATER },
-	{ "E", true, O_LATER }, { "Ep", true, O_LATER },
-	{ "sp", true, O_LATER }, { "c", true, O_LATER }, { "v", true, O_LATER },
-	{ "D", true, O_LATER }, { "F", true, O_LATER }, { "S", true, O_LATER },
-	{ "p", true, O_LATER }, { "app", true, O_LATER },
-	{ "sla", true, O_LATER }, { "B", false, O_LATER },
-	{ "N", false, O_LATER }, { "I", false, O_LATER },
+	{ "w", true, O_DEPEND }, { "b", true, O_BEGIN },
+	{ "sp", true, O_SPRIO }, { "app", true, O_LATER },
+	{ "sla", true, O_LATER }, { "B", false, O_MAIL_BEGIN },
+	{ "N", false, O_MAIL_END }, { "I", false, O_LATER },
 	{ "Ip", false, O_LATER }, { "Is", false, O_LATER },
 	{ "a", true, O_LATER }, { "k", true, O_LATER }, { "f", true, O_LATER },
 	{ "Jd", true, O_LATER }, { "g", true, O_LATER },
@@ -75,6 +80,13 @@ struct given {
 	bool		 exclusive;
 	int64_t		 runlimit;	/* seconds, 0 = unset */
 	int64_t		 memlimit;	/* KB, 0 = unset */
+	int64_t		 rlim[LSF_RLIM_NLIMITS]; /* -c -C -D -F -S -v -p */
+	char		*term;		/* -t as written */
+	char		*pre;		/* -E */
+	char		*post;		/* -Ep */
+	char		*depend;	/* -w */
+	char		*begin;		/* -b as written */
+	int		 sprio;		/* -sp, 0 = unset */
 	bool		 rerun;
 	bool		 hold;
 	char		*project;
@@ -82,6 +94,8 @@ struct given {
 	char		*env;
 	bool		 block;
 	char		*mail;
+	bool		 mail_begin;	/* -B */
+	bool		 mail_end;	/* -N */
 	char		*in;
 	char		*shell;
 };
@@ -90,11 +104,17 @@ static void NORETURN
 usage_exit(int code)
 {
 	fprintf(stderr,
-	    "Usage: bsub [-h] [-V] [-H] [-K] [-r] [-x]\n"
+	    "Usage: bsub [-h] [-V] [-B] [-H] [-K] [-N] [-r] [-x]\n"
 	    "            [-q \"queue_name ...\"] [-m \"host_name ...\"]\n"
 	    "            [-n min_proc[,max_proc]] [-R \"res_req\"]...\n"
 	    "            [-J job_name] [-P project_name] [-G user_group]\n"
 	    "            [-W [hour:]minute] [-M mem_limit] [-u mail_user]\n"
+	    "            [-c [hour:]minute] [-t [[[yyyy:]mm:]dd:]hh:mm]\n"
+	    "            [-C core_limit] [-D data_limit] [-F file_limit]\n"
+	    "            [-S stack_limit] [-v swap_limit] [-p process_limit]\n"
+	    "            [-E \"pre_exec_command\"] [-Ep \"post_exec_command\"]\n"
+	    "            [-w \"dependency_expression\"] [-sp priority]\n"
+	    "            [-b [[[yyyy:]mm:]dd:]hh:mm]\n"
 	    "            [-i input_file] [-o out_file | -oo out_file]\n"
 	    "            [-e err_file | -eo err_file] [-cwd dir] [-L shell]\n"
 	    "            [-env \"all | none | var[=value],...\"]\n"
@@ -177,6 +197,37 @@ apply(struct given *g, int id, const char *v, const char *opt)
 		g->memlimit = kb;
 		break;
 	}
+	case O_CPU:
+		if (parse_time_limit(v, &minutes) < 0 || minutes <= 0)
+			not_submitted("%s: Bad time specification", v);
+		g->rlim[LSF_RLIMIT_CPU] = minutes * 60;
+		break;
+	case O_CORE: case O_DATA: case O_FSIZE: case O_STACK: case O_SWAP:
+		if (parse_mem_kb(v, unit(), &kb) < 0 || kb <= 0)
+			not_submitted("%s: Bad argument", v);
+		g->rlim[id == O_CORE ? LSF_RLIMIT_CORE : id == O_DATA ?
+		    LSF_RLIMIT_DATA : id == O_FSIZE ? LSF_RLIMIT_FSIZE :
+		    id == O_STACK ? LSF_RLIMIT_STACK : LSF_RLIMIT_SWAP] = kb;
+		break;
+	case O_NPROC:
+		errno = 0;
+		a = strtol(v, &end, 10);
+		if (errno || *end || a <= 0 || a > INT32_MAX)
+			not_submitted("%s: Bad argument", v);
+		g->rlim[LSF_RLIMIT_PROCESS] = a;
+		break;
+	case O_TERM: set_str(&g->term, v); break;
+	case O_PRE: set_str(&g->pre, v); break;
+	case O_DEPEND: set_str(&g->depend, v); break;
+	case O_BEGIN: set_str(&g->begin, v); break;
+	case O_SPRIO:
+		errno = 0;
+		a = strtol(v, &end, 10);
+		if (errno || *end || a <= 0 || a > INT32_MAX)
+			not_submitted("%s: Bad argument", v);
+		g->sprio = (int)a;
+		break;
+	case O_POST: set_str(&g->post, v); break;
 	case O_RERUN: g->rerun = true; break;
 	case O_HOLD: g->hold = true; break;
 	case O_P: set_str(&g->project, v); break;
@@ -184,6 +235,8 @@ apply(struct given *g, int id, const char *v, const char *opt)
 	case O_ENV: set_str(&g->env, v); break;
 	case O_K: g->block = true; break;
 	case O_U: set_str(&g->mail, v); break;
+	case O_MAIL_BEGIN: g->mail_begin = true; break;
+	case O_MAIL_END: g->mail_end = true; break;
 	case O_I: set_str(&g->in, v); break;
 	case O_L: set_str(&g->shell, v); break;
 	case O_HELP: usage_exit(0);
@@ -207,7 +260,10 @@ overlay(struct given *dst, const struct given *src)
 #define OV_VAL(f) if (src->f) dst->f = src->f
 	OV_STR(queue); OV_STR(name); OV_STR(cwd); OV_STR(hosts);
 	OV_STR(project); OV_STR(group); OV_STR(env); OV_STR(mail);
-	OV_STR(in); OV_STR(shell);
+	OV_STR(in); OV_STR(shell); OV_STR(term); OV_STR(pre); OV_STR(post);
+	OV_STR(depend); OV_STR(begin); OV_VAL(sprio);
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		OV_VAL(rlim[i]);
 	if (src->out) {
 		set_str(&dst->out, src->out);
 		dst->out_over = src->out_over;
@@ -226,6 +282,7 @@ overlay(struct given *dst, const struct given *src)
 	}
 	OV_VAL(exclusive); OV_VAL(runlimit); OV_VAL(memlimit);
 	OV_VAL(rerun); OV_VAL(hold); OV_VAL(block);
+	OV_VAL(mail_begin); OV_VAL(mail_end);
 #undef OV_STR
 #undef OV_VAL
 }
@@ -639,6 +696,45 @@ main(int argc, char **argv)
 		rq.rlimits[LSF_RLIMIT_RUN] = g->runlimit;
 	if (g->memlimit)
 		rq.rlimits[LSF_RLIMIT_RSS] = g->memlimit;
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		if (g->rlim[i])
+			rq.rlimits[i] = g->rlim[i];
+	if (g->term) {
+		char *why = NULL;
+
+		if (timespec_parse(g->term, (int64_t)time(NULL), true,
+		    &rq.term_time, &why) < 0 || rq.term_time <= time(NULL)) {
+			free(why);
+			not_submitted("%s: Bad time specification", g->term);
+		}
+	}
+	if (g->begin) {
+		char *why = NULL;
+
+		/* A time already past just lets the job start. */
+		if (timespec_parse(g->begin, (int64_t)time(NULL), false,
+		    &rq.begin_time, &why) < 0 && rq.begin_time <= 0) {
+			free(why);
+			not_submitted("%s: Bad time specification", g->begin);
+		}
+		free(why);
+	}
+	if (rq.term_time && rq.begin_time && rq.term_time <= rq.begin_time)
+		not_submitted("%s: Bad time specification", g->term);
+	if (g->depend) {
+		rq.depend_cond = xstrdup(g->depend);
+		rq.options |= SUB_DEPEND_COND;
+	}
+	if (g->sprio) {
+		rq.user_priority = g->sprio;
+		rq.options2 |= SUB2_JOB_PRIORITY;
+	}
+	if (g->pre) {
+		rq.pre_exec = xstrdup(g->pre);
+		rq.options |= SUB_PRE_EXEC;
+	}
+	if (g->post)
+		rq.post_exec = xstrdup(g->post);
 	if (g->project || getenv("LSB_DEFAULTPROJECT")) {
 		rq.project = xstrdup(g->project ? g->project :
 		    getenv("LSB_DEFAULTPROJECT"));
@@ -652,6 +748,10 @@ main(int argc, char **argv)
 		rq.mail_user = xstrdup(g->mail);
 		rq.options |= SUB_MAIL_USER;
 	}
+	if (g->mail_begin)
+		rq.options |= SUB_NOTIFY_BEGIN;
+	if (g->mail_end)
+		rq.options |= SUB_NOTIFY_END;
 	if (g->shell) {
 		rq.login_shell = xstrdup(g->shell);
 		rq.options |= SUB_LOGIN_SHELL;

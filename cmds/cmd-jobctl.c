@@ -72,15 +72,20 @@ jobctl_send(struct ctrl_req *rq, const char *ok)
 		else
 			snprintf(jid, sizeof(jid), "%lld", (long long)res.jobid);
 		if (res.code == LSBE_NO_ERROR) {
-			if (strstr(ok, "%d"))
+			FILE *f = stdout;
+
+			if (strstr(ok, "%d")) {
+				/* btop and bbot answer on stderr, as in LSF. */
 				snprintf(line, sizeof(line), ok,
 				    rq->position < 1 ? 1 : rq->position);
-			else if (strstr(ok, "%s"))
+				f = stderr;
+			} else if (strstr(ok, "%s")) {
 				snprintf(line, sizeof(line), ok,
 				    rq->queue ? rq->queue : "");
-			else
+			} else {
 				snprintf(line, sizeof(line), "%s", ok);
-			printf("Job <%s> %s\n", jid, line);
+			}
+			fprintf(f, "Job <%s> %s\n", jid, line);
 		} else if (res.jobid == 0) {
 			fprintf(stderr, "%s\n", lsb_errmsg(res.code));
 			rc = 255;

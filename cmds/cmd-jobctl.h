@@ -13,8 +13,9 @@ void	 jobctl_ids(struct ctrl_req *, char **argv, int argc);
 /*
  * Send rq and print, for each job, "Job <N> <ok>" on stdout or
  * "Job <N>: <why>" on stderr.  ok may hold "%d" for the position
- * (btop, bbot) and "%s" for the queue (bswitch).  Returns the exit
- * status: 0 when every job was acted on, else 255.
+ * (btop, bbot: printed on stderr, as LSF does) and "%s" for the queue
+ * (bswitch).  Returns the exit status: 0 when every job was acted on,
+ * else 255.
  */
 int	 jobctl_send(struct ctrl_req *, const char *ok);
 

@@ -1,22 +1,27 @@
 /*
- * lsadmin: the LIM administrator's command.  This version checks the
- * configuration (ckconfig) and shows a LIM's lsf.conf parameters
- * (showconf lim); the LIM controls come later and say so.
+ * lsadmin: the LIM administrator's command.  It checks the configuration
+ * (ckconfig), shows a LIM's lsf.conf parameters (showconf lim), and has
+ * LIMs read their configuration again (reconfig) or restart (limrestart)
+ * through each LIM's administrator socket, a Unix-domain socket under
+ * LSB_SHAREDIR: so only LIMs on this machine are reached.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
+#include "cmd-admin.h"
 #include "cmd-display.h"
 #include "cmdopt.h"
+#include "net.h"
 
 /* LSF's subcommands this version does not do yet. */
 static const char *const later[] = {
-	"reconfig", "limrestart", "limstartup", "limshutdown", "limlock",
-	"limunlock", "resrestart", "resstartup", "resshutdown", "reslogon",
-	"reslogoff", "limdebug", "limtime", "resdebug", "restime",
-	"expire", "showstatus",
+	"limstartup", "limshutdown", "limlock", "limunlock", "resrestart",
+	"resstartup", "resshutdown", "reslogon", "reslogoff", "limdebug",
+	"limtime", "resdebug", "restime", "expire", "showstatus",
 };
 
 static void NORETURN
@@ -27,13 +32,16 @@ usage(int rc)
 	    "Subcommands:\n"
 	    "    ckconfig [-v]                 check the cluster "
 	    "configuration files\n"
+	    "    reconfig [-v] [-f]            have every LIM read the "
+	    "configuration again\n"
+	    "    limrestart [-v] [-f] [host_name ... | all]\n"
+	    "                                  restart LIMs\n"
 	    "    showconf lim [-h host ... | -h all]\n"
 	    "                                  show the lsf.conf parameters "
 	    "a LIM uses\n"
 	    "    help                          show this list\n"
 	    "Not supported by this version:\n"
-	    "    reconfig limrestart limstartup limshutdown limlock "
-	    "limunlock\n"
+	    "    limstartup limshutdown limlock limunlock\n"
 	    "    resrestart resstartup resshutdown limdebug limtime\n");
 	exit(rc);
 }
@@ -154,6 +162,144 @@ showconf(int argc, char **argv)
 	return rc;
 }
 
+/* The cluster's name for this machine, as the daemons find it. */
+static char *
+local_host(const struct lsf_config *c)
+{
+	char *local = net_local_hostname();
+	size_t ln = strcspn(local, ".");
+
+	for (int i = 0; i < c->cluster.nhosts; i++) {
+		const char *h = c->cluster.hosts[i].name;
+		size_t hn = strcspn(h, ".");
+
+		if (strcasecmp(h, local) == 0 || (hn == ln &&
+		    strncasecmp(h, local, ln) == 0)) {
+			free(local);
+			return xstrdup(h);
+		}
+	}
+	die("this host (%s) is not in the cluster; name the hosts", local);
+}
+
+/* Ask the LIM of host over its administrator socket; 0 when done. */
+static int
+lim_admin(const struct lsf_config *c, const char *host, uint16_t type)
+{
+	char *path = lim_socket_path(c, host);
+	struct msg_error e;
+	struct reply rp;
+	struct wbuf w;
+	int fd, rc = 0;
+
+	printf("Restart LIM on <%s> ...... ", host);
+	fflush(stdout);
+	if (path == NULL) {
+		printf("failed: LSB_SHAREDIR is not set\n");
+		return -1;
+	}
+	fd = net_connect_unix(path);
+	if (fd < 0) {
+		/* Down, or on another machine: no admin transport there. */
+		printf("failed: %s: %s\n", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	free(path);
+	wbuf_init(&w);
+	msg_put_empty(&w, type, 1);
+	if (mbd_call(fd, &w, &rp) < 0) {
+		printf("failed: no answer from the LIM\n");
+		rc = -1;
+	} else if (reply_is_error(&rp, &e)) {
+		printf("%s\n", lsb_errmsg(e.code));
+		if (e.detail)
+			fprintf(stderr, "%s\n", e.detail);
+		msg_error_release(&e);
+		rc = -1;
+	} else if (rp.hdr.type != MSG_OK) {
+		printf("failed: unexpected reply\n");
+		rc = -1;
+	} else {
+		printf("done\n");
+	}
+	reply_release(&rp);
+	wbuf_release(&w);
+	close(fd);
+	return rc;
+}
+
+/*
+ * reconfig [-v] [-f] and limrestart [-v] [-f] [host ... | all]: check
+ * the configuration, ask before touching every host, then each LIM in
+ * turn.  LSF says "Restart LIM" for both: its reconfig restarts the LIMs,
+ * ours have them read the files again in place.
+ */
+static int
+control(bool restart, int argc, char **argv)
+{
+	static const struct cmdopt opts[] = {
+		{ "v", false, 1 },
+		{ "f", false, 2 },
+		{ NULL, false, 0 }
+	};
+	const struct lsf_config *c;
+	struct cmdopt_state st;
+	struct strv hosts = STRV_INIT;
+	bool verbose = false, force = false, all;
+	const char *val;
+	char **rest;
+	int id, nrest, rc = 0;
+
+	cmdopt_init(&st, argc, argv, true);
+	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
+		if (id == 1)
+			verbose = true;
+		else if (id == 2)
+			force = true;
+		else
+			usage(255);
+	}
+	rest = cmdopt_rest(&st, &nrest);
+	if (!restart && nrest > 0)
+		usage(255);
+	all = !restart || (nrest == 1 && strcmp(rest[0], "all") == 0);
+	if (conf_check(NULL, CONF_CLUSTER, verbose, stderr) != 0)
+		return 255;
+	c = client_config(CONF_CLUSTER);
+	if (all) {
+		for (int i = 0; i < c->cluster.nhosts; i++)
+			strv_push(&hosts, c->cluster.hosts[i].name);
+	} else if (nrest == 0) {
+		strv_push_nodup(&hosts, local_host(c));
+	} else {
+		for (int i = 0; i < nrest; i++) {
+			const struct cluster_host *ch =
+			    config_cluster_host(c, rest[i]);
+
+			if (ch == NULL) {
+				fprintf(stderr, "lsadmin: host %s not found\n",
+				    rest[i]);
+				rc = 255;
+				continue;
+			}
+			strv_push(&hosts, ch->name);
+		}
+	}
+	cmdopt_release(&st);
+	if (rc != 0 || (all && !adm_confirm("Do you really want to restart "
+	    "LIMs on all hosts?", force))) {
+		strv_release(&hosts);
+		return 255;
+	}
+	for (size_t i = 0; i < hosts.n; i++)
+		if (lim_admin(c, hosts.v[i], restart ? MSG_LIM_RESTART :
+		    MSG_LIM_RECONFIG) < 0)
+			rc = 255;
+	strv_release(&hosts);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -171,6 +317,10 @@ main(int argc, char **argv)
 		return ckconfig(argc - 1, argv + 1);
 	if (strcmp(sub, "showconf") == 0)
 		return showconf(argc - 1, argv + 1);
+	if (strcmp(sub, "reconfig") == 0)
+		return control(false, argc - 1, argv + 1);
+	if (strcmp(sub, "limrestart") == 0)
+		return control(true, argc - 1, argv + 1);
 	for (size_t i = 0; i < ARRAY_SIZE(later); i++)
 		if (strcmp(sub, later[i]) == 0) {
 			fprintf(stderr, "lsadmin: %s is not supported by this "

@@ -17,6 +17,9 @@
 const struct lsf_config *client_config(unsigned parts);
 /* The socket mbatchd listens on for commands. */
 char	*mbd_socket_path(const struct lsf_config *);
+/* A LIM's administrator socket (lsadmin reconfig, limrestart), or NULL
+ * without LSB_SHAREDIR. */
+char	*lim_socket_path(const struct lsf_config *, const char *host);
 
 /* A reply frame. */
 struct reply {

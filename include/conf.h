@@ -88,6 +88,8 @@ struct lsf_conf {
 	struct strv	 master_list;	/* LSF_MASTER_LIST */
 	char		*unit_for_limits; /* LSF_UNIT_FOR_LIMITS, default "KB" */
 	char		*log_mask;	/* LSF_LOG_MASK */
+	char		*mailto;	/* LSB_MAILTO, default "!U" */
+	char		*mailprog;	/* LSB_MAILPROG, default /usr/lib/sendmail */
 };
 /* The value of a key as written in lsf.conf, or NULL. */
 const char *lsf_conf_get(const struct lsf_conf *, const char *key);
@@ -165,6 +167,8 @@ struct lsb_params {
 	int		 max_user_priority;	/* -1 = undefined */
 	int		 max_pend_jobs;		/* -1 */
 	int		 sub_try_interval;	/* 60 */
+	int		 max_preexec_retry;	/* 5 */
+	int		 job_dep_last_sub;	/* 0: a name means all jobs */
 };
 
 /* Resource limits as "[default] max" pairs; -1 = not set. */
@@ -329,5 +333,8 @@ int	 parse_threshold(const char *val, int idx, struct thresholds *t,
  */
 int	 conf_check(const char *envdir, unsigned parts, bool verbose,
 	    FILE *out);
+/* The same, also counting the warnings (badmin reconfig asks then). */
+int	 conf_check_warn(const char *envdir, unsigned parts, bool verbose,
+	    FILE *out, int *nwarnings);
 
 #endif

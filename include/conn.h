@@ -67,6 +67,12 @@ void		 conn_close(struct conn *);
 void		 conn_close_after_write(struct conn *);
 /* Bytes queued for writing and not yet sent. */
 size_t		 conn_pending_out(const struct conn *);
+/*
+ * Write what is queued now, outside the loop, waiting up to timeout_ms
+ * for a full socket: for a last answer before the process exits or
+ * executes itself again.  -1 if some of it could not be written.
+ */
+int		 conn_flush_now(struct conn *, int timeout_ms);
 
 /* Accept connections on a listening fd; cb gets each new fd. */
 struct listener;

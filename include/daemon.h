@@ -27,6 +27,12 @@ struct daemon_opts {
 	char		**argv;
 };
 
+/*
+ * mbatchd's exit status after badmin mbdrestart: its sbatchd starts it
+ * again at once, where any other exit waits out a growing delay.
+ */
+#define MBD_EXIT_RESTART	3
+
 /* Parse the common options; exits on -V, -h and bad options. */
 void	 daemon_getopt(struct daemon_opts *, const char *name, int argc,
 	    char **argv);

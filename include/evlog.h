@@ -174,11 +174,14 @@ struct ev_mbd_start {
 	char		*cluster;
 	int		 nhosts;
 	int		 nqueues;
+	char		*user;		/* ext: the account mbatchd runs as */
 };
 struct ev_mbd_die {
 	char		*master;
 	int		 nremoved;
 	int		 exit_code;
+	char		*user;		/* ext: who asked (badmin mbdrestart) */
+	char		*comment;	/* ext: its -C */
 };
 
 struct ev_job_move {
@@ -225,6 +228,18 @@ struct ev_ctrl {
 	char		*comment;
 };
 
+/* JOB_MODIFY2: bmod.  LSF's leading fields, then which MOD_* bits were
+ * set and reset (ext). */
+struct ev_job_modify {
+	int64_t		 jobid;
+	int		 idx;
+	int		 uid;
+	char		*user;
+	uint32_t	 set;		/* MOD_* (proto.h) taken from req */
+	uint32_t	 del;		/* MOD_* reset */
+	struct submit_req req;
+};
+
 #define EV_DECL(x)							\
 	void	 x##_write(struct strbuf *, int64_t when, const struct x *); \
 	int	 x##_read(struct ev_reader *, struct x *);		\
@@ -243,6 +258,7 @@ EV_DECL(ev_job_switch)
 EV_DECL(ev_job_requeue)
 EV_DECL(ev_job_force)
 EV_DECL(ev_mig)
+EV_DECL(ev_job_modify)
 #undef EV_DECL
 /* HOST_CTRL and QUEUE_CTRL share a layout. */
 void	 ev_ctrl_write(struct strbuf *, int64_t when, const char *type,

@@ -48,6 +48,9 @@ void	 jformat_release(struct jformat *);
 char	*jobfmt_hosts(const struct strv *slots, const char *sep);
 /* "2 Mbytes", "5.2 Gbytes" (LSF's memory wording); "-" when unknown. */
 void	 jobfmt_mem(int64_t kb, struct strbuf *);
+/* A memory limit in unit (LSF_UNIT_FOR_LIMITS; NULL: KB), as bjobs -l
+ * shows it: "   37.1 G". */
+void	 jobfmt_limit_mem(int64_t kb, const char *unit, struct strbuf *);
 /* The exit code of a finished job: 128+signal for a signal. */
 int	 jobfmt_exit_code(const struct job_info *);
 /* "123" or "123[4]". */

@@ -234,4 +234,8 @@ const char	*susp_reason_text(int);
 int		 sig_from_name(const char *);	/* -1 if unknown */
 const char	*sig_name(int);			/* "KILL"; NULL if unknown */
 
+/* Does a REQUEUE_EXIT_VALUES list ("1 2 EXCLUDE(3)") hold this exit
+ * code?  EXCLUDE(n) codes are requeued too. */
+bool		 exit_value_listed(const char *list, int code);
+
 #endif

@@ -44,12 +44,17 @@ struct pol_host {
 	bool		 exclusive;	/* an exclusive job runs there */
 	int64_t		 last_dispatch;	/* time of the last job started */
 	const struct thresholds *thr;	/* lsb.hosts, may be NULL */
+	int		 jl_u;		/* lsb.hosts JL/U; -1 none */
 	struct rr_host	 rr;		/* name, load, static figures */
+	float		 rsv[NLOADIDX];	/* reserved by running jobs' rusage */
 	/* Scratch of one pass. */
 	int		 taken;		/* slots given out in this pass */
 	bool		 took_exclusive;
 	bool		 accept_closed;	/* took a job; interval > 0 */
 	int		 qreason;	/* for the queue being scheduled */
+	const float	*load;		/* the real load (rr.load is eff) */
+	float		 eff[NLOADIDX];	/* load less reservations */
+	float		 rsv_taken[NLOADIDX];
 };
 
 struct pol_job;
@@ -68,7 +73,16 @@ struct pol_cap {
 	uint32_t	 pass;
 	int		 taken;
 };
-#define POL_NCAPS	4
+#define POL_NCAPS	6
+
+/* A user's slots by host, for JL/U (lsb.hosts) and JL/P (lsb.users). */
+struct pol_user {
+	int		*host_used;	/* per host index, started jobs */
+	float		 jl_p;		/* slots per processor; < 0 none */
+	/* Scratch of one pass. */
+	uint32_t	 pass;
+	int		*host_taken;
+};
 
 struct pol_queue {
 	const char	*name;
@@ -80,6 +94,11 @@ struct pol_queue {
 	const bool	*host_ok;	/* per host index; NULL = all hosts */
 	const struct resreq *rr;	/* RES_REQ; NULL = none */
 	int		 accept_interval; /* seconds, 0 = none */
+	struct pol_cap	 qcap;		/* QJOB_LIMIT: slots of the queue */
+	int		 hjob_limit;	/* HJOB_LIMIT: per host; -1 none */
+	float		 pjob_limit;	/* PJOB_LIMIT: per processor; < 0 */
+	int		*host_used;	/* per host index: its started slots
+					 * (kept when a per-host limit is set) */
 	struct pol_job	*head;		/* pending jobs, dispatch order */
 	struct pol_job	*tail;
 	/* Set by a pass that stopped early because nothing more fits:
@@ -103,6 +122,7 @@ struct pol_job {
 	int64_t		 count;		/* > 1: an array's pending elements,
 					 * each started on its own */
 	struct pol_cap	*caps[POL_NCAPS]; /* limits it counts against */
+	struct pol_user	*user;		/* per-host user limits; NULL none */
 	const struct resreq *rr;	/* effective (queue merged), or NULL */
 	const int	*asked;		/* -m host indices, or NULL */
 	int		 nasked;
@@ -125,6 +145,7 @@ struct pol_cluster {
 	int		  nqueues;
 	int64_t		  now;		/* seconds since the epoch */
 	uint32_t	  pass;		/* incremented by each pass */
+	bool		  any_jlu;	/* some host has JL/U */
 };
 
 /* Sort queues by decreasing priority, then config order. */

@@ -187,6 +187,7 @@ struct submit_reply {
 #define JQ_SUSP		0x10	/* -s */
 #define JQ_LONG		0x20	/* -l: send the long fields */
 #define JQ_ANYUSER	0x40	/* -u all */
+#define JQ_ARRAY	0x80	/* -A: one summary per array */
 struct job_id {
 	int64_t		 jobid;
 	int32_t		 idx;		/* 0: the job or every element */
@@ -257,7 +258,11 @@ struct job_info {
 	int64_t		 rlimits[LSF_RLIM_NLIMITS];
 	int		 user_priority;
 	int		 run_count;
+	/* bjobs -A: the array's elements by state, JA_* */
+	int64_t		 array_counts[8];
 };
+enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
+	JA_PSUSP, JA_NCOUNTS };
 
 /* One frame of a bjobs reply; IDs asked for and not found come in the
  * last frame. */
@@ -429,7 +434,13 @@ struct peek_req {
 	int		 max;		/* bytes */
 	uint32_t	 tag;
 	uint32_t	 run_count;
+	/* With jobid 0: the caller's most recent started job that matches. */
+	char		*queue;		/* -q */
+	char		*host;		/* -m */
+	char		*job_name;	/* -J */
+	uint32_t	 flags;		/* PEEK_F_* */
 };
+#define PEEK_F_FOLLOW	0x01	/* bpeek -f: the end of a job just ended */
 struct peek_reply {
 	int		 code;		/* LSBE_* */
 	uint32_t	 tag;
@@ -438,6 +449,8 @@ struct peek_reply {
 	bool		 finished;	/* the job has ended */
 	char		*path;		/* the file read, for the heading */
 	char		*data;
+	int64_t		 jobid;		/* the job peeked at */
+	int32_t		 idx;
 };
 
 /* badmin */
@@ -528,6 +541,12 @@ struct job_spec {
 	int		 umask;
 	int		 nice;
 	int		 term_interval;	/* JOB_TERMINATE_INTERVAL, seconds */
+	int64_t		 term_time;	/* -t deadline, 0 = none */
+	char		*pre_exec;	/* -E */
+	char		*post_exec;	/* -Ep */
+	char		*queue_pre_exec; /* lsb.queues PRE_EXEC */
+	char		*queue_post_exec; /* lsb.queues POST_EXEC */
+	char		*requeue_exit;	/* REQUEUE_EXIT_VALUES: no mail then */
 };
 
 #define SBD_SIG_SUSPEND	(-1)	/* queue SUSPEND action */
@@ -538,6 +557,8 @@ struct sbd_signal {
 	int		 sig;		/* number, SIG_KILL_SEQ or SBD_SIG_* */
 	int		 reason;	/* TERM_* to record if it dies */
 	uint32_t	 run_count;
+	uint32_t	 flags;		/* SIG_F_REQUEUE|HOLD|MIG: its end
+					 * is not the job's (no mail) */
 };
 struct job_ack {
 	int64_t		 jobid;

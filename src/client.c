@@ -49,6 +49,15 @@ mbd_socket_path(const struct lsf_config *c)
 	    c->cluster.name ? c->cluster.name : "cluster");
 }
 
+char *
+lim_socket_path(const struct lsf_config *c, const char *host)
+{
+	if (c->lsf.sharedir == NULL || c->cluster.name == NULL)
+		return NULL;
+	return xasprintf("%s/%s/lim.%s.sock", c->lsf.sharedir,
+	    c->cluster.name, host);
+}
+
 void
 reply_release(struct reply *r)
 {

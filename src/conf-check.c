@@ -30,6 +30,13 @@ reading_lsb(FILE *out, const char *dir, const char *file)
 int
 conf_check(const char *envdir, unsigned parts, bool verbose, FILE *out)
 {
+	return conf_check_warn(envdir, parts, verbose, out, NULL);
+}
+
+int
+conf_check_warn(const char *envdir, unsigned parts, bool verbose, FILE *out,
+    int *nwarnings)
+{
 	struct lsf_config cfg;
 	struct conf_diag d;
 	int rc;
@@ -58,6 +65,8 @@ conf_check(const char *envdir, unsigned parts, bool verbose, FILE *out)
 	else
 		fputs("No errors found.\n\n", out);
 	rc = d.nerrors > 0 ? 1 : 0;
+	if (nwarnings != NULL)
+		*nwarnings = d.nwarnings;
 	conf_diag_release(&d);
 	config_release(&cfg);
 	return rc;

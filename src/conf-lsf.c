@@ -18,6 +18,8 @@ lsf_conf_init(struct lsf_conf *c)
 	c->mbd_port = DEF_MBD_PORT;
 	c->sbd_port = DEF_SBD_PORT;
 	c->unit_for_limits = xstrdup("KB");
+	c->mailto = xstrdup("!U");
+	c->mailprog = xstrdup("/usr/lib/sendmail");
 }
 
 void
@@ -37,6 +39,8 @@ lsf_conf_release(struct lsf_conf *c)
 	strv_release(&c->master_list);
 	free(c->unit_for_limits);
 	free(c->log_mask);
+	free(c->mailto);
+	free(c->mailprog);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -68,6 +72,18 @@ value_dup(const struct conf_kvs *kv, const char *key)
 	if (e == NULL || conf_blank(e->val))
 		return NULL;
 	return xstrdup(e->val);
+}
+
+/* Replace the default when the key has a value. */
+static void
+get_default(const struct conf_kvs *kv, const char *key, char **dst)
+{
+	char *v = value_dup(kv, key);
+
+	if (v) {
+		free(*dst);
+		*dst = v;
+	}
 }
 
 static void
@@ -152,6 +168,8 @@ lsf_conf_read(struct lsf_conf *c, const char *envdir, unsigned parts,
 	if ((e = last_kv(&kv, "LSF_MASTER_LIST")) != NULL)
 		strv_split_ws(&c->master_list, e->val);
 	get_unit(c, &kv, d);
+	get_default(&kv, "LSB_MAILTO", &c->mailto);
+	get_default(&kv, "LSB_MAILPROG", &c->mailprog);
 
 	conf_kvs_release(&kv);
 	conf_file_release(&f);

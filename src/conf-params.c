@@ -41,6 +41,10 @@ static const struct int_param {
 	    0, INT_MAXID },
 	{ "SUB_TRY_INTERVAL", offsetof(struct lsb_params, sub_try_interval),
 	    0, 86400 },
+	{ "MAX_PREEXEC_RETRY",
+	    offsetof(struct lsb_params, max_preexec_retry), 1, INT_MAXID },
+	{ "JOB_DEP_LAST_SUB",
+	    offsetof(struct lsb_params, job_dep_last_sub), 0, 1 },
 };
 
 /* Parameters LSF knows that we keep in keys/vals only. */
@@ -52,11 +56,11 @@ static const char *const quiet_params[] = {
 	"COMMITTED_RUN_TIME_FACTOR", "FAIRSHARE_ADJUSTMENT_FACTOR",
 	"JOB_PRIORITY_OVER_TIME", "RESOURCE_RESERVE_PER_TASK",
 	"MIN_SWITCH_PERIOD", "ABS_RUNLIMIT", "LSB_SYNC_HOST_STAT_LIM",
-	"MAX_PREEXEC_RETRY", "LOCAL_MAX_PREEXEC_RETRY",
+	"LOCAL_MAX_PREEXEC_RETRY",
 	"REMOTE_MAX_PREEXEC_RETRY", "MAX_CONCURRENT_QUERY",
 	"PARALLEL_SCHED_BY_SLOT", "DEFAULT_HOST_SPEC", "MAX_ACCT_ARCHIVE_FILE",
 	"ACCT_ARCHIVE_AGE", "ACCT_ARCHIVE_SIZE", "ACCT_ARCHIVE_TIME",
-	"MAX_INFO_DIRS", "JOB_DEP_LAST_SUB", "SHARED_RESOURCE_UPDATE_FACTOR",
+	"MAX_INFO_DIRS", "SHARED_RESOURCE_UPDATE_FACTOR",
 	"CONDENSE_PENDING_REASONS", "MAX_PEND_SLOTS", "JOB_SPOOL_DIR",
 	"JOB_POSITION_CONTROL_BY_ADMIN", "DETECT_IDLE_JOB_AFTER",
 	"EADMIN_TRIGGER_DURATION", "JOB_INCLUDE_POSTPROC",
@@ -102,6 +106,7 @@ lsb_params_init(struct lsb_params *p)
 	p->max_user_priority = -1;
 	p->max_pend_jobs = -1;
 	p->sub_try_interval = 60;
+	p->max_preexec_retry = 5;
 }
 
 void

@@ -1,5 +1,6 @@
 /* Framed connections over libevent bufferevents. */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -273,4 +274,27 @@ listener_free(struct listener *ctx)
 		return;
 	evconnlistener_free(ctx->l);
 	free(ctx);
+}
+
+int
+conn_flush_now(struct conn *c, int timeout_ms)
+{
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+	uint64_t until = mono_ms() + (uint64_t)timeout_ms;
+
+	/* The bufferevent holds its output's front; we drain it here. */
+	evbuffer_unfreeze(out, 1);
+	while (evbuffer_get_length(out) > 0) {
+		struct pollfd pfd = { .fd = c->fd, .events = POLLOUT };
+		uint64_t now = mono_ms();
+
+		if (evbuffer_write(out, c->fd) < 0 && errno != EAGAIN &&
+		    errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		if (evbuffer_get_length(out) == 0 || now >= until)
+			break;
+		(void)poll(&pfd, 1, (int)(until - now));
+	}
+	evbuffer_freeze(out, 1);
+	return evbuffer_get_length(out) == 0 ? 0 : -1;
 }

@@ -4,6 +4,7 @@
  * defaults for our trailing fields when an older record lacks them and
  * ignoring any fields after the ones it knows.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -458,6 +459,7 @@ ev_mbd_start_write(struct strbuf *sb, int64_t when,
 	ev_str(sb, x->cluster);
 	ev_int(sb, x->nhosts);
 	ev_int(sb, x->nqueues);
+	ev_str(sb, x->user);
 	ev_end(sb, start);
 }
 
@@ -469,6 +471,7 @@ ev_mbd_start_read(struct ev_reader *r, struct ev_mbd_start *x)
 	evr_str(r, &x->cluster);
 	evr_i32(r, &x->nhosts);
 	evr_i32(r, &x->nqueues);
+	evr_str_opt(r, &x->user);
 	return r->err ? -1 : 0;
 }
 
@@ -477,6 +480,7 @@ ev_mbd_start_release(struct ev_mbd_start *x)
 {
 	free(x->master);
 	free(x->cluster);
+	free(x->user);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -491,6 +495,8 @@ ev_mbd_die_write(struct strbuf *sb, int64_t when, const struct ev_mbd_die *x)
 	ev_str(sb, x->master);
 	ev_int(sb, x->nremoved);
 	ev_int(sb, x->exit_code);
+	ev_str(sb, x->user);
+	ev_str(sb, x->comment);
 	ev_end(sb, start);
 }
 
@@ -501,6 +507,8 @@ ev_mbd_die_read(struct ev_reader *r, struct ev_mbd_die *x)
 	evr_str(r, &x->master);
 	evr_i32(r, &x->nremoved);
 	evr_i32(r, &x->exit_code);
+	evr_str_opt(r, &x->user);
+	evr_str_opt(r, &x->comment);
 	return r->err ? -1 : 0;
 }
 
@@ -508,6 +516,8 @@ void
 ev_mbd_die_release(struct ev_mbd_die *x)
 {
 	free(x->master);
+	free(x->user);
+	free(x->comment);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -724,5 +734,119 @@ ev_ctrl_release(struct ev_ctrl *x)
 	free(x->name);
 	free(x->user);
 	free(x->comment);
+	memset(x, 0, sizeof(*x));
+}
+
+/* JOB_MODIFY2: bmod */
+
+void
+ev_job_modify_write(struct strbuf *sb, int64_t when,
+    const struct ev_job_modify *x)
+{
+	const struct submit_req *q = &x->req;
+	size_t start = sb->len;
+	char id[48];
+
+	if (x->idx > 0)
+		snprintf(id, sizeof(id), "%lld[%d]", (long long)x->jobid,
+		    x->idx);
+	else
+		snprintf(id, sizeof(id), "%lld", (long long)x->jobid);
+	ev_begin(sb, "JOB_MODIFY2", when);
+	ev_str(sb, id);
+	ev_int(sb, q->options);
+	ev_int(sb, q->options2);
+	ev_int(sb, 0);				/* delOptions */
+	ev_int(sb, x->uid);
+	ev_str(sb, x->user);
+	ev_int(sb, 0);				/* submitTime */
+	ev_int(sb, q->umask);
+	ev_int(sb, q->num_procs);
+	ev_int(sb, q->begin_time);
+	ev_int(sb, q->term_time);
+	ev_int(sb, SIG_VALUE_NONE);		/* sigValue */
+	ev_int(sb, 0);				/* restartPid */
+	ev_str(sb, q->job_name);
+	ev_str(sb, q->queue);
+	ev_strv(sb, &q->asked_hosts);
+	ev_str(sb, q->res_reqs.n ? q->res_reqs.v[0] : "");
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		ev_int(sb, q->rlimits[i]);
+	ev_str(sb, "");				/* hostSpec */
+	ev_str(sb, q->depend_cond);
+	/* Ours. */
+	ev_int(sb, x->set);
+	ev_int(sb, x->del);
+	ev_str(sb, q->out_file);
+	ev_str(sb, q->err_file);
+	ev_str(sb, q->pre_exec);
+	ev_str(sb, q->post_exec);
+	ev_str(sb, q->mail_user);
+	ev_str(sb, q->project);
+	ev_int(sb, q->user_priority);
+	ev_str(sb, q->cwd);
+	ev_int(sb, q->max_procs);
+	ev_end(sb, start);
+}
+
+int
+ev_job_modify_read(struct ev_reader *r, struct ev_job_modify *x)
+{
+	struct submit_req *q = &x->req;
+	char *id = NULL, *rr = NULL, *spec = NULL, *end;
+	int64_t skip;
+
+	memset(x, 0, sizeof(*x));
+	submit_req_init(q);
+	evr_str(r, &id);
+	evr_u32(r, &q->options);
+	evr_u32(r, &q->options2);
+	evr_int(r, &skip);			/* delOptions */
+	evr_i32(r, &x->uid);
+	evr_str(r, &x->user);
+	evr_int(r, &skip);			/* submitTime */
+	evr_i32(r, &q->umask);
+	evr_i32(r, &q->num_procs);
+	evr_int(r, &q->begin_time);
+	evr_int(r, &q->term_time);
+	evr_int(r, &skip);			/* sigValue */
+	evr_int(r, &skip);			/* restartPid */
+	evr_str(r, &q->job_name);
+	evr_str(r, &q->queue);
+	evr_strv(r, &q->asked_hosts);
+	evr_str(r, &rr);
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		evr_int(r, &q->rlimits[i]);
+	evr_str(r, &spec);			/* hostSpec */
+	evr_str(r, &q->depend_cond);
+	evr_u32(r, &x->set);
+	evr_u32(r, &x->del);
+	evr_str_opt(r, &q->out_file);
+	evr_str_opt(r, &q->err_file);
+	evr_str_opt(r, &q->pre_exec);
+	evr_str_opt(r, &q->post_exec);
+	evr_str_opt(r, &q->mail_user);
+	evr_str_opt(r, &q->project);
+	evr_i32_opt(r, &q->user_priority, -1);
+	evr_str_opt(r, &q->cwd);
+	evr_i32_opt(r, &q->max_procs, q->num_procs);
+	if (rr && *rr)
+		strv_push(&q->res_reqs, rr);
+	free(rr);
+	free(spec);
+	if (id != NULL) {
+		x->jobid = strtoll(id, &end, 10);
+		if (*end == '[')
+			x->idx = (int)strtol(end + 1, NULL, 10);
+	}
+	free(id);
+	return r->err ? -1 : 0;
+}
+
+void
+ev_job_modify_release(struct ev_job_modify *x)
+{
+	free(x->user);
+	submit_req_release(&x->req);
 	memset(x, 0, sizeof(*x));
 }

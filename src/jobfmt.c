@@ -57,6 +57,20 @@ jobfmt_mem(int64_t kb, struct strbuf *sb)
 		sb_addf(sb, "%.1f Gbytes", (double)kb / (1024.0 * 1024.0));
 }
 
+void
+jobfmt_limit_mem(int64_t kb, const char *unit, struct strbuf *sb)
+{
+	static const char letters[] = "KMGTPE";
+	const char *l = unit && *unit ?
+	    strchr(letters, toupper((unsigned char)unit[0])) : NULL;
+	int pw = l ? (int)(l - letters) : 0;
+	double v = (double)kb;
+
+	for (int i = 0; i < pw; i++)
+		v /= 1024.0;
+	sb_addf(sb, "%7.1f %c", v, letters[pw]);
+}
+
 int
 jobfmt_exit_code(const struct job_info *j)
 {
@@ -239,6 +253,11 @@ GET(f_memlimit)
 	if (j->rlimits[LSF_RLIMIT_RSS] > 0)
 		mem_field(j->rlimits[LSF_RLIMIT_RSS], unit, sb);
 }
+GET(f_cpulimit)
+{
+	if (j->rlimits[LSF_RLIMIT_CPU] > 0)
+		sb_addf(sb, "%.1f", (double)j->rlimits[LSF_RLIMIT_CPU] / 60.0);
+}
 GET(f_runlimit)
 {
 	if (j->rlimits[LSF_RLIMIT_RUN] > 0)
@@ -296,6 +315,7 @@ static const struct jfield fields[] = {
 	{ "mem", "MEM", 15, f_mem },
 	{ "swap", "SWAP", 15, f_swap },
 	{ "memlimit", "MEMLIMIT", 10, f_memlimit },
+	{ "cpulimit", "CPULIMIT", 10, f_cpulimit },
 	{ "runtimelimit", "RUNTIMELIMIT", 12, f_runlimit },
 	{ "sub_cwd", "SUB_CWD", 30, f_sub_cwd },
 	{ "exec_cwd", "EXEC_CWD", 30, f_exec_cwd },

@@ -250,3 +250,27 @@ sig_name(int sig)
 			return sig_names[i].name;
 	return NULL;
 }
+
+bool
+exit_value_listed(const char *list, int code)
+{
+	const char *p = list;
+
+	if (list == NULL)
+		return false;
+	/* Every number counts, inside EXCLUDE(...) or not. */
+	while (*p) {
+		char *end;
+		long v;
+
+		if (*p < '0' || *p > '9') {
+			p++;
+			continue;
+		}
+		v = strtol(p, &end, 10);
+		if (v == code)
+			return true;
+		p = end;
+	}
+	return false;
+}

@@ -22,6 +22,7 @@
 
 struct shape {
 	const struct resreq *rr;
+	const struct pol_user *user;
 	const int	*asked;
 	int		 num_procs;
 	bool		 exclusive;
@@ -32,6 +33,8 @@ struct shape {
 struct pass {
 	struct pol_cluster *c;
 	struct pol_queue *q;
+	int		*qtaken;	/* slots the queue took per host */
+	bool		 qhost_limits;	/* HJOB_LIMIT or PJOB_LIMIT */
 	int		*elig;		/* eligible host indices, sorted */
 	int		 nelig;
 	int		 cursor;	/* first eligible host maybe with room */
@@ -201,6 +204,87 @@ host_room_reason(struct pass *p, struct pol_host *h, int need)
 	return 0;
 }
 
+static int
+min_room(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+/* Processors of a host, for the per-processor limits. */
+static int
+host_cpus(const struct pol_host *h)
+{
+	return h->rr.ncpus > 0 ? h->rr.ncpus : 1;
+}
+
+static void
+user_scratch(struct pass *p, struct pol_user *u)
+{
+	if (u->pass != p->c->pass) {
+		u->pass = p->c->pass;
+		memset(u->host_taken, 0, sizeof(int) * (size_t)p->c->nhosts);
+	}
+}
+
+/*
+ * How many more slots of this job's queue and user host h may take
+ * (INT_MAX: no limit), and the reason when none.
+ */
+static int
+limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
+{
+	struct pol_queue *q = p->q;
+	int room = INT_MAX, i = h->index;
+
+	*why = 0;
+	if (p->qhost_limits && q->host_used) {
+		int used = q->host_used[i] + p->qtaken[i];
+
+		if (q->hjob_limit >= 0 && q->hjob_limit - used < room) {
+			room = q->hjob_limit - used;
+			*why = HR_QUEUE_HOST_LIMIT;
+		}
+		if (q->pjob_limit >= 0) {
+			int max = (int)(q->pjob_limit * host_cpus(h));
+
+			if (max - used < room) {
+				room = max - used;
+				*why = HR_QUEUE_PROC_LIMIT;
+			}
+		}
+	}
+	if (j->user && j->user->host_used) {
+		struct pol_user *u = j->user;
+		int used;
+
+		user_scratch(p, u);
+		used = u->host_used[i] + u->host_taken[i];
+		if (h->jl_u >= 0 && h->jl_u - used < room) {
+			room = h->jl_u - used;
+			*why = HR_HOST_USER_LIMIT;
+		}
+		if (u->jl_p >= 0) {
+			int max = (int)(u->jl_p * host_cpus(h));
+
+			if (max - used < room) {
+				room = max - used;
+				*why = HR_USER_PROC_LIMIT;
+			}
+		}
+	}
+	if (room < 0)
+		room = 0;
+	return room;
+}
+
+/* Does some per-host limit apply to this job? */
+static bool
+has_host_limits(const struct pass *p, const struct pol_job *j)
+{
+	return p->qhost_limits || (j->user && j->user->host_used &&
+	    (p->c->any_jlu || j->user->jl_p >= 0));
+}
+
 static const struct resreq *order_ctx;
 
 static int
@@ -258,6 +342,7 @@ shape_find(struct pass *p, const struct pol_job *j)
 		struct shape *s = &p->failed[i];
 
 		if (s->rr == j->rr && s->asked == j->asked &&
+		    s->user == j->user &&
 		    s->num_procs == j->num_procs && s->exclusive == j->exclusive)
 			return s;
 	}
@@ -270,6 +355,7 @@ shape_add(struct pass *p, const struct pol_job *j)
 	struct shape *s = &p->failed[p->failed_next];
 
 	s->rr = j->rr;
+	s->user = j->user;
 	s->asked = j->asked;
 	s->num_procs = j->num_procs;
 	s->exclusive = j->exclusive;
@@ -290,9 +376,15 @@ asked_has(const struct pol_job *j, int host)
 }
 
 static void
-take(struct pass *p, struct pol_host *h, int n, bool exclusive)
+take(struct pass *p, struct pol_job *j, struct pol_host *h, int n,
+    bool exclusive)
 {
 	h->taken += n;
+	p->qtaken[h->index] += n;
+	if (j->user && j->user->host_used) {
+		user_scratch(p, j->user);
+		j->user->host_taken[h->index] += n;
+	}
 	if (exclusive)
 		h->took_exclusive = true;
 	if (p->q->accept_interval > 0)
@@ -306,11 +398,11 @@ place_plain(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	while (p->cursor < p->nelig) {
 		struct pol_host *h = p->c->hosts[p->elig[p->cursor]];
 
-		if (host_room_reason(p, h, 1) == 0) {
+		if (h->qreason == 0 && host_room_reason(p, h, 1) == 0) {
 			d->job = j;
 			d->slots = xmalloc(sizeof(int));
 			d->slots[0] = h->index;
-			take(p, h, 1, false);
+			take(p, j, h, 1, false);
 			return true;
 		}
 		p->cursor++;
@@ -318,15 +410,102 @@ place_plain(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	return false;
 }
 
+/* The value a host has for same[res]: type, model or a Boolean
+ * resource's presence. */
+static const char *
+same_value(const struct pol_host *h, const char *res)
+{
+	if (strcasecmp(res, "type") == 0)
+		return h->rr.type ? h->rr.type : "";
+	if (strcasecmp(res, "model") == 0)
+		return h->rr.model ? h->rr.model : "";
+	if (h->rr.resources && strv_contains(h->rr.resources, res))
+		return "1";
+	return "0";
+}
+
+/* Does the host have what the job's rusage[] reserves (mem, swp, tmp:
+ * what is left after the reservations of running jobs)? */
+static bool
+rusage_fits(const struct resreq *rr, const struct pol_host *h)
+{
+	for (int i = 0; rr && i < rr->nrusage; i++) {
+		int k = load_index_lookup(rr->rusage[i].name);
+
+		if (k < 0 || load_index_info[k].increasing)
+			continue;
+		if (h->rr.load[k] < INFINIT_LOAD &&
+		    h->rr.load[k] < rr->rusage[i].value)
+			return false;
+	}
+	return true;
+}
+
+static void
+rusage_take(const struct resreq *rr, struct pol_host *h)
+{
+	for (int i = 0; rr && i < rr->nrusage; i++) {
+		int k = load_index_lookup(rr->rusage[i].name);
+
+		if (k < 0)
+			continue;
+		h->rsv_taken[k] += (float)rr->rusage[i].value;
+		if (h->eff[k] < INFINIT_LOAD)
+			h->eff[k] += load_index_info[k].increasing ?
+			    (float)rr->rusage[i].value :
+			    -(float)rr->rusage[i].value;
+	}
+}
+
+/*
+ * Choose slots among the candidate hosts (sorted best first), each with
+ * room[] slots it may give this job: span[hosts=1] all on one, span
+ * [ptile=n] at most n per host, otherwise the best hosts filled in turn.
+ * Returns how many slots were placed into slots[].
+ */
+static int
+pick_slots(const int *cand, const int *room, int ncand, int need,
+    const struct resreq *rr, int *slots, int *per_host)
+{
+	int n = 0;
+	bool one = rr && rr->span_hosts == 1;
+	int ptile = rr && rr->span_ptile > 0 ? rr->span_ptile : 0;
+
+	memset(per_host, 0, sizeof(int) * (size_t)ncand);
+	for (int i = 0; i < ncand && n < need; i++) {
+		int k = room[i];
+
+		per_host[i] = 0;
+		if (one) {
+			if (k < need)
+				continue;
+			k = need;
+		}
+		if (ptile && k > ptile)
+			k = ptile;
+		if (ptile && k < ptile && need - n > k)
+			continue;	/* a host must give a whole tile */
+		if (k > need - n)
+			k = need - n;
+		per_host[i] = k;
+		for (int s = 0; s < k; s++)
+			slots[n++] = cand[i];
+	}
+	return n;
+}
+
 static bool
 place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 {
 	struct pol_cluster *c = p->c;
 	const struct resreq *rr = j->rr ? j->rr : p->q->rr;
-	int *cand = xmalloc(sizeof(int) * (size_t)c->nhosts);
+	int *cand = xmalloc(sizeof(int) * (size_t)c->nhosts * 3 + 1);
+	int *room = cand + c->nhosts, *per = room + c->nhosts;
+	int *slots;
 	uint32_t counts[HR_NREASONS];
 	int ncand = 0, need = j->num_procs > 0 ? j->num_procs : 1;
 	bool one_host = rr && rr->span_hosts == 1;
+	bool limits = has_host_limits(p, j);
 	int got = 0;
 
 	memset(counts, 0, sizeof(counts));
@@ -339,7 +518,7 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	}
 	for (int i = 0; i < c->nhosts; i++) {
 		struct pol_host *h = c->hosts[i];
-		int r = h->qreason;
+		int r = h->qreason, lr = INT_MAX;
 
 		if (r == 0 && j->asked && !asked_has(j, i))
 			r = HR_NOT_REQUESTED;
@@ -349,62 +528,114 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 			r = HR_EXCL_REQ;
 		if (r == 0)
 			r = host_room_reason(p, h, one_host ? need : 1);
+		if (r == 0 && limits && (lr = limit_room(p, j, h, &r)) > 0)
+			r = 0;
+		if (r == 0 && !rusage_fits(rr, h))
+			r = HR_RESERVED;
 		if (r) {
 			counts[r]++;
 			continue;
 		}
+		room[ncand] = min_room(free_slots(h), lr);
 		cand[ncand++] = i;
 	}
+	slots = xmalloc(sizeof(int) * (size_t)need);
 	if (ncand > 0) {
+		/* Sort the candidates; their room follows by host index. */
+		int *hr = xmalloc(sizeof(int) * (size_t)c->nhosts);
+
+		for (int i = 0; i < ncand; i++)
+			hr[cand[i]] = room[i];
 		sort_hosts(c, cand, ncand, rr);
-		if (one_host || need == 1) {
-			got = need;
-		} else {
-			int have = 0;
+		for (int i = 0; i < ncand; i++)
+			room[i] = hr[cand[i]];
+		free(hr);
+		if (rr && rr->same) {
+			/* Try each group of hosts that share the value, in
+			 * the order of their best host. */
+			for (int g = 0; g < ncand && got < need; g++) {
+				const char *v = same_value(c->hosts[cand[g]],
+				    rr->same);
+				int *gc = xmalloc(sizeof(int) * (size_t)ncand);
+				int *gr = xmalloc(sizeof(int) * (size_t)ncand);
+				int ng = 0, seen = 0;
 
-			for (int i = 0; i < ncand && have < need; i++) {
-				int f = free_slots(c->hosts[cand[i]]);
-
-				have += f < need ? f : need;
+				for (int k = 0; k < g; k++)
+					if (strcmp(same_value(c->hosts[cand[k]],
+					    rr->same), v) == 0)
+						seen = 1;
+				for (int k = g; k < ncand && !seen; k++)
+					if (strcmp(same_value(c->hosts[cand[k]],
+					    rr->same), v) == 0) {
+						gc[ng] = cand[k];
+						gr[ng++] = room[k];
+					}
+				if (!seen && pick_slots(gc, gr, ng, need, rr,
+				    slots, per) == need) {
+					memcpy(cand, gc, sizeof(int) *
+					    (size_t)ng);
+					ncand = ng;
+					got = need;
+				}
+				free(gc);
+				free(gr);
 			}
-			if (have >= need)
-				got = need;
-			else
-				counts[HR_NOT_ENOUGH] += (uint32_t)ncand;
+		} else if (pick_slots(cand, room, ncand, need, rr, slots,
+		    per) == need) {
+			got = need;
 		}
+		if (got == 0)
+			counts[HR_NOT_ENOUGH] += (uint32_t)ncand;
 	}
 	if (got == 0) {
 		set_reason(j, c->pass, PEND_NO_HOST, counts);
+		free(slots);
 		free(cand);
 		return false;
 	}
 	d->job = j;
-	d->slots = xmalloc(sizeof(int) * (size_t)need);
-	for (int i = 0, n = 0; n < need && i < ncand; i++) {
+	d->slots = slots;
+	for (int i = 0; i < ncand; i++) {
 		struct pol_host *h = c->hosts[cand[i]];
-		int f = free_slots(h), k = 0;
 
-		while (n < need && k < f) {
-			d->slots[n++] = h->index;
-			k++;
-		}
-		take(p, h, k, j->exclusive);
+		if (per[i] == 0)
+			continue;
+		take(p, j, h, per[i], j->exclusive);
+		rusage_take(rr, h);
+		/* Less is left: the queue's select and the thresholds,
+		 * judged when its turn began, see it for the jobs after. */
+		if (rr && rr->nrusage > 0 && h->qreason == 0)
+			h->qreason = host_queue_reason(p, h);
 	}
 	free(cand);
 	return true;
 }
 
 static bool
-is_plain(const struct pol_job *j)
+is_plain(const struct pass *p, const struct pol_job *j)
 {
 	return j->rr == NULL && j->asked == NULL && !j->exclusive &&
-	    j->num_procs <= 1;
+	    j->num_procs <= 1 && !(p->q->rr && p->q->rr->nrusage > 0) &&
+	    !has_host_limits(p, j);
+}
+
+static bool
+cap_full(struct pol_cluster *c, struct pol_cap *k, int need)
+{
+	if (k->pass != c->pass) {
+		k->pass = c->pass;
+		k->taken = 0;
+	}
+	return k->max >= 0 && k->used + k->taken + need > k->max;
 }
 
 /* The first limit the job would go over by starting one more, or 0. */
 static int
 caps_reason(struct pol_cluster *c, struct pol_job *j)
 {
+	if (j->queue && cap_full(c, &j->queue->qcap, j->num_procs))
+		return j->queue->qcap.reason ? j->queue->qcap.reason :
+		    PEND_QUEUE_JOB_LIMIT;
 	for (int i = 0; i < POL_NCAPS; i++) {
 		struct pol_cap *k = j->caps[i];
 		int need;
@@ -425,6 +656,8 @@ caps_reason(struct pol_cluster *c, struct pol_job *j)
 static void
 caps_take(struct pol_job *j)
 {
+	if (j->queue)
+		j->queue->qcap.taken += j->num_procs;
 	for (int i = 0; i < POL_NCAPS; i++)
 		if (j->caps[i])
 			j->caps[i]->taken += j->caps[i]->per_job ? 1 :
@@ -441,7 +674,7 @@ place_one(struct pass *p, struct pol_job *j, struct pol_decision *d,
 	struct shape *s;
 	uint32_t counts[HR_NREASONS];
 
-	if (is_plain(j)) {
+	if (is_plain(p, j)) {
 		if (place_plain(p, j, d)) {
 			set_reason(j, c->pass, PEND_NONE, NULL);
 			return true;
@@ -508,6 +741,24 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 		while (left > 0) {
 			int r;
 
+			if (q->qcap.max >= 0 && (q->qcap.pass != c->pass ||
+			    q->qcap.used + q->qcap.taken >= q->qcap.max) &&
+			    cap_full(c, &q->qcap, 1)) {
+				/* The queue is full: so is the rest. */
+				q->cut_pass = c->pass;
+				q->cut_reason = q->qcap.reason ?
+				    q->qcap.reason : PEND_QUEUE_JOB_LIMIT;
+				memset(q->cut_counts, 0,
+				    sizeof(q->cut_counts));
+				if (left < want)
+					set_reason(j, c->pass, q->cut_reason,
+					    NULL);
+				return n;
+			}
+			if ((r = caps_reason(c, j)) != 0) {
+				set_reason(j, c->pass, r, NULL);
+				break;
+			}
 			if (room == 0 || n >= max) {
 				/* Nothing more fits: the rest share one
 				 * reason. */
@@ -519,10 +770,6 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 					set_reason(j, c->pass, PEND_NO_HOST,
 					    counts);
 				return n;
-			}
-			if ((r = caps_reason(c, j)) != 0) {
-				set_reason(j, c->pass, r, NULL);
-				break;
 			}
 			if (!place_one(p, j, &out[n], &room))
 				break;
@@ -543,12 +790,29 @@ policy_schedule(struct pol_cluster *c, struct pol_decision *out, int max)
 	memset(&p, 0, sizeof(p));
 	p.c = c;
 	p.elig = xmalloc(sizeof(int) * (size_t)(c->nhosts + 1));
+	p.qtaken = xcalloc((size_t)c->nhosts + 1, sizeof(int));
 	c->pass++;
 	for (int i = 0; i < c->nhosts; i++) {
-		c->hosts[i]->index = i;
-		c->hosts[i]->taken = 0;
-		c->hosts[i]->took_exclusive = false;
-		c->hosts[i]->accept_closed = false;
+		struct pol_host *h = c->hosts[i];
+
+		h->index = i;
+		h->taken = 0;
+		h->took_exclusive = false;
+		h->accept_closed = false;
+		/* Selection sees the load less what running jobs reserve. */
+		if (h->rr.load != h->eff) {
+			h->load = h->rr.load;
+			h->rr.load = h->eff;
+		}
+		for (int k = 0; k < NLOADIDX; k++) {
+			h->rsv_taken[k] = 0;
+			h->eff[k] = h->load ? h->load[k] : INFINIT_LOAD;
+			if (h->load == NULL)
+				continue;
+			if (h->load[k] < INFINIT_LOAD && h->rsv[k] != 0)
+				h->eff[k] += load_index_info[k].increasing ?
+				    h->rsv[k] : -h->rsv[k];
+		}
 	}
 	for (int qi = 0; qi < c->nqueues && n < max; qi++) {
 		struct pol_queue *q = c->queues[qi];
@@ -562,8 +826,12 @@ policy_schedule(struct pol_cluster *c, struct pol_decision *out, int max)
 			continue;
 		}
 		p.q = q;
+		p.qhost_limits = q->host_used &&
+		    (q->hjob_limit >= 0 || q->pjob_limit >= 0);
+		memset(p.qtaken, 0, sizeof(int) * (size_t)c->nhosts);
 		n += schedule_queue(&p, out + n, max - n);
 	}
+	free(p.qtaken);
 	free(p.elig);
 	return n;
 }

@@ -140,7 +140,8 @@ PROTO_IMPL(job_query, JOB_QUERY_FIELDS)
 	F(INT, susp_reason) F(DBL, cpu_time) F(I64, mem_kb)		\
 	F(I64, max_mem_kb) F(I64, avg_mem_kb) F(I64, swap_kb)		\
 	F(INT, pgid) F(STRV, pids) F(I64A, rlimits, LSF_RLIM_NLIMITS)	\
-	F(INT, user_priority) F(INT, run_count)
+	F(INT, user_priority) F(INT, run_count)				\
+	F(I64A, array_counts, JA_NCOUNTS)
 PROTO_IMPL(job_info, JOB_INFO_FIELDS)
 
 #define JOB_LIST_FIELDS(F)						\
@@ -210,12 +211,15 @@ PROTO_IMPL(sbd_register_reply, SBD_REGISTER_REPLY_FIELDS)
 	F(STR, project) F(STR, mail_user) F(STR, login_shell)		\
 	F(STR, job_starter) F(STRV, exec_hosts) F(STRV, env)		\
 	F(I64A, rlimits, LSF_RLIM_NLIMITS) F(I64, submit_time)		\
-	F(INT, umask) F(INT, nice) F(INT, term_interval)
+	F(INT, umask) F(INT, nice) F(INT, term_interval)		\
+	F(I64, term_time) F(STR, pre_exec) F(STR, post_exec)		\
+	F(STR, queue_pre_exec) F(STR, queue_post_exec)			\
+	F(STR, requeue_exit)
 PROTO_IMPL(job_spec, JOB_SPEC_FIELDS)
 
 #define SBD_SIGNAL_FIELDS(F)						\
 	F(I64, jobid) F(I32, idx) F(INT, sig) F(INT, reason)		\
-	F(U32, run_count)
+	F(U32, run_count) F(U32, flags)
 PROTO_IMPL(sbd_signal, SBD_SIGNAL_FIELDS)
 
 #define JOB_ACK_FIELDS(F)						\
@@ -257,12 +261,14 @@ PROTO_IMPL(mod_req, MOD_REQ_FIELDS)
 
 #define PEEK_REQ_FIELDS(F)						\
 	F(I64, jobid) F(I32, idx) F(I64, offset) F(INT, max) F(U32, tag) \
-	F(U32, run_count)
+	F(U32, run_count) F(STR, queue) F(STR, host) F(STR, job_name)	\
+	F(U32, flags)
 PROTO_IMPL(peek_req, PEEK_REQ_FIELDS)
 
 #define PEEK_REPLY_FIELDS(F)						\
 	F(INT, code) F(U32, tag) F(I64, offset) F(I64, next)		\
-	F(BOOL, finished) F(STR, path) F(STR, data)
+	F(BOOL, finished) F(STR, path) F(STR, data) F(I64, jobid)	\
+	F(I32, idx)
 PROTO_IMPL(peek_reply, PEEK_REPLY_FIELDS)
 
 #define ADMIN_REQ_FIELDS(F)						\

@@ -35,12 +35,16 @@ over_busy(const struct cluster_host *ch, const float *load)
 	return false;
 }
 
-static void
-fill_static(void)
+void
+lim_fill_static(void)
 {
 	const struct cluster_host *ch = lim->self_conf;
 	struct lim_host *me = &lim->me;
 
+	free(me->name);
+	free(me->type);
+	free(me->model);
+	strv_release(&me->resources);
 	me->name = xstrdup(lim->host);
 	me->server = ch ? ch->server : true;
 	if (ch && ch->type && strcmp(ch->type, "!") != 0)
@@ -137,6 +141,7 @@ main(int argc, char **argv)
 	int fd;
 
 	lim = xcalloc(1, sizeof(*lim));
+	lim->argv = argv;
 	daemon_getopt(&lim->opts, "lim", argc, argv);
 	daemon_config(&lim->opts, &lim->conf, CONF_CLUSTER);
 	lim->host = lim->opts.host;
@@ -162,6 +167,7 @@ main(int argc, char **argv)
 		evsignal_add(sigs[i], NULL);
 	}
 	listener = listener_new(lim->base, fd, serve_accept, NULL);
+	lim_admin_init();
 
 	lim->exinterval = lim->conf.cluster.exinterval > 0 ?
 	    lim->conf.cluster.exinterval : 15;
@@ -170,7 +176,7 @@ main(int argc, char **argv)
 	load_sampler_init(&lim->sampler, "/proc", tmpdir ? tmpdir : "/tmp");
 	if (host_static_read(&lim->hs, "/proc", tmpdir ? tmpdir : "/tmp") < 0)
 		log_warnx("cannot read host information from /proc");
-	fill_static();
+	lim_fill_static();
 
 	master_init();
 	elect_init();
@@ -182,6 +188,7 @@ main(int argc, char **argv)
 	event_base_dispatch(lim->base);
 
 	listener_free(listener);
+	lim_admin_close();
 	log_info("lim stopped");
 	return 0;
 }

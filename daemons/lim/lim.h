@@ -6,6 +6,7 @@
  *	lim-elect.c	who is master; the connection up to it
  *	lim-master.c	the master's host table and its subscribers
  *	lim-serve.c	requests from commands, daemons and other LIMs
+ *	lim-admin.c	lsadmin reconfig and limrestart, on a Unix socket
  */
 #ifndef LIM_H
 #define LIM_H
@@ -35,6 +36,7 @@ struct lim_entry {
 struct lim {
 	struct event_base	*base;
 	struct daemon_opts	 opts;
+	char			**argv;		/* as started: limrestart */
 	struct lsf_config	 conf;
 	const struct cluster_host *self_conf;
 	char			*host;		/* our name */
@@ -85,6 +87,14 @@ void	 master_check_timeouts(void);
 void	 master_schedule_push(void);
 void	 master_fill_load_list(struct lim_load_list *, const struct strv *);
 void	 master_remove_sub(struct conn *);
+
+/* lim.c */
+/* Our own static figures from the configuration (again on reconfig). */
+void	 lim_fill_static(void);
+
+/* lim-admin.c */
+void	 lim_admin_init(void);
+void	 lim_admin_close(void);
 
 /* lim-serve.c */
 void	 serve_accept(int fd, struct sockaddr *, socklen_t, void *);

@@ -201,13 +201,17 @@ main(int argc, char **argv)
 	end_of_turn();
 	log_info("mbatchd ready on %s", mbd->sockpath);
 
-	while (!stopping) {
+	while (!stopping && !mbd->restart) {
 		if (event_base_loop(mbd->base, EVLOOP_ONCE) < 0)
 			fatalx("event loop failed");
 		end_of_turn();
 	}
 
-	log_mbd_die(0);
+	/* badmin mbdrestart logged its MBD_DIE with its answer. */
+	if (mbd->restart)
+		admin_restart_flush();
+	else
+		log_mbd_die(0);
 	(void)evlog_flush(&mbd->envlog);
 	(void)evlog_flush(&mbd->log);
 	evlog_close(&mbd->envlog);
@@ -215,6 +219,6 @@ main(int argc, char **argv)
 	listener_free(l_cmd);
 	listener_free(l_sbd);
 	(void)unlink(mbd->sockpath);
-	log_info("mbatchd stopped");
-	return 0;
+	log_info("mbatchd stopped%s", mbd->restart ? " to restart" : "");
+	return mbd->restart ? MBD_EXIT_RESTART : 0;
 }

@@ -32,6 +32,9 @@ static const struct {
 	{ MSG_JOB_WAIT,		wait_job,	false },
 	{ MSG_MBD_CONF_QUERY,	query_conf,	false },
 	{ MSG_JOB_CONTROL,	control_handle,	false },
+	{ MSG_JOB_MODIFY,	modify_handle,	false },
+	{ MSG_JOB_PEEK,		peek_handle,	false },
+	{ MSG_ADMIN,		admin_handle,	true },
 };
 
 void
@@ -80,10 +83,43 @@ send_job_event(struct conn *c, struct job *j, int what)
 	outbox_add(c, &w);
 }
 
+/* An array's waiters hear of each element's start, and of the end when
+ * the last element ends (EXIT if any did). */
+static void
+array_event(struct job *e, int what)
+{
+	struct job *p = e->arr ? job_find(e->jobid, 0) : NULL;
+	const struct jarray *a;
+	int status, exit_status;
+
+	if (p == NULL || p->nwaiters == 0)
+		return;
+	if (what == JE_DISPATCHED) {
+		for (int i = 0; i < p->nwaiters; i++)
+			send_job_event(p->waiters[i], e, what);
+		return;
+	}
+	if (!array_finished(p))
+		return;
+	a = p->arr;
+	status = p->status, exit_status = p->exit_status;
+	p->status = a->nstat[AS_EXIT] + a->gone.count ? JOB_STAT_EXIT :
+	    JOB_STAT_DONE;
+	p->exit_status = p->status == JOB_STAT_EXIT ? 1 << 8 : 0;
+	client_job_event(p, JE_FINISHED);
+	p->status = status;
+	p->exit_status = exit_status;
+}
+
 /* Tell bsub -K what happened to its job. */
 void
 client_job_event(struct job *j, int what)
 {
+	if (JOB_IS_ELEMENT(j) || (JOB_IS_PARENT(j) && what == JE_FINISHED &&
+	    !JOB_STAT_FINISHED(j->status))) {
+		array_event(j, what);
+		return;
+	}
 	for (int i = 0; i < j->nwaiters; i++)
 		send_job_event(j->waiters[i], j, what);
 	if (what == JE_FINISHED) {
@@ -129,6 +165,15 @@ wait_job(struct conn *c, uint32_t seq, struct rbuf *r)
 		return;
 	}
 	client_drop_waiter(c);
+	if (JOB_IS_PARENT(j)) {
+		j->waiters = xrealloc(j->waiters, sizeof(*j->waiters) *
+		    (size_t)(j->nwaiters + 1));
+		j->waiters[j->nwaiters++] = c;
+		c->data = j;
+		if (array_finished(j))
+			array_event(j, JE_FINISHED);
+		return;
+	}
 	if (JOB_STAT_STARTED(j->status) || JOB_STAT_FINISHED(j->status))
 		send_job_event(c, j, JE_DISPATCHED);
 	if (JOB_STAT_FINISHED(j->status)) {
@@ -167,6 +212,8 @@ client_closed(struct conn *c, void *arg)
 {
 	outbox_drop_conn(c);
 	client_drop_waiter(c);
+	admin_conn_closed(c);
+	peek_drop_conn(c);
 }
 
 void

@@ -60,6 +60,16 @@ job_stop(struct job *j, int uid, const char *user, bool admin)
 	}
 	if (j->status & (JOB_STAT_PSUSP | JOB_STAT_USUSP))
 		return LSBE_NO_ERROR;		/* already stopped by someone */
+	if ((j->status & JOB_STAT_SSUSP) && j->susp_reason ==
+	    SUSP_USER_RESUME && !j->resume_sent) {
+		/*
+		 * bresumed but not continued yet: it is still stopped, and
+		 * the host's reports of a stopped job would not change it.
+		 */
+		j->susp_reason = owner ? SUSP_USER_STOP : SUSP_ADMIN_STOP;
+		job_set_status(j, JOB_STAT_USUSP);
+		job_log_state(j);
+	}
 	log_job_signal(j, "STOP", uid, user, 0);
 	signal_send(j, SBD_SIG_SUSPEND, owner ? SUSP_USER_STOP :
 	    SUSP_ADMIN_STOP);
@@ -102,6 +112,13 @@ job_resume(struct job *j, int uid, const char *user, bool admin)
 	}
 	if (j->status & JOB_STAT_SSUSP)
 		return LSBE_NO_ERROR;	/* the system resumes it */
+	if ((j->status & JOB_STAT_RUN) && j->sig_pending &&
+	    j->pending_sig == SBD_SIG_SUSPEND) {
+		/* A bstop still waiting for the host: the latest wins. */
+		log_job_signal(j, "CONT", uid, user, 0);
+		j->sig_pending = false;
+		return LSBE_NO_ERROR;
+	}
 	return LSBE_NOT_SUSPENDED;
 }
 
@@ -133,6 +150,7 @@ job_clear_run(struct job *j)
 	j->cpu_time = 0;
 	j->mem_kb = j->max_mem_kb = j->avg_mem_kb = -1;
 	j->susp_reason = 0;
+	j->forced = j->no_susp = false;
 	j->end_action = 0;
 	j->kill_done = false;
 	j->removed = false;
@@ -206,8 +224,7 @@ do_requeue(struct job *j, struct ctl *c)
 static bool
 same_class(const struct job *a, const struct job *b, bool mine_only)
 {
-	int pa = a->x ? a->x->user_priority : -1;
-	int pb = b->x ? b->x->user_priority : -1;
+	int pa = job_priority(a), pb = job_priority(b);
 
 	if (pa != pb)
 		return false;
@@ -218,7 +235,7 @@ void
 job_move(struct job *j, int position, bool top, bool mine_only)
 {
 	struct pol_queue *q = &j->queue->pq;
-	struct pol_job *anchor = NULL, *p;
+	struct pol_job *anchor = NULL, *p, *was = j->pj.next;
 	int n = 0;
 
 	if (position < 1)
@@ -263,13 +280,14 @@ job_move(struct job *j, int position, bool top, bool mine_only)
 			policy_job_insert_before(q, p, &j->pj);
 			return;
 		}
-		policy_job_append(q, &j->pj);
+		/* Alone in its class: it stays where it was. */
+		policy_job_insert_before(q, was, &j->pj);
 		return;
 	}
 	if (p)
 		policy_job_insert_after(q, p, &j->pj);
 	else
-		policy_job_append(q, &j->pj);
+		policy_job_insert_before(q, was, &j->pj);
 }
 
 static int
@@ -311,6 +329,7 @@ job_switch(struct job *j, struct mqueue *dest)
 	policy_job_remove(&j->pj);
 	j->queue = dest;
 	j->pj.queue = &dest->pq;
+	job_attach_limits(j);
 	if (job_set_resreq(j, mbd->conf.lsf.unit_for_limits, &cause) < 0) {
 		log_warnx("job %lld: in queue %s: %s", (long long)j->jobid,
 		    dest->name, cause);
@@ -333,9 +352,12 @@ do_switch(struct job *j, struct ctl *c)
 		return LSBE_PERMISSION;
 	if (JOB_STAT_FINISHED(j->status))
 		return LSBE_JOB_FINISH;
+	if (c->dest == NULL)
+		return LSBE_BAD_QUEUE;
 	if (j->queue == c->dest)
 		return LSBE_NO_ERROR;
-	code = queue_accepts(c->dest, j, c->user, c->uid);
+	/* As if its owner submitted it there now. */
+	code = queue_accepts(c->dest, j, j->user, j->uid);
 	if (code != LSBE_NO_ERROR)
 		return code;
 	/* A started job stays where it runs: those hosts must be the
@@ -485,11 +507,22 @@ control_handle(struct conn *cn, uint32_t seq, struct rbuf *r)
 		client_reply_error(cn, seq, LSBE_PERMISSION, NULL, NULL, false);
 		goto out;
 	}
-	if (rq.op == JC_SWITCH && (rq.queue == NULL ||
-	    (c.dest = queue_find(rq.queue)) == NULL)) {
-		client_reply_error(cn, seq, LSBE_BAD_QUEUE, rq.queue, NULL,
-		    false);
-		goto out;
+	/*
+	 * An unknown destination is reported job by job (do_switch) for
+	 * the jobs named, once for job 0 or none.
+	 */
+	if (rq.op == JC_SWITCH) {
+		bool named = rq.nids > 0;
+
+		for (uint32_t i = 0; i < rq.nids; i++)
+			if (rq.ids[i].jobid == 0)
+				named = false;
+		c.dest = rq.queue ? queue_find(rq.queue) : NULL;
+		if (c.dest == NULL && !named) {
+			client_reply_error(cn, seq, LSBE_BAD_QUEUE, rq.queue,
+			    NULL, false);
+			goto out;
+		}
 	}
 	if ((rq.op == JC_TOP || rq.op == JC_BOTTOM || rq.op == JC_FORCE) &&
 	    (rq.nids == 0 || rq.ids[0].jobid == 0)) {
@@ -517,9 +550,8 @@ control_handle(struct conn *cn, uint32_t seq, struct rbuf *r)
 	memset(&sel, 0, sizeof(sel));
 	if (rq.user && strcmp(rq.user, "all") == 0)
 		sel.user = NULL;
-	else
-		sel.user = rq.user ? rq.user : (c.admin && rq.nids > 0 ?
-		    NULL : caller);
+	else	/* job 0 means the caller's own jobs, even for an admin */
+		sel.user = rq.user ? rq.user : caller;
 	sel.queue = rq.src_queue;
 	sel.host = rq.host;
 	sel.job_name = rq.job_name;
@@ -543,7 +575,13 @@ out:
 void
 resume_pass(void)
 {
-	bool *done = NULL;
+	bool *done = NULL, any = false;
+
+	/* Only system-suspended jobs are resumed here: none, no walk. */
+	for (int i = 0; i < mbd->nhosts && !any; i++)
+		any = mbd->hosts[i]->nssusp > 0;
+	if (!any)
+		return;
 
 	for (struct job *j = mbd->jobs_head; j; j = j->next) {
 		struct mhost *h;
@@ -564,50 +602,50 @@ resume_pass(void)
 			continue;
 		done[h->index] = true;
 		j->resume_sent = true;
+		j->window_sent = false;
 		signal_send(j, SBD_SIG_RESUME, 0);
 	}
 	free(done);
 }
 
-/* RUN_WINDOW: a closing window suspends (or, with TERMINATE_WHEN=WINDOW,
- * kills) the queue's running jobs; an opening one lets resume_pass
- * resume them. */
+/*
+ * RUN_WINDOW: while a queue's run window is closed its running jobs are
+ * suspended (or, with TERMINATE_WHEN=WINDOW, killed), whenever they got
+ * there: the window closing, bswitch, a restart of mbatchd.  An opening
+ * window lets resume_pass resume them.
+ */
 void
 run_windows(int64_t now)
 {
+	bool any_closed = false;
+
 	for (int i = 0; i < mbd->nqueues; i++) {
 		struct mqueue *q = mbd->queues[i];
-		const struct windows *w = &q->conf->run_window;
-		bool was = q->run_open, kill;
-		time_t t = (time_t)now;
-		struct tm tm;
+		bool was = q->run_open;
 
-		if (w->n == 0) {
-			q->run_open = true;
-			continue;
+		q->run_open = queue_run_open(q, now);
+		if (was != q->run_open) {
+			log_info("queue %s: run window %s", q->name,
+			    q->run_open ? "opened" : "closed");
+			if (q->run_open)
+				mbd_sched_dirty();
 		}
-		localtime_r(&t, &tm);
-		q->run_open = windows_open(w, tm.tm_wday, tm.tm_hour * 60 +
-		    tm.tm_min);
-		if (was == q->run_open)
+		if (!q->run_open)
+			any_closed = true;
+	}
+	if (!any_closed)
+		return;
+	for (struct job *j = mbd->jobs_head; j; j = j->next) {
+		struct mqueue *q = j->queue;
+
+		if (q == NULL || q->run_open || !(j->status & JOB_STAT_RUN) ||
+		    j->no_susp || j->window_sent)
 			continue;
-		log_info("queue %s: run window %s", q->name,
-		    q->run_open ? "opened" : "closed");
-		if (q->run_open) {
-			mbd_sched_dirty();
-			continue;
-		}
-		kill = q->conf->terminate_when &&
-		    strcasestr(q->conf->terminate_when, "WINDOW") != NULL;
-		for (struct job *j = mbd->jobs_head; j; j = j->next) {
-			if (j->queue != q || !(j->status & JOB_STAT_RUN) ||
-			    j->no_susp)
-				continue;
-			if (kill)
-				signal_send(j, SIG_KILL_SEQ, TERM_WINDOW);
-			else
-				signal_send(j, SBD_SIG_SUSPEND,
-				    SUSP_QUEUE_WINDOW);
-		}
+		j->window_sent = true;
+		if (q->conf->terminate_when &&
+		    strcasestr(q->conf->terminate_when, "WINDOW") != NULL)
+			signal_send(j, SIG_KILL_SEQ, TERM_WINDOW);
+		else
+			signal_send(j, SBD_SIG_SUSPEND, SUSP_QUEUE_WINDOW);
 	}
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "mbd.h"
@@ -119,19 +120,28 @@ log_job_execute(struct job *j)
 void
 log_job_status(struct job *j)
 {
+	log_job_status_as(j, j->status);
+}
+
+/* A state the job is about to take (an array's virtual elements). */
+void
+log_job_status_as(struct job *j, int status)
+{
 	struct ev_job_status ev;
 	struct strbuf sb = STRBUF_INIT;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.jobid = j->jobid;
-	ev.status = j->status;
+	ev.status = status;
 	/* LSF's reason field: why it is held or suspended. */
-	if (j->status & JOB_STAT_PSUSP)
+	if (status & JOB_STAT_PSUSP)
 		ev.reason = j->hold_reason;
-	else if (j->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP))
+	else if (status & (JOB_STAT_USUSP | JOB_STAT_SSUSP))
 		ev.reason = j->susp_reason;
+	else if (status & JOB_STAT_PEND)
+		ev.reason = j->pend_note;	/* why it is back (replay) */
 	ev.cpu_time = j->cpu_time;
-	ev.end_time = JOB_STAT_FINISHED(j->status) ? j->end_time : 0;
+	ev.end_time = JOB_STAT_FINISHED(status) ? j->end_time : 0;
 	ev.exit_status = j->exit_status < 0 ? 0 : j->exit_status;
 	ev.idx = j->idx;
 	ev.max_mem_kb = j->max_mem_kb;
@@ -184,6 +194,7 @@ log_mbd_start(void)
 	ev.cluster = mbd->cluster;
 	ev.nhosts = mbd->nhosts;
 	ev.nqueues = mbd->nqueues;
+	ev.user = (char *)user_name((int)geteuid());
 	ev_mbd_start_write(&sb, time(NULL), &ev);
 	log_record(&sb);
 	sb_release(&sb);
@@ -198,6 +209,8 @@ log_mbd_die(int code)
 	ev.master = mbd->host;
 	ev.nremoved = 0;
 	ev.exit_code = code;
+	ev.user = mbd->restart_user;
+	ev.comment = mbd->restart_comment;
 	ev_mbd_die_write(&sb, time(NULL), &ev);
 	log_record(&sb);
 	sb_release(&sb);

@@ -51,7 +51,7 @@ job_fill_info(struct job *j, struct job_info *ji, bool longform)
 	ji->from_host = (char *)j->from_host;
 	for (int i = 0; i < j->nexec; i++)
 		strv_push(&ji->exec_hosts, j->exec[i]->name);
-	ji->job_name = j->job_name;
+	ji->job_name = j->job_name ? xstrdup(j->job_name) : NULL;
 	ji->command = longform ? job_command(j) :
 	    (j->command ? xstrdup(j->command) : NULL);
 	ji->project = (char *)j->project;
@@ -67,8 +67,8 @@ job_fill_info(struct job *j, struct job_info *ji, bool longform)
 		ji->begin_time = j->x->begin_time;
 		ji->term_time = j->x->term_time;
 		ji->user_priority = j->x->user_priority;
-		memcpy(ji->rlimits, j->x->rlimits, sizeof(ji->rlimits));
 	}
+	job_limits(j, ji->rlimits);	/* as they apply, the queue's too */
 	ji->res_req = j->res_req;
 	if (j->rr)
 		ji->effective_res_req = resreq_to_string(j->rr);
@@ -119,6 +119,7 @@ static void
 info_release(struct job_info *ji)
 {
 	strv_release(&ji->exec_hosts);
+	free(ji->job_name);
 	free(ji->command);
 	free(ji->effective_res_req);
 	strv_release(&ji->pids);
@@ -133,14 +134,39 @@ struct jq {
 	int		 clean;
 };
 
-static bool
-state_wanted(const struct jq *jq, const struct job *j, bool by_id)
+/*
+ * A job as listed: a job, or a virtual element of an array (vidx > 0,
+ * in state vstat), which exists only as an index in its parent.
+ */
+struct jref {
+	struct job	*j;
+	int32_t		 vidx;
+	int		 vstat;
+};
+
+static int
+ref_status(const struct jref *r)
 {
-	int s = j->status;
+	return r->vidx ? r->vstat : r->j->status;
+}
+
+static int64_t
+ref_end(const struct jref *r)
+{
+	if (r->vidx)
+		return r->vstat & JOB_STAT_EXIT ? r->j->arr->gone_time : 0;
+	return r->j->end_time;
+}
+
+static bool
+state_wanted(const struct jq *jq, const struct jref *r, bool by_id)
+{
+	int s = ref_status(r);
 	uint32_t f = jq->q.flags;
 	bool fin = JOB_STAT_FINISHED(s);
+	int64_t end = ref_end(r);
 
-	if (fin && j->end_time > 0 && jq->now - j->end_time > jq->clean)
+	if (fin && end > 0 && jq->now - end > jq->clean)
 		return false;
 	if (f & JQ_PEND)
 		return JOB_STAT_PENDING(s);
@@ -157,16 +183,17 @@ state_wanted(const struct jq *jq, const struct job *j, bool by_id)
 }
 
 static bool
-job_wanted(const struct jq *jq, const struct job *j, bool by_id)
+job_wanted(const struct jq *jq, const struct jref *r, bool by_id)
 {
-	if (!state_wanted(jq, j, by_id))
+	const struct job *j = r->j;
+
+	if (!state_wanted(jq, r, by_id))
 		return false;
 	if (jq->user && strcmp(j->user, jq->user) != 0)
 		return false;
 	if (jq->q.queue && strcmp(j->queue->name, jq->q.queue) != 0)
 		return false;
-	if (jq->q.job_name && !wildmatch(jq->q.job_name,
-	    j->job_name ? j->job_name : ""))
+	if (jq->q.job_name && !job_name_matches(j, jq->q.job_name))
 		return false;
 	if (jq->q.host) {
 		bool on = false;
@@ -181,41 +208,93 @@ job_wanted(const struct jq *jq, const struct job *j, bool by_id)
 }
 
 struct jvec {
-	struct job	**v;
-	size_t		  n;
-	size_t		  cap;
+	struct jref	*v;
+	size_t		 n;
+	size_t		 cap;
 };
 
 static void
-jvec_push(struct jvec *jv, struct job *j)
+jvec_push(struct jvec *jv, struct job *j, int32_t vidx, int vstat)
 {
 	if (jv->n == jv->cap) {
 		jv->cap = jv->cap ? jv->cap * 2 : 64;
 		jv->v = xrealloc(jv->v, jv->cap * sizeof(*jv->v));
 	}
-	jv->v[jv->n++] = j;
+	jv->v[jv->n].j = j;
+	jv->v[jv->n].vidx = vidx;
+	jv->v[jv->n].vstat = vstat;
+	jv->n++;
+}
+
+/* Push a reference if the query wants it. */
+static void
+want_push(const struct jq *jq, struct jvec *jv, struct job *j, int32_t vidx,
+    int vstat, bool by_id)
+{
+	struct jref r = { j, vidx, vstat };
+
+	if (job_wanted(jq, &r, by_id))
+		jvec_push(jv, j, vidx, vstat);
+}
+
+static int
+ref_idx(const struct jref *r)
+{
+	return r->vidx ? r->vidx : r->j->idx;
 }
 
 static int
 cmp_started(const void *a, const void *b)
 {
-	const struct job *x = *(struct job *const *)a;
-	const struct job *y = *(struct job *const *)b;
+	const struct job *x = ((const struct jref *)a)->j;
+	const struct job *y = ((const struct jref *)b)->j;
 
 	if (x->start_time != y->start_time)
 		return x->start_time < y->start_time ? -1 : 1;
-	return x->jobid < y->jobid ? -1 : x->jobid > y->jobid;
+	if (x->jobid != y->jobid)
+		return x->jobid < y->jobid ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 static int
 cmp_finished(const void *a, const void *b)
 {
-	const struct job *x = *(struct job *const *)a;
-	const struct job *y = *(struct job *const *)b;
+	const struct jref *x = a, *y = b;
+	int64_t ex = ref_end(x), ey = ref_end(y);
 
-	if (x->end_time != y->end_time)
-		return x->end_time < y->end_time ? -1 : 1;
-	return x->jobid < y->jobid ? -1 : x->jobid > y->jobid;
+	if (ex != ey)
+		return ex < ey ? -1 : 1;
+	if (x->j->jobid != y->j->jobid)
+		return x->j->jobid < y->j->jobid ? -1 : 1;
+	return ref_idx(x) < ref_idx(y) ? -1 : ref_idx(x) > ref_idx(y);
+}
+
+static int
+cmp_index(const void *a, const void *b)
+{
+	int x = ref_idx(a), y = ref_idx(b);
+
+	return x < y ? -1 : x > y;
+}
+
+/* An array's virtual elements, pending or ended, in index order. */
+static void
+push_virtual(const struct jq *jq, struct jvec *jv, struct job *p,
+    const struct idxset *set, int vstat, bool by_id)
+{
+	struct jref r = { p, 1, vstat };
+
+	/* Judge once: every element of the set looks the same. */
+	if (set->count == 0 || !job_wanted(jq, &r, by_id))
+		return;
+	for (int32_t i = idxset_first(set); i >= 0; i = idxset_next(set, i))
+		jvec_push(jv, p, i, vstat);
+}
+
+static int
+virtual_pend_stat(const struct job *p)
+{
+	return p->status & JOB_STAT_PSUSP ? JOB_STAT_PSUSP : JOB_STAT_PEND;
 }
 
 /* LSF's order: running and suspended, pending as they will be
@@ -227,29 +306,117 @@ collect(struct jq *jq, struct jvec *out)
 	size_t nstart;
 
 	for (struct job *j = mbd->jobs_head; j; j = j->next)
-		if (JOB_STAT_STARTED(j->status) && job_wanted(jq, j, false))
-			jvec_push(out, j);
+		if (JOB_STAT_STARTED(j->status))
+			want_push(jq, out, j, 0, 0, false);
 	nstart = out->n;
 	qsort(out->v, nstart, sizeof(*out->v), cmp_started);
 	for (int i = 0; i < mbd->pc.nqueues; i++)
-		for (struct pol_job *p = mbd->pc.queues[i]->head; p; p = p->next) {
+		for (struct pol_job *p = mbd->pc.queues[i]->head; p;
+		    p = p->next) {
 			struct job *j = (struct job *)p;
 
-			if (job_wanted(jq, j, false))
-				jvec_push(out, j);
+			if (JOB_IS_PARENT(j))
+				push_virtual(jq, out, j, &j->arr->pend,
+				    virtual_pend_stat(j), false);
+			else
+				want_push(jq, out, j, 0, 0, false);
 		}
-	for (struct job *j = mbd->jobs_head; j; j = j->next)
-		if (JOB_STAT_FINISHED(j->status) && job_wanted(jq, j, false))
-			jvec_push(&fin, j);
+	for (struct job *j = mbd->jobs_head; j; j = j->next) {
+		if (JOB_STAT_FINISHED(j->status))
+			want_push(jq, &fin, j, 0, 0, false);
+		else if (JOB_IS_PARENT(j))
+			push_virtual(jq, &fin, j, &j->arr->gone,
+			    JOB_STAT_EXIT, false);
+	}
 	qsort(fin.v, fin.n, sizeof(*fin.v), cmp_finished);
 	for (size_t i = 0; i < fin.n; i++)
-		jvec_push(out, fin.v[i]);
+		jvec_push(out, fin.v[i].j, fin.v[i].vidx, fin.v[i].vstat);
 	free(fin.v);
+}
+
+/* bjobs <id> of an array: every element, by index. */
+static void
+collect_array(struct jq *jq, struct jvec *out, struct job *p)
+{
+	size_t first = out->n;
+
+	for (struct job *e = p->next; e && e->jobid == p->jobid; e = e->next)
+		want_push(jq, out, e, 0, 0, true);
+	push_virtual(jq, out, p, &p->arr->pend, virtual_pend_stat(p), true);
+	push_virtual(jq, out, p, &p->arr->gone, JOB_STAT_EXIT, true);
+	qsort(out->v + first, out->n - first, sizeof(*out->v), cmp_index);
+}
+
+/* bjobs <id>[<idx>]: false when there is no such job or element. */
+static bool
+collect_id(struct jq *jq, struct jvec *out, const struct job_id *id)
+{
+	struct job *j = job_find(id->jobid, id->idx), *p;
+	size_t before = out->n;
+
+	if (j && JOB_IS_PARENT(j)) {
+		collect_array(jq, out, j);
+	} else if (j) {
+		want_push(jq, out, j, 0, 0, true);
+	} else if (id->idx > 0 && (p = job_find(id->jobid, 0)) != NULL &&
+	    JOB_IS_PARENT(p)) {
+		if (idxset_contains(&p->arr->pend, id->idx))
+			want_push(jq, out, p, id->idx, virtual_pend_stat(p),
+			    true);
+		else if (idxset_contains(&p->arr->gone, id->idx))
+			want_push(jq, out, p, id->idx, JOB_STAT_EXIT, true);
+	}
+	return out->n > before;
+}
+
+static void
+fill_ref(const struct jref *r, struct job_info *ji, bool longform)
+{
+	struct job *p = r->j;
+
+	job_fill_info(p, ji, longform);
+	if (r->vidx == 0)
+		return;
+	ji->idx = r->vidx;
+	free(ji->job_name);
+	ji->job_name = array_elem_name(p, r->vidx);
+	ji->status = r->vstat;
+	if (r->vstat & JOB_STAT_EXIT) {
+		ji->exit_reason = p->arr->gone_reason;
+		ji->end_time = p->arr->gone_time;
+		ji->exit_status = 0;
+		ji->start_time = 0;
+		free(ji->host_reasons);
+		ji->host_reasons = NULL;
+		ji->nhost_reasons = 0;
+		ji->pend_reason = 0;
+	}
+}
+
+/* bjobs -A: the array's counts. */
+static void
+fill_array(struct job *p, struct job_info *ji)
+{
+	const struct jarray *a = p->arr;
+	int64_t vp = a->pend.count;
+
+	job_fill_info(p, ji, false);
+	ji->status = JOB_STAT_PENDING(p->status) ? p->status : JOB_STAT_RUN;
+	ji->array_counts[JA_NJOBS] = a->total;
+	ji->array_counts[JA_PEND] = a->nstat[AS_PEND] +
+	    (p->status & JOB_STAT_PSUSP ? 0 : vp);
+	ji->array_counts[JA_PSUSP] = a->nstat[AS_PSUSP] +
+	    (p->status & JOB_STAT_PSUSP ? vp : 0);
+	ji->array_counts[JA_DONE] = a->nstat[AS_DONE];
+	ji->array_counts[JA_RUN] = a->nstat[AS_RUN];
+	ji->array_counts[JA_EXIT] = a->nstat[AS_EXIT] + a->gone.count;
+	ji->array_counts[JA_SSUSP] = a->nstat[AS_SSUSP];
+	ji->array_counts[JA_USUSP] = a->nstat[AS_USUSP];
 }
 
 static void
 send_jobs(struct conn *c, uint32_t seq, struct jvec *jv, struct job_id *miss,
-    uint32_t nmiss, bool longform)
+    uint32_t nmiss, uint32_t flags)
 {
 	size_t i = 0;
 	struct wbuf w;
@@ -265,9 +432,15 @@ send_jobs(struct conn *c, uint32_t seq, struct jvec *jv, struct job_id *miss,
 		last = i + n >= jv->n;
 		memset(&jl, 0, sizeof(jl));
 		jl.jobs = xcalloc(n + 1, sizeof(*jl.jobs));
-		for (size_t k = 0; k < n; k++)
-			job_fill_info(jv->v[i + k], &jl.jobs[jl.njobs++],
-			    longform);
+		for (size_t k = 0; k < n; k++) {
+			struct job_info *ji = &jl.jobs[jl.njobs++];
+
+			if (flags & JQ_ARRAY)
+				fill_array(jv->v[i + k].j, ji);
+			else
+				fill_ref(&jv->v[i + k], ji,
+				    (flags & JQ_LONG) != 0);
+		}
 		if (last) {
 			jl.missing = miss;
 			jl.nmissing = nmiss;
@@ -283,6 +456,25 @@ send_jobs(struct conn *c, uint32_t seq, struct jvec *jv, struct job_id *miss,
 		i += n;
 	} while (i < jv->n);
 	wbuf_release(&w);
+}
+
+/* bjobs -A: arrays that have an element the options ask for. */
+static void
+collect_arrays(struct jq *jq, struct jvec *in, struct jvec *out)
+{
+	static uint32_t gen;
+
+	gen++;
+	for (size_t i = 0; i < in->n; i++) {
+		struct job *j = in->v[i].j;
+		struct job *p = JOB_IS_ELEMENT(j) ? job_find(j->jobid, 0) : j;
+
+		if (p == NULL || !JOB_IS_PARENT(p) || p->arr->seen == gen)
+			continue;
+		p->arr->seen = gen;
+		jvec_push(out, p, 0, 0);
+	}
+	(void)jq;
 }
 
 void
@@ -316,12 +508,7 @@ query_jobs(struct conn *c, uint32_t seq, struct rbuf *r)
 		collect(&jq, &jv);
 	} else {
 		for (uint32_t i = 0; i < jq.q.nids; i++) {
-			struct job *j = job_find(jq.q.ids[i].jobid,
-			    jq.q.ids[i].idx);
-
-			if (j && job_wanted(&jq, j, true)) {
-				jvec_push(&jv, j);
-			} else {
+			if (!collect_id(&jq, &jv, &jq.q.ids[i])) {
 				/* Unknown, or not what the options ask for. */
 				miss = xrealloc(miss, sizeof(*miss) *
 				    (nmiss + 1));
@@ -329,7 +516,14 @@ query_jobs(struct conn *c, uint32_t seq, struct rbuf *r)
 			}
 		}
 	}
-	send_jobs(c, seq, &jv, miss, nmiss, (jq.q.flags & JQ_LONG) != 0);
+	if (jq.q.flags & JQ_ARRAY) {
+		struct jvec arrays = { 0 };
+
+		collect_arrays(&jq, &jv, &arrays);
+		free(jv.v);
+		jv = arrays;
+	}
+	send_jobs(c, seq, &jv, miss, nmiss, jq.q.flags);
 	free(jv.v);
 	free(miss);
 	job_query_release(&jq.q);
@@ -433,7 +627,7 @@ fill_host(struct mhost *h, struct host_info *hi)
 		st |= HOST_STAT_UNREACH;
 	else if (!h->lim_up)
 		st |= HOST_STAT_NO_LIM;
-	if (h->closed_adm)
+	if (h->closed_adm || h->removed)
 		st |= HOST_STAT_DISABLED;
 	if (h->ph.max_slots >= 0 && h->ph.used_slots >= h->ph.max_slots)
 		st |= HOST_STAT_FULL;
@@ -473,6 +667,16 @@ fill_host(struct mhost *h, struct host_info *hi)
 	hi->mig = b ? b->mig : -1;
 }
 
+/* A host removed by reconfig shows (closed) only while jobs hold it. */
+static bool
+host_listed(const struct mhost *h, const struct strv *names,
+    const struct strv *want)
+{
+	if (h->removed && h->ph.used_slots == 0)
+		return false;
+	return names->n == 0 || strv_contains(want, h->name);
+}
+
 void
 query_hosts(struct conn *c, uint32_t seq, struct rbuf *r)
 {
@@ -509,13 +713,13 @@ query_hosts(struct conn *c, uint32_t seq, struct rbuf *r)
 	wbuf_init(&w);
 	wbuf_begin(&w, MSG_HOST_LIST, seq, 0);
 	for (int i = 0; i < mbd->nhosts; i++)
-		if (names.n == 0 || strv_contains(&want, mbd->hosts[i]->name))
+		if (host_listed(mbd->hosts[i], &names, &want))
 			n++;
 	put_u32(&w, n);
 	for (int i = 0; i < mbd->nhosts; i++) {
 		struct host_info hi;
 
-		if (names.n && !strv_contains(&want, mbd->hosts[i]->name))
+		if (!host_listed(mbd->hosts[i], &names, &want))
 			continue;
 		fill_host(mbd->hosts[i], &hi);
 		host_info_pack(&w, &hi);

@@ -80,7 +80,11 @@ job_fill_new(struct job *j, struct ev_job_new *ev, struct mqueue *q)
 		memcpy(x->rlimits, r->rlimits, sizeof(x->rlimits));
 		x->begin_time = r->begin_time;
 		x->term_time = r->term_time;
+		if (x->term_time > 0)
+			mbd->ndeadline++;
 		x->user_priority = r->user_priority;
+		j->pj.eligible_time = r->begin_time;
+		j->pj.eligible_reason = PEND_BEGIN_TIME;
 	}
 #undef NEED_X
 	j->x = x;
@@ -92,6 +96,7 @@ job_fill_new(struct job *j, struct ev_job_new *ev, struct mqueue *q)
 		j->pj.asked = x->asked_idx;
 		j->pj.nasked = 0;
 	}
+	job_attach_limits(j);
 	if (ev->env_id) {
 		j->env = env_find(ev->env_id);
 		if (j->env)
@@ -149,13 +154,24 @@ on_job_new(struct ev_reader *r, off_t off)
 	q = ev.queue ? queue_find(ev.queue) : NULL;
 	if (q == NULL) {
 		/* Its queue was removed from lsb.queues: keep the job. */
-		q = mbd->queues[0];
+		q = queue_lost_found();
 		log_warnx("job %lld: queue %s is gone; job put in %s",
 		    (long long)ev.jobid, ev.queue ? ev.queue : "?", q->name);
 	}
 	j = job_new(ev.jobid, ev.idx);
 	job_fill_new(j, &ev, q);
+	depend_attach(j);
 	j->new_off = off;
+	{
+		int code;
+
+		/* Any size: MAX_JOB_ARRAY_SIZE may have shrunk since. */
+		if (array_setup(j, INT32_MAX, &code, &cause) < 0) {
+			log_warnx("job %lld: job array %s: %s; a plain job "
+			    "now", (long long)j->jobid, j->job_name, cause);
+			free(cause);
+		}
+	}
 	if (job_set_resreq(j, mbd->conf.lsf.unit_for_limits, &cause) < 0) {
 		log_warnx("job %lld: resource requirement: %s",
 		    (long long)j->jobid, cause);
@@ -183,7 +199,7 @@ on_job_env(struct ev_reader *r, off_t off)
 static struct job *
 find_or_warn(int64_t jobid, int idx, const char *what)
 {
-	struct job *j = job_find(jobid, idx);
+	struct job *j = job_lookup(jobid, idx);
 
 	if (j == NULL)
 		log_debug("lsb.events: %s for unknown job %lld[%d] skipped",
@@ -211,11 +227,14 @@ on_job_start(struct ev_reader *r)
 			if (h)
 				j->exec[j->nexec++] = h;
 		}
+		if (j->run_count == 0 && JOB_IS_ELEMENT(j))
+			j->arr->nstarted++;
 		j->run_count = ev.run_count ? ev.run_count : j->run_count + 1;
 		j->start_time = r->when;
 		j->executed = false;
 		policy_job_remove(&j->pj);
 		job_set_status(j, JOB_STAT_RUN);
+		reserve_add(j);
 	}
 	ev_job_start_release(&ev);
 	return 0;
@@ -257,6 +276,20 @@ on_job_status(struct ev_reader *r)
 	j = find_or_warn(ev.jobid, ev.idx, "JOB_STATUS");
 	if (j == NULL)
 		return 0;
+	if (JOB_IS_PARENT(j)) {
+		/* The array's virtual elements: held, released, ended. */
+		if (JOB_STAT_FINISHED(ev.status))
+			array_end_virtual(j, ev.end_time ? ev.end_time :
+			    r->when, ev.exit_info);
+		else if (JOB_STAT_PENDING(ev.status) &&
+		    JOB_STAT_PENDING(j->status)) {
+			job_set_status(j, ev.status & JOB_STAT_PSUSP ?
+			    JOB_STAT_PSUSP : JOB_STAT_PEND);
+			j->hold_reason = ev.status & JOB_STAT_PSUSP ?
+			    ev.reason : 0;
+		}
+		return 0;
+	}
 	if (JOB_STAT_FINISHED(ev.status)) {
 		policy_job_remove(&j->pj);
 		j->exit_status = ev.exit_status;
@@ -267,7 +300,10 @@ on_job_status(struct ev_reader *r)
 		j->avg_mem_kb = ev.avg_mem_kb;
 		j->sig_pending = false;
 		j->end_action = 0;
-		job_set_status(j, ev.status & (JOB_STAT_DONE | JOB_STAT_EXIT));
+		j->preexec_fails = 0;
+		/* With its post-exec's outcome, when that is known. */
+		job_set_status(j, ev.status & (JOB_STAT_DONE | JOB_STAT_EXIT |
+		    JOB_STAT_PDONE | JOB_STAT_PERR));
 	} else if (JOB_STAT_PENDING(ev.status)) {
 		int st = ev.status & JOB_STAT_PSUSP ? JOB_STAT_PSUSP :
 		    JOB_STAT_PEND;
@@ -279,6 +315,8 @@ on_job_status(struct ev_reader *r)
 			job_set_status(j, st);
 			job_clear_run(j);
 			job_make_pending(j);
+			if (st == JOB_STAT_PEND && ev.reason == PEND_PRE_EXEC)
+				preexec_replayed(j, r->when);
 		} else {
 			job_set_status(j, st);
 		}
@@ -296,7 +334,8 @@ on_job_status(struct ev_reader *r)
  * A termination asked for a job that is still running when the log ends:
  * it may not have reached the job before the restart, so it is sent
  * again when the job's sbatchd registers (the TERMINATE sequence is
- * idempotent; other signals are not repeated).
+ * idempotent).  So is a bstop not undone by a later bresume (stopping a
+ * stopped job changes nothing); other signals are not repeated.
  */
 static int
 on_job_signal(struct ev_reader *r)
@@ -321,6 +360,16 @@ on_job_signal(struct ev_reader *r)
 		j->pending_reason = ev.uid == j->uid ? TERM_OWNER : TERM_ADMIN;
 		if (ev.flags & SIG_F_DONE)
 			j->kill_done = true;
+	} else if (j && JOB_STAT_STARTED(j->status) &&
+	    ev.run_count == j->run_count && sig == SIGSTOP &&
+	    !(j->sig_pending && j->pending_sig != SBD_SIG_SUSPEND)) {
+		j->sig_pending = true;
+		j->pending_sig = SBD_SIG_SUSPEND;
+		j->pending_reason = ev.uid == j->uid ? SUSP_USER_STOP :
+		    SUSP_ADMIN_STOP;
+	} else if (j && sig == SIGCONT && j->sig_pending &&
+	    j->pending_sig == SBD_SIG_SUSPEND) {
+		j->sig_pending = false;
 	}
 	ev_job_signal_release(&ev);
 	return 0;
@@ -353,11 +402,15 @@ on_job_switch(struct ev_reader *r)
 		return -1;
 	j = find_or_warn(ev.jobid, ev.idx, "JOB_SWITCH");
 	q = ev.queue ? queue_find(ev.queue) : NULL;
-	if (j && q)
+	if (j && q == NULL) {
+		/* As reconfig did when the queue was removed. */
+		q = queue_lost_found();
+		log_warnx("job %lld: switched to queue %s, which is gone; "
+		    "job put in %s", (long long)ev.jobid,
+		    ev.queue ? ev.queue : "?", q->name);
+	}
+	if (j)
 		job_switch(j, q);
-	else if (j)
-		log_warnx("job %lld: switched to queue %s, which is gone",
-		    (long long)ev.jobid, ev.queue ? ev.queue : "?");
 	ev_job_switch_release(&ev);
 	return 0;
 }
@@ -424,10 +477,23 @@ on_job_clean(struct ev_reader *r)
 	if (ev_job_clean_read(r, &ev) < 0)
 		return -1;
 	j = find_or_warn(ev.jobid, ev.idx, "JOB_CLEAN");
-	if (j) {
-		job_set_status(j, JOB_STAT_NULL);
-		job_free(j);
-	}
+	if (j)
+		job_clean(j);
+	return 0;
+}
+
+static int
+on_job_modify(struct ev_reader *r)
+{
+	struct ev_job_modify ev;
+	struct job *j;
+
+	if (ev_job_modify_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "JOB_MODIFY2");
+	if (j)
+		job_modify_apply(j, &ev);
+	ev_job_modify_release(&ev);
 	return 0;
 }
 
@@ -460,6 +526,10 @@ replay_cb(void *arg, struct ev_reader *r, off_t off)
 		return on_job_force(r);
 	if (strcmp(t, "MIG") == 0)
 		return on_mig(r);
+	if (strcmp(t, "JOB_MODIFY2") == 0)
+		return on_job_modify(r);
+	if (strcmp(t, "HOST_CTRL") == 0 || strcmp(t, "QUEUE_CTRL") == 0)
+		return admin_replay_ctrl(r);
 	/* JOB_SIGNAL, MBD_START, MBD_DIE and unknown types: nothing to do. */
 	return 0;
 }

@@ -239,6 +239,7 @@ sbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 {
 	struct sbd_register reg;
 	struct job_status st;
+	struct peek_reply pr;
 
 	switch (h->type) {
 	case MSG_SBD_REGISTER:
@@ -261,6 +262,15 @@ sbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 		}
 		apply_status(c->data, &st);
 		job_status_release(&st);
+		return;
+	case MSG_SBD_PEEK_REPLY:
+		if (!peek_reply_unpack(r, &pr) || rbuf_end(r) < 0 ||
+		    c->data == NULL) {
+			peek_reply_release(&pr);
+			break;
+		}
+		peek_answer(c->data, &pr);
+		peek_reply_release(&pr);
 		return;
 	default:
 		log_warnx("%s: unexpected %s", c->name, msg_type_name(h->type));

@@ -51,12 +51,19 @@ fill_spec(struct job *j, struct job_spec *s)
 		    (long long)j->jobid);
 	if (j->restart)
 		strv_push(&s->env, "LSB_RESTART=Y");
-	if (j->x)
-		memcpy(s->rlimits, j->x->rlimits, sizeof(s->rlimits));
+	job_limits(j, s->rlimits);
+	if (j->x) {
+		s->term_time = j->x->term_time;
+		s->pre_exec = j->x->pre_exec;
+		s->post_exec = j->x->post_exec;
+	}
+	s->queue_pre_exec = j->queue->conf->pre_exec;
+	s->queue_post_exec = j->queue->conf->post_exec;
 	s->submit_time = j->submit_time;
 	s->umask = j->umask;
 	s->nice = j->queue->conf->nice;
 	s->term_interval = mbd->conf.params.job_terminate_interval;
+	s->requeue_exit = j->queue->conf->requeue_exit_values;
 }
 
 void
@@ -75,7 +82,8 @@ job_dispatch(struct job *j, const int *slots, int64_t now)
 		j->exec[i]->ph.last_dispatch = now;
 	}
 	j->nexec = n;
-	j->run_count++;
+	if (j->run_count++ == 0 && JOB_IS_ELEMENT(j))
+		j->arr->nstarted++;
 	j->start_time = now;
 	j->executed = false;
 	j->pid = j->pgid = 0;
@@ -84,7 +92,9 @@ job_dispatch(struct job *j, const int *slots, int64_t now)
 	j->susp_reason = 0;
 	j->pend_note = 0;
 	j->resume_sent = false;
+	j->window_sent = false;
 	job_set_status(j, JOB_STAT_RUN);
+	reserve_add(j);
 	log_job_start(j);
 	fill_spec(j, &spec);
 	sbd_send(j->exec[0], MSG_SBD_JOB_START,
@@ -109,9 +119,17 @@ sched_run(void)
 		d = xcalloc(MAX_DISPATCH_PER_PASS, sizeof(*d));
 	mbd->pc.now = now;
 	resume_pass();
+	depend_pass();
+	reserve_pass(now);
 	n = policy_schedule(&mbd->pc, d, MAX_DISPATCH_PER_PASS);
-	for (int i = 0; i < n; i++)
-		job_dispatch((struct job *)d[i].job, d[i].slots, now);
+	for (int i = 0; i < n; i++) {
+		struct job *j = (struct job *)d[i].job;
+
+		/* An array's parent: its next element starts. */
+		if (JOB_IS_PARENT(j) && (j = array_take_next(j)) == NULL)
+			continue;
+		job_dispatch(j, d[i].slots, now);
+	}
 	policy_decisions_free(d, n);
 	/* A full pass may have left more to do. */
 	if (n == MAX_DISPATCH_PER_PASS)
@@ -156,8 +174,14 @@ sched_finish_job(struct job *j, const struct job_status *st)
 	struct mhost *h = j->exec[0];
 	int status;
 
+	if (st->pre_exec_failed && !JOB_STAT_FINISHED(j->status)) {
+		preexec_failed(j, st);
+		goto ack;
+	}
 	if (JOB_STAT_FINISHED(j->status)) {
-		/* Already ended here (bkill -r): just let sbatchd forget. */
+		/* Ended here (bkill -r), or this is its post-exec's end. */
+		if (st->post_exec_status >= 0)
+			postexec_done(j, st);
 		goto ack;
 	}
 	if (j->end_action & (SIG_F_REQUEUE | SIG_F_MIG) ||
@@ -186,9 +210,13 @@ sched_finish_job(struct job *j, const struct job_status *st)
 		j->pgid = st->pgid;
 		j->executed = true;
 	}
+	j->preexec_fails = 0;
 	job_set_status(j, status);
 	log_job_status(j);
 	client_job_event(j, JE_FINISHED);
+	/* Its post-exec may have ended too while mbatchd was away. */
+	if (st->post_exec_status >= 0)
+		postexec_done(j, st);
 	mbd_sched_dirty();
 ack:
 	{
@@ -213,11 +241,21 @@ clean_jobs(int64_t now)
 
 	for (j = mbd->jobs_head; j; j = next) {
 		next = j->next;
+		if (JOB_IS_PARENT(j)) {
+			/* An array goes when all of it has ended. */
+			while (next && next->jobid == j->jobid)
+				next = next->next;
+			if (array_finished(j) &&
+			    now - array_last_end(j) > period) {
+				log_job_clean(j);
+				job_clean(j);
+			}
+			continue;
+		}
 		if (JOB_STAT_FINISHED(j->status) && j->end_time > 0 &&
 		    now - j->end_time > period && j->nwaiters == 0) {
 			log_job_clean(j);
-			job_set_status(j, JOB_STAT_NULL);
-			job_free(j);
+			job_clean(j);
 		}
 	}
 }
@@ -230,6 +268,7 @@ sched_tick(void)
 	bool pending = false;
 
 	run_windows(now);
+	deadline_pass(now);
 	for (int i = 0; i < mbd->nqueues; i++) {
 		struct mqueue *q = mbd->queues[i];
 		bool was = q->pq.active;

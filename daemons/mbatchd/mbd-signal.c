@@ -39,17 +39,28 @@ signal_send(struct job *j, int sig, int reason)
 	sg.sig = sig;
 	sg.reason = reason;
 	sg.run_count = j->run_count;
+	sg.flags = (uint32_t)j->end_action;
 	sbd_send(h, MSG_SBD_JOB_SIGNAL,
 	    (void (*)(struct wbuf *, const void *))sbd_signal_pack, &sg, true);
 	j->sig_pending = false;
 }
 
 /* End a job that will not report an end itself. */
-static void
-finish_now(struct job *j, int status, int reason)
+void
+job_finish_now(struct job *j, int status, int reason)
 {
 	int64_t now = time(NULL);
 
+	if (JOB_IS_PARENT(j)) {
+		/* The array's virtual elements end together. */
+		j->exit_reason = reason;
+		j->end_time = now;
+		log_job_status_as(j, status);
+		array_end_virtual(j, now, reason);
+		client_job_event(j, JE_FINISHED);
+		mbd_sched_dirty();
+		return;
+	}
 	policy_job_remove(&j->pj);
 	j->exit_reason = reason;
 	j->end_time = now;
@@ -96,7 +107,7 @@ do_signal(struct job *j, const struct sig_req *rq, int uid, const char *user,
 		if (!kill_like(rq->sig) && !force)
 			return LSBE_NOT_STARTED;
 		log_job_signal(j, symbol, uid, user, (int)rq->flags);
-		finish_now(j, rq->flags & SIG_F_DONE ? JOB_STAT_DONE :
+		job_finish_now(j, rq->flags & SIG_F_DONE ? JOB_STAT_DONE :
 		    JOB_STAT_EXIT, reason);
 		return LSBE_NO_ERROR;
 	}
@@ -108,7 +119,7 @@ do_signal(struct job *j, const struct sig_req *rq, int uid, const char *user,
 		/* Removed now; its end, when it comes, is only acknowledged. */
 		j->removed = true;
 		j->exit_status = (128 + SIGKILL) << 8;
-		finish_now(j, rq->flags & SIG_F_DONE ? JOB_STAT_DONE :
+		job_finish_now(j, rq->flags & SIG_F_DONE ? JOB_STAT_DONE :
 		    JOB_STAT_EXIT, reason);
 	}
 	return LSBE_NO_ERROR;
@@ -121,8 +132,7 @@ matches(const struct jsel *sel, const struct job *j)
 		return false;
 	if (sel->queue && strcmp(j->queue->name, sel->queue) != 0)
 		return false;
-	if (sel->job_name && !wildmatch(sel->job_name,
-	    j->job_name ? j->job_name : ""))
+	if (sel->job_name && !job_name_matches(j, sel->job_name))
 		return false;
 	if (sel->host) {
 		bool on = false;
@@ -164,6 +174,50 @@ job_results_reply(struct conn *c, uint32_t seq, struct job_results *res)
 	res->n = 0;
 }
 
+/* Is this job, or for an array any part of it, unfinished? */
+static bool
+unfinished(const struct job *j)
+{
+	if (JOB_IS_PARENT(j))
+		return !array_finished(j);
+	return !JOB_STAT_FINISHED(j->status);
+}
+
+/*
+ * A whole array: its virtual pending elements (through the parent) and
+ * every element that is a job.  One result for all: done if anything
+ * was, else the first refusal.
+ */
+static int
+act_array(struct job *parent, bool finished_too, job_action act, void *arg)
+{
+	int code = -1, c;
+	struct job *e, *next;
+
+	if (JOB_STAT_PENDING(parent->status)) {
+		c = act(parent, arg);
+		if (c == LSBE_NO_ERROR || code < 0)
+			code = c;
+	}
+	for (e = parent->next; e && e->jobid == parent->jobid; e = next) {
+		next = e->next;
+		if (!finished_too && JOB_STAT_FINISHED(e->status))
+			continue;
+		c = act(e, arg);
+		if (c == LSBE_NO_ERROR || code < 0)
+			code = c;
+	}
+	return code < 0 ? LSBE_JOB_FINISH : code;
+}
+
+static int
+act_one(struct job *j, bool finished_too, job_action act, void *arg)
+{
+	if (JOB_IS_PARENT(j))
+		return act_array(j, finished_too, act, arg);
+	return act(j, arg);
+}
+
 void
 jobs_select(const struct jsel *sel, job_action act, void *arg,
     struct job_results *res)
@@ -171,9 +225,10 @@ jobs_select(const struct jsel *sel, job_action act, void *arg,
 	if (sel->nids == 0) {
 		/* No ID: the most recent unfinished job that matches. */
 		for (struct job *j = mbd->jobs_tail; j; j = j->prev)
-			if (!JOB_STAT_FINISHED(j->status) && matches(sel, j)) {
+			if (!JOB_IS_ELEMENT(j) && unfinished(j) &&
+			    matches(sel, j)) {
 				job_results_add(res, j->jobid, j->idx,
-				    act(j, arg));
+				    act_one(j, false, act, arg));
 				return;
 			}
 		job_results_add(res, 0, 0, LSBE_NO_JOB);
@@ -181,26 +236,36 @@ jobs_select(const struct jsel *sel, job_action act, void *arg,
 	}
 	for (uint32_t i = 0; i < sel->nids; i++) {
 		const struct job_id *id = &sel->ids[i];
-		struct job *j;
+		struct job *j, *next;
 
 		if (id->jobid == 0) {
 			uint32_t before = res->n;
 
-			for (j = mbd->jobs_head; j; j = j->next)
-				if ((sel->finished_too ||
-				    !JOB_STAT_FINISHED(j->status)) &&
+			for (j = mbd->jobs_head; j; j = next) {
+				next = j->next;
+				/* Skip past an array's elements first: the
+				 * action may end them. */
+				if (JOB_IS_PARENT(j))
+					while (next && next->jobid == j->jobid)
+						next = next->next;
+				if (JOB_IS_ELEMENT(j))
+					continue;
+				if ((sel->finished_too || unfinished(j)) &&
 				    matches(sel, j))
 					job_results_add(res, j->jobid, j->idx,
-					    act(j, arg));
+					    act_one(j, sel->finished_too, act,
+					    arg));
+			}
 			if (res->n == before)
 				job_results_add(res, 0, 0, LSBE_NO_JOB);
 			continue;
 		}
-		j = job_find(id->jobid, id->idx);
+		j = job_lookup(id->jobid, id->idx);
 		if (j == NULL)
 			job_results_add(res, id->jobid, id->idx, LSBE_NO_JOB);
 		else
-			job_results_add(res, id->jobid, id->idx, act(j, arg));
+			job_results_add(res, id->jobid, id->idx,
+			    act_one(j, sel->finished_too, act, arg));
 	}
 }
 

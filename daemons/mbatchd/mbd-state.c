@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "depend.h"
 #include "log.h"
 #include "mbd.h"
 
@@ -263,8 +264,8 @@ job_find(int64_t jobid, int32_t idx)
 	return NULL;
 }
 
-struct job *
-job_new(int64_t jobid, int32_t idx)
+static struct job *
+job_alloc(int64_t jobid, int32_t idx)
 {
 	struct job *j = xcalloc(1, sizeof(*j));
 	size_t b;
@@ -280,6 +281,14 @@ job_new(int64_t jobid, int32_t idx)
 	j->hnext = mbd->jtab[b];
 	mbd->jtab[b] = j;
 	mbd->njobs++;
+	return j;
+}
+
+struct job *
+job_new(int64_t jobid, int32_t idx)
+{
+	struct job *j = job_alloc(jobid, idx);
+
 	/* Keep the list in job ID order; new IDs come last. */
 	j->prev = mbd->jobs_tail;
 	if (mbd->jobs_tail)
@@ -290,7 +299,22 @@ job_new(int64_t jobid, int32_t idx)
 	return j;
 }
 
-static void
+struct job *
+job_new_after(int64_t jobid, int32_t idx, struct job *after)
+{
+	struct job *j = job_alloc(jobid, idx);
+
+	j->prev = after;
+	j->next = after->next;
+	if (after->next)
+		after->next->prev = j;
+	else
+		mbd->jobs_tail = j;
+	after->next = j;
+	return j;
+}
+
+void
 extra_free(struct job_extra *x)
 {
 	if (x == NULL)
@@ -306,7 +330,44 @@ extra_free(struct job_extra *x)
 	free(x->in_file);
 	free(x->cwd_req);
 	strv_release(&x->res_reqs);
+	dep_free(x->dep);
 	free(x);
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+struct job_extra *
+extra_dup(const struct job_extra *o)
+{
+	struct job_extra *x = xcalloc(1, sizeof(*x));
+
+	if (o == NULL)
+		return x;
+	*x = *o;
+	strv_init(&x->asked_hosts);
+	strv_copy(&x->asked_hosts, &o->asked_hosts);
+	x->asked_idx = NULL;
+	if (o->asked_idx) {
+		x->asked_idx = xcalloc(o->asked_hosts.n + 1, sizeof(int));
+		memcpy(x->asked_idx, o->asked_idx, sizeof(int) *
+		    (size_t)o->nasked);
+	}
+	x->mail_user = dup_or_null(o->mail_user);
+	x->user_group = dup_or_null(o->user_group);
+	x->depend_cond = dup_or_null(o->depend_cond);
+	x->pre_exec = dup_or_null(o->pre_exec);
+	x->post_exec = dup_or_null(o->post_exec);
+	x->login_shell = dup_or_null(o->login_shell);
+	x->in_file = dup_or_null(o->in_file);
+	x->cwd_req = dup_or_null(o->cwd_req);
+	strv_init(&x->res_reqs);
+	strv_copy(&x->res_reqs, &o->res_reqs);
+	x->dep = NULL;		/* parsed again when needed */
+	return x;
 }
 
 void
@@ -328,20 +389,34 @@ job_free(struct job *j)
 	else
 		mbd->jobs_tail = j->prev;
 	policy_job_remove(&j->pj);
+	reserve_drop(j);
 	for (int i = 0; i < j->nwaiters; i++)
 		j->waiters[i]->data = NULL;
 	mbd->njobs--;
-	env_unref(j->env);
-	free(j->job_name);
-	free(j->command);
-	free(j->out_file);
-	free(j->err_file);
-	free(j->res_req);
 	if (j->rr) {
 		resreq_release(j->rr);
 		free(j->rr);
 	}
-	extra_free(j->x);
+	free(j->job_name);
+	if (JOB_IS_ELEMENT(j)) {
+		/* The rest is its parent's, freed with the parent. */
+		if (!j->shared_x)
+			extra_free(j->x);
+		if (j->own_fields) {
+			free(j->out_file);
+			free(j->err_file);
+			free(j->res_req);
+		}
+	} else {
+		env_unref(j->env);
+		free(j->command);
+		free(j->out_file);
+		free(j->err_file);
+		free(j->res_req);
+		extra_free(j->x);
+		if (j->arr)
+			array_release(j->arr);
+	}
 	free(j->exec);
 	free(j->exec_cwd);
 	free(j->exec_home);
@@ -359,6 +434,14 @@ account(struct job *j, int sign)
 
 	if (q == NULL)
 		return;
+	if (JOB_IS_ELEMENT(j)) {
+		array_count(j, sign);
+	} else if (JOB_IS_PARENT(j)) {
+		/* It stands for its virtual pending elements. */
+		int64_t all = (int64_t)n * j->arr->pend.count;
+
+		n = all > INT32_MAX / 4 ? INT32_MAX / 4 : (int)all;
+	}
 	if (JOB_STAT_PENDING(s)) {
 		q->nslots_pend += sign * n;
 		return;
@@ -371,9 +454,18 @@ account(struct job *j, int sign)
 		q->nslots_ssusp += sign * n;
 	else
 		q->nslots_run += sign * n;
+	/* Started jobs hold their limits' slots, suspended too. */
+	q->pq.qcap.used += sign * n;
+	for (int i = 0; i < POL_NCAPS; i++)
+		if (j->pj.caps[i])
+			j->pj.caps[i]->used += sign *
+			    (j->pj.caps[i]->per_job ? 1 : n);
+	user_host_slots(j, sign);
 	for (int i = 0; i < j->nexec; i++) {
 		struct mhost *h = j->exec[i];
 
+		if (q->pq.host_used)
+			q->pq.host_used[h->index] += sign;
 		h->ph.used_slots += sign;
 		if (s & JOB_STAT_USUSP)
 			h->nususp += sign;
@@ -392,6 +484,7 @@ job_set_status(struct job *j, int status)
 	account(j, -1);
 	j->status = status;
 	account(j, +1);
+	mbd->state_gen++;
 	j->pj.held = (status & JOB_STAT_PSUSP) != 0;
 }
 
@@ -401,12 +494,30 @@ job_slots_add(struct job *j, int sign)
 	account(j, sign);
 }
 
-/* Put a job (new or requeued) at the tail of its queue's pending list. */
+int
+job_priority(const struct job *j)
+{
+	int max = mbd->conf.params.max_user_priority;
+
+	if (j->x && j->x->user_priority > 0)
+		return j->x->user_priority;
+	return max > 0 ? max / 2 : 0;
+}
+
+/* Put a job (new or requeued) after the pending jobs of its queue with
+ * the same or a higher user priority (FCFS among equals). */
 void
 job_make_pending(struct job *j)
 {
+	struct pol_queue *q = &j->queue->pq;
+	struct pol_job *p;
+	int prio = job_priority(j);
+
 	policy_job_remove(&j->pj);
-	policy_job_append(&j->queue->pq, &j->pj);
+	for (p = q->tail; p; p = p->prev)
+		if (job_priority((struct job *)p) >= prio)
+			break;
+	policy_job_insert_after(q, p, &j->pj);
 	j->pj.reason_pass = 0;
 }
 
@@ -447,7 +558,7 @@ host_refresh(struct mhost *h)
 	int mxj = h->bconf ? h->bconf->mxj : -1;
 
 	ph->usable = h->lim_up && h->sbd != NULL && !h->closed_adm &&
-	    !h->window_closed;
+	    !h->window_closed && !h->removed;
 	if (h->closed_adm)
 		ph->unusable_reason = HR_CLOSED_ADM;
 	else if (h->lim_up && h->sbd != NULL && h->window_closed)
@@ -458,12 +569,49 @@ host_refresh(struct mhost *h)
 		mxj = h->ph.rr.ncpus > 0 ? h->ph.rr.ncpus : 1;
 	ph->max_slots = mxj;
 	ph->thr = h->bconf ? &h->bconf->thr : NULL;
+	ph->jl_u = h->bconf ? h->bconf->jlu : -1;
+	if (ph->jl_u >= 0)
+		mbd->pc.any_jlu = true;
 	ph->rr.name = h->name;
 	ph->rr.type = h->type;
 	ph->rr.model = h->model;
 	ph->rr.load = h->load;
 	ph->rr.resources = &h->resources;
 	ph->rr.server = true;
+}
+
+/* QJOB_LIMIT, HJOB_LIMIT, PJOB_LIMIT from the queue's configuration. */
+void
+queue_set_limits(struct mqueue *q)
+{
+	const struct queue_conf *qc = q->conf;
+
+	q->pq.qcap.max = qc->qjob_limit;
+	q->pq.qcap.reason = PEND_QUEUE_JOB_LIMIT;
+	q->pq.hjob_limit = qc->hjob_limit;
+	q->pq.pjob_limit = qc->pjob_limit;
+	if (q->nhosts_used < mbd->nhosts || q->pq.host_used == NULL) {
+		size_t n = (size_t)mbd->nhosts + 1;
+
+		q->pq.host_used = xrealloc(q->pq.host_used, n * sizeof(int));
+		for (size_t i = (size_t)q->nhosts_used; i < n; i++)
+			q->pq.host_used[i] = 0;
+		q->nhosts_used = mbd->nhosts;
+	}
+}
+
+/* Is the queue's RUN_WINDOW open now (or has it none)? */
+bool
+queue_run_open(const struct mqueue *q, int64_t now)
+{
+	const struct windows *w = q->conf ? &q->conf->run_window : NULL;
+	time_t t = (time_t)now;
+	struct tm tm;
+
+	if (w == NULL || w->n == 0)
+		return true;
+	localtime_r(&t, &tm);
+	return windows_open(w, tm.tm_wday, tm.tm_hour * 60 + tm.tm_min);
 }
 
 void
@@ -479,6 +627,7 @@ queue_set_active(struct mqueue *q, int64_t now)
 		win = windows_open(w, tm.tm_wday, tm.tm_hour * 60 + tm.tm_min);
 	}
 	/* Outside its run window a queue dispatches nothing either. */
+	q->run_open = queue_run_open(q, now);
 	q->pq.active = q->active && win && q->run_open;
 	q->pq.inactive_reason = !q->active ? PEND_QUEUE_INACT :
 	    PEND_QUEUE_WINDOW;
@@ -505,102 +654,176 @@ host_set_window(struct mhost *h, int64_t now)
 	return true;
 }
 
+/*
+ * What a host takes from the configuration; also run by badmin reconfig
+ * on a host that stays.  A type or model left to be detected ("!") keeps
+ * what the LIM reported.
+ */
+void
+host_configure(struct mhost *h, const struct cluster_host *ch)
+{
+	const struct lsf_config *c = &mbd->conf;
+
+	h->cconf = ch;
+	if (ch->type && strcmp(ch->type, "!") != 0) {
+		free(h->type);
+		h->type = xstrdup(ch->type);
+	} else if (h->type == NULL)
+		h->type = xstrdup("");
+	if (ch->model && strcmp(ch->model, "!") != 0) {
+		free(h->model);
+		h->model = xstrdup(ch->model);
+	} else if (h->model == NULL)
+		h->model = xstrdup("");
+	h->bconf = config_lsb_host(c, ch->name, h->model, h->type);
+	/* "!res" is dedicated: it counts when asked for by name. */
+	strv_release(&h->resources);
+	for (size_t k = 0; k < ch->resources.n; k++)
+		strv_push(&h->resources, ch->resources.v[k] +
+		    (ch->resources.v[k][0] == '!'));
+	host_set_window(h, time(NULL));
+	host_refresh(h);
+}
+
+/* A new server host, at the end of the table (indices never move). */
+struct mhost *
+host_add(const struct cluster_host *ch)
+{
+	struct mhost *h = xcalloc(1, sizeof(*h));
+
+	h->name = xstrdup(ch->name);
+	h->index = mbd->nhosts;
+	if (net_resolve(ch->name, 0, &h->addr) < 0)
+		log_warnx("host %s does not resolve", ch->name);
+	for (int k = 0; k < NLOADIDX; k++)
+		h->load[k] = INFINIT_LOAD;
+	h->ph.index = h->index;
+	host_configure(h, ch);
+	mbd->hosts = xrealloc(mbd->hosts, sizeof(*mbd->hosts) *
+	    (size_t)(mbd->nhosts + 2));
+	mbd->hosts[mbd->nhosts++] = h;
+	mbd->hosts[mbd->nhosts] = NULL;
+	return h;
+}
+
 static void
 hosts_init(void)
 {
 	const struct lsf_config *c = &mbd->conf;
 
-	mbd->hosts = xcalloc((size_t)c->cluster.nhosts + 1,
-	    sizeof(*mbd->hosts));
-	for (int i = 0; i < c->cluster.nhosts; i++) {
-		const struct cluster_host *ch = &c->cluster.hosts[i];
-		struct mhost *h;
+	for (int i = 0; i < c->cluster.nhosts; i++)
+		if (c->cluster.hosts[i].server)
+			(void)host_add(&c->cluster.hosts[i]);
+}
 
-		if (!ch->server)
-			continue;
-		h = xcalloc(1, sizeof(*h));
-		h->name = xstrdup(ch->name);
-		h->index = mbd->nhosts;
-		h->cconf = ch;
-		h->type = xstrdup(ch->type && strcmp(ch->type, "!") ?
-		    ch->type : "");
-		h->model = xstrdup(ch->model && strcmp(ch->model, "!") ?
-		    ch->model : "");
-		h->bconf = config_lsb_host(c, ch->name, h->model, h->type);
-		/* "!res" is dedicated: it counts when asked for by name. */
-		for (size_t k = 0; k < ch->resources.n; k++)
-			strv_push(&h->resources, ch->resources.v[k] +
-			    (ch->resources.v[k][0] == '!'));
-		if (net_resolve(ch->name, 0, &h->addr) < 0)
-			log_warnx("host %s does not resolve", ch->name);
-		for (int k = 0; k < NLOADIDX; k++)
-			h->load[k] = INFINIT_LOAD;
-		h->ph.index = h->index;
-		host_set_window(h, time(NULL));
-		host_refresh(h);
-		mbd->hosts[mbd->nhosts++] = h;
+/*
+ * What a queue takes from its lsb.queues section (order: its position in
+ * the file); also run by badmin reconfig on a queue that stays, so
+ * whatever is derived from the section belongs here.
+ */
+void
+queue_configure(struct mqueue *q, const struct queue_conf *qc, int order)
+{
+	const struct lsf_config *c = &mbd->conf;
+	int jai = c->params.job_accept_interval;
+	int sleep = c->params.mbd_sleep_time > 0 ? c->params.mbd_sleep_time : 10;
+	int qjai = qc->job_accept_interval >= 0 ?
+	    qc->job_accept_interval : jai;
+
+	q->conf = qc;
+	q->index = order;
+	q->pq.name = q->name;
+	q->pq.priority = qc->priority;
+	q->pq.order = order;
+	q->pq.thr = &qc->thr;
+	q->pq.accept_interval = qjai > 0 ? qjai * sleep : 0;
+	queue_set_limits(q);
+	if (q->rr) {
+		resreq_release(q->rr);
+		free(q->rr);
+		q->rr = NULL;
 	}
+	if (qc->res_req && *qc->res_req) {
+		char *cause = NULL;
+
+		q->rr = xcalloc(1, sizeof(*q->rr));
+		if (resreq_parse(q->rr, qc->res_req,
+		    c->lsf.unit_for_limits, &cause) < 0) {
+			log_warnx("queue %s: RES_REQ ignored: %s",
+			    q->name, cause);
+			free(cause);
+			resreq_release(q->rr);
+			free(q->rr);
+			q->rr = NULL;
+		}
+	}
+	q->pq.rr = q->rr;
+	free(q->host_ok);
+	q->host_ok = NULL;
+	if (qc->hosts.n > 0) {
+		struct strv names = STRV_INIT;
+
+		config_expand_hosts(c, &qc->hosts, &names, NULL);
+		q->host_ok = xcalloc((size_t)mbd->nhosts + 1,
+		    sizeof(bool));
+		for (size_t k = 0; k < names.n; k++) {
+			struct mhost *h = host_find(names.v[k]);
+
+			if (h)
+				q->host_ok[h->index] = true;
+		}
+		strv_release(&names);
+	}
+	q->pq.host_ok = q->host_ok;
+	strv_release(&q->users);
+	expand_users(&qc->users, &q->users, 0);
+	queue_set_active(q, time(NULL));
+}
+
+/* A new queue, open and active, at the end of the table. */
+struct mqueue *
+queue_add(const struct queue_conf *qc, int order)
+{
+	struct mqueue *q = xcalloc(1, sizeof(*q));
+
+	q->name = xstrdup(qc->name);
+	q->open = true;
+	q->active = true;
+	q->run_open = true;
+	queue_configure(q, qc, order);
+	mbd->queues = xrealloc(mbd->queues, sizeof(*mbd->queues) *
+	    (size_t)(mbd->nqueues + 2));
+	mbd->queues[mbd->nqueues++] = q;
+	mbd->queues[mbd->nqueues] = NULL;
+	return q;
 }
 
 static void
 queues_init(void)
 {
 	const struct lsf_config *c = &mbd->conf;
-	int jai = c->params.job_accept_interval;
-	int sleep = c->params.mbd_sleep_time > 0 ? c->params.mbd_sleep_time : 10;
 
-	mbd->queues = xcalloc((size_t)c->nqueues + 1, sizeof(*mbd->queues));
-	for (int i = 0; i < c->nqueues; i++) {
-		const struct queue_conf *qc = &c->queues[i];
-		struct mqueue *q = xcalloc(1, sizeof(*q));
-		int qjai = qc->job_accept_interval >= 0 ?
-		    qc->job_accept_interval : jai;
+	for (int i = 0; i < c->nqueues; i++)
+		(void)queue_add(&c->queues[i], i);
+}
 
-		q->name = xstrdup(qc->name);
-		q->conf = qc;
-		q->index = i;
-		q->open = true;
-		q->active = true;
-		q->run_open = true;
-		q->pq.name = q->name;
-		q->pq.priority = qc->priority;
-		q->pq.order = i;
-		q->pq.thr = &qc->thr;
-		q->pq.accept_interval = qjai > 0 ? qjai * sleep : 0;
-		if (qc->res_req && *qc->res_req) {
-			char *cause = NULL;
-
-			q->rr = xcalloc(1, sizeof(*q->rr));
-			if (resreq_parse(q->rr, qc->res_req,
-			    c->lsf.unit_for_limits, &cause) < 0) {
-				log_warnx("queue %s: RES_REQ ignored: %s",
-				    q->name, cause);
-				free(cause);
-				resreq_release(q->rr);
-				free(q->rr);
-				q->rr = NULL;
-			}
-		}
-		q->pq.rr = q->rr;
-		if (qc->hosts.n > 0) {
-			struct strv names = STRV_INIT;
-
-			config_expand_hosts(c, &qc->hosts, &names, NULL);
-			q->host_ok = xcalloc((size_t)mbd->nhosts + 1,
-			    sizeof(bool));
-			for (size_t k = 0; k < names.n; k++) {
-				struct mhost *h = host_find(names.v[k]);
-
-				if (h)
-					q->host_ok[h->index] = true;
-			}
-			strv_release(&names);
-		}
-		q->pq.host_ok = q->host_ok;
-		expand_users(&qc->users, &q->users, 0);
-		queue_set_active(q, time(NULL));
-		mbd->queues[mbd->nqueues++] = q;
-	}
+/* The policy's views of the host and queue tables. */
+void
+state_lists_rebuild(void)
+{
+	free(mbd->pc.hosts);
+	mbd->pc.hosts = xcalloc((size_t)mbd->nhosts + 1,
+	    sizeof(*mbd->pc.hosts));
+	for (int i = 0; i < mbd->nhosts; i++)
+		mbd->pc.hosts[i] = &mbd->hosts[i]->ph;
+	mbd->pc.nhosts = mbd->nhosts;
+	free(mbd->pc.queues);
+	mbd->pc.queues = xcalloc((size_t)mbd->nqueues + 1,
+	    sizeof(*mbd->pc.queues));
+	for (int i = 0; i < mbd->nqueues; i++)
+		mbd->pc.queues[i] = &mbd->queues[i]->pq;
+	mbd->pc.nqueues = mbd->nqueues;
+	policy_sort_queues(mbd->pc.queues, mbd->pc.nqueues);
 }
 
 void
@@ -614,15 +837,5 @@ state_init(void)
 	strv_copy(&mbd->admins, &mbd->conf.cluster.admins);
 	hosts_init();
 	queues_init();
-	mbd->pc.hosts = xcalloc((size_t)mbd->nhosts + 1,
-	    sizeof(*mbd->pc.hosts));
-	for (int i = 0; i < mbd->nhosts; i++)
-		mbd->pc.hosts[i] = &mbd->hosts[i]->ph;
-	mbd->pc.nhosts = mbd->nhosts;
-	mbd->pc.queues = xcalloc((size_t)mbd->nqueues + 1,
-	    sizeof(*mbd->pc.queues));
-	for (int i = 0; i < mbd->nqueues; i++)
-		mbd->pc.queues[i] = &mbd->queues[i]->pq;
-	mbd->pc.nqueues = mbd->nqueues;
-	policy_sort_queues(mbd->pc.queues, mbd->pc.nqueues);
+	state_lists_rebuild();
 }

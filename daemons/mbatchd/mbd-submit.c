@@ -109,6 +109,11 @@ check_queue(const char *qname, struct mqueue *q, const struct qcheck *r,
 		verdict_set(v, LSBE_HARD_LIMIT, "RUNLIMIT", NULL);
 		return;
 	}
+	if (qc->cpulimit.max > 0 && r->rlimits[LSF_RLIMIT_CPU] > 0 &&
+	    r->rlimits[LSF_RLIMIT_CPU] > qc->cpulimit.max * 60) {
+		verdict_set(v, LSBE_HARD_LIMIT, "CPULIMIT", NULL);
+		return;
+	}
 	if (qc->memlimit.max > 0 && r->rlimits[LSF_RLIMIT_RSS] > 0 &&
 	    r->rlimits[LSF_RLIMIT_RSS] > qc->memlimit.max) {
 		verdict_set(v, LSBE_HARD_LIMIT, "MEMLIMIT", NULL);
@@ -278,12 +283,50 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 		verdict_set(&v, LSBE_BAD_ARG, NULL, NULL);
 		goto refuse;
 	}
-	if (r->job_name && (strlen(r->job_name) > JOB_NAME_MAX ||
-	    strpbrk(r->job_name, "[]") != NULL)) {
-		verdict_set(&v, LSBE_BAD_JOB_NAME, NULL,
-		    strpbrk(r->job_name, "[]") ? "job arrays are not "
-		    "supported by this version" : NULL);
+	if (r->job_name && strlen(r->job_name) > JOB_NAME_MAX) {
+		verdict_set(&v, LSBE_BAD_JOB_NAME, NULL, NULL);
 		goto refuse;
+	}
+	if (r->job_name) {
+		/* The array part, checked before anything is logged. */
+		struct idxset set;
+		const char *why = NULL;
+		char *base = NULL;
+		int limit;
+
+		idxset_init(&set);
+		if (array_spec_parse(r->job_name,
+		    mbd->conf.params.max_job_array_size, &base, &set, &limit,
+		    &why) < 0) {
+			verdict_set(&v, why && strstr(why, "too large") ?
+			    LSBE_ARRAY_INDEX : LSBE_BAD_JOB_NAME, NULL, why);
+			idxset_release(&set);
+			goto refuse;
+		}
+		free(base);
+		idxset_release(&set);
+	}
+	if (r->user_priority > 0 &&
+	    (mbd->conf.params.max_user_priority <= 0 ||
+	    r->user_priority > mbd->conf.params.max_user_priority)) {
+		verdict_set(&v, LSBE_BAD_ARG, NULL,
+		    mbd->conf.params.max_user_priority <= 0 ?
+		    "-sp: MAX_USER_PRIORITY is not set" :
+		    "-sp: above MAX_USER_PRIORITY");
+		goto refuse;
+	}
+	if (r->depend_cond) {
+		struct job self;
+		int code;
+
+		memset(&self, 0, sizeof(self));
+		self.uid = (int)c->uid;
+		if (depend_check(r->depend_cond, &self, &code, &cause) < 0) {
+			verdict_set(&v, code, r->depend_cond, cause);
+			free(cause);
+			cause = NULL;
+			goto refuse;
+		}
 	}
 	candidates(r, &cands);
 	for (size_t i = 0; i < cands.n; i++) {
@@ -348,11 +391,23 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 	j = job_new(ev.jobid, 0);
 	log_job_new(j, &ev);
 	job_fill_new(j, &ev, q);
+	{
+		int code;
+
+		if (array_setup(j, mbd->conf.params.max_job_array_size,
+		    &code, &cause) < 0) {
+			/* Checked above. */
+			log_warnx("job %lld: %s", (long long)j->jobid, cause);
+			free(cause);
+			cause = NULL;
+		}
+	}
 	if (job_set_resreq(j, mbd->conf.lsf.unit_for_limits, &cause) < 0) {
 		/* Checked above; a failure here is a bug, not bad input. */
 		log_warnx("job %lld: %s", (long long)j->jobid, cause);
 		free(cause);
 	}
+	depend_attach(j);
 	job_set_status(j, r->options2 & SUB2_HOLD ? JOB_STAT_PSUSP :
 	    JOB_STAT_PEND);
 	job_make_pending(j);

@@ -14,6 +14,12 @@
  *	mbd-sbd.c	sbatchd connections: register, status, start, signal
  *	mbd-lim.c	the master LIM's load feed
  *	mbd-sched.c	running the policy and carrying out its decisions
+ *	mbd-limits.c	the limits that apply to a job; pending past -t
+ *	mbd-prepost.c	pre-exec failures and post-exec outcomes
+ *	mbd-peek.c	bpeek: asking the execution host for a job's output
+ *	mbd-admin.c	badmin: host and queue control, their replay, restart
+ *	mbd-reconfig.c	badmin reconfig: the new configuration, in place
+ *	mbd-array.c	job arrays: the parent and its elements
  *
  * Every request is handled in one turn of the event loop; records go to
  * the log buffer, replies to the outbox.  At the end of the turn (a low-
@@ -35,6 +41,7 @@
 #include "conn.h"
 #include "daemon.h"
 #include "evlog.h"
+#include "idxset.h"
 #include "net.h"
 #include "policy.h"
 #include "proto.h"
@@ -69,6 +76,34 @@ struct job_extra {
 	int64_t		 term_time;
 	int		 user_priority;
 	struct strv	 res_reqs;
+	struct dep_expr	*dep;		/* depend_cond parsed */
+};
+
+/*
+ * A job array.  The parent job (index 0) holds what every element
+ * shares and stands, in its queue, for the elements that have not become
+ * jobs of their own: an element becomes one only when something happens
+ * to it alone (it starts, or a command names it), so the pending part of
+ * an array costs the same for ten elements or a million.
+ */
+enum { AS_PEND, AS_PSUSP, AS_RUN, AS_SSUSP, AS_USUSP, AS_DONE, AS_EXIT,
+	AS_NSTATES };
+struct jarray {
+	char		*base;		/* the name without its index part */
+	struct idxset	 pend;		/* virtual elements, in the parent's
+					 * state (PEND or PSUSP) */
+	struct idxset	 gone;		/* virtual elements ended unstarted */
+	int64_t		 gone_time;
+	int		 gone_reason;
+	int64_t		 total;
+	int		 limit;		/* %N, 0 = none */
+	struct pol_cap	 cap;		/* the %N limit for the policy */
+	int64_t		 nstat[AS_NSTATES]; /* elements that are jobs */
+	int64_t		 nstarted;	/* elements that ever started */
+	int64_t		 npdone;
+	int64_t		 nperr;
+	struct job	*last;		/* its last element in the job list */
+	uint32_t	 seen;		/* bjobs -A: listed in this query */
 };
 
 struct job {
@@ -95,6 +130,12 @@ struct job {
 	struct resreq	*rr;		/* effective requirement, or NULL */
 	struct job_extra *x;
 	struct menv	*env;
+	struct jarray	*arr;		/* parent and elements of an array */
+	bool		 shared_x;	/* an element still using its
+					 * parent's x */
+	bool		 in_rsv;	/* holds an rusage reservation */
+	bool		 own_fields;	/* an element with its own out_file,
+					 * err_file, res_req (bmod) */
 	off_t		 new_off;	/* its JOB_NEW record */
 	int64_t		 submit_time;
 	int64_t		 start_time;
@@ -120,10 +161,12 @@ struct job {
 	int		 hold_reason;	/* PEND_USER_STOP / PEND_ADMIN_STOP */
 	int		 end_action;	/* SIG_F_REQUEUE|HOLD|MIG on its end */
 	int		 pend_note;	/* PEND_REQUEUED, PEND_MIGRATING, ... */
+	int		 preexec_fails;	/* pre-exec failures in a row */
 	bool		 forced;	/* brun: started against the policy */
 	bool		 no_susp;	/* brun -f: never suspended by LSF */
 	bool		 restart;	/* next run gets LSB_RESTART=Y */
 	bool		 resume_sent;	/* a RESUME is on its way */
+	bool		 window_sent;	/* suspended or killed for RUN_WINDOW */
 	bool		 sig_pending;	/* pending_sig waits for its host */
 	int		 pending_sig;	/* (SIG_KILL_SEQ is 0) */
 	int		 pending_reason;
@@ -150,6 +193,7 @@ struct mqueue {
 	int		 nslots_run;
 	int		 nslots_ssusp;
 	int		 nslots_ususp;
+	int		 nhosts_used;	/* pq.host_used is this long */
 };
 
 struct mhost {
@@ -163,6 +207,7 @@ struct mhost {
 	bool		 lim_up;
 	bool		 closed_adm;
 	bool		 window_closed;	/* lsb.hosts DISPATCH_WINDOW */
+	bool		 removed;	/* gone from lsf.cluster (reconfig) */
 	float		 load[NLOADIDX];
 	char		*type;
 	char		*model;
@@ -182,6 +227,8 @@ struct outmsg {
 struct mbd {
 	struct event_base	*base;
 	struct daemon_opts	 opts;
+	/* Replaced by badmin reconfig (mbd-reconfig.c): keep no pointer
+	 * into it that reconfig_apply does not renew. */
 	struct lsf_config	 conf;
 	char			*host;
 	char			*cluster;
@@ -206,6 +253,9 @@ struct mbd {
 	struct job		*jobs_head;	/* by job ID */
 	struct job		*jobs_tail;
 	int64_t			 next_jobid;
+	uint64_t		 state_gen;	/* bumped by every job change */
+	uint64_t		 ndeadline;	/* jobs ever given a -t */
+	uint64_t		 ndepend;	/* conditions ever parsed (-w) */
 	struct menv		**etab;
 	size_t			 etab_size;
 	struct strv		 admins;
@@ -221,6 +271,12 @@ struct mbd {
 	/* LIM feed. */
 	struct conn		*lim;
 	struct event		*ev_lim_retry;
+
+	/* badmin mbdrestart: exit once the answer is out. */
+	bool			 restart;
+	struct conn		*restart_conn;
+	char			*restart_user;
+	char			*restart_comment;
 
 	/* Counters for logs and benchmarks. */
 	uint64_t		 nsubmitted;
@@ -238,6 +294,10 @@ void	 state_init(void);
 const char *intern(const char *);
 struct job *job_find(int64_t jobid, int32_t idx);
 struct job *job_new(int64_t jobid, int32_t idx);
+/* An array element, kept after its parent's other elements. */
+struct job *job_new_after(int64_t jobid, int32_t idx, struct job *after);
+void	 extra_free(struct job_extra *);
+struct job_extra *extra_dup(const struct job_extra *);
 void	 job_free(struct job *);
 void	 job_set_status(struct job *, int status);
 struct mqueue *queue_find(const char *);
@@ -254,11 +314,78 @@ void	 env_unref(struct menv *);
 struct menv *env_for(int uid, const struct strv *env, int64_t now);
 void	 job_slots_add(struct job *, int sign);
 void	 job_make_pending(struct job *);
+/* Its place among the pending: -sp, or MAX_USER_PRIORITY / 2. */
+int	 job_priority(const struct job *);
 void	 queue_set_active(struct mqueue *, int64_t now);
+bool	 queue_run_open(const struct mqueue *, int64_t now);
+void	 queue_set_limits(struct mqueue *);
 bool	 host_set_window(struct mhost *, int64_t now);
 /* bsub's candidates without -q: DEFAULT_QUEUE, else "default", else the
  * first queue. */
 void	 default_queues(struct strv *);
+/* Building hosts and queues from the configuration (also reconfig). */
+struct mhost *host_add(const struct cluster_host *);
+void	 host_configure(struct mhost *, const struct cluster_host *);
+struct mqueue *queue_add(const struct queue_conf *, int order);
+void	 queue_configure(struct mqueue *, const struct queue_conf *,
+	    int order);
+void	 state_lists_rebuild(void);
+
+/* mbd-array.c */
+#define JOB_IS_PARENT(j)	((j)->arr != NULL && (j)->idx == 0)
+#define JOB_IS_ELEMENT(j)	((j)->arr != NULL && (j)->idx > 0)
+/* Make j (just filled from its JOB_NEW) an array if its name asks; -1
+ * with an LSBE_* code in *code when the name is malformed. */
+int	 array_setup(struct job *, int max_size, int *code, char **cause);
+void	 array_release(struct jarray *);
+/* Element idx of an array: found, or made a job of its own from the
+ * parent's pending or ended ones (create); NULL when there is none. */
+struct job *array_element(struct job *parent, int32_t idx, bool create);
+/* The next virtual pending element as a job, for dispatch. */
+struct job *array_take_next(struct job *parent);
+/* Count an element's state (sign +1 / -1), from the slot accounting. */
+void	 array_count(struct job *, int sign);
+/* End the parent's virtual pending elements (bkill). */
+void	 array_end_virtual(struct job *parent, int64_t when, int reason);
+/* Every element has ended: the array can be cleaned. */
+bool	 array_finished(const struct job *parent);
+int64_t	 array_last_end(const struct job *parent);
+/* Job j (or an element) or any job lookup by ID: materializes. */
+struct job *job_lookup(int64_t jobid, int32_t idx);
+/* Does the -J pattern match this job (an array's base name too)? */
+bool	 job_name_matches(const struct job *, const char *pattern);
+/* Forget a finished job; an array with all its elements. */
+void	 job_clean(struct job *);
+/* Give an element its own job_extra before changing it. */
+void	 job_own_x(struct job *);
+/* The name of element idx ("base[idx]"), allocated. */
+char	*array_elem_name(const struct job *parent, int32_t idx);
+
+/* mbd-depend.c */
+/* bsub -w: the syntax, and that every job it names exists. */
+int	 depend_check(const char *cond, const struct job *self, int *code,
+	    char **cause);
+/* Parse the job's condition (once); an unreadable one blocks it. */
+void	 depend_attach(struct job *);
+/* Block or release pending jobs by their conditions. */
+void	 depend_pass(void);
+
+/* mbd-modify.c */
+void	 modify_handle(struct conn *, uint32_t seq, struct rbuf *);
+void	 job_modify_apply(struct job *, const struct ev_job_modify *);
+
+/* mbd-reserve.c */
+void	 reserve_add(struct job *);
+void	 reserve_drop(struct job *);
+/* Sum the reservations of running jobs into each host's pol_host. */
+void	 reserve_pass(int64_t now);
+
+/* mbd-users.c */
+void	 job_attach_limits(struct job *);
+void	 user_host_slots(struct job *, int sign);
+void	 users_reconfigure(void);
+/* After reconfig: limits again for every job. */
+void	 jobs_reattach_limits(void);
 
 /* mbd-evlog.c */
 off_t	 log_record(struct strbuf *rec);
@@ -269,6 +396,7 @@ int	 log_job_new(struct job *, const struct ev_job_new *);
 void	 log_job_start(struct job *);
 void	 log_job_execute(struct job *);
 void	 log_job_status(struct job *);
+void	 log_job_status_as(struct job *, int status);
 void	 log_job_signal(struct job *, const char *sig, int uid,
 	    const char *user, int flags);
 void	 log_job_clean(struct job *);
@@ -306,6 +434,8 @@ void	 job_fill_info(struct job *, struct job_info *, bool longform);
 /* mbd-signal.c */
 void	 signal_handle(struct conn *, uint32_t seq, struct rbuf *);
 void	 signal_send(struct job *, int sig, int reason);
+/* End a job here and now (pending, or removed with bkill -r). */
+void	 job_finish_now(struct job *, int status, int reason);
 
 /* Job selection shared by bkill and the control commands: the IDs given
  * (job 0: every unfinished job that matches), or with none the most
@@ -359,10 +489,50 @@ void	 sbd_send(struct mhost *, uint16_t type,
 /* mbd-lim.c */
 void	 lim_feed_start(void);
 
+/* mbd-peek.c */
+void	 peek_handle(struct conn *, uint32_t seq, struct rbuf *);
+/* An sbatchd's MSG_SBD_PEEK_REPLY, for the command waiting for it. */
+void	 peek_answer(struct mhost *, struct peek_reply *);
+void	 peek_drop_conn(struct conn *);
+
+/* mbd-admin.c */
+void	 admin_handle(struct conn *, uint32_t seq, struct rbuf *);
+/* HOST_CTRL and QUEUE_CTRL records, at start-up. */
+int	 admin_replay_ctrl(struct ev_reader *);
+void	 admin_conn_closed(struct conn *);
+/* Write mbdrestart's answer before exiting. */
+void	 admin_restart_flush(void);
+/* Jobs of a queue that is no longer configured live here. */
+struct mqueue *queue_lost_found(void);
+bool	 queue_is_lost_found(const struct mqueue *);
+void	 queue_become_lost_found(struct mqueue *);
+
+/* mbd-reconfig.c */
+/* Read the configuration again and apply it; -1 with the first problems
+ * in *cause (allocated) when it has errors, the old one staying. */
+int	 reconfig_check(struct lsf_config *, char **cause);
+void	 reconfig_apply(struct lsf_config *);
+
 /* mbd-sched.c */
 void	 sched_run(void);
 void	 job_dispatch(struct job *, const int *slots, int64_t now);
 void	 sched_finish_job(struct job *, const struct job_status *);
 void	 sched_tick(void);
+
+/* mbd-limits.c */
+/* A job's limits as they apply (its own, else its queue's default, else
+ * its queue's maximum), in LSF_RLIMIT_* order: seconds, KB, -1 none. */
+void	 job_limits(const struct job *, int64_t rl[LSF_RLIM_NLIMITS]);
+/* Pending jobs whose -t deadline has come end EXIT, TERM_DEADLINE. */
+void	 deadline_pass(int64_t now);
+
+/* mbd-prepost.c */
+#define PREEXEC_RETRY_INTERVAL	5	/* seconds before a new try */
+/* The job's pre-exec failed: PEND again, or EXIT after too many tries. */
+void	 preexec_failed(struct job *, const struct job_status *);
+/* A replayed PEND record of a pre-exec failure at when. */
+void	 preexec_replayed(struct job *, int64_t when);
+/* Its post-exec ended (post_exec_status >= 0): PDONE or PERR. */
+void	 postexec_done(struct job *, const struct job_status *);
 
 #endif

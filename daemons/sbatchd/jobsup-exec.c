@@ -71,8 +71,8 @@ set_env(struct strv *env, const char *name, const char *val)
 	strv_push_nodup(env, xasprintf("%s=%s", name, val ? val : ""));
 }
 
-static void
-build_env(struct strv *env, const struct job_spec *s, const char *dir,
+void
+jobsup_build_env(struct strv *env, const struct job_spec *s, const char *dir,
     const struct passwd *pw, const char *out, const char *err)
 {
 	struct strbuf hosts = STRBUF_INIT, mcpu = STRBUF_INIT;
@@ -143,13 +143,14 @@ redirect(int fd, const char *path, int flags)
 }
 
 void
-jobsup_exec_job(const struct job_spec *s, const char *dir, int unused)
+jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 {
 	struct strv env = STRV_INIT;
 	struct passwd *pw;
 	char *out, *err, *script, *argv[3];
 	const char *cwd;
 	sigset_t none;
+	int spool = -1;
 
 	setsid();
 	sigemptyset(&none);
@@ -163,6 +164,10 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int unused)
 	if (pw == NULL)
 		fail("user %s is not known on this host", s->user ? s->user :
 		    "(none)");
+	/* Without -o the output goes to the spool in the job's directory,
+	 * which is root's: its file is made before the job leaves root. */
+	if (s->out_file == NULL || *s->out_file == '\0')
+		spool = jobsup_spool_open(dir, pw->pw_uid, pw->pw_gid);
 	if (geteuid() == 0) {
 		if (initgroups(pw->pw_name, pw->pw_gid) < 0 ||
 		    setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0)
@@ -190,6 +195,8 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int unused)
 	if (out)
 		redirect(1, out, O_WRONLY | O_CREAT |
 		    (s->options2 & SUB2_OUT_OVERWRITE ? O_TRUNC : O_APPEND));
+	else if (spool >= 0 && dup2(spool, 1) == 1)
+		close(spool);
 	else
 		redirect(1, "/dev/null", O_WRONLY);
 	if (err && (out == NULL || strcmp(err, out) != 0))
@@ -198,9 +205,12 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int unused)
 	else if (dup2(1, 2) < 0)
 		_exit(127);
 
-	build_env(&env, s, dir, pw, out, err);
+	jobsup_build_env(&env, s, dir, pw, out, err);
 	script = xasprintf("%s/%s", dir, JOBDIR_SCRIPT);
 	set_env(&env, "LSB_JOBFILENAME", script);
+	/* As the job, in its directory, with its files and environment. */
+	jobsup_pre_exec(s, env.v, pre_fd);
+	limits_set_rlimits(s);
 	if (s->command && strncmp(s->command, "#!", 2) == 0) {
 		/* A script with its own interpreter runs as it is. */
 		argv[0] = script;

@@ -1,8 +1,9 @@
 /*
- * LSF's job report, appended to the job's -o file when it ends.  Workflow
- * tools read it: Snakemake's LSF profile takes the line two above
- * "Resource usage summary:" ("Successfully completed." or "Exited with
- * exit code N.") as the job's fate.  The file is the user's, so it is
+ * LSF's job report, appended to the job's -o file when it ends (the mail
+ * of jobsup-mail.c carries the same body).  Workflow tools read it:
+ * Snakemake's LSF profile takes the line two above "Resource usage
+ * summary:" ("Successfully completed." or "Exited with exit code N.") as
+ * the job's fate.  The file is the user's, so it is
  * opened by a child that has become the user.
  */
 #include <errno.h>
@@ -51,32 +52,34 @@ mem_line(struct strbuf *sb, const char *label, int64_t kb, bool dec)
 		sb_addf(sb, "%lld MB\n", (long long)((kb + 1023) / 1024));
 }
 
+const char *
+jobsup_sender(void)
+{
+	return sbd->conf.cluster.admins.n ? sbd->conf.cluster.admins.v[0] :
+	    "lsfadmin";
+}
+
+void
+jobsup_subject(struct strbuf *sb, const struct job_spec *s, const char *what)
+{
+	sb_addf(sb, "Job %lld", (long long)s->jobid);
+	if (s->idx > 0)
+		sb_addf(sb, "[%d]", s->idx);
+	sb_addf(sb, ": <%s> in cluster <%s> %s", s->job_name ? s->job_name :
+	    "", s->cluster ? s->cluster : "", what);
+}
+
+/* Who submitted the job, where it runs, in which directories. */
 static void
-build_report(struct strbuf *sb, const struct job_spec *s,
+report_where(struct strbuf *sb, const struct job_spec *s,
     const struct job_status *st, const char *home, const char *cwd)
 {
-	const char *admin = sbd->conf.cluster.admins.n ?
-	    sbd->conf.cluster.admins.v[0] : "lsfadmin";
 	const char *cluster = s->cluster ? s->cluster : "";
 	const char *name = s->job_name ? s->job_name : "";
-	char tsub[64], tstart[64], tend[64], tnow[64], jid[48];
-	bool done = st->status == JOB_STAT_DONE;
-	int code;
+	char tsub[64], tstart[64];
 
-	if (s->idx > 0)
-		snprintf(jid, sizeof(jid), "%lld[%d]", (long long)s->jobid,
-		    s->idx);
-	else
-		snprintf(jid, sizeof(jid), "%lld", (long long)s->jobid);
 	fmt_time_full(s->submit_time, tsub, sizeof(tsub));
 	fmt_time_full(st->start_time, tstart, sizeof(tstart));
-	fmt_time_full(st->end_time, tend, sizeof(tend));
-	fmt_time_full(time(NULL), tnow, sizeof(tnow));
-
-	sb_adds(sb, "\n------------------------------------------------------------\n");
-	sb_addf(sb, "Sender: LSF System <%s@%s>\n", admin, sbd->host);
-	sb_addf(sb, "Subject: Job %s: <%s> in cluster <%s> %s\n\n", jid, name,
-	    cluster, done ? "Done" : "Exited");
 	sb_addf(sb, "Job <%s> was submitted from host <%s> by user <%s> in "
 	    "cluster <%s> at %s\n", name, s->from_host ? s->from_host : "",
 	    s->user ? s->user : "", cluster, tsub);
@@ -86,6 +89,31 @@ build_report(struct strbuf *sb, const struct job_spec *s,
 	    s->queue ? s->queue : "", s->user ? s->user : "", cluster, tstart);
 	sb_addf(sb, "<%s> was used as the home directory.\n", home);
 	sb_addf(sb, "<%s> was used as the working directory.\n", cwd);
+}
+
+void
+jobsup_report_start(struct strbuf *sb, const struct job_spec *s,
+    const struct job_status *st, const char *home, const char *cwd)
+{
+	char tstart[64];
+
+	fmt_time_full(st->start_time, tstart, sizeof(tstart));
+	report_where(sb, s, st, home, cwd);
+	sb_addf(sb, "Started at %s\n", tstart);
+}
+
+void
+jobsup_report_body(struct strbuf *sb, const struct job_spec *s,
+    const struct job_status *st, const char *home, const char *cwd)
+{
+	char tstart[64], tend[64], tnow[64];
+	bool done = st->status == JOB_STAT_DONE;
+	int code;
+
+	fmt_time_full(st->start_time, tstart, sizeof(tstart));
+	fmt_time_full(st->end_time, tend, sizeof(tend));
+	fmt_time_full(time(NULL), tnow, sizeof(tnow));
+	report_where(sb, s, st, home, cwd);
 	sb_addf(sb, "Started at %s\n", tstart);
 	sb_addf(sb, "Terminated at %s\n", tend);
 	sb_addf(sb, "Results reported at %s\n", tnow);
@@ -124,6 +152,18 @@ build_report(struct strbuf *sb, const struct job_spec *s,
 	    (long long)(st->end_time - st->start_time));
 	sb_addf(sb, "    %-44s %lld sec.\n", "Turnaround time :",
 	    (long long)(st->end_time - s->submit_time));
+}
+
+static void
+build_report(struct strbuf *sb, const struct job_spec *s,
+    const struct job_status *st, const char *home, const char *cwd)
+{
+	sb_adds(sb, "\n------------------------------------------------------------\n");
+	sb_addf(sb, "Sender: LSF System <%s@%s>\n", jobsup_sender(), sbd->host);
+	sb_adds(sb, "Subject: ");
+	jobsup_subject(sb, s, st->status == JOB_STAT_DONE ? "Done" : "Exited");
+	sb_adds(sb, "\n\n");
+	jobsup_report_body(sb, s, st, home, cwd);
 	sb_adds(sb, "\nThe output (if any) is above this job summary.\n\n");
 }
 
@@ -137,7 +177,7 @@ jobsup_write_report(const struct job_spec *s, const struct job_status *st)
 
 	out = jobsup_expand_path(s->out_file, s);
 	if (out == NULL)
-		return;		/* mailing the report comes later */
+		return;		/* it goes by mail (jobsup-mail.c) */
 	pw = s->user ? getpwnam(s->user) : NULL;
 	if (pw == NULL) {
 		free(out);

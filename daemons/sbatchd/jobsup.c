@@ -26,7 +26,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <dirent.h>
 #include <pwd.h>
 
 #include "log.h"
@@ -34,6 +33,8 @@
 
 /* How often a running job's memory and CPU time are collected. */
 #define USAGE_INTERVAL_MS	5000
+/* How often its limits are checked, while it has any. */
+#define LIMIT_INTERVAL_MS	1000
 
 struct sup {
 	struct job_spec	*spec;
@@ -49,6 +50,13 @@ struct sup {
 	int64_t		 mem_sum;	/* for the average */
 	int		 mem_n;
 	bool		 stopped;
+	bool		 requeued;	/* its end sends it back: no mail */
+	struct usage_set usage;
+	struct job_limits lim;
+	uint64_t	 next_limit_ms;
+	int64_t		 sent_mem;	/* the usage mbatchd last heard of */
+	double		 sent_cpu;
+	int		 pre_fd;	/* a failed pre-exec's status */
 };
 
 static void
@@ -97,61 +105,15 @@ fill_exec_info(struct sup *s)
 	    ""));
 }
 
-/*
- * Sum the resident memory and CPU time of the job's session.  Returns
- * true when either changed enough to be worth reporting.
- */
-static bool
-sample_usage(struct sup *s)
+/* The memory and CPU time of the job's session (full: a walk of /proc). */
+static void
+sample_usage(struct sup *s, bool full)
 {
-	long ticks = sysconf(_SC_CLK_TCK);
-	double cpu = 0;
-	int64_t old_mem = s->st.mem_kb;
-	double old_cpu = s->st.cpu_time;
+	int64_t kb;
+	double cpu;
 
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	long pagekb = sysconf(_SC_PAGESIZE) / 1024;
-	int64_t kb = 0;
-
-	if (d == NULL)
-		return false;
-	while ((de = readdir(d)) != NULL) {
-		char path[300], buf[1024], *p;
-		long session, rss;
-		unsigned long ut, stt;
-		ssize_t n;
-		int fd;
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		/* Fields after the command name, which may hold blanks. */
-		p = strrchr(buf, ')');
-		if (p == NULL)
-			continue;
-		/* state ppid pgrp session ... utime stime (14, 15) ...
-		 * rss is field 24 overall */
-		if (sscanf(p + 2, "%*c %*d %*d %ld %*d %*d %*u %*u %*u %*u %*u "
-		    "%lu %lu %*d %*d %*d %*d %*d %*d %*u %*u %ld",
-		    &session, &ut, &stt, &rss) != 4)
-			continue;
-		if (session == s->pid) {
-			kb += (int64_t)rss * pagekb;
-			cpu += (double)(ut + stt) / (double)ticks;
-		}
-	}
-	closedir(d);
-	if (kb <= 0)
-		return false;
+	if (usage_sample(&s->usage, s->pid, full, &kb, &cpu) <= 0 || kb <= 0)
+		return;
 	if (cpu > s->st.cpu_time)
 		s->st.cpu_time = cpu;
 	s->st.mem_kb = kb;
@@ -160,7 +122,17 @@ sample_usage(struct sup *s)
 	s->mem_sum += kb;
 	s->mem_n++;
 	s->st.avg_mem_kb = s->mem_sum / s->mem_n;
-	return kb != old_mem || s->st.cpu_time - old_cpu >= 0.5;
+}
+
+/* Has the usage changed enough since mbatchd last heard of it? */
+static bool
+usage_news(struct sup *s)
+{
+	if (s->st.mem_kb == s->sent_mem && s->st.cpu_time - s->sent_cpu < 0.5)
+		return false;
+	s->sent_mem = s->st.mem_kb;
+	s->sent_cpu = s->st.cpu_time;
+	return true;
 }
 
 static void
@@ -192,6 +164,27 @@ kill_step(struct sup *s)
 	    mono_ms() + (uint64_t)interval * 1000 : 0;
 }
 
+/* A limit reached: its signal now, the kill sequence now or later. */
+static void
+check_limits(struct sup *s, uint64_t now)
+{
+	int sig, after, reason;
+
+	reason = limits_check(&s->lim, now, time(NULL), s->st.cpu_time,
+	    s->st.mem_kb, &sig, &after);
+	if (reason == 0 || s->kill_stage > 0 || s->next_kill_ms)
+		return;		/* none, or it is being ended already */
+	log_info("job %lld: %s", (long long)s->spec->jobid,
+	    term_reason_text(reason));
+	s->st.exit_reason = reason;
+	if (sig)
+		signal_job(s, sig);
+	if (after > 0)
+		s->next_kill_ms = now + (uint64_t)after;
+	else
+		kill_step(s);
+}
+
 static void
 handle_request(struct sup *s, const struct sbd_signal *sg)
 {
@@ -200,6 +193,8 @@ handle_request(struct sup *s, const struct sbd_signal *sg)
 	if (sg->reason && sg->sig != SBD_SIG_SUSPEND &&
 	    sg->sig != SBD_SIG_RESUME)
 		s->st.exit_reason = sg->reason;
+	if (sg->flags & (SIG_F_REQUEUE | SIG_F_MIG))
+		s->requeued = true;
 	switch (sg->sig) {
 	case SIG_KILL_SEQ:
 		if (s->kill_stage == 0)
@@ -274,12 +269,73 @@ finish(struct sup *s, int wstatus, const struct rusage *ru)
 	if (jobfile_write_status(s->dir, &s->st) < 0)
 		log_warn("job %lld: cannot write its status",
 		    (long long)s->spec->jobid);
+	/* After the status file, so a crash while mailing loses nothing;
+	 * before sbatchd hears of the end and removes the spool. */
+	jobsup_mail_end(s->spec, &s->st, s->dir, s->requeued);
 	for (int i = 0; i < 3 && s->sock < 0; i++) {
 		try_connect(s);
 		if (s->sock < 0)
 			usleep(100000);
 	}
 	send_status(s, MSG_JS_STATUS);
+}
+
+/* A later word on an ended job: in its status file first, then up. */
+static void
+report_again(struct sup *s)
+{
+	if (jobfile_write_status(s->dir, &s->st) < 0)
+		log_warn("job %lld: cannot write its status",
+		    (long long)s->spec->jobid);
+	/* sbatchd may have restarted meanwhile: a failed send reconnects,
+	 * and the hello carries the news. */
+	send_status(s, MSG_JS_STATUS);
+	for (int i = 0; i < 3 && s->sock < 0; i++) {
+		try_connect(s);
+		if (s->sock < 0)
+			usleep(100000);
+	}
+}
+
+/* Did the job's pre-exec fail?  Then the job never ran: no report, no
+ * post-exec, and mbatchd puts it back in its queue. */
+static bool
+pre_failed(struct sup *s, const struct rusage *ru)
+{
+	int st;
+
+	if (s->pre_fd < 0 || read(s->pre_fd, &st, sizeof(st)) != sizeof(st))
+		return false;
+	log_info("job %lld: its pre-exec failed (status %d)",
+	    (long long)s->spec->jobid, st);
+	s->st.status = JOB_STAT_EXIT;
+	s->st.pre_exec_failed = st ? st : 1 << 8;
+	s->st.exit_status = st;
+	s->st.end_time = time(NULL);
+	s->st.cpu_time = (double)ru->ru_utime.tv_sec +
+	    (double)ru->ru_utime.tv_usec / 1e6 +
+	    (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
+	report_again(s);
+	return true;
+}
+
+/* Once the job's end is out: its post-exec, then how that ended. */
+static void
+post_exec(struct sup *s)
+{
+	int status = 127 << 8;
+	pid_t pid;
+
+	if (!jobsup_has_post(s->spec))
+		return;
+	pid = fork();
+	if (pid == 0)
+		jobsup_post_exec(s->spec, s->dir, s->st.exit_status);
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	s->st.post_exec_status = status;
+	report_again(s);
 }
 
 static void
@@ -303,7 +359,7 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 	struct sup s;
 	sigset_t mask;
 	char name[16], *lockpath;
-	int sfd, lockfd;
+	int sfd, lockfd, prefd[2];
 
 	memset(&s, 0, sizeof(s));
 	s.spec = spec;
@@ -357,6 +413,10 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 	s.st.run_count = spec->run_count;
 	s.st.status = JOB_STAT_RUN;
 	s.st.start_time = time(NULL);
+	s.sent_mem = -1;
+	s.pre_fd = -1;
+	if (jobsup_has_pre(spec) && pipe2(prefd, O_CLOEXEC) == 0)
+		s.pre_fd = prefd[0];
 	s.pid = fork();
 	if (s.pid < 0) {
 		struct rusage ru;
@@ -368,18 +428,28 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 	}
 	if (s.pid == 0) {
 		close(sfd);
-		jobsup_exec_job(spec, dir, -1);
+		if (s.pre_fd >= 0)
+			close(s.pre_fd);
+		jobsup_exec_job(spec, dir, s.pre_fd >= 0 ? prefd[1] : -1);
 	}
+	if (s.pre_fd >= 0) {
+		close(prefd[1]);
+		(void)fcntl(s.pre_fd, F_SETFL, O_NONBLOCK);
+	}
+	limits_init(&s.lim, spec, mono_ms());
+	s.next_limit_ms = mono_ms() + LIMIT_INTERVAL_MS;
 	s.st.pid = s.pid;
 	s.st.pgid = s.pid;
 	fill_exec_info(&s);
 	s.next_sample_ms = mono_ms() + 1000;
 	try_connect(&s);
+	jobsup_mail_start(spec, &s.st);
 
 	for (;;) {
 		struct pollfd pfd[2];
 		uint64_t now = mono_ms(), next = now + 5000;
 		int n = 0, timeout;
+		bool sampled;
 
 		if (s.next_kill_ms && s.next_kill_ms < next)
 			next = s.next_kill_ms;
@@ -387,6 +457,8 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 			next = s.next_sample_ms;
 		if (s.sock < 0 && s.next_connect_ms < next)
 			next = s.next_connect_ms;
+		if (limits_active(&s.lim) && s.next_limit_ms < next)
+			next = s.next_limit_ms;
 		timeout = next > now ? (int)(next - now) : 0;
 		pfd[n].fd = sfd;
 		pfd[n++].events = POLLIN;
@@ -406,7 +478,10 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 				;
 			p = wait4(s.pid, &wstatus, WNOHANG, &ru);
 			if (p == s.pid) {
+				if (pre_failed(&s, &ru))
+					_exit(0);
 				finish(&s, wstatus, &ru);
+				post_exec(&s);
 				_exit(0);
 			}
 		}
@@ -415,11 +490,21 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 		now = mono_ms();
 		if (s.next_kill_ms && now >= s.next_kill_ms)
 			kill_step(&s);
-		if (now >= s.next_sample_ms) {
+		sampled = now >= s.next_sample_ms;
+		if (sampled) {
 			/* Running usage goes up to mbatchd (bjobs -l, -W). */
-			if (sample_usage(&s))
+			sample_usage(&s, true);
+			if (usage_news(&s))
 				send_status(&s, MSG_JS_STATUS);
 			s.next_sample_ms = now + USAGE_INTERVAL_MS;
+		}
+		if (limits_active(&s.lim) && (sampled ||
+		    now >= s.next_limit_ms)) {
+			/* Between full looks, a quick one of the job's tree. */
+			if (!sampled && limits_need_usage(&s.lim))
+				sample_usage(&s, false);
+			check_limits(&s, now);
+			s.next_limit_ms = now + LIMIT_INTERVAL_MS;
 		}
 		if (s.sock < 0 && now >= s.next_connect_ms)
 			try_connect(&s);

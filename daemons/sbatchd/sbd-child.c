@@ -1,8 +1,8 @@
 /*
  * mbatchd as sbatchd's child.  The sbatchd of the master host starts
  * mbatchd, restarts it when it dies (with a growing delay if it keeps
- * dying at once), and stops it when the host stops being master or
- * sbatchd itself stops.
+ * dying at once, at once when it exits for badmin mbdrestart), and stops
+ * it when the host stops being master or sbatchd itself stops.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -126,6 +126,13 @@ child_reaped(pid_t pid, int status)
 	if (sbd->stopping || !am_master())
 		return;
 	ran = mono_ms() - sbd->mbd_started_ms;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == MBD_EXIT_RESTART) {
+		/* badmin mbdrestart: deliberate, so no delay. */
+		log_info("mbatchd restart asked for; starting it again");
+		sbd->mbd_backoff_ms = 0;
+		start_mbatchd();
+		return;
+	}
 	if (ran > STABLE_MS || sbd->mbd_backoff_ms == 0)
 		sbd->mbd_backoff_ms = ran > STABLE_MS ? 0 : BACKOFF_MIN_MS;
 	else if (sbd->mbd_backoff_ms < BACKOFF_MAX_MS)

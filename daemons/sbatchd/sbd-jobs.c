@@ -6,6 +6,8 @@
  *		job	 the script, owned by the user
  *		lock	 held (flock) by the supervisor while it lives
  *		status	 the final state, written by the supervisor
+ *		output	 the spool: the output of a job without -o
+ *		nomail	 the run is being requeued (no mail at its end)
  *
  * which is all a restarted sbatchd needs: a directory with a status is a
  * finished job to report; one whose lock is held has a live supervisor
@@ -27,6 +29,10 @@
 
 #include "log.h"
 #include "sbd.h"
+
+/* An ended job that bpeek -f is following keeps its files this long
+ * after mbatchd has its end, so the last of its output can be read. */
+#define PEEK_LINGER_MS	5000
 
 void
 jobs_init(void)
@@ -101,7 +107,23 @@ sjob_free(struct sjob *j)
 	job_status_release(&j->st);
 	free(j->dir);
 	free(j->user);
+	free(j->out_path);
 	free(j);
+}
+
+/* What bpeek needs of the spec: whose the job is, where its output is. */
+static void
+sjob_set_spec(struct sjob *j, const struct job_spec *s)
+{
+	struct passwd *pw = s->user ? getpwnam(s->user) : NULL;
+
+	free(j->user);
+	j->user = s->user ? xstrdup(s->user) : NULL;
+	j->uid = pw ? pw->pw_uid : (uid_t)s->uid;
+	j->gid = pw ? pw->pw_gid : (gid_t)-1;
+	free(j->out_path);
+	j->out_path = jobsup_expand_path(s->out_file, s);
+	j->post_exec = jobsup_has_post(s);
 }
 
 /* Is the supervisor alive?  It holds the lock while it runs. */
@@ -153,7 +175,7 @@ jobs_scan(void)
 			continue;
 		}
 		j = sjob_new(jobid, idx, run, dir);
-		j->user = spec.user ? xstrdup(spec.user) : NULL;
+		sjob_set_spec(j, &spec);
 		job_spec_release(&spec);
 		if (jobfile_read_status(dir, &j->st) == 0) {
 			j->finished = true;
@@ -212,6 +234,7 @@ report_failed_start(struct sjob *j, int reason)
 	j->st.exit_reason = reason;
 	j->st.start_time = j->st.end_time = time(NULL);
 	j->finished = true;
+	j->post_exec = false;		/* nothing will run it */
 	(void)jobfile_write_status(j->dir, &j->st);
 	mbd_send_status(j);
 }
@@ -249,7 +272,7 @@ jobs_start(struct job_spec *s)
 		return;
 	}
 	j = sjob_new(s->jobid, s->idx, s->run_count, dir);
-	j->user = s->user ? xstrdup(s->user) : NULL;
+	sjob_set_spec(j, s);
 	s->term_interval = sbd->term_interval;
 	pw = s->user ? getpwnam(s->user) : NULL;
 	if (pw) {
@@ -298,6 +321,15 @@ jobs_signal(const struct sbd_signal *sg)
 
 	if (j == NULL || j->finished)
 		return;
+	if (sg->flags & (SIG_F_REQUEUE | SIG_F_MIG)) {
+		/* Also for a supervisor that only learns of it at the end. */
+		char *p = xasprintf("%s/%s", j->dir, JOBDIR_NOMAIL);
+		int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+		if (fd >= 0)
+			close(fd);
+		free(p);
+	}
 	if (j->sup) {
 		forward_signal(j, sg);
 		return;
@@ -334,9 +366,38 @@ jobs_ack(const struct job_ack *a)
 
 	if (j == NULL || j->run_count != a->run_count || !j->finished)
 		return;
+	if (j->post_exec && j->st.post_exec_status < 0 &&
+	    !j->st.pre_exec_failed)
+		return;		/* its post-exec's outcome comes next */
+	if (j->peek_ms && mono_ms() - j->peek_ms < PEEK_LINGER_MS) {
+		if (j->linger_ms == 0)
+			j->linger_ms = mono_ms() + PEEK_LINGER_MS;
+		return;
+	}
 	/* mbatchd has logged the end: the directory can go. */
 	rm_rf(j->dir);
 	sjob_free(j);
+}
+
+/*
+ * An ended job whose post-exec outcome never came, and whose supervisor
+ * is gone: the outcome is in its status file, or the post-exec was cut
+ * short (the supervisor was killed), which is an error.
+ */
+static void
+post_orphan(struct sjob *j)
+{
+	if (!j->post_exec || j->st.post_exec_status >= 0 ||
+	    j->st.pre_exec_failed || j->sup || supervisor_alive(j->dir))
+		return;
+	if (jobfile_read_status(j->dir, &j->st) < 0 ||
+	    j->st.post_exec_status < 0) {
+		log_warnx("job %lld[%d]: its post-exec did not finish",
+		    (long long)j->jobid, j->idx);
+		j->st.post_exec_status = SIGKILL;
+		(void)jobfile_write_status(j->dir, &j->st);
+	}
+	mbd_send_status(j);
 }
 
 /* A job whose supervisor is gone without a word: finished (its status
@@ -344,7 +405,11 @@ jobs_ack(const struct job_ack *a)
 static void
 check_orphan(struct sjob *j)
 {
-	if (j->finished || j->sup || supervisor_alive(j->dir))
+	if (j->finished) {
+		post_orphan(j);
+		return;
+	}
+	if (j->sup || supervisor_alive(j->dir))
 		return;
 	if (jobfile_read_status(j->dir, &j->st) == 0) {
 		j->finished = true;
@@ -381,9 +446,18 @@ jobs_reap(pid_t pid)
 void
 jobs_check_orphans(void)
 {
-	for (struct sjob *j = sbd->jobs; j; j = j->next)
-		if (j->sup_seen)
+	struct sjob *j, *next;
+	uint64_t now = mono_ms();
+
+	for (j = sbd->jobs; j; j = next) {
+		next = j->next;
+		if (j->linger_ms && now >= j->linger_ms) {
+			rm_rf(j->dir);
+			sjob_free(j);
+		} else if (j->sup_seen || (j->finished && j->post_exec)) {
 			check_orphan(j);
+		}
+	}
 }
 
 /* Supervisor connections. */
@@ -423,6 +497,14 @@ sup_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 			j->have_sig = false;
 			forward_signal(j, &j->pend_sig);
 		}
+	}
+	if (j->finished && JOB_STAT_FINISHED(st.status) &&
+	    st.post_exec_status >= 0 && j->st.post_exec_status < 0) {
+		/* Its post-exec has ended: that goes up too. */
+		job_status_release(&j->st);
+		j->st = st;
+		mbd_send_status(j);
+		return;
 	}
 	if (j->finished) {
 		/* Already known from its status file. */

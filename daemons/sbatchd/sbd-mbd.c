@@ -76,6 +76,8 @@ mbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 	struct sbd_signal sg;
 	struct job_ack ack;
 	struct msg_error e;
+	struct peek_req pk;
+	struct peek_reply pr;
 
 	switch (h->type) {
 	case MSG_SBD_REGISTER_REPLY:
@@ -110,6 +112,17 @@ mbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 		if (!job_ack_unpack(r, &ack) || rbuf_end(r) < 0)
 			goto bad;
 		jobs_ack(&ack);
+		break;
+	case MSG_SBD_PEEK:
+		if (!peek_req_unpack(r, &pk) || rbuf_end(r) < 0) {
+			peek_req_release(&pk);
+			goto bad;
+		}
+		peek_read(&pk, &pr);
+		send_frame(MSG_SBD_PEEK_REPLY,
+		    (void (*)(struct wbuf *, const void *))peek_reply_pack, &pr);
+		peek_reply_release(&pr);
+		peek_req_release(&pk);
 		break;
 	case MSG_ERROR:
 		if (msg_error_unpack(r, &e))

@@ -9,7 +9,12 @@
  *	sbd-child.c	starting and watching mbatchd on the master host
  *	jobsup.c	the per-job supervisor (a forked child per job)
  *	jobsup-exec.c	what runs in the job's own process before exec
+ *	jobsup-prepost.c the pre- and post-execution commands
+ *	jobsup-limits.c	run, CPU and memory limits, the deadline
+ *	jobsup-usage.c	what the job's processes use
  *	jobsup-report.c	LSF's job report appended to the output file
+ *	jobsup-mail.c	the output spool and the job's mail
+ *	sbd-peek.c	bpeek: reading a running job's output
  *
  * Each job has a supervisor process, the job's parent, in its own
  * session.  It waits for the job, signals it on request, and writes the
@@ -45,6 +50,12 @@ struct sjob {
 	bool		 have_sig;	/* a request waits for the supervisor */
 	bool		 sup_seen;	/* its supervisor has been alive */
 	struct sbd_signal pend_sig;
+	uid_t		 uid;		/* its user, for reading its output */
+	gid_t		 gid;
+	char		*out_path;	/* -o expanded (maybe relative), or NULL */
+	uint64_t	 peek_ms;	/* last bpeek (mono_ms) */
+	uint64_t	 linger_ms;	/* acknowledged; removed at this time */
+	bool		 post_exec;	/* has one: its outcome is awaited */
 	struct sjob	*next;
 };
 
@@ -106,14 +117,88 @@ void	 child_stop(void);
 void	 jobsup_main(struct job_spec *, const char *dir, const char *sockpath)
 	    NORETURN;
 
-/* jobsup-exec.c: in the job's process; never returns. */
+/* jobsup-exec.c: in the job's process; never returns.  A failed
+ * pre-exec writes its wait status (an int) to pre_fd (-1: none). */
 void	 jobsup_exec_job(const struct job_spec *, const char *dir,
-	    int report_fd) NORETURN;
+	    int pre_fd) NORETURN;
+/* The job's environment: the submitter's plus LSF's variables. */
+struct passwd;
+void	 jobsup_build_env(struct strv *, const struct job_spec *,
+	    const char *dir, const struct passwd *, const char *out,
+	    const char *err);
 /* The -o/-e path with %J and %I expanded, allocated (NULL if none). */
 char	*jobsup_expand_path(const char *, const struct job_spec *);
 
 /* jobsup-report.c */
 void	 jobsup_write_report(const struct job_spec *, const struct job_status *);
+/* The report's parts, for the mail: "Job <n> was submitted ..." up to
+ * "Started at"; the whole body up to the resource usage summary. */
+void	 jobsup_report_start(struct strbuf *, const struct job_spec *,
+	    const struct job_status *, const char *home, const char *cwd);
+void	 jobsup_report_body(struct strbuf *, const struct job_spec *,
+	    const struct job_status *, const char *home, const char *cwd);
+/* "Job 12: <name> in cluster <c> Done" */
+void	 jobsup_subject(struct strbuf *, const struct job_spec *,
+	    const char *what);
+const char *jobsup_sender(void);	/* the primary administrator */
+
+/* jobsup-mail.c */
+/* The spool for the output of a job without -o, made before the job's
+ * process leaves root (the directory is root's); -1 if it cannot be. */
+int	 jobsup_spool_open(const char *dir, uid_t, gid_t);
+/* bsub -B, at the start. */
+void	 jobsup_mail_start(const struct job_spec *, const struct job_status *);
+/* At the end: the report, and the spooled output when there is no -o.
+ * Nothing for a run that goes back to its queue (requeued). */
+void	 jobsup_mail_end(const struct job_spec *, const struct job_status *,
+	    const char *dir, bool requeued);
+
+/* sbd-peek.c: what bpeek asks of a job, from its -o file or spool. */
+void	 peek_read(const struct peek_req *, struct peek_reply *);
+
+/* jobsup-prepost.c */
+bool	 jobsup_has_pre(const struct job_spec *);
+bool	 jobsup_has_post(const struct job_spec *);
+/* In the job's process, before exec: the queue's PRE_EXEC, then -E.
+ * One that fails writes its wait status to fd and the process exits. */
+void	 jobsup_pre_exec(const struct job_spec *, char **env, int fd);
+/* In a child of the supervisor once the job has ended: -Ep, then the
+ * queue's POST_EXEC; exits 0 when both succeeded. */
+void	 jobsup_post_exec(const struct job_spec *, const char *dir,
+	    int job_wstatus) NORETURN;
+
+/* jobsup-usage.c: what the job's processes use. */
+struct usage_set {
+	pid_t		*pids;		/* the session's, at the last look */
+	size_t		 npids;
+	size_t		 cap;
+};
+/* RSS (KB) and CPU seconds summed over session sid: a walk of all of
+ * /proc (full), or a look at the processes known and their children.
+ * Returns how many processes were found. */
+int	 usage_sample(struct usage_set *, pid_t sid, bool full, int64_t *kb,
+	    double *cpu);
+void	 usage_release(struct usage_set *);
+
+/* jobsup-limits.c */
+struct job_limits {
+	uint64_t	 run_end_ms;	/* mono_ms of the run limit, 0 none */
+	int64_t		 deadline;	/* -t, seconds since the epoch, 0 none */
+	double		 cpu;		/* seconds, 0 none */
+	int64_t		 mem_kb;	/* 0 none */
+	int		 term_ms;	/* JOB_TERMINATE_INTERVAL */
+	bool		 fired;		/* a limit was reached */
+};
+void	 limits_init(struct job_limits *, const struct job_spec *,
+	    uint64_t start_ms);
+bool	 limits_active(const struct job_limits *);
+bool	 limits_need_usage(const struct job_limits *);
+/* The TERM_* of a limit reached now, with the signal to send first (0:
+ * none) and the delay before the kill sequence; 0 when none is. */
+int	 limits_check(struct job_limits *, uint64_t now_ms, int64_t now,
+	    double cpu, int64_t mem_kb, int *sig, int *kill_after_ms);
+/* In the job's process: the per-process limits (bsub -C -D -F -S -v -p). */
+void	 limits_set_rlimits(const struct job_spec *);
 
 /* File names inside a job's directory. */
 #define JOBDIR_SPEC	"spec"
@@ -121,6 +206,8 @@ void	 jobsup_write_report(const struct job_spec *, const struct job_status *);
 #define JOBDIR_LOCK	"lock"
 #define JOBDIR_STATUS	"status"
 #define JOBDIR_HOSTS	"hostfile"
+#define JOBDIR_OUTPUT	"output"	/* the spool: stdout (and stderr) */
+#define JOBDIR_NOMAIL	"nomail"	/* the run is requeued: no mail */
 
 /* Read/write a wire-encoded struct file (spec, status). */
 int	 jobfile_write_spec(const char *dir, const struct job_spec *);

@@ -182,6 +182,18 @@ cluster_stop() {
 	T_DIR=""
 }
 
+# mbd_restart: kill -9 the master's mbatchd, wait until its sbatchd has
+# started another and that one answers.
+mbd_restart() {
+	local old
+	old=$(pgrep -P "$PID_sbatchd_hosta" -x mbatchd)
+	[ -n "$old" ] || { fail "no mbatchd to restart"; return 1; }
+	kill -9 "$old"
+	wait_for sh -c "p=\$(pgrep -P $PID_sbatchd_hosta -x mbatchd) &&
+	    [ \"\$p\" != $old ] && bqueues >/dev/null" ||
+	    fail "mbatchd did not come back"
+}
+
 dump_logs() {
 	local f
 	for f in "$T_DIR"/log/*; do

@@ -440,6 +440,8 @@ START_TEST(test_lsf_conf)
 	    "LSF_MASTER_LIST=\"m1  m2 m3\"\n"
 	    "LSB_MBD_PORT=1234\n"
 	    "LSF_UNIT_FOR_LIMITS=gb\n"
+	    "LSB_MAILTO=!U@example.com\n"
+	    "LSB_MAILPROG=\"/opt/lsf/bin/mailer\"\n"
 	    "SITE_THING=1\n"
 	    "SITE_THING=2\n", dir);
 	put("lsf.conf", text);
@@ -461,6 +463,8 @@ START_TEST(test_lsf_conf)
 	ck_assert_int_eq(cfg.lsf.mbd_port, 1234);
 	ck_assert_int_eq(cfg.lsf.sbd_port, 6882);
 	ck_assert_str_eq(cfg.lsf.unit_for_limits, "GB");
+	ck_assert_str_eq(cfg.lsf.mailto, "!U@example.com");
+	ck_assert_str_eq(cfg.lsf.mailprog, "/opt/lsf/bin/mailer");
 	ck_assert_str_eq(lsf_conf_get(&cfg.lsf, "SITE_THING"), "2");
 	ck_assert_ptr_null(lsf_conf_get(&cfg.lsf, "NOPE"));
 	ck_assert(cfg.loaded == CONF_LSF);
@@ -508,6 +512,8 @@ START_TEST(test_lsf_conf_bad)
 	/* Bad values leave the defaults. */
 	ck_assert_int_eq(cfg.lsf.lim_port, 7869);
 	ck_assert_str_eq(cfg.lsf.unit_for_limits, "KB");
+	ck_assert_str_eq(cfg.lsf.mailto, "!U");
+	ck_assert_str_eq(cfg.lsf.mailprog, "/usr/lib/sendmail");
 	unload(&cfg, &d);
 
 	/* No lsf.conf at all. */
@@ -584,6 +590,7 @@ START_TEST(test_good_tree)
 	ck_assert_int_eq(cfg.params.max_jobid, 999999);
 	ck_assert_int_eq(cfg.params.max_user_priority, -1);
 	ck_assert_str_eq(cfg.params.default_project, "default");
+	ck_assert_int_eq(cfg.params.max_preexec_retry, 5);
 
 	/* lsb.queues */
 	ck_assert_int_eq(cfg.nqueues, 2);
@@ -976,6 +983,31 @@ START_TEST(test_bad_params)
 }
 END_TEST
 
+/* MAX_PREEXEC_RETRY: how many pre-exec failures end a job. */
+START_TEST(test_preexec_retry)
+{
+	struct lsf_config cfg;
+	struct conf_diag d;
+
+	setup();
+	good_tree();
+	put(LSB "lsb.params", "Begin Parameters\n"
+	    "MAX_PREEXEC_RETRY = 3\n"
+	    "End Parameters\n");
+	ck_assert_int_eq(load(&cfg, &d, CONF_ALL), 0);
+	ck_assert_int_eq(cfg.params.max_preexec_retry, 3);
+	unload(&cfg, &d);
+	put(LSB "lsb.params", "Begin Parameters\n"
+	    "MAX_PREEXEC_RETRY = 0\n"		/* 2: below the minimum */
+	    "End Parameters\n");
+	ck_assert_int_eq(load(&cfg, &d, CONF_ALL), -1);
+	ck_assert(has_msg(&d, "lsb.params", 2, "MAX_PREEXEC_RETRY"));
+	ck_assert_int_eq(cfg.params.max_preexec_retry, 5);
+	unload(&cfg, &d);
+	teardown();
+}
+END_TEST
+
 START_TEST(test_conf_check)
 {
 	char *buf = NULL;
@@ -1325,6 +1357,7 @@ conf_suite(void)
 	tcase_add_test(tc, test_queue_dup_keys);
 	tcase_add_test(tc, test_bad_tables);
 	tcase_add_test(tc, test_bad_params);
+	tcase_add_test(tc, test_preexec_retry);
 	tcase_add_test(tc, test_conf_check);
 	tcase_add_loop_test(tc, test_mem_kb, 0, (int)ARRAY_SIZE(mem_cases));
 	tcase_add_test(tc, test_time_limit);

@@ -398,7 +398,7 @@ VISIT(job_info)
 	VINT(susp_reason); VDBL(cpu_time); VI64(mem_kb); VI64(max_mem_kb);
 	VI64(avg_mem_kb); VI64(swap_kb); VINT(pgid); VSTRV(pids);
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VINT(user_priority);
-	VINT(run_count);
+	VINT(run_count); VI64A(array_counts, JA_NCOUNTS);
 }
 
 VISIT(job_list)
@@ -473,12 +473,15 @@ VISIT(job_spec)
 	VSTR(from_host); VSTR(project); VSTR(mail_user); VSTR(login_shell);
 	VSTR(job_starter); VSTRV(exec_hosts); VSTRV(env);
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VI64(submit_time); VINT(umask);
-	VINT(nice); VINT(term_interval);
+	VINT(nice); VINT(term_interval); VI64(term_time); VSTR(pre_exec);
+	VSTR(post_exec); VSTR(queue_pre_exec); VSTR(queue_post_exec);
+	VSTR(requeue_exit);
 }
 
 VISIT(sbd_signal)
 {
 	VI64(jobid); VI32(idx); VINT(sig); VINT(reason); VU32(run_count);
+	VU32(flags);
 }
 
 VISIT(job_ack)
@@ -530,13 +533,14 @@ VISIT(mod_req)
 VISIT(peek_req)
 {
 	VI64(jobid); VI32(idx); VI64(offset); VINT(max); VU32(tag);
-	VU32(run_count);
+	VU32(run_count); VSTR(queue); VSTR(host); VSTR(job_name);
+	VU32(flags);
 }
 
 VISIT(peek_reply)
 {
 	VINT(code); VU32(tag); VI64(offset); VI64(next); VBOOL(finished);
-	VSTR(path); VSTR(data);
+	VSTR(path); VSTR(data); VI64(jobid); VI32(idx);
 }
 
 VISIT(admin_req)

@@ -1,0 +1,417 @@
+/*
+ * badmin's requests: close and open hosts; close, open, inactivate and
+ * activate queues; reconfig and mbdrestart.  Only cluster administrators
+ * get here (the dispatch table says so).
+ *
+ * Each change is a HOST_CTRL or QUEUE_CTRL record with who asked and
+ * why, written before the answer goes out and replayed at start-up, so a
+ * closed host or a closed or inactive queue stays so across restarts.
+ * These states are the administrator's, not the configuration's: a
+ * reconfig keeps them.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "conf-lex.h"
+#include "log.h"
+#include "mbd.h"
+
+/* Record opcodes (include/evlog.h). */
+#define HCTRL_OPEN	1
+#define HCTRL_CLOSE	2
+#define QCTRL_OPEN	1
+#define QCTRL_CLOSE	2
+#define QCTRL_ACT	3
+#define QCTRL_INACT	4
+
+#define LOST_AND_FOUND	"lost_and_found"
+
+struct results {
+	struct admin_result *v;
+	uint32_t	 n;
+};
+
+static void
+result_add(struct results *rs, const char *name, int code, const char *detail)
+{
+	struct admin_result *r;
+
+	rs->v = xrealloc(rs->v, sizeof(*rs->v) * (rs->n + 1));
+	r = &rs->v[rs->n++];
+	r->name = name ? xstrdup(name) : NULL;
+	r->code = code;
+	r->detail = detail ? xstrdup(detail) : NULL;
+}
+
+/* The answer waits for the records it reports. */
+static void
+results_reply(struct conn *c, uint32_t seq, struct results *rs)
+{
+	struct wbuf w;
+
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_ADMIN_REPLY, seq, 0);
+	put_u32(&w, rs->n);
+	for (uint32_t i = 0; i < rs->n; i++)
+		admin_result_pack(&w, &rs->v[i]);
+	wbuf_end_frame(&w);
+	outbox_add(c, &w);
+	for (uint32_t i = 0; i < rs->n; i++)
+		admin_result_release(&rs->v[i]);
+	free(rs->v);
+	rs->v = NULL;
+	rs->n = 0;
+}
+
+static void
+log_ctrl(const char *type, int op, const char *name, int uid,
+    const char *user, const char *comment)
+{
+	struct ev_ctrl ev = {
+		.op = op,
+		.name = (char *)name,
+		.uid = uid,
+		.user = (char *)user,
+		.comment = (char *)comment,
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	ev_ctrl_write(&sb, time(NULL), type, &ev);
+	log_record(&sb);
+	sb_release(&sb);
+}
+
+static void
+host_ctrl_apply(struct mhost *h, int op)
+{
+	h->closed_adm = op == HCTRL_CLOSE;
+	host_refresh(h);
+	if (op == HCTRL_OPEN)
+		mbd_sched_dirty();
+}
+
+static void
+queue_ctrl_apply(struct mqueue *q, int op)
+{
+	switch (op) {
+	case QCTRL_OPEN:
+		q->open = true;
+		break;
+	case QCTRL_CLOSE:
+		q->open = false;
+		break;
+	case QCTRL_ACT:
+		q->active = true;
+		break;
+	case QCTRL_INACT:
+		q->active = false;
+		break;
+	}
+	queue_set_active(q, time(NULL));
+	if (op == QCTRL_OPEN || op == QCTRL_ACT)
+		mbd_sched_dirty();
+}
+
+/* The hosts a name stands for: a host, a host group or "all". */
+static void
+hosts_named(const char *name, struct strv *out, bool *bad)
+{
+	struct strv one = STRV_INIT, miss = STRV_INIT;
+
+	*bad = false;
+	if (strcmp(name, "all") == 0) {
+		for (int i = 0; i < mbd->nhosts; i++)
+			if (!mbd->hosts[i]->removed)
+				strv_push(out, mbd->hosts[i]->name);
+		return;
+	}
+	strv_push(&one, name);
+	config_expand_hosts(&mbd->conf, &one, out, &miss);
+	*bad = miss.n > 0 || out->n == 0;
+	strv_release(&one);
+	strv_release(&miss);
+}
+
+static void
+host_ctrl(const struct admin_req *rq, int uid, const char *user,
+    struct results *rs)
+{
+	int op = rq->op == ADM_HOST_OPEN ? HCTRL_OPEN : HCTRL_CLOSE;
+	struct strv names = STRV_INIT;
+
+	/* No name: the host the command runs on, which is ours. */
+	if (rq->names.n == 0)
+		strv_push(&names, mbd->host);
+	else
+		strv_copy(&names, &rq->names);
+	for (size_t i = 0; i < names.n; i++) {
+		struct strv hosts = STRV_INIT;
+		bool bad;
+
+		hosts_named(names.v[i], &hosts, &bad);
+		if (bad) {
+			result_add(rs, names.v[i], LSBE_BAD_HOST, NULL);
+			strv_release(&hosts);
+			continue;
+		}
+		for (size_t k = 0; k < hosts.n; k++) {
+			struct mhost *h = host_find(hosts.v[k]);
+
+			if (h == NULL || h->removed) {
+				/* A client host: mbatchd has nothing there. */
+				result_add(rs, hosts.v[k], LSBE_BAD_HOST,
+				    "not a server host");
+				continue;
+			}
+			log_ctrl("HOST_CTRL", op, h->name, uid, user,
+			    rq->comment);
+			host_ctrl_apply(h, op);
+			log_info("host %s %s by %s", h->name, op == HCTRL_OPEN ?
+			    "opened" : "closed", user);
+			result_add(rs, h->name, LSBE_NO_ERROR, NULL);
+		}
+		strv_release(&hosts);
+	}
+	strv_release(&names);
+}
+
+static int
+queue_op(int op)
+{
+	switch (op) {
+	case ADM_QUEUE_OPEN:
+		return QCTRL_OPEN;
+	case ADM_QUEUE_CLOSE:
+		return QCTRL_CLOSE;
+	case ADM_QUEUE_ACT:
+		return QCTRL_ACT;
+	default:
+		return QCTRL_INACT;
+	}
+}
+
+static void
+queue_ctrl(const struct admin_req *rq, int uid, const char *user,
+    struct results *rs)
+{
+	static const char *const done[] = {
+		"", "opened", "closed", "activated", "inactivated"
+	};
+	int op = queue_op(rq->op);
+	struct strv names = STRV_INIT;
+
+	/* No name: the default queue(s), as LSF does. */
+	if (rq->names.n == 0)
+		default_queues(&names);
+	else if (rq->names.n == 1 && strcmp(rq->names.v[0], "all") == 0 &&
+	    queue_find("all") == NULL) {
+		for (int i = 0; i < mbd->pc.nqueues; i++)
+			strv_push(&names, mbd->pc.queues[i]->name);
+	} else
+		strv_copy(&names, &rq->names);
+	for (size_t i = 0; i < names.n; i++) {
+		struct mqueue *q = queue_find(names.v[i]);
+
+		if (q == NULL) {
+			result_add(rs, names.v[i], LSBE_BAD_QUEUE, NULL);
+			continue;
+		}
+		log_ctrl("QUEUE_CTRL", op, q->name, uid, user, rq->comment);
+		queue_ctrl_apply(q, op);
+		log_info("queue %s %s by %s", q->name, done[op], user);
+		result_add(rs, q->name, LSBE_NO_ERROR, NULL);
+	}
+	strv_release(&names);
+}
+
+static void
+reconfig(int uid, const char *user, struct results *rs)
+{
+	struct lsf_config nc;
+	char *cause = NULL;
+
+	if (reconfig_check(&nc, &cause) < 0) {
+		log_warnx("reconfig by %s refused: %s", user, cause);
+		result_add(rs, NULL, LSBE_CONF, cause);
+		free(cause);
+		return;
+	}
+	reconfig_apply(&nc);
+	log_info("reconfigured by %s", user);
+	result_add(rs, NULL, LSBE_NO_ERROR, NULL);
+}
+
+/*
+ * mbdrestart: the new mbatchd must be able to start, so the files are
+ * checked here first.  Then MBD_DIE, the answer, and the loop stops at
+ * the end of this turn (mbatchd.c); sbatchd starts the new one.
+ */
+static void
+restart(struct conn *c, const char *user, const char *comment,
+    struct results *rs)
+{
+	struct lsf_config nc;
+	char *cause = NULL;
+
+	if (reconfig_check(&nc, &cause) < 0) {
+		log_warnx("mbdrestart by %s refused: %s", user, cause);
+		result_add(rs, NULL, LSBE_CONF, cause);
+		free(cause);
+		return;
+	}
+	config_release(&nc);
+	mbd->restart = true;
+	mbd->restart_conn = c;
+	mbd->restart_user = xstrdup(user);
+	mbd->restart_comment = comment ? xstrdup(comment) : NULL;
+	log_mbd_die(MBD_EXIT_RESTART);
+	log_info("restart asked by %s", user);
+	result_add(rs, NULL, LSBE_NO_ERROR, NULL);
+}
+
+void
+admin_handle(struct conn *c, uint32_t seq, struct rbuf *r)
+{
+	struct admin_req rq;
+	struct results rs = { NULL, 0 };
+	int uid = (int)c->uid;
+	const char *user = user_name(uid);
+
+	if (!admin_req_unpack(r, &rq) || rbuf_end(r) < 0 ||
+	    rq.op < ADM_HOST_OPEN || rq.op > ADM_MBD_RESTART) {
+		admin_req_release(&rq);
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	if (mbd->restart) {
+		/* Too late: this mbatchd is on its way out. */
+		client_reply_error(c, seq, LSBE_NOLSF, NULL,
+		    "mbatchd is restarting", false);
+		admin_req_release(&rq);
+		return;
+	}
+	switch (rq.op) {
+	case ADM_HOST_OPEN:
+	case ADM_HOST_CLOSE:
+		host_ctrl(&rq, uid, user, &rs);
+		break;
+	case ADM_RECONFIG:
+		reconfig(uid, user, &rs);
+		break;
+	case ADM_MBD_RESTART:
+		restart(c, user, rq.comment, &rs);
+		break;
+	default:
+		queue_ctrl(&rq, uid, user, &rs);
+		break;
+	}
+	results_reply(c, seq, &rs);
+	admin_req_release(&rq);
+}
+
+void
+admin_conn_closed(struct conn *c)
+{
+	if (mbd->restart_conn == c)
+		mbd->restart_conn = NULL;
+}
+
+/*
+ * Before exiting for mbdrestart: write the answer now, without running
+ * the loop again (that would take new requests this mbatchd would never
+ * answer).
+ */
+void
+admin_restart_flush(void)
+{
+	if (mbd->restart_conn != NULL &&
+	    conn_flush_now(mbd->restart_conn, 2000) < 0)
+		log_warnx("%s: the answer to mbdrestart was not sent",
+		    mbd->restart_conn->name);
+}
+
+int
+admin_replay_ctrl(struct ev_reader *r)
+{
+	bool host = strcmp(r->type, "HOST_CTRL") == 0;
+	struct ev_ctrl ev;
+
+	if (ev_ctrl_read(r, &ev) < 0)
+		return -1;
+	if (ev.name == NULL) {
+		ev_ctrl_release(&ev);
+		return 0;
+	}
+	if (host) {
+		struct mhost *h = host_find(ev.name);
+
+		/* 3 and 4 (sbatchd restart, shutdown) change nothing here. */
+		if (h && (ev.op == HCTRL_OPEN || ev.op == HCTRL_CLOSE))
+			host_ctrl_apply(h, ev.op);
+		else if (h == NULL)
+			log_debug("lsb.events: HOST_CTRL for unknown host %s "
+			    "skipped", ev.name);
+	} else {
+		struct mqueue *q = queue_find(ev.name);
+
+		if (q && ev.op >= QCTRL_OPEN && ev.op <= QCTRL_INACT)
+			queue_ctrl_apply(q, ev.op);
+		else if (q == NULL)
+			log_debug("lsb.events: QUEUE_CTRL for unknown queue "
+			    "%s skipped", ev.name);
+	}
+	ev_ctrl_release(&ev);
+	return 0;
+}
+
+/*
+ * lost_and_found: where the jobs of a queue removed from lsb.queues go,
+ * as in LSF.  It is closed and inactive: its jobs wait until an
+ * administrator (or their owner) moves them with bswitch.  Made when first
+ * needed and kept; a queue of that name in lsb.queues is used instead.
+ */
+static struct queue_conf lost_conf;
+
+bool
+queue_is_lost_found(const struct mqueue *q)
+{
+	return q->conf == &lost_conf;
+}
+
+static const struct queue_conf *
+lost_conf_get(void)
+{
+	if (lost_conf.name == NULL) {
+		queue_conf_init(&lost_conf);
+		lost_conf.name = xstrdup(LOST_AND_FOUND);
+		lost_conf.description = xstrdup("Jobs of queues removed from "
+		    "the configuration; move them with bswitch.");
+	}
+	return &lost_conf;
+}
+
+/* Also for a configured lost_and_found that reconfig finds removed. */
+void
+queue_become_lost_found(struct mqueue *q)
+{
+	queue_configure(q, lost_conf_get(), q->index);
+	q->open = false;
+	q->active = false;
+	queue_set_active(q, time(NULL));
+}
+
+struct mqueue *
+queue_lost_found(void)
+{
+	struct mqueue *q = queue_find(LOST_AND_FOUND);
+
+	if (q != NULL)
+		return q;
+	q = queue_add(lost_conf_get(), mbd->nqueues);
+	queue_become_lost_found(q);
+	state_lists_rebuild();
+	log_info("queue %s made for the jobs of removed queues",
+	    LOST_AND_FOUND);
+	return q;
+}

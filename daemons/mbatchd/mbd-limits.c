@@ -1,0 +1,67 @@
+/*
+ * Resource limits and the termination deadline.  A job's limit is its
+ * own (bsub -W, -c, -M), else its queue's default, else its queue's
+ * maximum: the values the execution host enforces and bjobs -l shows.
+ * The execution host enforces them while the job runs; a job still
+ * pending at its deadline (bsub -t) is ended here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "mbd.h"
+
+/* A queue's "[default] max": the default, else the maximum; -1 none. */
+static int64_t
+queue_value(const struct limit_pair *lp, int64_t scale)
+{
+	if (lp->deflt > 0)
+		return lp->deflt * scale;
+	if (lp->max > 0)
+		return lp->max * scale;
+	return DEFAULT_RLIMIT;
+}
+
+void
+job_limits(const struct job *j, int64_t rl[LSF_RLIM_NLIMITS])
+{
+	const struct queue_conf *qc = j->queue ? j->queue->conf : NULL;
+
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		rl[i] = j->x && j->x->rlimits[i] > 0 ? j->x->rlimits[i] :
+		    DEFAULT_RLIMIT;
+	if (qc == NULL)
+		return;
+	/* Queue time limits are minutes, memory is KB. */
+	if (rl[LSF_RLIMIT_RUN] <= 0)
+		rl[LSF_RLIMIT_RUN] = queue_value(&qc->runlimit, 60);
+	if (rl[LSF_RLIMIT_CPU] <= 0)
+		rl[LSF_RLIMIT_CPU] = queue_value(&qc->cpulimit, 60);
+	if (rl[LSF_RLIMIT_RSS] <= 0)
+		rl[LSF_RLIMIT_RSS] = queue_value(&qc->memlimit, 1);
+}
+
+void
+deadline_pass(int64_t now)
+{
+	/* Most clusters never see a -t: then there is nothing to walk. */
+	if (mbd->ndeadline == 0)
+		return;
+	for (int i = 0; i < mbd->nqueues; i++) {
+		struct pol_job *p = mbd->queues[i]->pq.head, *next;
+
+		for (; p; p = next) {
+			/* pj is the first member of struct job. */
+			struct job *j = (struct job *)p;
+
+			next = p->next;
+			if (j->x == NULL || j->x->term_time <= 0 ||
+			    j->x->term_time > now ||
+			    !JOB_STAT_PENDING(j->status))
+				continue;
+			log_info("job %lld: pending at its deadline; removed",
+			    (long long)j->jobid);
+			job_finish_now(j, JOB_STAT_EXIT, TERM_DEADLINE);
+		}
+	}
+}

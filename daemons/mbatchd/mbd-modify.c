@@ -1,0 +1,427 @@
+/*
+ * bmod: change a job's submission options.  Every change is checked
+ * first (the queue must still take the job, a new -R or -w must be
+ * valid), then logged as JOB_MODIFY2, then applied; replay applies the
+ * same record the same way (job_modify_apply).
+ *
+ * A pending job may change anything bmod offers.  A started job keeps
+ * what its execution host already has: only -r and -sp change for it,
+ * others are refused with "Job has already started".  For an array, the
+ * parent's change reaches every element that still shares its options;
+ * an element changed alone gets its own copy first.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "depend.h"
+#include "log.h"
+#include "mbd.h"
+
+#define MOD_STARTED_OK	(MOD_RERUN | MOD_PRIO)
+
+static struct job_extra *
+need_x(struct job *j)
+{
+	job_own_x(j);
+	if (j->x == NULL) {
+		j->x = xcalloc(1, sizeof(*j->x));
+		for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+			j->x->rlimits[i] = DEFAULT_RLIMIT;
+		j->x->user_priority = -1;
+		j->shared_x = false;
+	}
+	return j->x;
+}
+
+static void
+set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = v && *v ? xstrdup(v) : NULL;
+}
+
+/* An element about to change alone: its own copies of the files and
+ * requirement text it shared with its parent. */
+static void
+unshare(struct job *e)
+{
+	if (!JOB_IS_ELEMENT(e) || e->own_fields)
+		return;
+	e->out_file = e->out_file ? xstrdup(e->out_file) : NULL;
+	e->err_file = e->err_file ? xstrdup(e->err_file) : NULL;
+	e->res_req = e->res_req ? xstrdup(e->res_req) : NULL;
+	e->own_fields = true;
+	job_own_x(e);
+}
+
+/* After the parent changed: elements that share see the new values. */
+static void
+reshare(struct job *p)
+{
+	for (struct job *e = p->next; e && e->jobid == p->jobid; e = e->next) {
+		char *cause = NULL;
+
+		if (!e->own_fields) {
+			e->out_file = p->out_file;
+			e->err_file = p->err_file;
+			e->res_req = p->res_req;
+			e->project = p->project;
+			e->options = p->options;
+		}
+		if (e->shared_x) {
+			e->x = p->x;
+			e->pj.asked = p->pj.asked;
+			e->pj.nasked = p->pj.nasked;
+			e->pj.eligible_time = p->pj.eligible_time;
+		}
+		if (JOB_STAT_PENDING(e->status)) {
+			if (e->queue != p->queue)
+				job_switch(e, p->queue);
+			e->pj.num_procs = p->pj.num_procs;
+			e->pj.exclusive = p->pj.exclusive;
+			if (job_set_resreq(e, mbd->conf.lsf.unit_for_limits,
+			    &cause) < 0) {
+				log_warnx("job %lld[%d]: %s",
+				    (long long)e->jobid, (int)e->idx, cause);
+				free(cause);
+			}
+		}
+	}
+}
+
+void
+job_modify_apply(struct job *j, const struct ev_job_modify *m)
+{
+	const struct submit_req *r = &m->req;
+	uint32_t set = m->set, del = m->del;
+	char *cause = NULL;
+	int status = j->status;
+
+	unshare(j);
+	/* Out of the slot accounting while slots and queue change. */
+	job_set_status(j, JOB_STAT_NULL);
+	if (set & MOD_NAME) {
+		set_str(&j->job_name, r->job_name);
+		j->options |= SUB_JOB_NAME;
+	} else if (del & MOD_NAME) {
+		char *cmd = job_command(j);
+
+		free(j->job_name);
+		j->job_name = cmd ? xstrndup(cmd, strcspn(cmd, "\n")) : NULL;
+		free(cmd);
+		j->options &= ~SUB_JOB_NAME;
+	}
+	if ((set & MOD_QUEUE) && r->queue) {
+		struct mqueue *q = queue_find(r->queue);
+
+		if (q && q != j->queue) {
+			policy_job_remove(&j->pj);
+			j->queue = q;
+			j->pj.queue = &q->pq;
+		}
+	}
+	if (set & MOD_NPROCS)
+		j->pj.num_procs = r->num_procs > 0 ? r->num_procs : 1;
+	else if (del & MOD_NPROCS)
+		j->pj.num_procs = 1;
+	if (set & (MOD_RESREQ)) {
+		struct job_extra *x = need_x(j);
+
+		strv_release(&x->res_reqs);
+		strv_copy(&x->res_reqs, &r->res_reqs);
+		free(j->res_req);
+		j->res_req = r->res_reqs.n ? strv_join(&r->res_reqs, " ") :
+		    NULL;
+		j->options |= SUB_RES_REQ;
+	} else if ((del & MOD_RESREQ) && j->x) {
+		struct job_extra *x = need_x(j);
+
+		strv_release(&x->res_reqs);
+		free(j->res_req);
+		j->res_req = NULL;
+		j->options &= ~SUB_RES_REQ;
+	}
+	if (set & MOD_RUNLIMIT)
+		need_x(j)->rlimits[LSF_RLIMIT_RUN] = r->rlimits[LSF_RLIMIT_RUN];
+	else if ((del & MOD_RUNLIMIT) && j->x)
+		need_x(j)->rlimits[LSF_RLIMIT_RUN] = DEFAULT_RLIMIT;
+	if (set & MOD_MEMLIMIT)
+		need_x(j)->rlimits[LSF_RLIMIT_RSS] = r->rlimits[LSF_RLIMIT_RSS];
+	else if ((del & MOD_MEMLIMIT) && j->x)
+		need_x(j)->rlimits[LSF_RLIMIT_RSS] = DEFAULT_RLIMIT;
+	if (set & MOD_CPULIMIT)
+		need_x(j)->rlimits[LSF_RLIMIT_CPU] = r->rlimits[LSF_RLIMIT_CPU];
+	else if ((del & MOD_CPULIMIT) && j->x)
+		need_x(j)->rlimits[LSF_RLIMIT_CPU] = DEFAULT_RLIMIT;
+	if (set & MOD_OUT) {
+		set_str(&j->out_file, r->out_file);
+		j->options |= SUB_OUT_FILE;
+	} else if (del & MOD_OUT) {
+		set_str(&j->out_file, NULL);
+		j->options &= ~SUB_OUT_FILE;
+	}
+	if (set & MOD_ERR) {
+		set_str(&j->err_file, r->err_file);
+		j->options |= SUB_ERR_FILE;
+	} else if (del & MOD_ERR) {
+		set_str(&j->err_file, NULL);
+		j->options &= ~SUB_ERR_FILE;
+	}
+	if (set & MOD_PRIO)
+		need_x(j)->user_priority = r->user_priority;
+	else if ((del & MOD_PRIO) && j->x)
+		need_x(j)->user_priority = -1;
+	if (set & MOD_DEPEND) {
+		struct job_extra *x = need_x(j);
+
+		set_str(&x->depend_cond, r->depend_cond);
+		dep_free(x->dep);
+		x->dep = NULL;
+		depend_attach(j);
+		j->options |= SUB_DEPEND_COND;
+	} else if ((del & MOD_DEPEND) && j->x) {
+		struct job_extra *x = need_x(j);
+
+		set_str(&x->depend_cond, NULL);
+		dep_free(x->dep);
+		x->dep = NULL;
+		j->pj.blocked = 0;
+		j->options &= ~SUB_DEPEND_COND;
+	}
+	if (set & MOD_BEGIN)
+		need_x(j)->begin_time = r->begin_time;
+	else if ((del & MOD_BEGIN) && j->x)
+		need_x(j)->begin_time = 0;
+	if (j->x) {
+		j->pj.eligible_time = j->x->begin_time;
+		j->pj.eligible_reason = PEND_BEGIN_TIME;
+	}
+	if (set & MOD_TERM) {
+		need_x(j)->term_time = r->term_time;
+		mbd->ndeadline++;
+	} else if ((del & MOD_TERM) && j->x)
+		need_x(j)->term_time = 0;
+	if (set & MOD_PROJECT)
+		j->project = intern(r->project ? r->project : "default");
+	else if (del & MOD_PROJECT)
+		j->project = intern(mbd->conf.params.default_project ?
+		    mbd->conf.params.default_project : "default");
+	if (set & MOD_MAIL) {
+		set_str(&need_x(j)->mail_user, r->mail_user);
+		j->options |= SUB_MAIL_USER;
+	} else if ((del & MOD_MAIL) && j->x) {
+		set_str(&need_x(j)->mail_user, NULL);
+		j->options &= ~SUB_MAIL_USER;
+	}
+	if (set & MOD_RERUN)
+		j->options |= SUB_RERUNNABLE;
+	else if (del & MOD_RERUN)
+		j->options &= ~SUB_RERUNNABLE;
+	if (set & MOD_PRE) {
+		set_str(&need_x(j)->pre_exec, r->pre_exec);
+		j->options |= SUB_PRE_EXEC;
+	} else if ((del & MOD_PRE) && j->x) {
+		set_str(&need_x(j)->pre_exec, NULL);
+		j->options &= ~SUB_PRE_EXEC;
+	}
+	if (set & MOD_POST)
+		set_str(&need_x(j)->post_exec, r->post_exec);
+	else if ((del & MOD_POST) && j->x)
+		set_str(&need_x(j)->post_exec, NULL);
+	if (set & MOD_NOTIFY)
+		j->options |= r->options & (SUB_NOTIFY_BEGIN | SUB_NOTIFY_END);
+	else if (del & MOD_NOTIFY)
+		j->options &= ~(SUB_NOTIFY_BEGIN | SUB_NOTIFY_END);
+	if (set & MOD_EXCL)
+		j->options |= SUB_EXCLUSIVE;
+	else if (del & MOD_EXCL)
+		j->options &= ~SUB_EXCLUSIVE;
+	j->pj.exclusive = (j->options & SUB_EXCLUSIVE) != 0;
+	if (set & MOD_CWD)
+		set_str(&need_x(j)->cwd_req, r->cwd);
+	else if ((del & MOD_CWD) && j->x)
+		set_str(&need_x(j)->cwd_req, NULL);
+	if (set & MOD_HOSTS)
+		job_set_asked(j, &r->asked_hosts);
+	else if ((del & MOD_HOSTS) && j->x) {
+		struct strv none = STRV_INIT;
+
+		job_set_asked(j, &none);
+	}
+	if (JOB_STAT_PENDING(status) &&
+	    job_set_resreq(j, mbd->conf.lsf.unit_for_limits, &cause) < 0) {
+		log_warnx("job %lld: %s", (long long)j->jobid, cause);
+		free(cause);
+	}
+	job_attach_limits(j);
+	job_set_status(j, status);
+	if (JOB_IS_PARENT(j))
+		reshare(j);
+	/* A new priority or queue: its place among the pending. */
+	if (JOB_STAT_PENDING(status) && (set & (MOD_PRIO | MOD_QUEUE) ||
+	    del & MOD_PRIO) && (!JOB_IS_PARENT(j) || j->arr->pend.count))
+		job_make_pending(j);
+	mbd->state_gen++;
+	mbd_sched_dirty();
+}
+
+/* Is everything asked for valid for this job?  LSBE_* and a context. */
+static int
+check(struct job *j, const struct mod_req *m, const char *user, int uid,
+    bool admin, const char **context, char **detail)
+{
+	const struct submit_req *r = &m->req;
+	uint32_t all = m->set | m->del;
+	int code;
+
+	*context = NULL;
+	*detail = NULL;
+	if (j->uid != uid && !admin)
+		return LSBE_PERMISSION;
+	if (JOB_IS_PARENT(j) ? array_finished(j) :
+	    JOB_STAT_FINISHED(j->status))
+		return LSBE_JOB_FINISH;
+	if (all == 0)
+		return LSBE_BAD_ARG;
+	if (!JOB_STAT_PENDING(j->status) && !JOB_IS_PARENT(j) &&
+	    (all & ~MOD_STARTED_OK))
+		return LSBE_JOB_STARTED;
+	if ((m->set & MOD_NAME) && (r->job_name == NULL ||
+	    strlen(r->job_name) > 4094 || strpbrk(r->job_name, "[]") ||
+	    j->arr != NULL))
+		return LSBE_BAD_JOB_NAME;
+	if ((m->set & MOD_NPROCS) && (r->num_procs <= 0 ||
+	    r->num_procs > POL_MAX_SLOTS))
+		return LSBE_PROC_NUM;
+	if ((m->set & MOD_PRIO) && (r->user_priority <= 0 ||
+	    mbd->conf.params.max_user_priority <= 0 ||
+	    r->user_priority > mbd->conf.params.max_user_priority)) {
+		*detail = xstrdup("-sp: above MAX_USER_PRIORITY, or it is "
+		    "not set");
+		return LSBE_BAD_ARG;
+	}
+	if ((m->set & MOD_DEPEND) && r->depend_cond &&
+	    depend_check(r->depend_cond, j, &code, detail) < 0) {
+		*context = r->depend_cond;
+		return code;
+	}
+	if ((m->set & MOD_HOSTS))
+		for (size_t i = 0; i < r->asked_hosts.n; i++)
+			if (host_find(r->asked_hosts.v[i]) == NULL) {
+				*context = r->asked_hosts.v[i];
+				return LSBE_BAD_HOST;
+			}
+	if (m->set & MOD_QUEUE) {
+		struct mqueue *q = r->queue ? queue_find(r->queue) : NULL;
+
+		if (q == NULL) {
+			*context = r->queue;
+			return LSBE_BAD_QUEUE;
+		}
+	}
+	return LSBE_NO_ERROR;
+}
+
+/*
+ * The queue (the new one with -q) must take the job as modified: try it
+ * on a copy of the fields the queue checks.
+ */
+static int
+queue_check(struct job *j, const struct mod_req *m, const char *user,
+    int uid, const char **context, char **detail)
+{
+	const struct submit_req *r = &m->req;
+	struct mqueue *q = (m->set & MOD_QUEUE) ? queue_find(r->queue) :
+	    j->queue;
+	struct job t = *j;
+	struct job_extra x;
+	int code;
+
+	memset(&x, 0, sizeof(x));
+	if (j->x)
+		x = *j->x;
+	else {
+		for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+			x.rlimits[i] = DEFAULT_RLIMIT;
+	}
+	t.x = &x;
+	if (m->set & MOD_NPROCS)
+		t.pj.num_procs = r->num_procs;
+	if (m->set & MOD_RESREQ)
+		x.res_reqs = r->res_reqs;
+	else if (m->del & MOD_RESREQ)
+		memset(&x.res_reqs, 0, sizeof(x.res_reqs));
+	if (m->set & MOD_RUNLIMIT)
+		x.rlimits[LSF_RLIMIT_RUN] = r->rlimits[LSF_RLIMIT_RUN];
+	if (m->set & MOD_MEMLIMIT)
+		x.rlimits[LSF_RLIMIT_RSS] = r->rlimits[LSF_RLIMIT_RSS];
+	if (m->set & MOD_CPULIMIT)
+		x.rlimits[LSF_RLIMIT_CPU] = r->rlimits[LSF_RLIMIT_CPU];
+	if (m->set & MOD_HOSTS)
+		x.asked_hosts = r->asked_hosts;
+	if (m->set & MOD_EXCL)
+		t.options |= SUB_EXCLUSIVE;
+	code = queue_accepts(q, &t, user, uid);
+	if (code != LSBE_NO_ERROR) {
+		*context = q->name;
+		*detail = NULL;
+	}
+	return code;
+}
+
+void
+modify_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
+{
+	struct mod_req m;
+	struct job_results res = { NULL, 0 };
+	const char *user = user_name((int)c->uid), *context = NULL;
+	char *detail = NULL;
+	bool admin = user_is_admin(user, (int)c->uid);
+	struct job *j;
+	int code;
+
+	memset(&m, 0, sizeof(m));
+	if (!mod_req_unpack(rb, &m) || rbuf_end(rb) < 0) {
+		mod_req_release(&m);
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	j = job_lookup(m.jobid, m.idx);
+	if (j == NULL) {
+		code = LSBE_NO_JOB;
+		goto out;
+	}
+	code = check(j, &m, user, (int)c->uid, admin, &context, &detail);
+	if (code == LSBE_NO_ERROR && JOB_STAT_PENDING(j->status))
+		code = queue_check(j, &m, user, (int)c->uid, &context,
+		    &detail);
+	if (code == LSBE_NO_ERROR) {
+		struct ev_job_modify ev;
+		struct strbuf sb = STRBUF_INIT;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.jobid = j->jobid;
+		ev.idx = j->idx;
+		ev.uid = (int)c->uid;
+		ev.user = (char *)user;
+		ev.set = m.set;
+		ev.del = m.del;
+		ev.req = m.req;
+		ev_job_modify_write(&sb, time(NULL), &ev);
+		log_record(&sb);
+		sb_release(&sb);
+		job_modify_apply(j, &ev);
+	}
+out:
+	if (code != LSBE_NO_ERROR && (context || detail)) {
+		client_reply_error(c, seq, code, context, detail, false);
+		free(detail);
+		mod_req_release(&m);
+		return;
+	}
+	free(detail);
+	job_results_add(&res, m.jobid, m.idx, code);
+	job_results_reply(c, seq, &res);
+	mod_req_release(&m);
+}

@@ -1,0 +1,259 @@
+/*
+ * Users and their limits: MAX_JOBS and JL/P of lsb.users (a user, a
+ * group as a whole, "group@" for each member, "default"), a queue's
+ * UJOB_LIMIT, and the per-host slot counts JL/U (lsb.hosts) and JL/P
+ * need.  The limits are pol_cap and pol_user records the policy reads;
+ * the slot accounting (account() in mbd-state.c) keeps them current.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "mbd.h"
+
+#define USER_BUCKETS	256
+
+struct mgroup {
+	char		*name;
+	struct pol_cap	 cap;
+	struct mgroup	*next;
+};
+
+struct muser {
+	const char	*name;		/* interned */
+	struct pol_user	 pu;
+	struct pol_cap	 max_jobs;
+	struct pol_cap	*qcaps;		/* per queue index: UJOB_LIMIT */
+	int		 nqcaps;
+	struct mgroup	*groups[POL_NCAPS - 3];
+	int		 ngroups;
+	int		 nhosts;	/* host_used is this long */
+	struct muser	*next;
+};
+
+static struct muser *users[USER_BUCKETS];
+static struct mgroup *groups;
+
+static size_t
+bucket(const char *name)
+{
+	/* Interned: the pointer is the identity. */
+	return ((uintptr_t)name >> 4) % USER_BUCKETS;
+}
+
+/* Is user a member of group g (lsb.users UserGroup, nested)? */
+static bool
+in_group(const char *user, const char *g, int depth)
+{
+	if (depth > 8)
+		return false;
+	for (int i = 0; i < mbd->conf.nugroups; i++) {
+		const struct user_group *ug = &mbd->conf.ugroups[i];
+
+		if (strcmp(ug->name, g) != 0)
+			continue;
+		for (size_t k = 0; k < ug->members.n; k++) {
+			const char *m = ug->members.v[k];
+
+			if (strcmp(m, user) == 0 || strcmp(m, "all") == 0)
+				return true;
+			if (in_group(user, m, depth + 1))
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool
+is_group(const char *name)
+{
+	for (int i = 0; i < mbd->conf.nugroups; i++)
+		if (strcmp(mbd->conf.ugroups[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static struct mgroup *
+group_cap(const char *name)
+{
+	struct mgroup *g;
+
+	for (g = groups; g; g = g->next)
+		if (strcmp(g->name, name) == 0)
+			return g;
+	g = xcalloc(1, sizeof(*g));
+	g->name = xstrdup(name);
+	g->cap.per_job = false;
+	g->cap.reason = PEND_USER_LIMIT;
+	g->next = groups;
+	groups = g;
+	return g;
+}
+
+/* The lsb.users entry that sets this user's own limits, or NULL. */
+static const struct user_limit *
+own_limit(const char *user)
+{
+	const struct user_limit *deflt = NULL, *member = NULL;
+
+	for (int i = 0; i < mbd->conf.nulimits; i++) {
+		const struct user_limit *l = &mbd->conf.ulimits[i];
+		size_t n = strlen(l->name);
+
+		if (strcmp(l->name, user) == 0)
+			return l;
+		if (strcmp(l->name, "default") == 0)
+			deflt = l;
+		else if (n > 1 && l->name[n - 1] == '@' && member == NULL) {
+			char *g = xstrndup(l->name, n - 1);
+
+			if (in_group(user, g, 0))
+				member = l;
+			free(g);
+		}
+	}
+	return member ? member : deflt;
+}
+
+/* Set a user's limits from the configuration (again after reconfig). */
+static void
+user_configure(struct muser *u)
+{
+	const struct user_limit *l = own_limit(u->name);
+
+	u->max_jobs.max = l ? l->max_jobs : -1;
+	u->max_jobs.reason = PEND_USER_LIMIT;
+	u->pu.jl_p = l ? l->jl_p : -1;
+	u->ngroups = 0;
+	for (int i = 0; i < mbd->conf.nulimits; i++) {
+		const struct user_limit *gl = &mbd->conf.ulimits[i];
+		struct mgroup *g;
+
+		if (u->ngroups == (int)ARRAY_SIZE(u->groups))
+			break;
+		if (gl->max_jobs < 0 || !is_group(gl->name) ||
+		    !in_group(u->name, gl->name, 0))
+			continue;
+		g = group_cap(gl->name);
+		g->cap.max = gl->max_jobs;
+		u->groups[u->ngroups++] = g;
+	}
+	if (u->nqcaps < mbd->nqueues) {
+		u->qcaps = xrealloc(u->qcaps, sizeof(*u->qcaps) *
+		    (size_t)mbd->nqueues);
+		memset(u->qcaps + u->nqcaps, 0, sizeof(*u->qcaps) *
+		    (size_t)(mbd->nqueues - u->nqcaps));
+		u->nqcaps = mbd->nqueues;
+	}
+	for (int i = 0; i < mbd->nqueues; i++) {
+		u->qcaps[i].max = mbd->queues[i]->conf->ujob_limit;
+		u->qcaps[i].reason = PEND_QUEUE_USER_LIMIT;
+	}
+	if (u->nhosts < mbd->nhosts || u->pu.host_used == NULL) {
+		size_t n = (size_t)mbd->nhosts + 1;
+
+		u->pu.host_used = xrealloc(u->pu.host_used, n * sizeof(int));
+		u->pu.host_taken = xrealloc(u->pu.host_taken,
+		    n * sizeof(int));
+		for (size_t i = (size_t)u->nhosts; i < n; i++)
+			u->pu.host_used[i] = u->pu.host_taken[i] = 0;
+		u->nhosts = mbd->nhosts;
+	}
+}
+
+static struct muser *
+user_get(const char *name)
+{
+	size_t b = bucket(name);
+	struct muser *u;
+
+	for (u = users[b]; u; u = u->next)
+		if (u->name == name)
+			return u;
+	u = xcalloc(1, sizeof(*u));
+	u->name = name;
+	user_configure(u);
+	u->next = users[b];
+	users[b] = u;
+	return u;
+}
+
+/*
+ * Point the job's pol_job at the limits that apply to it: the array's
+ * %N (caps[0], set by array_setup), the user's MAX_JOBS, the queue's
+ * UJOB_LIMIT for the user, and the user's groups.  Call with the job
+ * out of the slot accounting (status NULL) when it changes queue.
+ */
+void
+job_attach_limits(struct job *j)
+{
+	struct muser *u = user_get(j->user);
+	int n = 1;
+
+	for (int i = 1; i < POL_NCAPS; i++)
+		j->pj.caps[i] = NULL;
+	if (u->max_jobs.max >= 0)
+		j->pj.caps[n++] = &u->max_jobs;
+	if (j->queue && j->queue->index < u->nqcaps &&
+	    u->qcaps[j->queue->index].max >= 0)
+		j->pj.caps[n++] = &u->qcaps[j->queue->index];
+	for (int i = 0; i < u->ngroups && n < POL_NCAPS; i++)
+		j->pj.caps[n++] = &u->groups[i]->cap;
+	/* The per-host counts only matter with a per-host user limit. */
+	j->pj.user = mbd->pc.any_jlu || u->pu.jl_p >= 0 ? &u->pu : NULL;
+}
+
+/* Slots of a started job, by user and host (JL/U, JL/P). */
+void
+user_host_slots(struct job *j, int sign)
+{
+	struct muser *u = user_get(j->user);
+
+	for (int i = 0; i < j->nexec; i++)
+		u->pu.host_used[j->exec[i]->index] += sign;
+}
+
+/* After reconfig: limits may have changed; counts stay. */
+void
+users_reconfigure(void)
+{
+	for (size_t b = 0; b < USER_BUCKETS; b++)
+		for (struct muser *u = users[b]; u; u = u->next)
+			user_configure(u);
+	for (struct mgroup *g = groups; g; g = g->next) {
+		bool still = false;
+
+		for (int i = 0; i < mbd->conf.nulimits; i++)
+			if (strcmp(mbd->conf.ulimits[i].name, g->name) == 0) {
+				g->cap.max = mbd->conf.ulimits[i].max_jobs;
+				still = true;
+			}
+		if (!still)
+			g->cap.max = -1;
+	}
+}
+
+/*
+ * After reconfig: every job points again at the limits now in force.
+ * Jobs leave the slot accounting first (with the limits they counted
+ * against, before those may move), then come back with the new ones.
+ */
+void
+jobs_reattach_limits(void)
+{
+	int *st = xcalloc(mbd->njobs + 1, sizeof(int));
+	size_t n = 0;
+	struct job *j;
+
+	for (j = mbd->jobs_head; j; j = j->next) {
+		st[n++] = j->status;
+		job_set_status(j, JOB_STAT_NULL);
+	}
+	users_reconfigure();
+	n = 0;
+	for (j = mbd->jobs_head; j; j = j->next) {
+		job_attach_limits(j);
+		job_set_status(j, st[n++]);
+	}
+	free(st);
+}

@@ -1,0 +1,115 @@
+/*
+ * The limits the supervisor enforces on the whole job (the sum over its
+ * processes), with LSF's signals:
+ *
+ *	run limit (-W, RUNLIMIT)  SIGUSR2; the kill sequence 10 minutes later
+ *	deadline (-t)             SIGUSR2; the kill sequence 10 minutes later
+ *	CPU limit (-c, CPULIMIT)  SIGXCPU; the kill sequence an interval later
+ *	memory limit (-M)         the kill sequence
+ *
+ * The run limit counts wall-clock time since the job started, suspended
+ * or not; CPU and memory are what the processes use.  The first limit
+ * reached decides the job's fate; the others are not checked after it.
+ */
+#include <signal.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "sbd.h"
+
+/* How long a job may outlive the SIGUSR2 of a run limit or deadline. */
+#define GRACE_MS	(10 * 60 * 1000)
+
+void
+limits_init(struct job_limits *l, const struct job_spec *s, uint64_t start_ms)
+{
+	int64_t run = s->rlimits[LSF_RLIMIT_RUN];
+
+	l->run_end_ms = run > 0 ? start_ms + (uint64_t)run * 1000 : 0;
+	l->deadline = s->term_time > 0 ? s->term_time : 0;
+	l->cpu = s->rlimits[LSF_RLIMIT_CPU] > 0 ?
+	    (double)s->rlimits[LSF_RLIMIT_CPU] : 0;
+	l->mem_kb = s->rlimits[LSF_RLIMIT_RSS] > 0 ?
+	    s->rlimits[LSF_RLIMIT_RSS] : 0;
+	l->term_ms = (s->term_interval >= 0 ? s->term_interval : 10) * 1000;
+	l->fired = false;
+}
+
+bool
+limits_active(const struct job_limits *l)
+{
+	return !l->fired && (l->run_end_ms || l->deadline || l->cpu > 0 ||
+	    l->mem_kb > 0);
+}
+
+bool
+limits_need_usage(const struct job_limits *l)
+{
+	return !l->fired && (l->cpu > 0 || l->mem_kb > 0);
+}
+
+int
+limits_check(struct job_limits *l, uint64_t now_ms, int64_t now, double cpu,
+    int64_t mem_kb, int *sig, int *kill_after_ms)
+{
+	int reason = 0;
+
+	if (l->fired)
+		return 0;
+	*sig = 0;
+	*kill_after_ms = 0;
+	if (l->mem_kb > 0 && mem_kb > l->mem_kb) {
+		reason = TERM_MEMLIMIT;
+	} else if (l->cpu > 0 && cpu >= l->cpu) {
+		reason = TERM_CPULIMIT;
+		*sig = SIGXCPU;
+		*kill_after_ms = l->term_ms;
+	} else if (l->run_end_ms && now_ms >= l->run_end_ms) {
+		reason = TERM_RUNLIMIT;
+		*sig = SIGUSR2;
+		*kill_after_ms = GRACE_MS;
+	} else if (l->deadline && now >= l->deadline) {
+		reason = TERM_DEADLINE;
+		*sig = SIGUSR2;
+		*kill_after_ms = GRACE_MS;
+	}
+	if (reason)
+		l->fired = true;
+	return reason;
+}
+
+/*
+ * The limits the kernel enforces on each process: bsub -F, -D, -S, -C,
+ * -v (as the address space) in KB, -p processes.  Only lowered, never
+ * above what sbatchd itself may use.
+ */
+void
+limits_set_rlimits(const struct job_spec *s)
+{
+	static const struct {
+		int	 lsf;
+		int	 res;
+		rlim_t	 unit;
+	} map[] = {
+		{ LSF_RLIMIT_FSIZE, RLIMIT_FSIZE, 1024 },
+		{ LSF_RLIMIT_DATA, RLIMIT_DATA, 1024 },
+		{ LSF_RLIMIT_STACK, RLIMIT_STACK, 1024 },
+		{ LSF_RLIMIT_CORE, RLIMIT_CORE, 1024 },
+		{ LSF_RLIMIT_SWAP, RLIMIT_AS, 1024 },
+		{ LSF_RLIMIT_PROCESS, RLIMIT_NPROC, 1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++) {
+		int64_t v = s->rlimits[map[i].lsf];
+		struct rlimit rl;
+		rlim_t want;
+
+		if (v <= 0 || getrlimit(map[i].res, &rl) < 0)
+			continue;
+		want = (rlim_t)v * map[i].unit;
+		if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
+			want = rl.rlim_max;
+		rl.rlim_cur = rl.rlim_max = want;
+		(void)setrlimit(map[i].res, &rl);
+	}
+}
