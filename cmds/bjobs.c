@@ -50,8 +50,8 @@ static void NORETURN
 usage_exit(int code)
 {
 	fprintf(stderr,
-	    "Usage: bjobs [-h] [-V] [-a|-d|-p|-r|-s] [-l|-w|-W|-o \"fields\" "
-	    "[-json]]\n"
+	    "Usage: bjobs [-h] [-V] [-a|-d|-p|-r|-s] [-l|-w|-W|-A|"
+	    "-o \"fields\" [-json]]\n"
 	    "             [-noheader] [-u user_name|all] [-q queue_name]\n"
 	    "             [-m host_name] [-J job_name] [-P project_name]\n"
 	    "             [jobId | \"jobId[index]\" ...]\n");

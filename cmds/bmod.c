@@ -158,7 +158,10 @@ main(int argc, char **argv)
 			m.set |= MOD_NPROCS;
 			break;
 		case O_R:
+			/* The new requirement replaces the old: the last
+			 * -R is it. */
 			m.set |= MOD_RESREQ;
+			strv_release(&r->res_reqs);
 			strv_push(&r->res_reqs, v);
 			break;
 		case O_W:
@@ -177,11 +180,17 @@ main(int argc, char **argv)
 			break;
 		case O_O: case O_OO:
 			m.set |= MOD_OUT;
-			r->out_file = abs_path(v);
+			free(r->out_file);
+			r->out_file = xstrdup(v);
+			if (id == O_OO)
+				r->options2 |= SUB2_OUT_OVERWRITE;
 			break;
 		case O_E: case O_EO:
 			m.set |= MOD_ERR;
-			r->err_file = abs_path(v);
+			free(r->err_file);
+			r->err_file = xstrdup(v);
+			if (id == O_EO)
+				r->options2 |= SUB2_ERR_OVERWRITE;
 			break;
 		case O_SP:
 			errno = 0;
@@ -214,10 +223,22 @@ main(int argc, char **argv)
 			r->options |= SUB_NOTIFY_END;
 			break;
 		case O_X: m.set |= MOD_EXCL; break;
-		case O_HOSTS:
+		case O_HOSTS: {
+			struct strv words = STRV_INIT;
+
+			/* "host+2" preferences: the host is what counts. */
 			m.set |= MOD_HOSTS;
-			strv_split_ws(&r->asked_hosts, v);
+			strv_split_ws(&words, v);
+			for (size_t i = 0; i < words.n; i++) {
+				char *h = xstrndup(words.v[i],
+				    strcspn(words.v[i], "+"));
+
+				strv_push(&r->asked_hosts, h);
+				free(h);
+			}
+			strv_release(&words);
 			break;
+		}
 		case O_CWD: m.set |= MOD_CWD; r->cwd = abs_path(v); break;
 		case O_JN: m.del |= MOD_NAME; break;
 		case O_NN: m.del |= MOD_NPROCS; break;
@@ -305,7 +326,12 @@ main(int argc, char **argv)
 			    lsb_errmsg(res.code));
 			exit(255);
 		}
-		printf("Parameters of job <%s> are being changed\n", rest[0]);
+		if (m.idx > 0)
+			printf("Parameters of job <%lld[%d]> are being "
+			    "changed\n", (long long)m.jobid, m.idx);
+		else
+			printf("Parameters of job <%lld> are being changed\n",
+			    (long long)m.jobid);
 	}
 	return 0;
 }

@@ -37,6 +37,7 @@ struct dep_counts {
 	int64_t		 pend;		/* PEND */
 	int64_t		 psusp;
 	int64_t		 run;		/* RUN SSUSP USUSP */
+	int64_t		 running;	/* RUN only (numrun) */
 	int64_t		 done;
 	int64_t		 exit;
 	int64_t		 started;	/* have started at least once

@@ -480,8 +480,10 @@ counter(const struct dep_counts *c, enum dep_func func)
 		return c->psusp;
 	case F_NUMPEND:
 		return c->pend;
+	case F_NUMRUN:
+		return c->running;	/* RUN only */
 	default:
-		/* numrun and numstart: RUN, SSUSP and USUSP. */
+		/* numstart: RUN, SSUSP and USUSP. */
 		return c->run;
 	}
 }

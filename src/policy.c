@@ -12,6 +12,7 @@
  * -x) already failed in this pass fails again without a host walk.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,7 +265,8 @@ limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
 			*why = HR_HOST_USER_LIMIT;
 		}
 		if (u->jl_p >= 0) {
-			int max = (int)(u->jl_p * host_cpus(h));
+			/* LSF rounds the per-processor user limit up. */
+			int max = (int)ceil((double)u->jl_p * host_cpus(h));
 
 			if (max - used < room) {
 				room = max - used;

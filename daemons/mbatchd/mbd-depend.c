@@ -56,8 +56,11 @@ add_state(struct dep_counts *c, int status, bool started, int code, int op,
 		c->pend++;
 	else if (status & JOB_STAT_PSUSP)
 		c->psusp++;
-	else if (JOB_STAT_STARTED(status))
+	else if (JOB_STAT_STARTED(status)) {
 		c->run++;
+		if (status & (JOB_STAT_RUN | JOB_STAT_UNKWN))
+			c->running++;
+	}
 	else if (status & JOB_STAT_DONE)
 		c->done++;
 	else if (status & JOB_STAT_EXIT) {
@@ -90,6 +93,7 @@ add_array(struct dep_counts *c, const struct job *p, int op, int code)
 	c->pend += a->nstat[AS_PEND] + (p->status & JOB_STAT_PSUSP ? 0 : vp);
 	c->psusp += a->nstat[AS_PSUSP] + (p->status & JOB_STAT_PSUSP ? vp : 0);
 	c->run += a->nstat[AS_RUN] + a->nstat[AS_SSUSP] + a->nstat[AS_USUSP];
+	c->running += a->nstat[AS_RUN];
 	c->done += a->nstat[AS_DONE];
 	c->exit += a->nstat[AS_EXIT] + a->gone.count;
 	c->started += a->nstarted;

@@ -55,6 +55,16 @@ unshare(struct job *e)
 	job_own_x(e);
 }
 
+/* Before the parent changes: elements that have started keep what they
+ * ran with. */
+static void
+freeze(struct job *p)
+{
+	for (struct job *e = p->next; e && e->jobid == p->jobid; e = e->next)
+		if (!JOB_STAT_PENDING(e->status))
+			unshare(e);
+}
+
 /* After the parent changed: elements that share see the new values. */
 static void
 reshare(struct job *p)
@@ -62,7 +72,11 @@ reshare(struct job *p)
 	for (struct job *e = p->next; e && e->jobid == p->jobid; e = e->next) {
 		char *cause = NULL;
 
-		if (!e->own_fields) {
+		/* Started and ended elements took copies (freeze); ones
+		 * changed alone keep their own. */
+		if (e->own_fields)
+			continue;
+		{
 			e->out_file = p->out_file;
 			e->err_file = p->err_file;
 			e->res_req = p->res_req;
@@ -76,8 +90,12 @@ reshare(struct job *p)
 			e->pj.eligible_time = p->pj.eligible_time;
 		}
 		if (JOB_STAT_PENDING(e->status)) {
+			int st;
+
 			if (e->queue != p->queue)
 				job_switch(e, p->queue);
+			st = e->status;
+			job_set_status(e, JOB_STAT_NULL);
 			e->pj.num_procs = p->pj.num_procs;
 			e->pj.exclusive = p->pj.exclusive;
 			if (job_set_resreq(e, mbd->conf.lsf.unit_for_limits,
@@ -86,6 +104,8 @@ reshare(struct job *p)
 				    (long long)e->jobid, (int)e->idx, cause);
 				free(cause);
 			}
+			job_attach_limits(e);
+			job_set_status(e, st);
 		}
 	}
 }
@@ -99,6 +119,8 @@ job_modify_apply(struct job *j, const struct ev_job_modify *m)
 	int status = j->status;
 
 	unshare(j);
+	if (JOB_IS_PARENT(j))
+		freeze(j);
 	/* Out of the slot accounting while slots and queue change. */
 	job_set_status(j, JOB_STAT_NULL);
 	if (set & MOD_NAME) {
@@ -157,6 +179,8 @@ job_modify_apply(struct job *j, const struct ev_job_modify *m)
 	if (set & MOD_OUT) {
 		set_str(&j->out_file, r->out_file);
 		j->options |= SUB_OUT_FILE;
+		j->options2 = (j->options2 & ~SUB2_OUT_OVERWRITE) |
+		    (r->options2 & SUB2_OUT_OVERWRITE);
 	} else if (del & MOD_OUT) {
 		set_str(&j->out_file, NULL);
 		j->options &= ~SUB_OUT_FILE;
@@ -164,6 +188,8 @@ job_modify_apply(struct job *j, const struct ev_job_modify *m)
 	if (set & MOD_ERR) {
 		set_str(&j->err_file, r->err_file);
 		j->options |= SUB_ERR_FILE;
+		j->options2 = (j->options2 & ~SUB2_ERR_OVERWRITE) |
+		    (r->options2 & SUB2_ERR_OVERWRITE);
 	} else if (del & MOD_ERR) {
 		set_str(&j->err_file, NULL);
 		j->options &= ~SUB_ERR_FILE;
@@ -193,7 +219,7 @@ job_modify_apply(struct job *j, const struct ev_job_modify *m)
 		need_x(j)->begin_time = r->begin_time;
 	else if ((del & MOD_BEGIN) && j->x)
 		need_x(j)->begin_time = 0;
-	if (j->x) {
+	if (j->x && ((set | del) & MOD_BEGIN)) {
 		j->pj.eligible_time = j->x->begin_time;
 		j->pj.eligible_reason = PEND_BEGIN_TIME;
 	}
@@ -284,9 +310,11 @@ check(struct job *j, const struct mod_req *m, const char *user, int uid,
 		return LSBE_JOB_FINISH;
 	if (all == 0)
 		return LSBE_BAD_ARG;
-	if (!JOB_STAT_PENDING(j->status) && !JOB_IS_PARENT(j) &&
-	    (all & ~MOD_STARTED_OK))
+	if ((JOB_IS_PARENT(j) ? j->arr->pend.count == 0 :
+	    !JOB_STAT_PENDING(j->status)) && (all & ~MOD_STARTED_OK))
 		return LSBE_JOB_STARTED;
+	if ((m->del & MOD_NAME) && j->arr != NULL)
+		return LSBE_BAD_JOB_NAME;
 	if ((m->set & MOD_NAME) && (r->job_name == NULL ||
 	    strlen(r->job_name) > 4094 || strpbrk(r->job_name, "[]") ||
 	    j->arr != NULL))

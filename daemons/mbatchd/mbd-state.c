@@ -345,8 +345,12 @@ extra_dup(const struct job_extra *o)
 {
 	struct job_extra *x = xcalloc(1, sizeof(*x));
 
-	if (o == NULL)
+	if (o == NULL) {
+		for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+			x->rlimits[i] = DEFAULT_RLIMIT;
+		x->user_priority = -1;
 		return x;
+	}
 	*x = *o;
 	strv_init(&x->asked_hosts);
 	strv_copy(&x->asked_hosts, &o->asked_hosts);

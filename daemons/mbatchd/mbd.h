@@ -20,6 +20,10 @@
  *	mbd-admin.c	badmin: host and queue control, their replay, restart
  *	mbd-reconfig.c	badmin reconfig: the new configuration, in place
  *	mbd-array.c	job arrays: the parent and its elements
+ *	mbd-depend.c	bsub -w conditions, judged before each pass
+ *	mbd-users.c	users' and queues' job slot limits for the policy
+ *	mbd-reserve.c	rusage[] reservations of running jobs
+ *	mbd-modify.c	bmod
  *
  * Every request is handled in one turn of the event loop; records go to
  * the log buffer, replies to the outbox.  At the end of the turn (a low-

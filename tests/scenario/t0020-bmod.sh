@@ -61,6 +61,28 @@ wait_for job_is "$j" DONE
 check "it ran with the new output file" test -s after.out
 check "not with the old one" test ! -e before.out
 
+# An array: elements that have not started take the change, a running
+# one keeps what it started with.
+cat >el.sh <<'EOT'
+while [ ! -e go.$LSB_JOBINDEX ]; do sleep 0.1; done
+EOT
+a=$(bsub -J "ar[1-3]%1" -o a1.%I sh el.sh | jid)
+wait_for job_is "$a[1]" RUN
+bmod -o "$T_DIR/jobs/a2.%I" "$a" >/dev/null
+expect_eq "the running element keeps its file" "a1.%I" \
+    "$(f output_file "$a[1]")"
+expect_eq "a pending one has the new" "$T_DIR/jobs/a2.%I" \
+    "$(f output_file "$a[3]")"
+mbd_restart
+expect_eq "after a restart too" "a1.%I $T_DIR/jobs/a2.%I" \
+    "$(f output_file "$a[1]") $(f output_file "$a[3]")"
+touch go.1 go.2 go.3
+wait_for job_is "$a[3]" DONE
+check "elements ran with their files" test -s a1.1 -a -s a2.2 -a -s a2.3
+h=$(bsub -H -J "hh[1-2]" true | jid)
+expect_eq "-Jn of an array is refused" \
+    "Bad job name. Job not modified." "$(bmod -Jn "$h" 2>&1)"
+
 # Refusals.
 err=$(bmod -q nosuch "$dep" 2>&1)
 expect_eq "an unknown queue" "nosuch: No such queue. Job not modified." \

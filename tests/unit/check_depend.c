@@ -104,6 +104,9 @@ lookup(void *ctx, const struct dep_ref *ref, int op, int code,
 			c->psusp++;
 			break;
 		case RUN:
+			c->running++;
+			c->run++;
+			break;
 		case SSUSP:
 		case USUSP:
 			c->run++;
@@ -273,7 +276,8 @@ static const struct {
 	{ "numended(200, == *)", T }, { "numdone(200, >= 1)", T },
 	{ "numdone(200, > 1)", N }, { "numexit(200, == 1)", T },
 	{ "numhold(5, == 1)", T }, { "numhold(5, *)", T },
-	{ "numpend(2, *)", T }, { "numrun(9, *)", T },
+	{ "numpend(2, *)", T }, { "numrun(9, *)", F },
+	{ "numstart(9, *)", T },
 	/* Names with wildcards: every matching job must pass. */
 	{ "done(\"job1\")", T }, { "done(job1)", T }, { "done('job2')", T },
 	{ "done(job*)", F }, { "done(\"job*\")", F }, { "done(\"job?\")", F },
