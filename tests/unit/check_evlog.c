@@ -562,6 +562,7 @@ START_TEST(test_small_records)
 		s.cluster = dup_or_null(pick(i, 1));
 		s.nhosts = i;
 		s.nqueues = -i;
+		s.user = dup_or_null(pick(i, 3));
 		sb_reset(&sb);
 		ev_mbd_start_write(&sb, 11, &s);
 		open_rec(&r, &sb, "MBD_START", 11);
@@ -571,6 +572,7 @@ START_TEST(test_small_records)
 		str_back("cluster", s2.cluster, s.cluster, false);
 		ck_assert_int_eq(s2.nhosts, i);
 		ck_assert_int_eq(s2.nqueues, -i);
+		str_back("user", s2.user, s.user, false);
 		ev_mbd_start_release(&s2);
 		ev_mbd_start_release(&s);
 
@@ -578,6 +580,8 @@ START_TEST(test_small_records)
 		d.master = dup_or_null(pick(i, 2));
 		d.nremoved = 100 + i;
 		d.exit_code = -i;
+		d.user = dup_or_null(pick(i, 4));
+		d.comment = dup_or_null(pick(i, 5));
 		sb_reset(&sb);
 		ev_mbd_die_write(&sb, 12, &d);
 		open_rec(&r, &sb, "MBD_DIE", 12);
@@ -586,9 +590,91 @@ START_TEST(test_small_records)
 		str_back("master", d2.master, d.master, false);
 		ck_assert_int_eq(d2.nremoved, 100 + i);
 		ck_assert_int_eq(d2.exit_code, -i);
+		str_back("user", d2.user, d.user, false);
+		str_back("comment", d2.comment, d.comment, false);
 		ev_mbd_die_release(&d2);
 		ev_mbd_die_release(&d);
 	}
+	sb_release(&sb);
+}
+END_TEST
+
+/* HOST_CTRL and QUEUE_CTRL (badmin), and the MBD records of a version
+ * that wrote no user. */
+START_TEST(test_ctrl_records)
+{
+	static const char *const types[] = { "HOST_CTRL", "QUEUE_CTRL" };
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+	struct ev_ctrl c, c2;
+	struct ev_mbd_start s;
+	struct ev_mbd_die d;
+	size_t start;
+
+	for (int i = 0; i < NTRICKY + 2; i++) {
+		const char *type = types[i % 2];
+
+		memset(&c, 0, sizeof(c));
+		c.op = 1 + i % 4;
+		c.name = dup_or_null(pick(i, 0));
+		c.uid = 1000 + i;
+		c.user = dup_or_null(pick(i, 1));
+		c.comment = dup_or_null(pick(i, 2));
+		sb_reset(&sb);
+		ev_ctrl_write(&sb, 20 + i, type, &c);
+		open_rec(&r, &sb, type, 20 + i);
+		ck_assert_int_eq(ev_ctrl_read(&r, &c2), 0);
+		ck_assert(evr_at_end(&r));
+		ck_assert_int_eq(c2.op, c.op);
+		str_back("name", c2.name, c.name, false);
+		ck_assert_int_eq(c2.uid, 1000 + i);
+		str_back("user", c2.user, c.user, false);
+		str_back("comment", c2.comment, c.comment, false);
+		ev_ctrl_release(&c2);
+		ev_ctrl_release(&c);
+	}
+
+	/* LSF's own layout, as IBM documents it. */
+	sb_reset(&sb);
+	start = sb.len;
+	ev_begin(&sb, "HOST_CTRL", 1050082346);
+	ev_int(&sb, 2);
+	ev_str(&sb, "hostA");
+	ev_int(&sb, 32185);
+	ev_str(&sb, "lsfadmin");
+	ev_str(&sb, "backup");
+	ev_end(&sb, start);
+	ck_assert(strncmp(sb.buf, "\"HOST_CTRL\" ", 12) == 0);
+	ck_assert_ptr_nonnull(strstr(sb.buf, " 1050082346 2 \"hostA\" 32185 "
+	    "\"lsfadmin\" \"backup\" @"));
+
+	sb_reset(&sb);
+	start = sb.len;
+	ev_begin(&sb, "MBD_START", 30);
+	ev_str(&sb, "hosta");
+	ev_str(&sb, "c1");
+	ev_int(&sb, 3);
+	ev_int(&sb, 2);
+	ev_end(&sb, start);
+	open_rec(&r, &sb, "MBD_START", 30);
+	ck_assert_int_eq(ev_mbd_start_read(&r, &s), 0);
+	ck_assert_ptr_null(s.user);
+	ck_assert_int_eq(s.nqueues, 2);
+	ev_mbd_start_release(&s);
+
+	sb_reset(&sb);
+	start = sb.len;
+	ev_begin(&sb, "MBD_DIE", 31);
+	ev_str(&sb, "hosta");
+	ev_int(&sb, 0);
+	ev_int(&sb, 3);
+	ev_end(&sb, start);
+	open_rec(&r, &sb, "MBD_DIE", 31);
+	ck_assert_int_eq(ev_mbd_die_read(&r, &d), 0);
+	ck_assert_ptr_null(d.user);
+	ck_assert_ptr_null(d.comment);
+	ck_assert_int_eq(d.exit_code, 3);
+	ev_mbd_die_release(&d);
 	sb_release(&sb);
 }
 END_TEST
@@ -1843,6 +1929,7 @@ evlog_suite(void)
 	tcase_add_test(rec, test_job_status);
 	tcase_add_loop_test(rec, test_job_signal, 0, NTRICKY + 2);
 	tcase_add_test(rec, test_small_records);
+	tcase_add_test(rec, test_ctrl_records);
 	tcase_add_test(rec, test_job_status_defaults);
 	tcase_add_test(rec, test_old_and_new_records);
 	tcase_add_test(rec, test_crc_flips);

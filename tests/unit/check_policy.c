@@ -9,6 +9,7 @@
  * mbatchd does (slots used, job off the pending list) between passes.
  */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,8 @@ static struct {
 	char			 qname[MAXQ][16];
 	struct thresholds	 qthr[MAXQ];
 	bool			 host_ok[MAXQ][MAXH];
+	struct pol_user		 u[4];
+	struct pol_cap		 caps[8];
 	struct pol_decision	 d[MAXD];
 	int			 nd;
 	struct pol_job		*jobs;
@@ -48,10 +51,26 @@ static struct {
 static struct resreq rrs[16];
 static int nrrs;
 
+/* The per-host arrays of queues and users, sized to the hosts. */
+static void
+free_host_arrays(void)
+{
+	for (int i = 0; i < MAXQ; i++) {
+		free(F.q[i].host_used);
+		F.q[i].host_used = NULL;
+	}
+	for (int i = 0; i < (int)ARRAY_SIZE(F.u); i++) {
+		free(F.u[i].host_used);
+		free(F.u[i].host_taken);
+		F.u[i].host_used = F.u[i].host_taken = NULL;
+	}
+}
+
 static void
 fx_init(int nh, int nq)
 {
 	free(F.jobs);
+	free_host_arrays();
 	memset(&F, 0, sizeof(F));
 	for (int i = 0; i < nh; i++) {
 		struct pol_host *h = &F.h[i];
@@ -69,6 +88,7 @@ fx_init(int nh, int nq)
 		h->rr.maxswp = 8000;
 		h->rr.maxtmp = 50000;
 		h->rr.server = true;
+		h->jl_u = -1;
 		/* host00 is the least loaded, then host01, ... */
 		F.load[i][LI_R15S] = 0.1f * (float)i;
 		F.load[i][LI_MEM] = 8000;
@@ -85,6 +105,11 @@ fx_init(int nh, int nq)
 		q->priority = 10;
 		q->order = i;
 		q->active = true;
+		/* Limits are off unless a test sets them (0 is a limit). */
+		q->qcap.max = -1;
+		q->hjob_limit = -1;
+		q->pjob_limit = -1;
+		q->host_used = xcalloc((size_t)nh + 1, sizeof(int));
 		F.qp[i] = q;
 	}
 	F.c.hosts = F.hp;
@@ -102,6 +127,7 @@ fx_free(void)
 	free(F.jobs);
 	F.jobs = NULL;
 	F.njobs = F.cap = 0;
+	free_host_arrays();
 	for (int i = 0; i < nrrs; i++)
 		resreq_release(&rrs[i]);
 	nrrs = 0;
@@ -186,21 +212,62 @@ slots_on(const struct pol_decision *d, int h)
 	return n;
 }
 
-/* What mbatchd does with the decisions of a pass. */
+/* A user for JL/U and JL/P, its arrays sized to the hosts. */
+static struct pol_user *
+user(int k)
+{
+	struct pol_user *u = &F.u[k];
+
+	if (u->host_used == NULL) {
+		u->host_used = xcalloc((size_t)F.c.nhosts + 1, sizeof(int));
+		u->host_taken = xcalloc((size_t)F.c.nhosts + 1, sizeof(int));
+		u->jl_p = -1;
+	}
+	return u;
+}
+
+static struct pol_cap *
+cap(int k, int max, bool per_job, int reason)
+{
+	struct pol_cap *c = &F.caps[k];
+
+	c->max = max;
+	c->per_job = per_job;
+	c->reason = reason;
+	return c;
+}
+
+/* What mbatchd does with the decisions of a pass: slots used on hosts,
+ * by the queue and the user per host, limits' used counts, and the job
+ * off the pending list (an array's count down by one per element). */
 static void
 apply(void)
 {
 	for (int i = 0; i < F.nd; i++) {
 		struct pol_decision *d = &F.d[i];
+		struct pol_job *j = d->job;
+		int need = j->num_procs > 0 ? j->num_procs : 1;
 
-		for (int k = 0; k < (d->job->num_procs > 0 ?
-		    d->job->num_procs : 1); k++) {
-			F.h[d->slots[k]].used_slots++;
-			F.h[d->slots[k]].last_dispatch = F.c.now;
-			if (d->job->exclusive)
-				F.h[d->slots[k]].exclusive = true;
+		for (int k = 0; k < need; k++) {
+			int hi = d->slots[k];
+
+			F.h[hi].used_slots++;
+			F.h[hi].last_dispatch = F.c.now;
+			if (j->exclusive)
+				F.h[hi].exclusive = true;
+			j->queue->host_used[hi]++;
+			if (j->user)
+				j->user->host_used[hi]++;
 		}
-		policy_job_remove(d->job);
+		j->queue->qcap.used += need;
+		for (int k = 0; k < POL_NCAPS; k++)
+			if (j->caps[k])
+				j->caps[k]->used += j->caps[k]->per_job ? 1 :
+				    need;
+		if (j->count > 1)
+			j->count--;
+		else
+			policy_job_remove(j);
 	}
 	policy_decisions_free(F.d, F.nd);
 	F.nd = 0;
@@ -1166,6 +1233,660 @@ START_TEST(test_reason_before_pass)
 }
 END_TEST
 
+/* The reason of j as policy_job_reason gives it, counts ignored. */
+static int
+reason_of(const struct pol_job *j)
+{
+	const uint32_t *counts;
+
+	return policy_job_reason(&F.c, j, &counts);
+}
+
+/* An array parent: one decision per element, each its own start. */
+START_TEST(test_array_count)
+{
+	struct pol_job *a, *p, *b;
+
+	fx_init(2, 1);
+	F.h[0].max_slots = F.h[1].max_slots = 2;
+	a = job(0);
+	a->count = 3;
+	p = job(0);
+	ck_assert_int_eq(run(), 4);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_ptr_eq(F.d[i].job, a);
+		for (int k = 0; k < i; k++)
+			ck_assert_ptr_ne(F.d[i].slots, F.d[k].slots);
+	}
+	ck_assert_int_eq(F.d[0].slots[0], 0);
+	ck_assert_int_eq(F.d[1].slots[0], 0);
+	ck_assert_int_eq(F.d[2].slots[0], 1);
+	ck_assert_ptr_eq(F.d[3].job, p);
+	ck_assert_int_eq(F.d[3].slots[0], 1);
+	assert_reason(a, PEND_NONE, -1);
+	apply();
+	ck_assert_ptr_null(F.q[0].head);
+
+	/* More elements than slots: as many as fit, the rest wait. */
+	F.h[0].used_slots = F.h[1].used_slots = 0;
+	a = job(0);
+	a->count = 10;
+	b = job(0);
+	ck_assert_int_eq(run(), 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_ptr_eq(F.d[i].job, a);
+	ck_assert_ptr_null(decided(b));
+	assert_reason(a, PEND_NO_HOST, HR_FULL, 2, -1);
+	assert_reason(b, PEND_NO_HOST, HR_FULL, 2, -1);
+	apply();
+	ck_assert_int_eq(a->count, 6);
+	ck_assert_ptr_eq(F.q[0].head, a);
+	ck_assert_int_eq(run(), 0);
+	assert_reason(a, PEND_NO_HOST, HR_FULL, 2, -1);
+	F.h[1].used_slots = 0;
+	ck_assert_int_eq(run(), 2);
+	ck_assert_ptr_eq(F.d[0].job, a);
+	ck_assert_ptr_eq(F.d[1].job, a);
+	ck_assert_int_eq(F.d[0].slots[0], 1);
+	ck_assert_int_eq(F.d[1].slots[0], 1);
+	apply();
+	ck_assert_int_eq(a->count, 4);
+
+	/* Elements of two slots on one host each. */
+	fx_free();
+	fx_init(2, 1);
+	F.h[0].max_slots = F.h[1].max_slots = 3;
+	a = job(0);
+	a->count = 4;
+	a->num_procs = 2;
+	a->rr = rr("span[hosts=1]");
+	ck_assert_int_eq(run(), 2);
+	ck_assert_ptr_eq(F.d[0].job, a);
+	ck_assert_ptr_eq(F.d[1].job, a);
+	ck_assert_int_eq(slots_on(&F.d[0], 0), 2);
+	ck_assert_int_eq(slots_on(&F.d[1], 1), 2);
+	assert_reason(a, PEND_NO_HOST, HR_NOT_ENOUGH, 2, -1);
+}
+END_TEST
+
+/* An array's %N: a cap counting elements, kept across passes. */
+START_TEST(test_array_limit)
+{
+	struct pol_job *a, *p;
+	struct pol_cap *k;
+
+	fx_init(2, 1);			/* 8 slots */
+	k = cap(0, 2, true, PEND_ARRAY_LIMIT);
+	a = job(0);
+	a->count = 5;
+	a->caps[0] = k;
+	p = job(0);
+	ck_assert_int_eq(run(), 3);
+	ck_assert_ptr_eq(F.d[0].job, a);
+	ck_assert_ptr_eq(F.d[1].job, a);
+	ck_assert_ptr_eq(F.d[2].job, p);
+	assert_reason(a, PEND_ARRAY_LIMIT, -1);
+	apply();
+	ck_assert_int_eq(k->used, 2);
+	ck_assert_int_eq(a->count, 3);
+	ck_assert_int_eq(run(), 0);
+	assert_reason(a, PEND_ARRAY_LIMIT, -1);
+	/* One element ends: one more starts. */
+	k->used = 1;
+	ck_assert_int_eq(run(), 1);
+	ck_assert_ptr_eq(F.d[0].job, a);
+	assert_reason(a, PEND_ARRAY_LIMIT, -1);
+	apply();
+	ck_assert_int_eq(k->used, 2);
+	ck_assert_int_eq(a->count, 2);
+
+	/* Elements of two slots: %N counts elements, not slots. */
+	fx_free();
+	fx_init(2, 1);
+	k = cap(0, 2, true, PEND_ARRAY_LIMIT);
+	a = job(0);
+	a->count = 4;
+	a->num_procs = 2;
+	a->caps[0] = k;
+	ck_assert_int_eq(run(), 2);
+	/* The same cap counting slots lets one through. */
+	k->per_job = false;
+	ck_assert_int_eq(run(), 1);
+	assert_reason(a, PEND_ARRAY_LIMIT, -1);
+	/* -1: no limit. */
+	k->max = -1;
+	ck_assert_int_eq(run(), 4);
+	assert_reason(a, PEND_NONE, -1);
+}
+END_TEST
+
+/* A slot cap shared by several jobs (a user's MAX_JOBS). */
+START_TEST(test_shared_cap)
+{
+	struct pol_job *a, *b, *c, *d, *e, *f, *g;
+	struct pol_cap *k;
+
+	fx_init(3, 1);			/* 12 slots */
+	k = cap(2, 5, false, PEND_USER_LIMIT);
+	a = job(0);
+	a->num_procs = 2;
+	a->caps[POL_NCAPS - 1] = k;
+	b = job(0);
+	b->num_procs = 2;
+	b->caps[0] = k;
+	c = job(0);
+	c->num_procs = 2;
+	c->caps[1] = k;
+	d = job(0);
+	d->caps[0] = k;
+	e = job(0);
+	e->caps[3] = k;
+	f = job(0);			/* not under the cap */
+	ck_assert_int_eq(run(), 4);
+	ck_assert_ptr_nonnull(decided(a));
+	ck_assert_ptr_nonnull(decided(b));
+	ck_assert_ptr_nonnull(decided(d));
+	ck_assert_ptr_nonnull(decided(f));
+	/* 2 + 2 + 2 > 5, but a one-slot job still fits. */
+	assert_reason(c, PEND_USER_LIMIT, -1);
+	assert_reason(e, PEND_USER_LIMIT, -1);
+	apply();
+	ck_assert_int_eq(k->used, 5);
+	/* Across passes they stop together; others go on. */
+	g = job(0);
+	ck_assert_int_eq(run(), 1);
+	ck_assert_ptr_nonnull(decided(g));
+	assert_reason(c, PEND_USER_LIMIT, -1);
+	assert_reason(e, PEND_USER_LIMIT, -1);
+	apply();
+	k->max = -1;
+	ck_assert_int_eq(run(), 2);
+	ck_assert_ptr_nonnull(decided(c));
+	ck_assert_ptr_nonnull(decided(e));
+}
+END_TEST
+
+/* QJOB_LIMIT: the queue stops, others go on. */
+START_TEST(test_queue_job_limit)
+{
+	struct pol_job *j0, *j1, *big, *j3, *j4, *j5, *o0, *o1, *o2;
+	const uint32_t *counts;
+
+	fx_init(2, 2);
+	F.h[0].max_slots = F.h[1].max_slots = 8;
+	F.q[0].priority = 20;
+	F.q[0].qcap.max = 3;
+	F.q[0].qcap.reason = PEND_QUEUE_JOB_LIMIT;
+	policy_sort_queues(F.qp, 2);
+	j0 = job(0);
+	j1 = job(0);
+	big = job(0);
+	big->num_procs = 2;
+	j3 = job(0);
+	j4 = job(0);
+	j5 = job(0);
+	j5->num_procs = 2;
+	o0 = job(1);
+	o1 = job(1);
+	ck_assert_int_eq(run(), 5);
+	ck_assert_ptr_nonnull(decided(j0));
+	ck_assert_ptr_nonnull(decided(j1));
+	ck_assert_ptr_nonnull(decided(j3));
+	ck_assert_ptr_nonnull(decided(o0));
+	ck_assert_ptr_nonnull(decided(o1));
+	/* Two slots do not fit in the one left; one does. */
+	assert_reason(big, PEND_QUEUE_JOB_LIMIT, -1);
+	/* Then the queue is full: the rest is cut with its reason. */
+	assert_reason(j4, PEND_QUEUE_JOB_LIMIT, -1);
+	assert_reason(j5, PEND_QUEUE_JOB_LIMIT, -1);
+	ck_assert_int_eq(policy_job_reason(&F.c, j5, &counts),
+	    PEND_QUEUE_JOB_LIMIT);
+	ck_assert_ptr_eq(counts, F.q[0].cut_counts);
+	apply();
+	ck_assert_int_eq(F.q[0].qcap.used, 3);
+	/* Next pass: the queue's limit holds, the other queue runs. */
+	o2 = job(1);
+	ck_assert_int_eq(run(), 1);
+	ck_assert_ptr_nonnull(decided(o2));
+	assert_reason(big, PEND_QUEUE_JOB_LIMIT, -1);
+	assert_reason(j5, PEND_QUEUE_JOB_LIMIT, -1);
+	apply();
+	/* A slot of the queue frees: the next one-slot job takes it. */
+	F.q[0].qcap.used = 2;
+	ck_assert_int_eq(run(), 1);
+	ck_assert_ptr_nonnull(decided(j4));
+	assert_reason(big, PEND_QUEUE_JOB_LIMIT, -1);
+	assert_reason(j5, PEND_QUEUE_JOB_LIMIT, -1);
+	/* No limit. */
+	F.q[0].qcap.max = -1;
+	ck_assert_int_eq(run(), 3);
+}
+END_TEST
+
+/* HJOB_LIMIT and PJOB_LIMIT: the queue's slots per host. */
+START_TEST(test_queue_host_limits)
+{
+	struct pol_job *j[5], *o;
+
+	fx_init(2, 2);
+	F.h[0].max_slots = F.h[1].max_slots = 8;
+	F.q[0].priority = 20;
+	policy_sort_queues(F.qp, 2);
+	F.q[0].hjob_limit = 2;
+	F.q[0].host_used[0] = 1;	/* one of q0's slots runs there */
+	F.h[0].used_slots = 1;
+	for (int i = 0; i < 4; i++)
+		j[i] = job(0);
+	o = job(1);
+	ck_assert_int_eq(run(), 4);
+	ck_assert_int_eq(host_of(j[0]), 0);
+	ck_assert_int_eq(host_of(j[1]), 1);
+	ck_assert_int_eq(host_of(j[2]), 1);
+	assert_reason(j[3], PEND_NO_HOST, HR_QUEUE_HOST_LIMIT, 2, -1);
+	/* Another queue is not held by q0's limit. */
+	ck_assert_int_eq(host_of(o), 0);
+	apply();
+	ck_assert_int_eq(F.q[0].host_used[0], 2);
+	ck_assert_int_eq(F.q[0].host_used[1], 2);
+	ck_assert_int_eq(run(), 0);
+	assert_reason(j[3], PEND_NO_HOST, HR_QUEUE_HOST_LIMIT, 2, -1);
+	/* A parallel job spreads to stay within it. */
+	F.q[0].host_used[0] = 0;
+	F.q[0].host_used[1] = 1;
+	j[3]->num_procs = 3;
+	ck_assert_int_eq(run(), 1);
+	ck_assert_int_eq(slots_on(decided(j[3]), 0), 2);
+	ck_assert_int_eq(slots_on(decided(j[3]), 1), 1);
+
+	/* PJOB_LIMIT 0.5: two slots on 4 CPUs, one on 2. */
+	fx_free();
+	fx_init(2, 1);
+	F.h[0].max_slots = F.h[1].max_slots = 8;
+	F.h[1].rr.ncpus = 2;
+	F.q[0].pjob_limit = 0.5f;
+	for (int i = 0; i < 5; i++)
+		j[i] = job(0);
+	ck_assert_int_eq(run(), 3);
+	ck_assert_int_eq(host_of(j[0]), 0);
+	ck_assert_int_eq(host_of(j[1]), 0);
+	ck_assert_int_eq(host_of(j[2]), 1);
+	assert_reason(j[3], PEND_NO_HOST, HR_QUEUE_PROC_LIMIT, 2, -1);
+	assert_reason(j[4], PEND_NO_HOST, HR_QUEUE_PROC_LIMIT, 2, -1);
+	apply();
+	ck_assert_int_eq(run(), 0);
+	/* Both: the tighter one is the reason. */
+	F.q[0].host_used[0] = F.q[0].host_used[1] = 0;
+	F.q[0].hjob_limit = 1;
+	F.h[1].rr.ncpus = 1;		/* PJOB 0.5 of 1 CPU: none */
+	ck_assert_int_eq(run(), 1);
+	ck_assert_int_eq(host_of(j[3]), 0);
+	assert_reason(j[4], PEND_NO_HOST, HR_QUEUE_HOST_LIMIT, 1,
+	    HR_QUEUE_PROC_LIMIT, 1, -1);
+}
+END_TEST
+
+/* lsb.hosts JL/U and lsb.users JL/P. */
+START_TEST(test_user_host_limits)
+{
+	struct pol_job *a[5], *b, *b2, *c[4], *plain;
+	struct pol_user *ua, *ub, *uc;
+
+	fx_init(3, 1);
+	F.c.any_jlu = true;
+	F.h[0].jl_u = 1;
+	F.h[1].jl_u = 2;
+	F.h[2].max_slots = 1;
+	ua = user(0);
+	ub = user(1);
+	for (int i = 0; i < 5; i++) {
+		a[i] = job(0);
+		a[i]->user = ua;
+	}
+	b = job(0);
+	b->user = ub;
+	ck_assert_int_eq(run(), 5);
+	ck_assert_int_eq(host_of(a[0]), 0);
+	ck_assert_int_eq(host_of(a[1]), 1);
+	ck_assert_int_eq(host_of(a[2]), 1);
+	ck_assert_int_eq(host_of(a[3]), 2);
+	assert_reason(a[4], PEND_NO_HOST, HR_HOST_USER_LIMIT, 2, HR_FULL, 1,
+	    -1);
+	/* Another user is not held by the first one's JL/U, though its
+	 * job has the same shape as the one that just failed. */
+	ck_assert_int_eq(host_of(b), 0);
+	apply();
+	ck_assert_int_eq(ua->host_used[0], 1);
+	ck_assert_int_eq(ua->host_used[1], 2);
+	ck_assert_int_eq(ub->host_used[0], 1);
+	b2 = job(0);
+	b2->user = ub;
+	ck_assert_int_eq(run(), 1);
+	ck_assert_int_eq(host_of(b2), 1);
+	assert_reason(a[4], PEND_NO_HOST, HR_HOST_USER_LIMIT, 2, HR_FULL, 1,
+	    -1);
+
+	/* JL/U counts what the user got in every queue of the pass. */
+	fx_free();
+	fx_init(1, 2);
+	F.c.any_jlu = true;
+	F.h[0].jl_u = 2;
+	F.q[0].priority = 20;
+	policy_sort_queues(F.qp, 2);
+	ua = user(0);
+	a[0] = job(0);
+	a[1] = job(1);
+	a[2] = job(1);
+	for (int i = 0; i < 3; i++)
+		a[i]->user = ua;
+	ck_assert_int_eq(run(), 2);
+	ck_assert_ptr_nonnull(decided(a[0]));
+	ck_assert_ptr_nonnull(decided(a[1]));
+	assert_reason(a[2], PEND_NO_HOST, HR_HOST_USER_LIMIT, 1, -1);
+
+	/* JL/P 0.5 with no JL/U anywhere: 2 slots on 4 CPUs, 1 on 2. */
+	fx_free();
+	fx_init(2, 1);
+	F.h[0].max_slots = F.h[1].max_slots = 8;
+	F.h[1].rr.ncpus = 2;
+	uc = user(2);
+	uc->jl_p = 0.5f;
+	uc->host_used[0] = 1;
+	for (int i = 0; i < 4; i++) {
+		c[i] = job(0);
+		c[i]->user = uc;
+	}
+	plain = job(0);
+	ck_assert_int_eq(run(), 3);
+	ck_assert_int_eq(host_of(c[0]), 0);
+	ck_assert_int_eq(host_of(c[1]), 1);
+	assert_reason(c[2], PEND_NO_HOST, HR_USER_PROC_LIMIT, 2, -1);
+	assert_reason(c[3], PEND_NO_HOST, HR_USER_PROC_LIMIT, 2, -1);
+	ck_assert_int_eq(host_of(plain), 0);
+	apply();
+	ck_assert_int_eq(run(), 0);
+	assert_reason(c[2], PEND_NO_HOST, HR_USER_PROC_LIMIT, 2, -1);
+	/* Rounded up: 0.5 of 3 CPUs is 2 slots. */
+	F.h[1].rr.ncpus = 3;
+	ck_assert_int_eq(run(), 1);
+	ck_assert_int_eq(host_of(c[2]), 1);
+}
+END_TEST
+
+/* -w not met (blocked) and -b or a pre-exec retry (eligible_time). */
+START_TEST(test_blocked_eligible)
+{
+	struct pol_job *b, *e, *t, *p1, *p2, *p3, *p4, *b2, *e2;
+
+	fx_init(1, 1);
+	F.h[0].max_slots = 2;
+	b = job(0);
+	b->blocked = PEND_DEPEND;
+	e = job(0);
+	e->eligible_time = NOW + 100;
+	e->eligible_reason = PEND_PRE_EXEC;
+	t = job(0);
+	t->eligible_time = NOW + 50;	/* no reason given: -b */
+	p1 = job(0);
+	p2 = job(0);
+	p3 = job(0);
+	p4 = job(0);			/* the queue is cut here */
+	b2 = job(0);
+	b2->blocked = PEND_DEP_INVALID;
+	e2 = job(0);
+	e2->eligible_time = NOW + 100;
+	e2->eligible_reason = PEND_PRE_EXEC;
+	ck_assert_int_eq(run(), 2);
+	ck_assert_ptr_nonnull(decided(p1));
+	ck_assert_ptr_nonnull(decided(p2));
+	ck_assert_int_eq(reason_of(b), PEND_DEPEND);
+	ck_assert_int_eq(reason_of(e), PEND_PRE_EXEC);
+	ck_assert_int_eq(reason_of(t), PEND_BEGIN_TIME);
+	/* As recorded by the pass too. */
+	ck_assert_int_eq(b->reason_pass, F.c.pass);
+	ck_assert_int_eq(b->pend_reason, PEND_DEPEND);
+	ck_assert_int_eq(e->pend_reason, PEND_PRE_EXEC);
+	ck_assert_int_eq(t->pend_reason, PEND_BEGIN_TIME);
+	assert_reason(p3, PEND_NO_HOST, HR_FULL, 1, -1);
+	/* Behind the cut, not reached: their own reasons still. */
+	ck_assert_uint_ne(b2->reason_pass, F.c.pass);
+	ck_assert_uint_eq(F.q[0].cut_pass, F.c.pass);
+	assert_reason(p4, PEND_NO_HOST, HR_FULL, 1, -1);
+	ck_assert_int_eq(reason_of(b2), PEND_DEP_INVALID);
+	ck_assert_int_eq(reason_of(e2), PEND_PRE_EXEC);
+	apply();
+	F.h[0].used_slots = 0;
+	/* At its time exactly, t may start. */
+	F.c.now = NOW + 50;
+	ck_assert_int_eq(run(), 2);
+	ck_assert_ptr_nonnull(decided(t));
+	ck_assert_ptr_nonnull(decided(p3));
+	assert_reason(p4, PEND_NO_HOST, HR_FULL, 1, -1);
+	ck_assert_int_eq(reason_of(e), PEND_PRE_EXEC);
+	ck_assert_int_eq(reason_of(b), PEND_DEPEND);
+	apply();
+	F.h[0].used_slots = 0;
+	F.c.now = NOW + 100;
+	b->blocked = 0;
+	ck_assert_int_eq(run(), 2);
+	ck_assert_ptr_nonnull(decided(b));
+	ck_assert_ptr_nonnull(decided(e));
+	ck_assert_int_eq(reason_of(b2), PEND_DEP_INVALID);
+}
+END_TEST
+
+/* span[ptile=n]: n slots per host, the last host may have fewer. */
+START_TEST(test_ptile)
+{
+	const struct resreq *tile2;
+	struct pol_job *a, *b, *c;
+
+	fx_init(4, 1);
+	F.h[0].max_slots = 4;
+	F.h[1].max_slots = 1;
+	F.h[2].max_slots = 3;
+	F.h[3].max_slots = 2;
+	tile2 = rr("span[ptile=2]");
+	a = job(0);
+	a->num_procs = 5;
+	a->rr = tile2;
+	b = job(0);
+	b->num_procs = 4;
+	b->rr = tile2;
+	c = job(0);
+	c->num_procs = 3;
+	c->rr = tile2;
+	ck_assert_int_eq(run(), 2);
+	/* Not 4 on host00; host01 has no whole tile. */
+	ck_assert_int_eq(slots_on(decided(a), 0), 2);
+	ck_assert_int_eq(slots_on(decided(a), 1), 0);
+	ck_assert_int_eq(slots_on(decided(a), 2), 2);
+	ck_assert_int_eq(slots_on(decided(a), 3), 1);
+	/* Left: 2, 1, 1, 1: one whole tile only. */
+	assert_reason(b, PEND_NO_HOST, HR_NOT_ENOUGH, 4, -1);
+	/* A tile and a remainder of one. */
+	ck_assert_int_eq(slots_on(decided(c), 0), 2);
+	ck_assert_int_eq(slots_on(decided(c), 1), 1);
+
+	/* Hosts smaller than the tile: never, whatever is free. */
+	fx_free();
+	fx_init(3, 1);
+	for (int i = 0; i < 3; i++)
+		F.h[i].max_slots = 2;
+	a = job(0);
+	a->num_procs = 3;
+	a->rr = rr("span[ptile=3]");
+	ck_assert_int_eq(run(), 0);
+	assert_reason(a, PEND_NO_HOST, HR_NOT_ENOUGH, 3, -1);
+	/* span[hosts=1] bigger than any host: the same. */
+	a->rr = rr("span[hosts=1]");
+	ck_assert_int_eq(run(), 0);
+	assert_reason(a, PEND_NO_HOST, HR_NOT_ENOUGH, 3, -1);
+	/* Neither: it spreads. */
+	a->rr = NULL;
+	ck_assert_int_eq(run(), 1);
+}
+END_TEST
+
+/* Every host of a decision has the same value. */
+static void
+assert_same(const struct pol_decision *d, const char *res)
+{
+	const struct pol_host *h0 = &F.h[d->slots[0]];
+
+	for (int i = 1; i < d->job->num_procs; i++) {
+		const struct pol_host *h = &F.h[d->slots[i]];
+
+		if (strcmp(res, "type") == 0)
+			ck_assert_str_eq(h->rr.type, h0->rr.type);
+		else
+			ck_assert_str_eq(h->rr.model, h0->rr.model);
+	}
+}
+
+START_TEST(test_same)
+{
+	const struct resreq *st;
+	struct pol_job *a, *b, *c;
+
+	fx_init(4, 1);
+	for (int i = 0; i < 4; i++)
+		F.h[i].max_slots = 2;
+	F.h[0].rr.type = F.h[2].rr.type = "A";
+	F.h[1].rr.type = F.h[3].rr.type = "B";
+	st = rr("same[type]");
+	a = job(0);
+	a->num_procs = 3;
+	a->rr = st;
+	b = job(0);
+	b->num_procs = 3;
+	b->rr = st;
+	c = job(0);
+	c->num_procs = 2;
+	c->rr = st;
+	ck_assert_int_eq(run(), 2);
+	/* host00 and host02, not host00 and the better host01. */
+	ck_assert_int_eq(slots_on(decided(a), 0), 2);
+	ck_assert_int_eq(slots_on(decided(a), 2), 1);
+	assert_same(decided(a), "type");
+	ck_assert_int_eq(slots_on(decided(b), 1), 2);
+	ck_assert_int_eq(slots_on(decided(b), 3), 1);
+	assert_same(decided(b), "type");
+	/* One slot of each type left: never mixed. */
+	assert_reason(c, PEND_NO_HOST, HR_NOT_ENOUGH, 2, HR_FULL, 2, -1);
+
+	/* The best host's group lacks room: the next group. */
+	fx_free();
+	fx_init(3, 1);
+	for (int i = 0; i < 3; i++)
+		F.h[i].max_slots = 2;
+	F.h[0].rr.model = "M1";
+	F.h[1].rr.model = F.h[2].rr.model = "M2";
+	a = job(0);
+	a->num_procs = 3;
+	a->rr = rr("same[model]");
+	ck_assert_int_eq(run(), 1);
+	ck_assert_int_eq(slots_on(decided(a), 0), 0);
+	ck_assert_int_eq(slots_on(decided(a), 1), 2);
+	ck_assert_int_eq(slots_on(decided(a), 2), 1);
+	assert_same(decided(a), "model");
+}
+END_TEST
+
+/* rusage[]: what running jobs hold (rsv) and what this pass gave out. */
+START_TEST(test_rusage)
+{
+	const struct resreq *r5;
+	struct pol_job *a, *b, *c, *d, *e;
+
+	fx_init(3, 1);
+	F.h[0].rsv[LI_MEM] = 7000;	/* 1000 MB left on the best host */
+	r5 = rr("rusage[mem=5000]");
+	a = job(0);
+	a->rr = r5;
+	b = job(0);
+	b->rr = r5;
+	c = job(0);
+	c->rr = rr("select[mem>3500]");
+	d = job(0);
+	d->rr = rr("rusage[mem=6000]");
+	e = job(0);
+	e->rr = rr("select[mem>500]");
+	for (int pass = 0; pass < 2; pass++) {
+		/* The same again: a pass's own reservations do not stay. */
+		ck_assert_int_eq(run(), 3);
+		ck_assert_int_eq(host_of(a), 1);
+		/* host01 has 3000 left after a. */
+		ck_assert_int_eq(host_of(b), 2);
+		/* select[] sees what is left too. */
+		assert_reason(c, PEND_NO_HOST, HR_RESREQ, 3, -1);
+		assert_reason(d, PEND_NO_HOST, HR_RESERVED, 3, -1);
+		ck_assert_int_eq(host_of(e), 0);
+		for (int i = 0; i < 3; i++)
+			ck_assert(F.load[i][LI_MEM] == 8000);
+		ck_assert(F.h[0].rsv[LI_MEM] == 7000);
+	}
+	/* The reservation gone, a fits on host00. */
+	F.h[0].rsv[LI_MEM] = 0;
+	ck_assert_int_eq(run(), 5);
+	ck_assert_int_eq(host_of(a), 0);
+
+	/* The queue's rusage applies to plain jobs, cumulatively. */
+	fx_free();
+	fx_init(2, 1);
+	F.q[0].rr = rr("rusage[mem=3000]");
+	a = job(0);
+	b = job(0);
+	c = job(0);
+	ck_assert_int_eq(run(), 3);
+	ck_assert_int_eq(host_of(a), 0);
+	ck_assert_int_eq(host_of(b), 0);
+	ck_assert_int_eq(host_of(c), 1);
+}
+END_TEST
+
+/* The queue's select[] and thresholds see what jobs of the same queue
+ * reserved earlier in the pass. */
+START_TEST(test_rusage_queue_select)
+{
+	struct pol_job *a, *b, *c, *x, *p;
+
+	/* Jobs without -R of their own: the queue's requirement. */
+	fx_init(2, 1);
+	F.q[0].rr = rr("select[mem>6000] rusage[mem=1000]");
+	a = job(0);
+	b = job(0);
+	c = job(0);
+	ck_assert_int_eq(run(), 3);
+	ck_assert_int_eq(host_of(a), 0);
+	ck_assert_int_eq(host_of(b), 0);	/* 7000 left, > 6000 */
+	ck_assert_int_eq(host_of(c), 1);	/* 6000 left: not > 6000 */
+
+	/* A job with its own rusage, then a plain one. */
+	fx_free();
+	fx_init(2, 1);
+	F.q[0].rr = rr("select[mem>6000]");
+	x = job(0);
+	x->rr = rr("select[mem>6000] rusage[mem=3000]");
+	p = job(0);
+	ck_assert_int_eq(run(), 2);
+	ck_assert_int_eq(host_of(x), 0);
+	ck_assert_int_eq(host_of(p), 1);	/* host00 has 5000 left */
+
+	/* The host's own threshold likewise. */
+	fx_free();
+	fx_init(2, 1);
+	F.hthr[0].sched[LI_MEM] = 6000;
+	F.hthr[0].sched_set = 1u << LI_MEM;
+	F.h[0].thr = &F.hthr[0];
+	x = job(0);
+	x->rr = rr("rusage[mem=3000]");
+	p = job(0);
+	ck_assert_int_eq(run(), 2);
+	ck_assert_int_eq(host_of(x), 0);
+	ck_assert_int_eq(host_of(p), 1);
+}
+END_TEST
+
 /*
  * Property test: random clusters, several passes each, with the
  * invariants of every pass checked against the cluster's state.
@@ -1196,14 +1917,16 @@ chance(int pct)
 	return rnd(100) < pct;
 }
 
-/* Can host h serve queue q at all (its static conditions)? */
+/* Can host h serve queue q at all (its static conditions), with the
+ * load of hr? */
 static bool
-queue_can_use(const struct pol_queue *q, const struct pol_host *h)
+queue_can_use(const struct pol_queue *q, const struct pol_host *h,
+    const struct rr_host *hr)
 {
 	return (q->host_ok == NULL || q->host_ok[h->index]) && h->usable &&
-	    !h->exclusive && policy_over_sched(h->thr, h->rr.load) < 0 &&
-	    policy_over_sched(q->thr, h->rr.load) < 0 &&
-	    (q->rr == NULL || resreq_select(q->rr, &h->rr));
+	    !h->exclusive && policy_over_sched(h->thr, hr->load) < 0 &&
+	    policy_over_sched(q->thr, hr->load) < 0 &&
+	    (q->rr == NULL || resreq_select(q->rr, hr));
 }
 
 static bool
@@ -1230,30 +1953,81 @@ is_plain(const struct pol_job *j)
 	    j->num_procs <= 1;
 }
 
+/* The rusage[mem] of a requirement, 0 if none. */
+static double
+rusage_mem(const struct resreq *r)
+{
+	for (int i = 0; r && i < r->nrusage; i++)
+		if (strcmp(r->rusage[i].name, "mem") == 0)
+			return r->rusage[i].value;
+	return 0;
+}
+
+/* What the property test saw happen, so that it means something. */
+static struct {
+	int	 cap_waits;		/* jobs held by a pol_cap */
+	int	 limit_hosts;		/* hosts counted for a per-host limit */
+	int	 elements;		/* array elements started */
+	int	 ptile, same, rusage;	/* decisions with these */
+} seen_stats;
+
 static void
 check_pass(int pass_no)
 {
-	int nh = F.c.nhosts;
+	int nh = F.c.nhosts, nq = F.c.nqueues;
 	int taken[MAXH] = { 0 };
 	bool by_interval[MAXH] = { false };
 	bool excl[MAXH] = { false };
-	int nused[MAXH] = { 0 };
-	char *seen = xcalloc((size_t)F.njobs, 1);
+	int qslots[MAXQ] = { 0 };
+	int qhost[MAXQ][MAXH];
+	int uhost[ARRAY_SIZE(F.u)][MAXH];
+	int capuse[ARRAY_SIZE(F.caps)] = { 0 };
+	double memuse[MAXH] = { 0 };
+	static float pre[MAXH][NLOADIDX];
+	struct rr_host prr[MAXH];
+	int *ndec = xcalloc((size_t)F.njobs + 1, sizeof(int));
 
+	memset(qhost, 0, sizeof(qhost));
+	memset(uhost, 0, sizeof(uhost));
+	/* The load as the pass began: less what running jobs reserve (the
+	 * hosts' rr.load now also has this pass's reservations). */
+	for (int i = 0; i < nh; i++) {
+		for (int k = 0; k < NLOADIDX; k++) {
+			pre[i][k] = F.load[i][k];
+			if (F.load[i][k] < INFINIT_LOAD)
+				pre[i][k] += load_index_info[k].increasing ?
+				    F.h[i].rsv[k] : -F.h[i].rsv[k];
+		}
+		prr[i] = F.h[i].rr;
+		prr[i].load = pre[i];
+	}
 	for (int i = 0; i < F.nd; i++) {
 		const struct pol_decision *d = &F.d[i];
 		const struct pol_job *j = d->job;
 		const struct pol_queue *q = j->queue;
+		const struct resreq *er = j->rr ? j->rr : q->rr;
 		int need = j->num_procs > 0 ? j->num_procs : 1;
+		int qi = (int)(q - F.q);
 		int first = d->slots[0];
+		int per[MAXH] = { 0 };
 
 		ck_assert_msg(j >= F.jobs && j < F.jobs + F.njobs,
 		    "pass %d: decision for an unknown job", pass_no);
-		ck_assert_msg(!seen[j - F.jobs], "pass %d: job %td decided "
-		    "twice", pass_no, j - F.jobs);
-		seen[j - F.jobs] = 1;
+		ndec[j - F.jobs]++;
+		ck_assert_msg(ndec[j - F.jobs] <= (j->count > 1 ? j->count : 1),
+		    "pass %d: job %td decided %d times, count %lld", pass_no,
+		    j - F.jobs, ndec[j - F.jobs], (long long)j->count);
+		if (j->count > 1)
+			seen_stats.elements++;
 		ck_assert(q->active);
 		ck_assert(!j->held);
+		ck_assert(j->blocked == 0);
+		ck_assert(j->eligible_time <= F.c.now);
+		qslots[qi] += need;
+		for (int k = 0; k < POL_NCAPS; k++)
+			if (j->caps[k])
+				capuse[j->caps[k] - F.caps] +=
+				    j->caps[k]->per_job ? 1 : need;
 		for (int k = 0; k < need; k++) {
 			int hi = d->slots[k];
 			const struct pol_host *h;
@@ -1261,11 +2035,11 @@ check_pass(int pass_no)
 			ck_assert_msg(hi >= 0 && hi < nh, "pass %d: slot on "
 			    "host %d", pass_no, hi);
 			h = &F.h[hi];
-			ck_assert_msg(queue_can_use(q, h), "pass %d: job %td "
-			    "on host%02d, which %s cannot use", pass_no,
-			    j - F.jobs, hi, q->name);
+			ck_assert_msg(queue_can_use(q, h, &prr[hi]), "pass %d: "
+			    "job %td on host%02d, which %s cannot use",
+			    pass_no, j - F.jobs, hi, q->name);
 			ck_assert(j->rr == NULL || resreq_select(j->rr,
-			    &h->rr));
+			    &prr[hi]));
 			if (j->asked) {
 				bool in = false;
 
@@ -1275,8 +2049,11 @@ check_pass(int pass_no)
 				    "host%02d, not asked for", pass_no,
 				    j - F.jobs, hi);
 			}
-			if (j->rr && j->rr->span_hosts == 1)
+			if (er && er->span_hosts == 1)
 				ck_assert_int_eq(hi, first);
+			if (er && er->same)
+				ck_assert_str_eq(h->rr.type,
+				    F.h[first].rr.type);
 			/* Nothing lands on a host an exclusive job took,
 			 * or after an interval queue's job in this pass. */
 			ck_assert_msg(!excl[hi], "pass %d: job %td shares "
@@ -1287,7 +2064,32 @@ check_pass(int pass_no)
 			    pass_no, j - F.jobs, hi);
 			ck_assert(!recent(q, h));
 			taken[hi]++;
-			nused[hi]++;
+			per[hi]++;
+			qhost[qi][hi]++;
+			if (j->user)
+				uhost[j->user - F.u][hi]++;
+		}
+		/* span[ptile=n]: n on each host but one, which has fewer. */
+		if (er && er->span_ptile > 0) {
+			int odd = 0;
+
+			for (int hi = 0; hi < nh; hi++) {
+				if (per[hi] == 0 || per[hi] == er->span_ptile)
+					continue;
+				ck_assert_msg(per[hi] < er->span_ptile &&
+				    ++odd == 1, "pass %d: job %td: %d slots "
+				    "on host%02d, ptile %d", pass_no,
+				    j - F.jobs, per[hi], hi, er->span_ptile);
+			}
+			seen_stats.ptile++;
+		}
+		if (er && er->same)
+			seen_stats.same++;
+		if (rusage_mem(er) > 0) {
+			seen_stats.rusage++;
+			for (int hi = 0; hi < nh; hi++)
+				if (per[hi])
+					memuse[hi] += rusage_mem(er);
 		}
 		for (int k = 0; k < need; k++) {
 			int hi = d->slots[k];
@@ -1302,69 +2104,177 @@ check_pass(int pass_no)
 				by_interval[hi] = true;
 		}
 	}
-	/* MXJ. */
-	for (int i = 0; i < nh; i++)
+	/* MXJ, and what rusage[] reserved. */
+	for (int i = 0; i < nh; i++) {
 		if (F.h[i].max_slots >= 0)
 			ck_assert_msg(F.h[i].used_slots + taken[i] <=
 			    F.h[i].max_slots, "pass %d: host%02d has %d + %d "
 			    "slots, MXJ %d", pass_no, i, F.h[i].used_slots,
 			    taken[i], F.h[i].max_slots);
-	/* Every job left waiting has a reason, with every host counted. */
+		if (memuse[i] > 0)
+			ck_assert_msg(F.h[i].rsv[LI_MEM] + memuse[i] <=
+			    F.load[i][LI_MEM] + 0.01, "pass %d: host%02d: "
+			    "%g MB reserved + %g MB taken, %g MB free",
+			    pass_no, i, (double)F.h[i].rsv[LI_MEM],
+			    memuse[i], (double)F.load[i][LI_MEM]);
+	}
+	/* No limit goes over by what the pass handed out. */
+	for (int qi = 0; qi < nq; qi++) {
+		const struct pol_queue *q = &F.q[qi];
+
+		if (q->qcap.max >= 0 && qslots[qi] > 0)
+			ck_assert_msg(q->qcap.used + qslots[qi] <=
+			    q->qcap.max, "pass %d: %s: %d + %d slots, "
+			    "QJOB_LIMIT %d", pass_no, q->name, q->qcap.used,
+			    qslots[qi], q->qcap.max);
+		for (int i = 0; i < nh; i++) {
+			int used = q->host_used[i] + qhost[qi][i];
+
+			if (qhost[qi][i] == 0)
+				continue;
+			if (q->hjob_limit >= 0)
+				ck_assert_msg(used <= q->hjob_limit, "pass "
+				    "%d: %s has %d slots on host%02d, "
+				    "HJOB_LIMIT %d", pass_no, q->name, used,
+				    i, q->hjob_limit);
+			if (q->pjob_limit >= 0)
+				ck_assert_msg(used <= (int)(q->pjob_limit *
+				    F.h[i].rr.ncpus), "pass %d: %s has %d "
+				    "slots on host%02d, PJOB_LIMIT %g of %d "
+				    "CPUs", pass_no, q->name, used, i,
+				    (double)q->pjob_limit, F.h[i].rr.ncpus);
+		}
+	}
+	for (size_t ui = 0; ui < ARRAY_SIZE(F.u); ui++) {
+		const struct pol_user *u = &F.u[ui];
+
+		for (int i = 0; u->host_used && i < nh; i++) {
+			int used = u->host_used[i] + uhost[ui][i];
+
+			if (uhost[ui][i] == 0)
+				continue;
+			if (F.c.any_jlu && F.h[i].jl_u >= 0)
+				ck_assert_msg(used <= F.h[i].jl_u, "pass %d: "
+				    "user %zu has %d slots on host%02d, JL/U "
+				    "%d", pass_no, ui, used, i, F.h[i].jl_u);
+			/* JL/P is rounded up. */
+			if (u->jl_p >= 0)
+				ck_assert_msg(used <= (int)ceil((double)u->jl_p *
+				    F.h[i].rr.ncpus), "pass %d: user %zu has "
+				    "%d slots on host%02d, JL/P %g", pass_no,
+				    ui, used, i, (double)u->jl_p);
+		}
+	}
+	for (size_t ci = 0; ci < ARRAY_SIZE(F.caps); ci++) {
+		const struct pol_cap *k = &F.caps[ci];
+
+		if (k->max >= 0 && capuse[ci] > 0)
+			ck_assert_msg(k->used + capuse[ci] <= k->max, "pass "
+			    "%d: cap %zu: %d + %d, max %d", pass_no, ci,
+			    k->used, capuse[ci], k->max);
+	}
+	/* Every job left waiting has a reason: per-host ones with every
+	 * host counted, or a limit that is indeed reached. */
 	for (int i = 0; i < F.njobs; i++) {
 		const struct pol_job *j = &F.jobs[i];
+		const struct pol_queue *q = j->queue;
 		const uint32_t *counts;
-		int r;
+		int r, need = j->num_procs > 0 ? j->num_procs : 1;
+		bool full = false;
 		uint32_t sum = 0;
 
-		if (seen[i] || j->queue == NULL || j->held ||
-		    (j->prev == NULL && j->queue->head != j))
+		if (ndec[i] == (j->count > 1 ? j->count : 1) || q == NULL ||
+		    j->held || (j->prev == NULL && q->head != j))
 			continue;
 		r = policy_job_reason(&F.c, j, &counts);
-		if (!j->queue->active) {
-			ck_assert_int_eq(r, j->queue->inactive_reason);
+		/* The job's own reasons come before its queue's. */
+		if (j->blocked) {
+			ck_assert_int_eq(r, j->blocked);
 			continue;
 		}
-		ck_assert_msg(r == PEND_NO_HOST, "pass %d: job %d waits "
-		    "with reason %d", pass_no, i, r);
-		for (int k = 0; k < HR_NREASONS; k++)
-			sum += counts[k];
-		ck_assert_msg(counts[HR_NONE] == 0 && sum == (uint32_t)nh,
-		    "pass %d: job %d: %u host reasons for %d hosts",
-		    pass_no, i, sum, nh);
+		if (j->eligible_time > F.c.now) {
+			ck_assert_int_eq(r, j->eligible_reason ?
+			    j->eligible_reason : PEND_BEGIN_TIME);
+			continue;
+		}
+		if (!q->active) {
+			ck_assert_int_eq(r, q->inactive_reason);
+			continue;
+		}
+		switch (r) {
+		case PEND_NO_HOST:
+			for (int k = 0; k < HR_NREASONS; k++)
+				sum += counts[k];
+			ck_assert_msg(counts[HR_NONE] == 0 &&
+			    sum == (uint32_t)nh, "pass %d: job %d: %u host "
+			    "reasons for %d hosts", pass_no, i, sum, nh);
+			seen_stats.limit_hosts +=
+			    (int)(counts[HR_QUEUE_HOST_LIMIT] +
+			    counts[HR_QUEUE_PROC_LIMIT] +
+			    counts[HR_HOST_USER_LIMIT] +
+			    counts[HR_USER_PROC_LIMIT]);
+			continue;
+		case PEND_QUEUE_JOB_LIMIT:
+			full = q->qcap.max >= 0 && q->qcap.used +
+			    qslots[q - F.q] + need > q->qcap.max;
+			break;
+		case PEND_USER_LIMIT:
+		case PEND_ARRAY_LIMIT:
+			for (int k = 0; k < POL_NCAPS; k++) {
+				const struct pol_cap *c = j->caps[k];
+
+				if (c && c->reason == r && c->max >= 0 &&
+				    c->used + capuse[c - F.caps] +
+				    (c->per_job ? 1 : need) > c->max)
+					full = true;
+			}
+			break;
+		default:
+			ck_abort_msg("pass %d: job %d waits with reason %d",
+			    pass_no, i, r);
+		}
+		ck_assert_msg(full, "pass %d: job %d waits for limit %d, "
+		    "which it does not reach", pass_no, i, r);
+		seen_stats.cap_waits++;
 	}
-	/* A plain job of a queue ahead waits only if none of the hosts
-	 * later queues got was any good to it. */
+	/* A plain job of a queue ahead waits for hosts only if none of the
+	 * hosts later queues got was any good to it. */
 	for (int i = 0; i < F.njobs; i++) {
 		const struct pol_job *j = &F.jobs[i];
+		const struct pol_queue *q = j->queue;
+		const uint32_t *counts;
 
-		if (seen[i] || j->queue == NULL || j->held || !is_plain(j) ||
-		    !j->queue->active ||
-		    (j->prev == NULL && j->queue->head != j))
+		if (ndec[i] > 0 || q == NULL || j->held || !is_plain(j) ||
+		    !q->active || j->user != NULL || q->hjob_limit >= 0 ||
+		    q->pjob_limit >= 0 ||
+		    (j->prev == NULL && q->head != j) ||
+		    policy_job_reason(&F.c, j, &counts) != PEND_NO_HOST)
 			continue;
 		for (int k = 0; k < F.nd; k++) {
 			const struct pol_decision *d = &F.d[k];
 			int need = d->job->num_procs > 0 ?
 			    d->job->num_procs : 1;
 
-			if (queue_rank(d->job->queue) <= queue_rank(j->queue))
+			if (queue_rank(d->job->queue) <= queue_rank(q))
 				continue;
 			for (int s = 0; s < need; s++) {
 				const struct pol_host *h = &F.h[d->slots[s]];
 
-				if (by_interval[h->index] ||
-				    recent(j->queue, h))
+				if (by_interval[h->index] || recent(q, h))
 					continue;
-				ck_assert_msg(!queue_can_use(j->queue, h),
+				/* The load as the pass left it: no more
+				 * than when q's turn came. */
+				ck_assert_msg(!queue_can_use(q, h, &h->rr),
 				    "pass %d: job %d of %s (priority %d) "
 				    "waits while job %td of %s (priority %d) "
-				    "got host%02d", pass_no, i,
-				    j->queue->name, j->queue->priority,
-				    d->job - F.jobs, d->job->queue->name,
+				    "got host%02d", pass_no, i, q->name,
+				    q->priority, d->job - F.jobs,
+				    d->job->queue->name,
 				    d->job->queue->priority, h->index);
 			}
 		}
 	}
-	free(seen);
+	free(ndec);
 }
 
 START_TEST(test_property)
@@ -1373,10 +2283,15 @@ START_TEST(test_property)
 		"select[mem>2000]", "order[-mem]", "select[r1m<1.0] order[mem]",
 		"span[hosts=1]", "select[mem>6000] span[hosts=1]",
 		"order[r1m:-pg]", "select[type==X86_64]",
+		"span[ptile=2]", "span[ptile=3] order[-mem]", "same[type]",
+		"rusage[mem=2000]",
+		"select[mem>3000] rusage[mem=1500] span[ptile=2]",
+		"same[type] span[ptile=2]",
 	};
 	int asked_store[64][MAXH];
 	int passes = 0, decisions = 0;
 
+	memset(&seen_stats, 0, sizeof(seen_stats));
 	rng_state = 0x0123456789abcdefull + (uint64_t)_i * 7919u;
 	for (int round = 0; round < 40; round++) {
 		int nh = 1 + rnd(12), nq = 1 + rnd(4), nasked = 0;
@@ -1410,6 +2325,14 @@ START_TEST(test_property)
 				h->thr = &F.hthr[i];
 			}
 			h->last_dispatch = chance(30) ? NOW - rnd(100) : 0;
+			h->rr.type = chance(50) ? "X86_64" : "ARM64";
+			h->rr.ncpus = 1 + rnd(8);
+			if (chance(20))
+				h->rsv[LI_MEM] = (float)rnd(3000);
+			if (chance(40)) {
+				h->jl_u = rnd(3);
+				F.c.any_jlu = true;
+			}
 		}
 		for (int qi = 0; qi < nq; qi++) {
 			struct pol_queue *q = &F.q[qi];
@@ -1431,6 +2354,25 @@ START_TEST(test_property)
 			}
 			if (chance(20))
 				q->accept_interval = 30;
+			if (chance(25)) {
+				q->qcap.max = rnd(12);
+				q->qcap.used = rnd(q->qcap.max + 1);
+				q->qcap.reason = PEND_QUEUE_JOB_LIMIT;
+			}
+			if (chance(20))
+				q->hjob_limit = rnd(4);
+			if (chance(15))
+				q->pjob_limit = 0.25f * (float)rnd(5);
+		}
+		for (size_t ui = 0; ui < ARRAY_SIZE(F.u); ui++)
+			user((int)ui)->jl_p = chance(40) ?
+			    0.25f * (float)(1 + rnd(4)) : -1;
+		for (size_t ci = 0; ci < ARRAY_SIZE(F.caps); ci++) {
+			struct pol_cap *k = cap((int)ci, chance(20) ? -1 :
+			    rnd(8), chance(50), ci % 2 ? PEND_USER_LIMIT :
+			    PEND_ARRAY_LIMIT);
+
+			k->used = k->max > 0 ? rnd(k->max + 1) : 0;
 		}
 		policy_sort_queues(F.qp, nq);
 		for (int qi = 0; qi < nq; qi++) {
@@ -1443,7 +2385,7 @@ START_TEST(test_property)
 					j->num_procs = 2 + rnd(4);
 				j->exclusive = chance(5);
 				j->held = chance(5);
-				if (chance(20))
+				if (chance(30))
 					j->rr = parsed[rnd(
 					    (int)ARRAY_SIZE(reqs))];
 				if (chance(15) && nasked < 64) {
@@ -1457,6 +2399,33 @@ START_TEST(test_property)
 					j->asked = a;
 					j->nasked = n;
 				}
+				if (chance(10))
+					j->count = 2 + rnd(6);
+				/* Few users, so that their limits bind. */
+				if (chance(60))
+					j->user = &F.u[rnd(2)];
+				if (chance(25)) {
+					/* One or two different limits. */
+					int c0 = rnd((int)ARRAY_SIZE(F.caps));
+
+					j->caps[rnd(POL_NCAPS)] = &F.caps[c0];
+					if (chance(30)) {
+						int c1 = (c0 + 1) %
+						    (int)ARRAY_SIZE(F.caps);
+						int s = rnd(POL_NCAPS);
+
+						if (j->caps[s] == NULL)
+							j->caps[s] =
+							    &F.caps[c1];
+					}
+				}
+				if (chance(4))
+					j->blocked = PEND_DEPEND;
+				if (chance(4)) {
+					j->eligible_time = NOW + rnd(150);
+					j->eligible_reason = chance(50) ?
+					    PEND_PRE_EXEC : 0;
+				}
 			}
 		}
 		for (int pass = 0; pass < 5; pass++) {
@@ -1466,17 +2435,39 @@ START_TEST(test_property)
 			apply();
 			F.c.now += rnd(40);
 			/* Some running jobs finish. */
-			for (int i = 0; i < nh; i++)
+			for (int i = 0; i < nh; i++) {
 				if (F.h[i].used_slots > 0 && chance(30)) {
 					F.h[i].used_slots--;
 					if (F.h[i].used_slots == 0)
 						F.h[i].exclusive = false;
 				}
+				for (int qi = 0; qi < nq; qi++)
+					if (F.q[qi].host_used[i] > 0 &&
+					    chance(30))
+						F.q[qi].host_used[i]--;
+				for (size_t ui = 0; ui < ARRAY_SIZE(F.u); ui++)
+					if (F.u[ui].host_used[i] > 0 &&
+					    chance(30))
+						F.u[ui].host_used[i]--;
+			}
+			for (int qi = 0; qi < nq; qi++)
+				if (F.q[qi].qcap.used > 0 && chance(30))
+					F.q[qi].qcap.used -=
+					    1 + rnd(F.q[qi].qcap.used);
+			for (size_t ci = 0; ci < ARRAY_SIZE(F.caps); ci++)
+				if (F.caps[ci].used > 0 && chance(30))
+					F.caps[ci].used--;
 		}
 	}
 	ck_assert_int_eq(passes, 200);
 	/* Enough happened for the invariants to mean something. */
 	ck_assert_int_gt(decisions, 200);
+	ck_assert_int_gt(seen_stats.cap_waits, 0);
+	ck_assert_int_gt(seen_stats.limit_hosts, 0);
+	ck_assert_int_gt(seen_stats.elements, 0);
+	ck_assert_int_gt(seen_stats.ptile, 0);
+	ck_assert_int_gt(seen_stats.same, 0);
+	ck_assert_int_gt(seen_stats.rusage, 0);
 }
 END_TEST
 
@@ -1515,6 +2506,17 @@ policy_suite(void)
 	tcase_add_test(tc, test_sort_queues);
 	tcase_add_test(tc, test_pending_list);
 	tcase_add_test(tc, test_reason_before_pass);
+	tcase_add_test(tc, test_array_count);
+	tcase_add_test(tc, test_array_limit);
+	tcase_add_test(tc, test_shared_cap);
+	tcase_add_test(tc, test_queue_job_limit);
+	tcase_add_test(tc, test_queue_host_limits);
+	tcase_add_test(tc, test_user_host_limits);
+	tcase_add_test(tc, test_blocked_eligible);
+	tcase_add_test(tc, test_ptile);
+	tcase_add_test(tc, test_same);
+	tcase_add_test(tc, test_rusage);
+	tcase_add_test(tc, test_rusage_queue_select);
 	tcase_add_loop_test(tc, test_property, 0, 8);
 	suite_add_tcase(s, tc);
 	return s;
