@@ -14,13 +14,16 @@ cd "$T_DIR/jobs"
 mbd_pid() {
 	pgrep -P "$PID_sbatchd_hosta" -x mbatchd
 }
-# Kill mbatchd and wait for its sbatchd to start another that answers.
+# Kill mbatchd and wait for its sbatchd to start another that answers
+# and for every sbatchd to register again (until then a host is unreach,
+# which hides whether it is closed).
 mbd_crash() {
 	local old
 	old=$(mbd_pid)
 	kill -9 "$old"
 	wait_for sh -c "p=\$(pgrep -P $PID_sbatchd_hosta -x mbatchd) &&
-	    [ \"\$p\" != $old ]" && wait_for bhosts
+	    [ \"\$p\" != $old ]" && wait_for bhosts &&
+	    wait_for sh -c "o=\$(bhosts -w) && ! echo \"\$o\" | grep -q unreach"
 }
 host_status() {
 	bhosts -w "$1" 2>/dev/null | awk 'NR == 2 { print $2 }'
