@@ -68,8 +68,9 @@ void	 resreq_release(struct resreq *);
  */
 int	 resreq_parse(struct resreq *, const char *text, const char *unit,
 	    char **cause);
-/* Merge several bsub -R strings into one (select AND-ed, rusage and
- * order from the later string when both have them, span/same likewise). */
+/* Merge several bsub -R strings into one (select AND-ed, rusage items
+ * added up, a resource named twice taking the later value; order, span
+ * and same from the later string when both have them). */
 int	 resreq_merge_job(struct resreq *out, const struct strv *texts,
 	    const char *unit, char **cause);
 /* The effective requirement of a job in a queue: select AND-ed, queue

@@ -580,13 +580,27 @@ resreq_merge_job(struct resreq *out, const struct strv *texts,
 			resreq_release(out);
 			return -1;
 		}
-		/* Selects add up; any other section: the later one wins. */
+		/*
+		 * Selects add up, and so do rusage items (Nextflow asks
+		 * for mem and tmp in two -R); a resource named twice takes
+		 * the later value.  Other sections: the later one wins.
+		 */
 		out->select = rr_expr_and(out->select, one.select);
 		one.select = NULL;
 		if (one.norder)
 			copy_order(out, &one);
-		if (one.nrusage)
-			copy_rusage(out, &one);
+		for (int k = 0; k < one.nrusage; k++) {
+			struct rr_usage *u = find_usage(out,
+			    one.rusage[k].name);
+
+			if (u == NULL) {
+				push_usage(out, &one.rusage[k]);
+				continue;
+			}
+			u->value = one.rusage[k].value;
+			u->duration = one.rusage[k].duration;
+			u->decay = one.rusage[k].decay;
+		}
 		if (has_span(&one)) {
 			out->span_hosts = one.span_hosts;
 			out->span_ptile = one.span_ptile;

@@ -615,13 +615,16 @@ START_TEST(test_merge_job)
 	static const char *orders[] = { "order[-mem] same[type]",
 	    "order[ut] same[model]", "rusage[swp=1]" };
 	static const char *bad[] = { "span[hosts=1]", "bad[x]" };
+	static const char *twice[] = { "rusage[mem=100:duration=5]",
+	    "rusage[swp=1]", "rusage[mem=200]" };
 	struct resreq rr;
 	char *cause, *s;
 
 	merge_job_list(&rr, nextflow, ARRAY_SIZE(nextflow), NULL, 0);
 	s = resreq_to_string(&rr);
+	/* LSF merges the rusage of several -R: both are reserved. */
 	ck_assert_str_eq(s, "select[mem >= 8192.00 && tmp >= 100.00] "
-	    "order[r15s:pg] rusage[tmp=100.00] span[hosts=1] ");
+	    "order[r15s:pg] rusage[mem=8192.00,tmp=100.00] span[hosts=1] ");
 	free(s);
 	ck_assert_str_eq(rr.text, "span[hosts=1] select[mem>=8192MB] "
 	    "rusage[mem=8192MB] select[tmp>=100MB] rusage[tmp=100MB]");
@@ -654,6 +657,13 @@ START_TEST(test_merge_job)
 	s = resreq_to_string(&rr);
 	ck_assert_str_eq(s, "select[type == local] order[ut] "
 	    "rusage[swp=1.00] same[model] ");
+	free(s);
+	resreq_release(&rr);
+
+	merge_job_list(&rr, twice, ARRAY_SIZE(twice), NULL, 0);
+	s = resreq_to_string(&rr);
+	ck_assert_str_eq(s, "select[type == local] order[r15s:pg] "
+	    "rusage[mem=200.00,swp=1.00] ");
 	free(s);
 	resreq_release(&rr);
 
