@@ -110,7 +110,7 @@ print_default(const struct jobs *js, bool wide, bool noheader)
 			f->get(j, NULL, &name);
 		}
 		/* One line per execution host: "2*hostA". */
-		hosts = jobfmt_hosts(&j->exec_hosts, "\n");
+		hosts = jobfmt_hosts(&j->exec_hosts, " ");
 		strv_split_ws(&per_host, hosts);
 		free(hosts);
 		if (wide) {

@@ -61,7 +61,8 @@ assert r[0]["STAT"] == "RUN" and r[0]["EXIT_CODE"] == "", r
 assert r[1]["JOB_NAME"] == "nf-(x)", r
 assert r[2]["JOBID"] == "777777" and "not found" in r[2]["ERROR"], r
 ' "$json"
-check "-json escapes /" grep -q '"nf-(x)"' <<<"$json"
+expect_match "-json escapes every /" '^ *"EXEC_CWD":"(\\/[^/"]+)+"$' \
+    "$(bjobs -json -o "jobid exec_cwd" "$r1")"
 expect_eq "-json exits 0 with a missing ID" 0 \
     "$(bjobs -json -o stat 777777 >/dev/null 2>&1; echo $?)"
 
@@ -98,4 +99,15 @@ err=$(bjobs 2>&1)
 expect_eq "no jobs: LSF's message" "No unfinished job found" "$err"
 expect_eq "no jobs: exit 0" 0 "$(bjobs >/dev/null 2>&1; echo $?)"
 expect_eq "no jobs: stdout empty" "" "$(bjobs 2>/dev/null)"
+
+# A job on two hosts: the first host in its row, the next one below it,
+# at the EXEC_HOST column.
+m=$(submit -n 2 sleep 30)
+wait_for job_is "$m" RUN
+out=$(bjobs "$m")
+expect_eq "a two-host job takes two lines" 3 "$(echo "$out" | wc -l)"
+expect_match "first host in the row" \
+    "^$m +root +RUN +normal +[^ ]+ +host[ab] +sleep 30 " "$(echo "$out" | sed -n 2p)"
+expect_match "the other host on its own line at column 46" \
+    '^ {45}host[ab]$' "$(echo "$out" | sed -n 3p)"
 finish
