@@ -73,6 +73,8 @@ job_stop(struct job *j, int uid, const char *user, bool admin)
 	log_job_signal(j, "STOP", uid, user, 0);
 	signal_send(j, SBD_SIG_SUSPEND, owner ? SUSP_USER_STOP :
 	    SUSP_ADMIN_STOP);
+	/* RUN until the host says it stopped it; bresume may cancel it. */
+	j->stop_sent = (j->status & JOB_STAT_RUN) != 0;
 	return LSBE_NO_ERROR;
 }
 
@@ -117,6 +119,17 @@ job_resume(struct job *j, int uid, const char *user, bool admin)
 		/* A bstop still waiting for the host: the latest wins. */
 		log_job_signal(j, "CONT", uid, user, 0);
 		j->sig_pending = false;
+		return LSBE_NO_ERROR;
+	}
+	if ((j->status & JOB_STAT_RUN) && j->stop_sent) {
+		/*
+		 * A bstop the host has not reported yet (the job may have
+		 * started a moment ago): send the resume after it, else
+		 * the job would end up stopped after a bresume.
+		 */
+		log_job_signal(j, "CONT", uid, user, 0);
+		j->stop_sent = false;
+		signal_send(j, SBD_SIG_RESUME, 0);
 		return LSBE_NO_ERROR;
 	}
 	return LSBE_NOT_SUSPENDED;

@@ -77,6 +77,7 @@ apply_suspension(struct job *j, const struct job_status *st)
 		int want = st->status & JOB_STAT_USUSP ? JOB_STAT_USUSP :
 		    JOB_STAT_SSUSP;
 
+		j->stop_sent = false;
 		if (j->status & JOB_STAT_RUN || (want == JOB_STAT_USUSP &&
 		    (j->status & JOB_STAT_SSUSP) &&
 		    j->susp_reason != SUSP_USER_RESUME)) {

@@ -170,6 +170,7 @@ struct job {
 	bool		 no_susp;	/* brun -f: never suspended by LSF */
 	bool		 restart;	/* next run gets LSB_RESTART=Y */
 	bool		 resume_sent;	/* a RESUME is on its way */
+	bool		 stop_sent;	/* a bstop is on its way to the host */
 	bool		 window_sent;	/* suspended or killed for RUN_WINDOW */
 	bool		 sig_pending;	/* pending_sig waits for its host */
 	int		 pending_sig;	/* (SIG_KILL_SEQ is 0) */

@@ -165,6 +165,20 @@ check "bkill -s CONT resumes it" job_is "$r1" RUN
 wait_for pg_runs "$pgid"
 check "and its processes" pg_runs "$pgid"
 
+# bstop then bresume at once, just after the start (the host may not
+# have reported the stop yet): the job runs, whatever the timing.
+ok=0
+for i in 1 2 3 4; do
+	q=$(submit -m hostc -o /dev/null sleep 600)
+	wait_for job_is "$q" RUN
+	bstop "$q" >/dev/null
+	bresume "$q" >/dev/null 2>&1 && sleep 1 && job_is "$q" RUN &&
+	    ok=$((ok + 1))
+	bkill "$q" >/dev/null
+	wait_for job_is "$q" EXIT
+done
+expect_eq "bstop and bresume right after the start: RUN" 4 "$ok"
+
 # A bresumed job waits (SSUSP) while its host is over the thresholds of
 # its queue; brun starts it there in spite of them.
 w=$(submit -q busy -J w -o /dev/null \
