@@ -153,7 +153,7 @@ static void
 long_host(const struct host_info *h)
 {
 	struct strbuf sb = STRBUF_INIT;
-	static const float zero[NLOADIDX];
+	float total[NLOADIDX];
 	bool known = !(h->status & (HOST_STAT_UNAVAIL | HOST_STAT_NO_LIM));
 	int v[] = { h->max_slots, h->njobs, h->nrun, h->nssusp, h->nususp,
 	    h->nrsv };
@@ -183,10 +183,17 @@ long_host(const struct host_info *h)
 		    h->max_slots - h->njobs : 0);
 	else
 		snprintf(buf, sizeof(buf), "-");
-	load_row("Total", h->load, known ? h->busy_mask : 0, known,
+	/* What scheduling sees: the load with the reservations of
+	 * running jobs' rusage[] added (or taken from what is free). */
+	for (int i = 0; i < NLOADIDX; i++) {
+		total[i] = h->load[i];
+		if (h->load[i] < INFINIT_LOAD && h->rsv[i] != 0)
+			total[i] += load_index_info[i].increasing ?
+			    h->rsv[i] : -h->rsv[i];
+	}
+	load_row("Total", total, known ? h->busy_mask : 0, known,
 	    buf);
-	/* Nothing is reserved for pending jobs yet. */
-	load_row("Reserved", zero, 0, true, "-");
+	load_row("Reserved", h->rsv, 0, true, "-");
 
 	printf("\n LOAD THRESHOLD USED FOR SCHEDULING:\n");
 	disp_thresholds(stdout, h->sched, h->stop, h->sched_set, h->stop_set);

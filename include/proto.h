@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	2
+#define PROTO_VERSION	3
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -353,6 +353,7 @@ struct host_info {
 	uint32_t	 stop_set;
 	uint32_t	 busy_mask;	/* indices over their loadSched */
 	int		 mig;
+	float		 rsv[NLOADIDX];	/* reserved by running jobs' rusage */
 };
 
 /* bsub -K progress. */

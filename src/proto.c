@@ -175,7 +175,7 @@ PROTO_IMPL(queue_info, QUEUE_INFO_FIELDS)
 	F(INT, nususp) F(INT, nrsv) F(STR, dispatch_window)		\
 	F(FLTA, load, NLOADIDX) F(FLTA, sched, NLOADIDX)		\
 	F(FLTA, stop, NLOADIDX) F(U32, sched_set) F(U32, stop_set)	\
-	F(U32, busy_mask) F(INT, mig)
+	F(U32, busy_mask) F(INT, mig) F(FLTA, rsv, NLOADIDX)
 PROTO_IMPL(host_info, HOST_INFO_FIELDS)
 
 #define JOB_EVENT_FIELDS(F)						\

@@ -650,6 +650,7 @@ fill_host(struct mhost *h, struct host_info *hi)
 	hi->nususp = h->nususp;
 	hi->dispatch_window = b ? b->dispatch_window.text : NULL;
 	memcpy(hi->load, h->load, sizeof(hi->load));
+	memcpy(hi->rsv, h->ph.rsv, sizeof(hi->rsv));
 	if (b) {
 		memcpy(hi->sched, b->thr.sched, sizeof(hi->sched));
 		memcpy(hi->stop, b->thr.stop, sizeof(hi->stop));

@@ -11,6 +11,13 @@ HOST_NAME  MXJ
 default    4
 End Host
 EOT
+cat >>"$LSB_CONF/lsb.queues" <<EOT
+Begin Queue
+QUEUE_NAME = rq
+PRIORITY   = 20
+RES_REQ    = select[mem>1] order[-r1m] rusage[mem=10]
+End Queue
+EOT
 cluster_start
 cd "$T_DIR/jobs"
 jid() { sed 's/Job <\([0-9]*\)>.*/\1/'; }
@@ -60,4 +67,34 @@ s=$(bsub -n 6 -R "same[type] span[ptile=3]" sleep 30 | jid)
 wait_for job_is "$s" RUN
 expect_eq "same[type] with ptile=3: two hosts" 2 \
     "$(hosts_of "$s" | tr ' ' '\n' | sort -u | wc -l)"
+bkill 0 >/dev/null
+wait_for sh -c "[ -z \"\$(bjobs -noheader 2>/dev/null)\" ]"
+
+# bhosts -l shows what running jobs reserve; duration=1 (minute) with
+# decay=1 shrinks it linearly, then lets it go.
+rsv_mem() { bhosts -l hostc | awk '$1 == "Reserved" { print $12 }'; }
+expect_eq "nothing reserved on an idle host" 0M "$(rsv_mem)"
+d=$(bsub -m hostc -R "rusage[mem=600:duration=1:decay=1]" sleep 300 | jid)
+wait_for job_is "$d" RUN
+wait_for sh -c "[ \"\$(bhosts -l hostc | awk '\$1 == \"Reserved\" {
+    print \$12 }')\" != 0M ]"
+expect_match "bhosts -l: the reservation, decaying" "^(5[0-9][0-9]|600)M$" \
+    "$(rsv_mem)"
+WAIT_SECS=90 wait_for sh -c "[ \"\$(bhosts -l hostc | awk '\$1 ==
+    \"Reserved\" { print \$12 }')\" = 0M ]"
+expect_eq "after its duration it is released" 0M "$(rsv_mem)"
+check "while the job still runs" job_is "$d" RUN
+
+# The queue's RES_REQ and the job's: select AND-ed, the job's rusage
+# within the queue's, the queue's order only for a job without -R.
+combined() { bjobs -l "$1" | sed -n 's/^ Combined: //p'; }
+q1=$(bsub -H -q rq -R "select[mem>2] rusage[mem=5]" true | jid)
+expect_eq "queue and job RES_REQ merged" \
+    "select[mem > 1.00 && mem > 2.00] order[r15s:pg] rusage[mem=5.00]" \
+    "$(combined "$q1")"
+q2=$(bsub -H -q rq true | jid)
+expect_eq "a job without -R: the queue's" \
+    "select[mem > 1.00] order[-r1m] rusage[mem=10.00]" "$(combined "$q2")"
+expect_match "more than the queue's rusage is refused" \
+    "Job not submitted" "$(bsub -q rq -R "rusage[mem=50]" true 2>&1)"
 finish

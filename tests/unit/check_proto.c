@@ -436,7 +436,7 @@ VISIT(host_info)
 	VINT(njobs); VINT(nrun); VINT(nssusp); VINT(nususp); VINT(nrsv);
 	VSTR(dispatch_window); VFLTA(load, NLOADIDX); VFLTA(sched, NLOADIDX);
 	VFLTA(stop, NLOADIDX); VU32(sched_set); VU32(stop_set);
-	VU32(busy_mask); VINT(mig);
+	VU32(busy_mask); VINT(mig); VFLTA(rsv, NLOADIDX);
 }
 
 VISIT(job_event)
