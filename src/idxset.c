@@ -188,25 +188,25 @@ cmp_range(const void *a, const void *b)
 
 /*
  * Ranges whose spans overlap ("1-9:2,2-10:2,4") are merged, index by
- * index, into ranges that do not: a repeated index is an error.  The
- * cost is the element count times the number of ranges, both bounded by
- * the caller's maximum and the length of the name.
+ * index, into ranges that do not; an index named twice ("1-1000:2,5,7",
+ * as LSF users write) is one element.  The cost is the element count
+ * times the number of ranges, both bounded by the caller's maximum and
+ * the length of the name.
  */
-static int
-merge_ranges(struct idxset *s, const char **cause)
+static void
+merge_ranges(struct idxset *s)
 {
 	int n = s->n;
 	struct idx_range *in = s->r;
 	int64_t *next = xcalloc((size_t)n, sizeof(*next));
 	struct idxset out;
-	int64_t run_start = -1, run_step = 0, run_end = -1;
+	int64_t run_start = -1, run_step = 0, run_end = -1, count = 0;
 
 	idxset_init(&out);
 	for (int i = 0; i < n; i++)
 		next[i] = in[i].start;
 	for (;;) {
 		int64_t v = INT64_MAX;
-		int hits = 0;
 
 		for (int i = 0; i < n; i++)
 			if (next[i] >= 0 && next[i] < v)
@@ -214,17 +214,10 @@ merge_ranges(struct idxset *s, const char **cause)
 		if (v == INT64_MAX)
 			break;
 		for (int i = 0; i < n; i++)
-			if (next[i] == v) {
-				hits++;
+			if (next[i] == v)
 				next[i] = v + in[i].step > in[i].end ? -1 :
 				    v + in[i].step;
-			}
-		if (hits > 1) {
-			free(next);
-			idxset_release(&out);
-			*cause = "repeated index";
-			return -1;
-		}
+		count++;
 		if (run_start < 0) {
 			run_start = run_end = v;
 			run_step = 0;
@@ -246,11 +239,11 @@ merge_ranges(struct idxset *s, const char **cause)
 
 		insert_at(&out, out.n, r);
 	}
-	out.count = s->count;
+	out.count = count;
 	free(next);
 	idxset_release(s);
 	*s = out;
-	return 0;
+	return;
 }
 
 int
@@ -310,17 +303,16 @@ array_spec_parse(const char *name, int32_t max_index, char **base,
 	if (s->n == 0)
 		goto bad;
 	qsort(s->r, (size_t)s->n, sizeof(*s->r), cmp_range);
+	for (int i = 1; i < s->n; i++)
+		if (s->r[i].start <= s->r[i - 1].end) {
+			/* Interleaved ranges ("1-9:2,4"): merge them. */
+			merge_ranges(s);
+			break;
+		}
 	if (s->count > max_index) {
 		*cause = "too many elements";
 		goto fail;
 	}
-	for (int i = 1; i < s->n; i++)
-		if (s->r[i].start <= s->r[i - 1].end) {
-			/* Interleaved ranges ("1-9:2,4"): merge them. */
-			if (merge_ranges(s, cause) < 0)
-				goto fail;
-			break;
-		}
 	if (rb[1] == '%') {
 		int64_t l;
 

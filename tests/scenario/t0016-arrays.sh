@@ -73,6 +73,14 @@ bresume "$a[9]" >/dev/null
 wait_for job_is "$a[9]" DONE
 check "the resumed element ran" grep -q "idx=9" "out.$a.9"
 
+# An index named twice counts once: the issue's own example.
+out=$(bsub -H -J "name[1-1000:2,5,7]%10" -o /dev/null true 2>&1)
+d=$(echo "$out" | sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
+expect_match "an index list naming 5 and 7 twice is accepted" \
+    "^$d +name\\[1-1000:2,5,7\\]%10 +root +500 +0 +0 +0 +0 +0 +0 +500\$" \
+    "$(bjobs -A "$d" 2>&1 | tail -n 1)"
+bkill "$d" >/dev/null 2>&1
+
 # A big held array costs one record; kill the whole array at once.
 size0=$(stat -c %s "$ev")
 out=$(bsub -H -J "big[1-100000]" true)
