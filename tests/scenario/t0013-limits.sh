@@ -106,6 +106,13 @@ expect_eq "... with TERM_MEMLIMIT" \
     "$(reason "$mem")"
 expect_match "bjobs -l shows the memory limit in LSF_UNIT_FOR_LIMITS" \
     '^ +20\.0 M$' "$(bjobs -l "$mem" | grep -A1 '^ MEMLIMIT$')"
+# Suffixes KB, MB, GB override LSF_UNIT_FOR_LIMITS (MB here).
+for m in "2GB 2048.0" "1536KB 1.5" "3MB 3.0"; do
+	h=$(submit -H -M "${m% *}" true)
+	expect_match "-M ${m% *}" "^ +${m#* } M\$" \
+	    "$(bjobs -l "$h" | grep -A1 '^ MEMLIMIT$')"
+	bkill "$h" >/dev/null
+done
 
 # Pre-exec: a failure puts the job back to PEND, with its reason, and it
 # is tried again; MAX_PREEXEC_RETRY failures end it.

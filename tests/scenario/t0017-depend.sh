@@ -68,6 +68,35 @@ touch go.2 go.4
 wait_for job_is "$all" DONE
 check "done(array) met" job_is "$all" DONE
 
+# The other counters, a name with a wildcard, parentheses.
+cat >cnt.sh <<'EOT'
+while [ ! -e g.$LSB_JOBINDEX ]; do sleep 0.1; done
+exit $(cat g.$LSB_JOBINDEX)
+EOT
+c=$(bsub -J "cnt[1-4]%2" sh cnt.sh | jid)
+wait_for sh -c "[ \$(bjobs -noheader -r $c 2>/dev/null | wc -l) -eq 2 ]"
+nr=$(bsub -w "numrun($c, == 2) && numpend($c, == 2)" true | jid)
+ne=$(bsub -w "numexit(cn*, >= 1)" true | jid)
+nd=$(bsub -w "numended($c, == 2) && (exit($c[1], 5) || done($c[1]))" \
+    true | jid)
+ns=$(bsub -w "numstart($c, == 0) && !numdone($c, < 3)" true | jid)
+wait_for job_is "$nr" DONE
+check "numrun() && numpend() met" job_is "$nr" DONE
+expect_eq "numexit, numended, numstart not yet" "PEND PEND PEND" \
+    "$(job_stat "$ne") $(job_stat "$nd") $(job_stat "$ns")"
+echo 5 >g.1
+wait_for job_is "$ne" DONE
+check "numexit(name*) met" job_is "$ne" DONE
+expect_eq "numended(== 2) not yet" PEND "$(job_stat "$nd")"
+echo 0 >g.2
+wait_for job_is "$nd" DONE
+check "numended() && (exit(elem, 5) || done(elem)) met" job_is "$nd" DONE
+expect_eq "numstart(== 0) not yet" PEND "$(job_stat "$ns")"
+echo 0 >g.3
+echo 0 >g.4
+wait_for job_is "$ns" DONE
+check "numstart(== 0) && !numdone(< 3) met" job_is "$ns" DONE
+
 # Bad conditions are refused with LSF's messages.
 expect_eq "syntax" "done(: Dependency condition syntax error. Job not submitted." \
     "$(bsub -w 'done(' true 2>&1 | tail -n 1)"

@@ -16,6 +16,8 @@ as() {
 }
 
 cluster_init 2
+# One job per host for a per-processor limit of 1/ncpus (rounded up).
+perproc=$(awk -v n="$(nproc)" 'BEGIN { printf "%.4f", 1 / n }')
 cat >"$LSB_CONF/lsb.hosts" <<EOT
 Begin Host
 HOST_NAME  MXJ  JL/U
@@ -43,6 +45,16 @@ QUEUE_NAME = hlim
 PRIORITY   = 20
 HJOB_LIMIT = 1
 End Queue
+Begin Queue
+QUEUE_NAME = plim
+PRIORITY   = 20
+PJOB_LIMIT = $perproc
+End Queue
+Begin Queue
+QUEUE_NAME = ex
+PRIORITY   = 20
+EXCLUSIVE  = Y
+End Queue
 EOT
 cat >"$LSB_CONF/lsb.users" <<EOT
 Begin UserGroup
@@ -53,6 +65,10 @@ Begin User
 USER_NAME  MAX_JOBS
 nobody     2
 grp        3
+End User
+Begin User
+USER_NAME  JL/P
+bin        $perproc
 End User
 EOT
 cluster_start
@@ -139,5 +155,42 @@ mbd_restart
 sleep 0.5
 expect_eq "after a restart: nobody 2, daemon 1" "2 1" \
     "$(nrun -u nobody) $(nrun -u daemon)"
+clear_all
+
+# PJOB_LIMIT (queue) and JL/P (lsb.users): per processor of the host.
+for i in 1 2 3; do bsub -q plim -m hosta sleep 60 >/dev/null; done
+settle 1 -q plim
+expect_eq "PJOB_LIMIT 1/ncpus: one on the host" 1 "$(nrun -q plim)"
+expect_match "PJOB_LIMIT: its reason" \
+    "The queue's per-processor job slot limit reached: 1 host;" \
+    "$(reasons -q plim)"
+clear_all
+for i in 1 2 3; do as bin bsub -m hosta sleep 60 >/dev/null; done
+settle 1 -u bin
+expect_eq "JL/P 1/ncpus: one of bin's on the host" 1 "$(nrun -u bin)"
+expect_match "JL/P: its reason" \
+    "User has reached the per-processor job slot limit: 1 host;" \
+    "$(reasons -u bin)"
+clear_all
+
+# -x in an EXCLUSIVE queue: the host is the job's alone.
+x=$(bsub -q ex -x -m hosta sleep 60 | jid)
+wait_for job_is "$x" RUN
+y=$(bsub -q ex -m hosta sleep 60 | jid)
+sleep 1
+expect_eq "no other job joins an exclusive one" PEND "$(job_stat "$y")"
+expect_match "its reason" "Running an exclusive job: [12] hosts?;" \
+    "$(bjobs -p "$y")"
+expect_eq "bhosts -w: closed_Excl" closed_Excl \
+    "$(bhosts -w hosta | awk 'NR == 2 { print $2 }')"
+expect_match "-x in a queue that does not allow it" \
+    "Queue does not accept EXCLUSIVE jobs" "$(bsub -x true 2>&1)"
+mbd_restart
+sleep 0.5
+expect_eq "after a restart: still alone" "RUN PEND" \
+    "$(job_stat "$x") $(job_stat "$y")"
+bkill "$x" >/dev/null
+wait_for job_is "$y" RUN
+check "once it ends the other runs" job_is "$y" RUN
 clear_all
 finish

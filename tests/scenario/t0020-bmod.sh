@@ -37,7 +37,10 @@ bmod -W 30 -M 100000 "$j" >/dev/null
 expect_match "-W" "RUNLIMIT" "$(bjobs -l "$j")"
 bmod -o "$T_DIR/jobs/after.out" -e "$T_DIR/jobs/after.err" "$j" >/dev/null
 expect_eq "-o" "$T_DIR/jobs/after.out" "$(f output_file "$j")"
+expect_match "-M" $'MEMLIMIT\n *100000.0 M' "$(bjobs -l "$j")"
+expect_eq "-e" "$T_DIR/jobs/after.err" "$(f error_file "$j")"
 bmod -sp 90 "$j" >/dev/null
+expect_match "-sp" "JobPriority<90>" "$(bjobs -l "$j" | tr -d ' \n')"
 bmod -w "done($dep)" "$j" >/dev/null
 expect_eq "-w" "done($dep)" "$(f dependency "$j")"
 
@@ -53,6 +56,11 @@ expect_eq "-Jn: back to the command" "sleep 1" "$(f job_name "$j")"
 expect_eq "-wn" "" "$(f dependency "$j" | sed 's/^-$//')"
 expect_eq "-nn: one slot again" 0 \
     "$(bjobs -l "$j" | tr -d ' \n' | grep -c 'Task(s)')"
+l=$(bjobs -l "$j")
+check "-Wn -Mn: no limits" test -n "$l" -a "${l#*LIMIT}" = "$l"
+expect_eq "-en" "" "$(f error_file "$j" | sed 's/^-$//')"
+expect_eq "-spn" 0 "$(echo "$l" | tr -d ' \n' | grep -c 'JobPriority<')"
+expect_match "-Rn" "Combined: select\\[type == local\\] order\\[r15s:pg\\]$" "$l"
 mbd_restart
 expect_eq "the resets survive a restart" "sleep 1" "$(f job_name "$j")"
 
