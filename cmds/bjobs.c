@@ -750,6 +750,8 @@ main(int argc, char **argv)
 		struct job_list jl;
 
 		if (reply_is_error(&rp, &e)) {
+			if (e.context)
+				fprintf(stderr, "%s: ", e.context);
 			fprintf(stderr, "%s\n", lsb_errmsg(e.code));
 			exit(255);
 		}

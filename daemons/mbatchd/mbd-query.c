@@ -491,6 +491,12 @@ query_jobs(struct conn *c, uint32_t seq, struct rbuf *r)
 		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
 		return;
 	}
+	if (jq.q.queue && queue_find(jq.q.queue) == NULL) {
+		client_reply_error(c, seq, LSBE_BAD_QUEUE, jq.q.queue, NULL,
+		    false);
+		job_query_release(&jq.q);
+		return;
+	}
 	jq.uid = (int)c->uid;
 	jq.now = time(NULL);
 	jq.clean = mbd->conf.params.clean_period >= 0 ?

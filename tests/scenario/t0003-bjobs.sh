@@ -45,6 +45,10 @@ expect_eq "-o width and right-justify" "$(printf '%-8s%6s' "$r2" RUN)" \
     "$(bjobs -noheader -o 'jobid:8 stat:-6' "$r2" | sed 's/^\(.\{8\}\) /\1/')"
 expect_eq "bundled -aJ with a wildcard" "$p1" "$(bjobs -noheader -o jobid -aJ '*rather*')"
 expect_eq "-q" "$p2" "$(bjobs -noheader -o jobid -q short)"
+out=$(bjobs -q nosuch 2>&1 >/dev/null)
+rc=$?
+expect_eq "-q of an unknown queue says so" "nosuch: No such queue" "$out"
+expect_eq "and fails" 255 "$rc"
 export LSB_BJOBS_FORMAT="jobid:10 user"
 expect_eq "LSB_BJOBS_FORMAT" "$(printf '%-10s root' "$r1")" \
     "$(bjobs -noheader "$r1")"
