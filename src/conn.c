@@ -241,7 +241,16 @@ listener_cb(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int len, void *arg)
 {
 	struct listener *ctx = arg;
+	int on = 1;
 
+	/*
+	 * Accepted TCP sockets need TCP_NODELAY as much as connected ones:
+	 * without it mbatchd's job start, written right after the ack of a
+	 * status, sits behind Nagle until sbatchd's delayed ACK (40 ms).
+	 */
+	if (sa->sa_family == AF_INET || sa->sa_family == AF_INET6)
+		(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on,
+		    sizeof(on));
 	ctx->cb(fd, sa, (socklen_t)len, ctx->arg);
 }
 
