@@ -6,6 +6,7 @@
 #   make SANITIZE=address,undefined
 #   make check            install missing packages, build, run every test
 #   make demo             install missing packages, build, run a one-host demo
+#   make bench            build, run the benchmark suite (bench/run.sh)
 #   make install PREFIX=/opt/lsf DESTDIR=...
 
 CC	?= cc
@@ -103,6 +104,12 @@ demo: deps
 	$(MAKE) all
 	tools/demo.sh
 
+# The benchmark suite (bench/run.sh): BENCH_SCALE=0.01 for a quick look,
+# BENCH_NO_SLURM=1 to leave Slurm out.  Not part of check.
+bench: deps
+	$(MAKE) all
+	BUILD=$(abspath $(O)) bench/run.sh
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
 		$(DESTDIR)$(PREFIX)/conf $(DESTDIR)$(PREFIX)/share/man/man1 \
@@ -119,7 +126,7 @@ install: all
 clean:
 	rm -rf $(O)
 
-.PHONY: all deps check units demo install clean fuzz
+.PHONY: all deps check units demo install clean fuzz bench
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

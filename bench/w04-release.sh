@@ -1,0 +1,22 @@
+#!/bin/bash
+# Workload 4: 2,000 /bin/true jobs submitted held (-H), released at once
+# (bresume 0), run to DONE on 2 slots; jobs/s from the release to the
+# last DONE.
+. "$(dirname "$0")/lib.sh"
+
+N=$(scaled 2000 10)
+bench_init 1 2
+bench_start
+say "submitting $N held jobs"
+done_n=$(submit_loop "$N" 300 -H -o /dev/null /bin/true)
+[ "$done_n" = "$N" ] || { say "only $done_n submitted"; exit 1; }
+got=$(queue_counts normal)
+[ "$got" = "$N $N 0 0" ] || [ "${got%% *}" = "$N" ] ||
+    { say "expected $N held jobs, bqueues says $got"; exit 1; }
+now_us t0
+bresume 0 >/dev/null 2>&1 || { say "bresume 0 failed"; exit 1; }
+wait_queue_empty normal 600 || { say "jobs not done in 600 s"; exit 1; }
+now_us t1
+got=$(count_stat DONE)
+[ "$got" = "$N" ] || { say "expected $N DONE jobs, got $got"; exit 1; }
+result w4.release_run_rate "$(rate "$N" "$t0" "$t1")" jobs/s
