@@ -41,11 +41,13 @@ bench_stop
 N=$(scaled 1000 20)
 P=20
 POLL_SECS=300
-# Pause between one poller's calls: none by default, as the issue says
-# ("in a loop"); on a 2-core machine 20 such loops take most of the CPU
-# the submitting client needs, so BENCH_POLL_PAUSE=0.1 shows mbatchd's
-# side alone.
-PAUSE=${BENCH_POLL_PAUSE:-0}
+# Pause between one poller's calls.  The target run pauses 0.1 s (20
+# clients: up to 200 bjobs a second, far more than workflow tools poll),
+# so that what is measured is whether queries stall mbatchd.  A second
+# run without any pause is reported too (w6.*_tight): on a 2-core
+# machine 20 such loops of process spawns take most of the CPU the
+# submitting client needs, so it measures CPU share more than mbatchd.
+PAUSE=${BENCH_POLL_PAUSE:-0.1}
 submit_rate() {
 	local t0 t1 done_n
 	bench_init 1 2
@@ -77,7 +79,8 @@ submit_rate() {
 		for p in $ppids; do wait "$p"; done
 		polls=$(cat "$B_DIR"/out/polls.* | awk '{ s += $1 } END { print s }')
 		say "$P pollers ran $polls bjobs"
-		result w6.polls_per_s "$(rate "$polls" "$t0" "$t1")" calls/s
+		result "${POLLS_KEY:-w6.polls_per_s}" \
+		    "$(rate "$polls" "$t0" "$t1")" calls/s
 	fi
 	got=$(queue_njobs idle)
 	[ "$got" = $((done_n + 1)) ] || { say "expected $((done_n + 1)) jobs, got $got";
@@ -89,7 +92,13 @@ say "$N bsub without pollers"
 submit_rate unpolled
 unpolled=$RATE
 result w6.submit_rate_unpolled "$unpolled" jobs/s
-say "$N bsub with $P clients polling bjobs"
+say "$N bsub with $P clients polling bjobs, $PAUSE s apart"
 submit_rate polled
 result w6.submit_rate_polled "$RATE" jobs/s
 result w6.polled_ratio "$(ratio "$RATE" "$unpolled")" x
+say "$N bsub with $P clients polling bjobs without a pause"
+PAUSE=0
+POLLS_KEY=w6.polls_per_s_tight
+submit_rate polled
+result w6.submit_rate_polled_tight "$RATE" jobs/s
+result w6.polled_ratio_tight "$(ratio "$RATE" "$unpolled")" x
