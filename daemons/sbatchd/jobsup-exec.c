@@ -142,11 +142,124 @@ redirect(int fd, const char *path, int flags)
 	}
 }
 
+/*
+ * A command that /bin/sh would only split into words and run: one line
+ * of plain words, none of the shell's syntax (quotes, expansions,
+ * redirections, operators, comments, globs, assignments), and a first
+ * word that is not a keyword or a builtin.  Its words go to argv.
+ */
+static bool
+simple_command(const char *cmd, struct strv *argv)
+{
+	static const char *const shell_words[] = {
+		".", ":", "[", "alias", "bg", "break", "case", "cd", "chdir",
+		"command", "continue", "do", "done", "echo", "elif", "else",
+		"esac", "eval", "exec", "exit", "export", "false", "fc", "fg",
+		"fi", "for", "getopts", "hash", "if", "in", "jobs", "kill",
+		"local", "printf", "pwd", "read", "readonly", "return", "set",
+		"shift", "test", "then", "times", "trap", "true", "type",
+		"ulimit", "umask", "unalias", "unset", "until", "wait",
+		"while",
+		/* and bash's, where /bin/sh is bash */
+		"bind", "builtin", "caller", "compgen", "complete", "coproc",
+		"declare", "dirs", "disown", "enable", "function", "help",
+		"history", "let", "logout", "mapfile", "popd", "pushd",
+		"readarray", "select", "shopt", "source", "suspend", "time",
+		"typeset", NULL
+	};
+	const char *p, *w;
+
+	if (cmd == NULL)
+		return false;
+	for (p = cmd; *p; p++) {
+		if (*p == '\n') {
+			/* Only at the end. */
+			for (const char *q = p; *q; q++)
+				if (*q != '\n')
+					return false;
+			break;
+		}
+		if (*p != ' ' && *p != '\t' && *p != '_' && *p != '-' &&
+		    *p != '.' && *p != '/' && *p != ',' && *p != ':' &&
+		    *p != '+' && *p != '@' && *p != '%' && *p != '=' &&
+		    !(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
+		    !(*p >= '0' && *p <= '9'))
+			return false;
+	}
+	for (p = cmd; *p && *p != '\n';) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0' || *p == '\n')
+			break;
+		for (w = p; *p && *p != ' ' && *p != '\t' && *p != '\n'; p++)
+			;
+		strv_push_nodup(argv, xstrndup(w, (size_t)(p - w)));
+	}
+	if (argv->n == 0 || strchr(argv->v[0], '='))
+		return false;
+	if (strchr(argv->v[0], '/') == NULL)
+		for (size_t i = 0; shell_words[i]; i++)
+			if (strcmp(argv->v[0], shell_words[i]) == 0)
+				return false;
+	return true;
+}
+
+/* The shell keeps PWD when it names the working directory, else sets it
+ * (its environment is what the job inherits). */
+static void
+set_pwd(struct strv *env, const char *cwd)
+{
+	struct stat a, b;
+
+	for (size_t i = 0; i < env->n; i++)
+		if (strncmp(env->v[i], "PWD=", 4) == 0) {
+			if (stat(env->v[i] + 4, &a) == 0 &&
+			    stat(".", &b) == 0 && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino)
+				return;
+			break;
+		}
+	set_env(env, "PWD", cwd);
+}
+
+/* exec the words, searching the job's PATH as the shell would; returns
+ * only if none could be run. */
+static void
+exec_words(const struct strv *words, char **env)
+{
+	const char *path = NULL, *p, *e;
+	char *file;
+
+	if (strchr(words->v[0], '/')) {
+		execve(words->v[0], words->v, env);
+		return;
+	}
+	for (size_t i = 0; env[i]; i++)
+		if (strncmp(env[i], "PATH=", 5) == 0)
+			path = env[i] + 5;
+	if (path == NULL)
+		return;
+	for (p = path;; p = e + 1) {
+		e = strchr(p, ':');
+		if (e == NULL)
+			e = p + strlen(p);
+		file = xasprintf("%.*s%s%s", (int)(e - p), p, e > p ? "/" :
+		    "", words->v[0]);
+		execve(file, words->v, env);
+		free(file);
+		if (errno != ENOENT && errno != ENOTDIR && errno != EACCES)
+			return;		/* the shell says what it is */
+		if (*e == '\0')
+			return;
+	}
+}
+
 void
 jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 {
-	struct strv env = STRV_INIT;
-	struct passwd *pw;
+	struct strv env = STRV_INIT, words = STRV_INIT;
+	const struct sbd_user *u;
+	const struct passwd *pw;
 	char *out, *err, *script, *argv[3];
 	const char *cwd;
 	sigset_t none;
@@ -160,17 +273,17 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 			signal(sig, SIG_DFL);
 
 	/* Until the job's own files are open, errors go nowhere useful. */
-	pw = s->user ? getpwnam(s->user) : NULL;
-	if (pw == NULL)
+	u = user_get(s->user);
+	if (u == NULL)
 		fail("user %s is not known on this host", s->user ? s->user :
 		    "(none)");
+	pw = &u->pw;
 	/* Without -o the output goes to the spool in the job's directory,
 	 * which is root's: its file is made before the job leaves root. */
 	if (s->out_file == NULL || *s->out_file == '\0')
 		spool = jobsup_spool_open(dir, pw->pw_uid, pw->pw_gid);
 	if (geteuid() == 0) {
-		if (initgroups(pw->pw_name, pw->pw_gid) < 0 ||
-		    setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0)
+		if (user_become(u) < 0)
 			fail("cannot become user %s: %s", pw->pw_name,
 			    strerror(errno));
 	} else if (pw->pw_uid != geteuid()) {
@@ -211,6 +324,12 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 	/* As the job, in its directory, with its files and environment. */
 	jobsup_pre_exec(s, env.v, pre_fd);
 	limits_set_rlimits(s);
+	if (simple_command(s->command, &words)) {
+		/* What the shell would do for it, without the shell; if it
+		 * cannot be run, the shell below says why as it would. */
+		set_pwd(&env, cwd);
+		exec_words(&words, env.v);
+	}
 	if (s->command && strncmp(s->command, "#!", 2) == 0) {
 		/* A script with its own interpreter runs as it is. */
 		argv[0] = script;

@@ -121,9 +121,10 @@ exec_mailprog(int in, const char *to, const struct passwd *pw, off_t size)
  * head, the spool's contents and tail to it, and exit with its status.
  */
 static void NORETURN
-mail_child(const struct passwd *pw, const char *to, const struct strbuf *head,
-    const char *spool, const struct strbuf *tail)
+mail_child(const struct sbd_user *u, const char *to,
+    const struct strbuf *head, const char *spool, const struct strbuf *tail)
 {
+	const struct passwd *pw = &u->pw;
 	char buf[65536];
 	struct stat sb;
 	off_t size = (off_t)head->len + (off_t)tail->len;
@@ -132,8 +133,7 @@ mail_child(const struct passwd *pw, const char *to, const struct strbuf *head,
 	pid_t pid;
 
 	(void)setpgid(0, 0);
-	if (geteuid() == 0 && (initgroups(pw->pw_name, pw->pw_gid) < 0 ||
-	    setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0))
+	if (user_become(u) < 0)
 		_exit(126);
 	if (spool) {
 		fd = open(spool, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -170,12 +170,12 @@ send_mail(const struct job_spec *s, const struct strbuf *head,
     const char *spool, const struct strbuf *tail, const char *to)
 {
 	const char *prog = mailprog();
-	struct passwd *pw = s->user ? getpwnam(s->user) : NULL;
+	const struct sbd_user *u = user_get(s->user);
 	uint64_t deadline = mono_ms() + MAIL_WAIT_MS;
 	int status;
 	pid_t pid, r;
 
-	if (pw == NULL) {
+	if (u == NULL) {
 		log_warnx("job %lld: user %s unknown; no mail",
 		    (long long)s->jobid, s->user ? s->user : "(none)");
 		return;
@@ -186,7 +186,7 @@ send_mail(const struct job_spec *s, const struct strbuf *head,
 		return;
 	}
 	if (pid == 0)
-		mail_child(pw, to, head, spool, tail);
+		mail_child(u, to, head, spool, tail);
 	/* Polled, so that a mail program that hangs cannot keep the job's
 	 * status from being reported. */
 	while ((r = waitpid(pid, &status, WNOHANG)) == 0) {

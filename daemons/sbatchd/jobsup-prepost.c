@@ -109,7 +109,8 @@ jobsup_post_exec(const struct job_spec *s, const char *dir, int job_wstatus)
 {
 	const char *cmds[2] = { s->post_exec, s->queue_post_exec };
 	struct strv env = STRV_INIT;
-	struct passwd *pw;
+	const struct sbd_user *u;
+	const struct passwd *pw;
 	const char *cwd;
 	char *out, *err, *stat;
 	sigset_t none;
@@ -119,11 +120,11 @@ jobsup_post_exec(const struct job_spec *s, const char *dir, int job_wstatus)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
-	pw = s->user ? getpwnam(s->user) : NULL;
-	if (pw == NULL)
+	u = user_get(s->user);
+	if (u == NULL)
 		_exit(127);
-	if (geteuid() == 0 && (initgroups(pw->pw_name, pw->pw_gid) < 0 ||
-	    setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0))
+	pw = &u->pw;
+	if (user_become(u) < 0)
 		_exit(127);
 	if (geteuid() != pw->pw_uid)
 		_exit(127);

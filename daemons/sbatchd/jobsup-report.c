@@ -170,7 +170,8 @@ build_report(struct strbuf *sb, const struct job_spec *s,
 void
 jobsup_write_report(const struct job_spec *s, const struct job_status *st)
 {
-	struct passwd *pw;
+	const struct sbd_user *u;
+	const struct passwd *pw;
 	char *out;
 	pid_t pid;
 	int status;
@@ -178,19 +179,20 @@ jobsup_write_report(const struct job_spec *s, const struct job_status *st)
 	out = jobsup_expand_path(s->out_file, s);
 	if (out == NULL)
 		return;		/* it goes by mail (jobsup-mail.c) */
-	pw = s->user ? getpwnam(s->user) : NULL;
-	if (pw == NULL) {
+	u = user_get(s->user);
+	if (u == NULL || strcmp(out, "/dev/null") == 0) {
+		/* Nobody to write it as, or nowhere it would stay. */
 		free(out);
 		return;
 	}
+	pw = &u->pw;
 	pid = fork();
 	if (pid == 0) {
 		struct strbuf sb = STRBUF_INIT;
 		const char *cwd = s->cwd && *s->cwd ? s->cwd : s->sub_cwd;
 		int fd;
 
-		if (geteuid() == 0 && (initgroups(pw->pw_name, pw->pw_gid) < 0
-		    || setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0))
+		if (user_become(u) < 0)
 			_exit(1);
 		if (cwd == NULL || chdir(cwd) < 0) {
 			cwd = "/tmp";

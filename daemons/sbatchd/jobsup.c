@@ -2,10 +2,11 @@
  * The per-job supervisor.  sbatchd forks it for each job; it moves to a
  * session of its own (so it outlives sbatchd), holds the lock of the job
  * directory, forks the job, and then waits.  It keeps a connection to
- * sbatchd's socket: "hello" with the job's pid when it starts and after
- * every reconnect, signal requests coming the other way, and the final
- * status at the end.  The final status is first written to the job
- * directory, so it is never lost if sbatchd is not there to hear it.
+ * sbatchd's socket: "hello" with the job's pid soon after it starts (with
+ * its end, for a job that ends at once) and after every reconnect, signal
+ * requests coming the other way, and the final status at the end.  The
+ * final status is first written to the job directory, so it is never
+ * lost if sbatchd is not there to hear it.
  *
  * The loop is poll(2) on a signalfd for SIGCHLD and on the socket, with
  * timers for the TERMINATE sequence (SIGINT, SIGTERM, SIGKILL), memory
@@ -35,6 +36,9 @@
 #define USAGE_INTERVAL_MS	5000
 /* How often its limits are checked, while it has any. */
 #define LIMIT_INTERVAL_MS	1000
+/* The hello waits this long: a job that ends by then has its start and
+ * its end reported together (one turn, one log flush in mbatchd). */
+#define HELLO_DELAY_MS		20
 
 struct sup {
 	struct job_spec	*spec;
@@ -93,7 +97,8 @@ static void
 fill_exec_info(struct sup *s)
 {
 	const struct job_spec *sp = s->spec;
-	struct passwd *pw = sp->user ? getpwnam(sp->user) : NULL;
+	const struct sbd_user *u = user_get(sp->user);
+	const struct passwd *pw = u ? &u->pw : NULL;
 	const char *cwd = sp->cwd && *sp->cwd ? sp->cwd : sp->sub_cwd;
 	struct stat sb;
 
@@ -249,9 +254,42 @@ read_socket(struct sup *s)
 	free(body);
 }
 
+/*
+ * The hello that was delayed, with the job's state when it ran, and the
+ * end, in one write: sbatchd reads them, and mbatchd logs JOB_EXECUTE and
+ * JOB_STATUS, together.  -1 if sbatchd cannot be reached.
+ */
+static int
+hello_and_end(struct sup *s, const struct job_status *run)
+{
+	struct wbuf w;
+	int rc;
+
+	s->sock = net_connect_unix(s->sockpath);
+	if (s->sock < 0)
+		return -1;
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_JS_HELLO, 0, 0);
+	job_status_pack(&w, run);
+	wbuf_end_frame(&w);
+	wbuf_begin(&w, MSG_JS_STATUS, 0, 0);
+	job_status_pack(&w, &s->st);
+	wbuf_end_frame(&w);
+	rc = wire_send(s->sock, &w);
+	wbuf_release(&w);
+	if (rc < 0) {
+		close(s->sock);
+		s->sock = -1;
+	}
+	return rc;
+}
+
 static void
 finish(struct sup *s, int wstatus, const struct rusage *ru)
 {
+	struct job_status run = s->st;	/* shallow: as it ran, for a hello */
+	bool greet = s->sock < 0;
+
 	s->st.end_time = time(NULL);
 	s->st.exit_status = wstatus;
 	s->st.cpu_time = (double)ru->ru_utime.tv_sec +
@@ -272,6 +310,8 @@ finish(struct sup *s, int wstatus, const struct rusage *ru)
 	/* After the status file, so a crash while mailing loses nothing;
 	 * before sbatchd hears of the end and removes the spool. */
 	jobsup_mail_end(s->spec, &s->st, s->dir, s->requeued);
+	if (greet && hello_and_end(s, &run) == 0)
+		return;
 	for (int i = 0; i < 3 && s->sock < 0; i++) {
 		try_connect(s);
 		if (s->sock < 0)
@@ -306,6 +346,8 @@ pre_failed(struct sup *s, const struct rusage *ru)
 
 	if (s->pre_fd < 0 || read(s->pre_fd, &st, sizeof(st)) != sizeof(st))
 		return false;
+	if (s->sock < 0)
+		try_connect(s);		/* the delayed hello, as in finish() */
 	log_info("job %lld: its pre-exec failed (status %d)",
 	    (long long)s->spec->jobid, st);
 	s->st.status = JOB_STAT_EXIT;
@@ -367,7 +409,9 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 	s.sockpath = sockpath;
 	s.sock = -1;
 	setsid();
-	close_fds_from(3, -1);
+	/* One call where the kernel has it, not a walk of /proc/self/fd. */
+	if (close_range(3, ~0U, 0) < 0)
+		close_fds_from(3, -1);
 	{
 		int fd = open("/dev/null", O_RDWR);
 
@@ -442,7 +486,7 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 	s.st.pgid = s.pid;
 	fill_exec_info(&s);
 	s.next_sample_ms = mono_ms() + 1000;
-	try_connect(&s);
+	s.next_connect_ms = mono_ms() + HELLO_DELAY_MS;
 	jobsup_mail_start(spec, &s.st);
 
 	for (;;) {

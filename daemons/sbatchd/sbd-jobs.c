@@ -115,12 +115,12 @@ sjob_free(struct sjob *j)
 static void
 sjob_set_spec(struct sjob *j, const struct job_spec *s)
 {
-	struct passwd *pw = s->user ? getpwnam(s->user) : NULL;
+	const struct sbd_user *u = user_get(s->user);
 
 	free(j->user);
 	j->user = s->user ? xstrdup(s->user) : NULL;
-	j->uid = pw ? pw->pw_uid : (uid_t)s->uid;
-	j->gid = pw ? pw->pw_gid : (gid_t)-1;
+	j->uid = u ? u->pw.pw_uid : (uid_t)s->uid;
+	j->gid = u ? u->pw.pw_gid : (gid_t)-1;
 	free(j->out_path);
 	j->out_path = jobsup_expand_path(s->out_file, s);
 	j->post_exec = jobsup_has_post(s);
@@ -243,7 +243,7 @@ void
 jobs_start(struct job_spec *s)
 {
 	struct sjob *j = jobs_find(s->jobid, s->idx);
-	struct passwd *pw;
+	const struct sbd_user *u;
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 	char *dir;
@@ -274,10 +274,10 @@ jobs_start(struct job_spec *s)
 	j = sjob_new(s->jobid, s->idx, s->run_count, dir);
 	sjob_set_spec(j, s);
 	s->term_interval = sbd->term_interval;
-	pw = s->user ? getpwnam(s->user) : NULL;
-	if (pw) {
-		uid = pw->pw_uid;
-		gid = pw->pw_gid;
+	u = user_get(s->user);
+	if (u) {
+		uid = u->pw.pw_uid;
+		gid = u->pw.pw_gid;
 	}
 	if (jobfile_write_spec(dir, s) < 0 ||
 	    write_script(dir, s, uid, gid) < 0) {

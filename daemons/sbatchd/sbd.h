@@ -24,6 +24,7 @@
 #ifndef SBD_H
 #define SBD_H
 
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -107,6 +108,19 @@ void	 jobs_ack(const struct job_ack *);
 void	 jobs_sup_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 jobs_reap(pid_t);
 void	 jobs_check_orphans(void);
+
+/* sbd-user.c: a job user's passwd entry and groups, kept a few seconds
+ * (supervisors and jobs, forked from sbatchd, find it in memory). */
+struct sbd_user {
+	char		*name;
+	struct passwd	 pw;
+	gid_t		*groups;
+	int		 ngroups;
+	uint64_t	 fetched_ms;
+	struct sbd_user	*next;
+};
+const struct sbd_user *user_get(const char *name);	/* NULL: unknown */
+int	 user_become(const struct sbd_user *);	/* as root: groups, gid, uid */
 
 /* sbd-child.c */
 void	 child_master_changed(void);
