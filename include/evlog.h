@@ -47,6 +47,8 @@ struct ev_reader {
 	char		 type[32];
 	char		 version[16];
 	int64_t		 when;
+	struct strbuf	*scratch;	/* for borrowed reads, or NULL */
+	bool		 borrow;	/* strings point into scratch */
 };
 /*
  * Check the CRC and read the three common fields of the line [line,
@@ -67,6 +69,15 @@ bool	 evr_at_end(const struct ev_reader *);
 bool	 evr_int_opt(struct ev_reader *, int64_t *, int64_t dflt);
 bool	 evr_i32_opt(struct ev_reader *, int *, int dflt);
 bool	 evr_str_opt(struct ev_reader *, char **);
+/*
+ * Reading without allocating: between evr_borrow_begin and
+ * evr_borrow_end, evr_str and evr_strv give strings and arrays in the
+ * scratch buffer given to evr_set_scratch (evlog_replay gives one), valid
+ * until the next record; they are never freed.  -1 without a scratch.
+ */
+void	 evr_set_scratch(struct ev_reader *, struct strbuf *);
+int	 evr_borrow_begin(struct ev_reader *);
+void	 evr_borrow_end(struct ev_reader *);
 
 /* The log file. */
 struct evlog {
@@ -245,6 +256,9 @@ struct ev_job_modify {
 	int	 x##_read(struct ev_reader *, struct x *);		\
 	void	 x##_release(struct x *);
 EV_DECL(ev_job_new)
+/* ev_job_new_read borrowing its strings and lists (evr_borrow_begin):
+ * nothing to release. */
+int	 ev_job_new_peek(struct ev_reader *, struct ev_job_new *);
 EV_DECL(ev_job_env)
 EV_DECL(ev_job_start)
 EV_DECL(ev_job_execute)

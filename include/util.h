@@ -101,6 +101,11 @@ double	 wall_time(void);
 
 /* CRC-32C (Castagnoli), used to check event-log records. */
 uint32_t crc32c(uint32_t crc, const void *, size_t);
+/* Its two implementations, for the tests: tables, and the CPU's crc32
+ * instruction (the tables where the CPU lacks it). */
+uint32_t crc32c_sw(uint32_t crc, const void *, size_t);
+uint32_t crc32c_hw(uint32_t crc, const void *, size_t);
+bool	 crc32c_hw_available(void);
 
 /* Close every descriptor >= lowfd except keep (or -1). */
 void	 close_fds_from(int lowfd, int keep);

@@ -150,8 +150,14 @@ ev_job_new_read(struct ev_reader *r, struct ev_job_new *x)
 tail:
 	if (r->err)
 		return -1;
-	/* Empty strings were NULL when written. */
-#define EMPTY_TO_NULL(s) do { if ((s) && *(s) == '\0') { free(s); (s) = NULL; } } while (0)
+	/* Empty strings were NULL when written (borrowed: not freed). */
+#define EMPTY_TO_NULL(s) do {					\
+	if ((s) && *(s) == '\0') {					\
+		if (!r->borrow)						\
+			free(s);					\
+		(s) = NULL;						\
+	}								\
+} while (0)
 	EMPTY_TO_NULL(q->in_file);
 	EMPTY_TO_NULL(q->out_file);
 	EMPTY_TO_NULL(q->err_file);
@@ -167,6 +173,19 @@ tail:
 	EMPTY_TO_NULL(x->res_req);
 #undef EMPTY_TO_NULL
 	return 0;
+}
+
+int
+ev_job_new_peek(struct ev_reader *r, struct ev_job_new *x)
+{
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	if (evr_borrow_begin(r) < 0)
+		return -1;
+	rc = ev_job_new_read(r, x);
+	evr_borrow_end(r);
+	return rc;
 }
 
 void

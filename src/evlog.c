@@ -134,6 +134,24 @@ evr_int(struct ev_reader *r, int64_t *v)
 	size_t i = 0;
 
 	*v = 0;
+	if (!r->err) {
+		/* The usual case, up to 18 digits then a blank: one pass. */
+		const char *p = r->p, *d;
+
+		while (p < r->end && isblank_c(*p))
+			p++;
+		neg = p < r->end && *p == '-';
+		for (p += neg, d = p; p < r->end && p - d < 18 &&
+		    *p >= '0' && *p <= '9'; p++)
+			x = x * 10 + (uint64_t)(*p - '0');
+		if (p > d && (p == r->end || isblank_c(*p))) {
+			r->p = p;
+			*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+			return true;
+		}
+		x = 0;
+		neg = false;
+	}
 	if (!bare_token(r, &s, &n))
 		return false;
 	if (n > 0 && s[0] == '-') {
@@ -143,6 +161,18 @@ evr_int(struct ev_reader *r, int64_t *v)
 	if (i == n || n - i > 19) {
 		r->err = true;
 		return false;
+	}
+	if (n - i < 19) {
+		/* 18 digits or fewer cannot overflow. */
+		for (; i < n; i++) {
+			if (s[i] < '0' || s[i] > '9') {
+				r->err = true;
+				return false;
+			}
+			x = x * 10 + (uint64_t)(s[i] - '0');
+		}
+		*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+		return true;
 	}
 	/* 19 digits can overflow: refuse what int64_t cannot hold. */
 	max = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
@@ -222,71 +252,170 @@ hexval(char c)
 	return -1;
 }
 
-bool
-evr_str(struct ev_reader *r, char **out)
+/*
+ * Decode the quoted string of the next field into dst, which has room
+ * for cap bytes with the NUL (dst NULL: only step over it).  Returns the
+ * decoded length, or -1 with r->err set when the field is not a string
+ * or (dst given) does not fit.
+ */
+static ssize_t
+str_decode(struct ev_reader *r, char *dst, size_t cap)
 {
-	const char *f;
-	struct strbuf sb = STRBUF_INIT;
+	const char *f, *p, *q, *end = r->end;
+	size_t n = 0;
+	char c;
 
-	*out = NULL;
-	if (r->err || (f = next_field(r)) == NULL || *f != '"') {
-		r->err = true;
-		return false;
-	}
-	r->p = f + 1;
-	for (;;) {
-		const char *q = r->p;
-
-		/* Copy the plain run up to the next quote or escape at once. */
-		while (q < r->end && *q != '"' && *q != '\\')
-			q++;
-		if (q > r->p)
-			sb_add(&sb, r->p, (size_t)(q - r->p));
-		r->p = q;
-		if (r->p >= r->end)
-			goto bad;
-		if (*r->p == '"') {
-			if (r->p + 1 < r->end && r->p[1] == '"') {
-				sb_addc(&sb, '"');
-				r->p += 2;
-				continue;
+	if (r->err || (f = next_field(r)) == NULL || *f != '"')
+		goto bad;
+	for (p = f + 1;;) {
+		/* The plain run up to the next quote or escape. */
+		if (dst != NULL && cap - n > (size_t)(end - p)) {
+			/* Room for all that is left: copy while scanning. */
+			while (p < end && *p != '"' && *p != '\\')
+				dst[n++] = *p++;
+		} else {
+			for (q = p; q < end && *q != '"' && *q != '\\'; q++)
+				;
+			if (dst != NULL) {
+				if (n + (size_t)(q - p) >= cap)
+					goto bad;
+				memcpy(dst + n, p, (size_t)(q - p));
 			}
-			r->p++;
+			n += (size_t)(q - p);
+			p = q;
+		}
+		if (p >= end)
+			goto bad;
+		if (*p == '"') {
+			if (p + 1 < end && p[1] == '"') {
+				c = '"';
+				p += 2;
+				goto put;
+			}
+			p++;
 			break;
 		}
 		/* backslash escape */
-		if (r->p + 1 >= r->end)
+		if (p + 1 >= end)
 			goto bad;
-		switch (r->p[1]) {
-		case '\\': sb_addc(&sb, '\\'); r->p += 2; break;
-		case 'n': sb_addc(&sb, '\n'); r->p += 2; break;
-		case 't': sb_addc(&sb, '\t'); r->p += 2; break;
-		case 'r': sb_addc(&sb, '\r'); r->p += 2; break;
+		switch (p[1]) {
+		case '\\': c = '\\'; p += 2; break;
+		case 'n': c = '\n'; p += 2; break;
+		case 't': c = '\t'; p += 2; break;
+		case 'r': c = '\r'; p += 2; break;
 		case 'x': {
 			int hi, lo;
 
-			if (r->p + 3 >= r->end ||
-			    (hi = hexval(r->p[2])) < 0 ||
-			    (lo = hexval(r->p[3])) < 0 || (hi == 0 && lo == 0))
+			if (p + 3 >= end || (hi = hexval(p[2])) < 0 ||
+			    (lo = hexval(p[3])) < 0 || (hi == 0 && lo == 0))
 				goto bad;
-			sb_addc(&sb, hi << 4 | lo);
-			r->p += 4;
+			c = (char)(hi << 4 | lo);
+			p += 4;
 			break;
 		}
 		default:
 			/* A lone backslash, as LSF itself writes them. */
-			sb_addc(&sb, '\\');
-			r->p += 1;
+			c = '\\';
+			p += 1;
 		}
+put:
+		if (dst != NULL) {
+			if (n + 1 >= cap)
+				goto bad;
+			dst[n] = c;
+		}
+		n++;
 	}
-	if (r->p < r->end && !isblank_c(*r->p))
+	if (p < end && !isblank_c(*p))
 		goto bad;
-	*out = sb_detach(&sb);
-	return true;
+	if (dst != NULL)
+		dst[n] = '\0';
+	r->p = p;
+	return (ssize_t)n;
 bad:
-	sb_release(&sb);
 	r->err = true;
-	return false;
+	return -1;
+}
+
+void
+evr_set_scratch(struct ev_reader *r, struct strbuf *scratch)
+{
+	r->scratch = scratch;
+}
+
+int
+evr_borrow_begin(struct ev_reader *r)
+{
+	if (r->scratch == NULL) {
+		r->err = true;
+		return -1;
+	}
+	/* What is read never needs more than 8 bytes per byte left: a
+	 * string decodes to no more than its text, a list item of at
+	 * least 3 bytes adds a pointer, a list a NULL and alignment. */
+	sb_reset(r->scratch);
+	sb_grow(r->scratch, 8 * (size_t)(r->end - r->p) + 64);
+	r->borrow = true;
+	return 0;
+}
+
+void
+evr_borrow_end(struct ev_reader *r)
+{
+	r->borrow = false;
+}
+
+/* size bytes of the scratch space, aligned for a pointer. */
+static void *
+scratch_take(struct ev_reader *r, size_t size)
+{
+	struct strbuf *sb = r->scratch;
+	size_t at = (sb->len + sizeof(void *) - 1) & ~(sizeof(void *) - 1);
+
+	if (at > sb->cap || size > sb->cap - at) {
+		r->err = true;
+		return NULL;
+	}
+	sb->len = at + size;
+	return sb->buf + at;
+}
+
+bool
+evr_str(struct ev_reader *r, char **out)
+{
+	char buf[512];
+	struct strbuf *sb = r->scratch;
+	ssize_t n;
+
+	*out = NULL;
+	if (r->borrow) {
+		/* Into the scratch space; it has room (evr_borrow_begin). */
+		n = str_decode(r, sb->buf + sb->len, sb->cap - sb->len);
+		if (n < 0)
+			return false;
+		*out = sb->buf + sb->len;
+		sb->len += (size_t)n + 1;
+		return true;
+	}
+	if ((size_t)(r->end - r->p) < sizeof(buf)) {
+		n = str_decode(r, buf, sizeof(buf));
+		if (n < 0)
+			return false;
+		*out = xstrndup(buf, (size_t)n);
+		return true;
+	}
+	/* Long: measure, then decode in place. */
+	{
+		const char *at = r->p;
+
+		n = str_decode(r, NULL, 0);
+		if (n < 0)
+			return false;
+		r->p = at;
+		*out = xmalloc((size_t)n + 1);
+		(void)str_decode(r, *out, (size_t)n + 1);
+	}
+	return true;
 }
 
 bool
@@ -299,6 +428,21 @@ evr_strv(struct ev_reader *r, struct strv *sv)
 	if (n < 0 || n > (r->end - r->p)) {
 		r->err = true;
 		return false;
+	}
+	if (r->borrow && n > 0) {
+		/* Borrowed items in a borrowed array: never released. */
+		char **v = scratch_take(r, ((size_t)n + 1) * sizeof(*v));
+
+		if (v == NULL)
+			return false;
+		for (int64_t i = 0; i < n; i++)
+			if (!evr_str(r, &v[i]))
+				return false;
+		v[n] = NULL;
+		sv->v = v;
+		sv->n = (size_t)n;
+		sv->cap = (size_t)n + 1;
+		return true;
 	}
 	for (int64_t i = 0; i < n; i++) {
 		char *s;
@@ -319,13 +463,8 @@ evr_skip(struct ev_reader *r)
 		r->err = true;
 		return false;
 	}
-	if (*f == '"') {
-		char *s;
-		bool ok = evr_str(r, &s);
-
-		free(s);
-		return ok;
-	}
+	if (*f == '"')
+		return str_decode(r, NULL, 0) >= 0;
 	while (r->p < r->end && !isblank_c(*r->p))
 		r->p++;
 	return true;
@@ -376,7 +515,6 @@ evr_init(struct ev_reader *r, const char *line, size_t len, const char **why)
 {
 	const char *at;
 	uint32_t want = 0;
-	char *s;
 
 	memset(r, 0, sizeof(*r));
 	/* " @xxxxxxxx" ends every record. */
@@ -400,20 +538,14 @@ evr_init(struct ev_reader *r, const char *line, size_t len, const char **why)
 	}
 	r->p = line;
 	r->end = line + len - 10;
-	if (!evr_str(r, &s) || strlen(s) >= sizeof(r->type)) {
-		free(s);
+	if (str_decode(r, r->type, sizeof(r->type)) < 0) {
 		*why = "record type is malformed";
 		return -1;
 	}
-	strcpy(r->type, s);
-	free(s);
-	if (!evr_str(r, &s) || strlen(s) >= sizeof(r->version)) {
-		free(s);
+	if (str_decode(r, r->version, sizeof(r->version)) < 0) {
 		*why = "record version is malformed";
 		return -1;
 	}
-	strcpy(r->version, s);
-	free(s);
 	if (!evr_int(r, &r->when)) {
 		*why = "record time is malformed";
 		return -1;
@@ -428,6 +560,7 @@ evlog_replay(const char *path, evlog_cb cb, void *arg, off_t *valid_end,
     char **cause)
 {
 	struct stat st;
+	struct strbuf scratch = STRBUF_INIT;
 	const char *base, *p, *end;
 	int fd, rc = 0;
 
@@ -481,6 +614,7 @@ evlog_replay(const char *path, evlog_cb cb, void *arg, off_t *valid_end,
 			rc = -1;
 			break;
 		}
+		evr_set_scratch(&r, &scratch);
 		if (cb(arg, &r, off) < 0) {
 			*cause = xasprintf("%s: offset %lld: bad \"%s\" record",
 			    path, (long long)off, r.type);
@@ -491,6 +625,7 @@ evlog_replay(const char *path, evlog_cb cb, void *arg, off_t *valid_end,
 		*valid_end = p - base;
 	}
 	munmap((void *)base, (size_t)st.st_size);
+	sb_release(&scratch);
 	return rc;
 }
 

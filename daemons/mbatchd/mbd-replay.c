@@ -140,15 +140,19 @@ on_job_new(struct ev_reader *r, off_t off)
 	struct mqueue *q;
 	struct job *j;
 	char *cause;
+	bool fresh;
 
-	if (ev_job_new_read(r, &ev) < 0)
+	/* Borrowed: job_fill_new copies what the job keeps. */
+	if (ev_job_new_peek(r, &ev) < 0)
 		return -1;
-	if (ev.jobid >= mbd->next_jobid)
+	/* Every job so far has a lower ID than next_jobid: a higher one
+	 * cannot be there (the common case, no lookup). */
+	fresh = ev.jobid >= mbd->next_jobid;
+	if (fresh)
 		mbd->next_jobid = ev.jobid + 1;
-	if (job_find(ev.jobid, ev.idx)) {
+	if (!fresh && job_find(ev.jobid, ev.idx)) {
 		log_warnx("lsb.events: job %lld submitted twice; the first "
 		    "is kept", (long long)ev.jobid);
-		ev_job_new_release(&ev);
 		return 0;
 	}
 	q = ev.queue ? queue_find(ev.queue) : NULL;
@@ -180,7 +184,6 @@ on_job_new(struct ev_reader *r, off_t off)
 	job_set_status(j, ev.req.options2 & SUB2_HOLD ? JOB_STAT_PSUSP :
 	    JOB_STAT_PEND);
 	job_make_pending(j);
-	ev_job_new_release(&ev);
 	return 0;
 }
 

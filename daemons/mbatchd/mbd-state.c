@@ -225,10 +225,17 @@ env_unref(struct menv *e)
 
 /* Jobs. */
 
+/*
+ * Job IDs come in sequence: consecutive jobs take consecutive buckets, so
+ * filling and growing the table (a million jobs at start-up) walk memory
+ * in order instead of missing the cache at every job.  Array elements
+ * spread from their job's bucket.
+ */
 static size_t
 jbucket(int64_t jobid, int32_t idx)
 {
-	uint64_t h = (uint64_t)jobid * 0x9e3779b97f4a7c15ULL ^ (uint32_t)idx;
+	uint64_t h = (uint64_t)jobid + (uint64_t)(uint32_t)idx *
+	    0x9e3779b97f4a7c15ULL;
 
 	return (size_t)(h % mbd->jtab_size);
 }
@@ -264,10 +271,70 @@ job_find(int64_t jobid, int32_t idx)
 	return NULL;
 }
 
+/*
+ * Job structures come from large blocks, not one malloc each: no header
+ * per job (16 bytes of a million), and a million jobs at start-up cost a
+ * few dozen allocations.  Freed ones are kept for the next jobs.
+ * (Sanitizer builds use malloc, to keep use-after-free checks.)
+ */
+#define JOB_BLOCK	((size_t)32 << 20)
+
+static struct job *job_freelist;	/* linked through hnext */
+static char *jblk_next, *jblk_end;
+
+#if defined(__SANITIZE_ADDRESS__)
+#define JOB_MALLOC	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define JOB_MALLOC	1
+#endif
+#endif
+
+#ifdef JOB_MALLOC
+static struct job *
+job_get(void)
+{
+	return xcalloc(1, sizeof(struct job));
+}
+
+static void
+job_put(struct job *j)
+{
+	free(j);
+}
+#else
+static struct job *
+job_get(void)
+{
+	struct job *j;
+
+	if ((j = job_freelist) != NULL) {
+		job_freelist = j->hnext;
+		memset(j, 0, sizeof(*j));
+		return j;
+	}
+	if ((size_t)(jblk_end - jblk_next) < sizeof(*j)) {
+		/* Large: mapped fresh, so zero, and paged in as used. */
+		jblk_next = xcalloc(1, JOB_BLOCK);
+		jblk_end = jblk_next + JOB_BLOCK;
+	}
+	j = (struct job *)(void *)jblk_next;
+	jblk_next += sizeof(*j);
+	return j;
+}
+
+static void
+job_put(struct job *j)
+{
+	j->hnext = job_freelist;
+	job_freelist = j;
+}
+#endif
+
 static struct job *
 job_alloc(int64_t jobid, int32_t idx)
 {
-	struct job *j = xcalloc(1, sizeof(*j));
+	struct job *j = job_get();
 	size_t b;
 
 	j->jobid = jobid;
@@ -426,7 +493,7 @@ job_free(struct job *j)
 	free(j->exec_home);
 	free(j->exec_user);
 	free(j->waiters);
-	free(j);
+	job_put(j);
 }
 
 /* Slot accounting follows the state: call around every change. */

@@ -48,6 +48,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		READ(ev_job_clean);
 		READ(ev_mbd_start);
 		READ(ev_mbd_die);
+		{
+			/* Replay's borrowing reader. */
+			struct strbuf scratch = STRBUF_INIT;
+			struct ev_job_new v;
+			struct ev_reader r2 = r;
+
+			evr_set_scratch(&r2, &scratch);
+			(void)ev_job_new_peek(&r2, &v);
+			sb_release(&scratch);
+		}
 	}
 	free(line);
 	return 0;

@@ -324,6 +324,155 @@ START_TEST(test_job_new)
 }
 END_TEST
 
+/* Borrowed reading (replay's): the same values, in the scratch space. */
+START_TEST(test_job_new_peek)
+{
+	struct ev_job_new x, y;
+	struct strbuf sb = STRBUF_INIT, scratch = STRBUF_INIT;
+	struct ev_reader r;
+
+	fill_job_new(&x, _i);
+	/* Lists of several items, so the borrowed arrays are exercised. */
+	strv_push(&x.req.asked_hosts, pick(_i, 3) ? pick(_i, 3) : "h1");
+	strv_push(&x.req.asked_hosts, "h2");
+	strv_push(&x.req.res_reqs, "select[mem>1]");
+	ev_job_new_write(&sb, 1700000000 + _i, &x);
+	/* Without scratch space it refuses. */
+	open_rec(&r, &sb, "JOB_NEW", 1700000000 + _i);
+	ck_assert_int_eq(ev_job_new_peek(&r, &y), -1);
+	ck_assert(r.err);
+	/* Twice over one scratch buffer: the second record reuses it. */
+	for (int k = 0; k < 2; k++) {
+		open_rec(&r, &sb, "JOB_NEW", 1700000000 + _i);
+		evr_set_scratch(&r, &scratch);
+		ck_assert_int_eq(ev_job_new_peek(&r, &y), 0);
+		ck_assert(!r.borrow);
+		ck_assert_msg(evr_at_end(&r), "fields left after JOB_NEW");
+		check_job_new(&y, &x);
+		ck_assert_ptr_nonnull(y.user);
+		ck_assert(y.user >= scratch.buf &&
+		    y.user < scratch.buf + scratch.cap);
+		ck_assert(y.req.asked_hosts.n >= 2);
+		ck_assert(y.req.asked_hosts.v[y.req.asked_hosts.n] == NULL);
+	}
+	/* A short record fails as it does when read the allocating way. */
+	with_crc(&sb, "\"JOB_NEW\" \"10.1\" 1 5 0 2 1 1 0 0 -65535 0 0 \"u\"");
+	open_rec(&r, &sb, "JOB_NEW", 1);
+	evr_set_scratch(&r, &scratch);
+	ck_assert_int_eq(ev_job_new_peek(&r, &y), -1);
+	ck_assert(!r.borrow);
+	open_rec(&r, &sb, "JOB_NEW", 1);
+	ck_assert_int_eq(ev_job_new_read(&r, &y), -1);
+	ev_job_new_release(&y);
+	ev_job_new_release(&x);
+	sb_release(&scratch);
+	sb_release(&sb);
+}
+END_TEST
+
+/* Strings longer than the reader's stack buffer, read both ways. */
+START_TEST(test_long_strings)
+{
+	struct strbuf sb = STRBUF_INIT, scratch = STRBUF_INIT,
+	    want = STRBUF_INIT;
+	struct ev_reader r;
+	struct strv sv = STRV_INIT;
+	const char *why;
+	char *s;
+
+	for (int i = 0; i < 700; i++)
+		sb_addc(&want, i % 50 == 0 ? '"' : i % 7 == 0 ? '\n' :
+		    'a' + i % 26);
+	for (int borrow = 0; borrow < 2; borrow++) {
+		sb_reset(&sb);
+		sb_adds(&sb, "\"T\" \"1\" 0");
+		ev_str(&sb, want.buf);
+		ev_int(&sb, 2);
+		ev_str(&sb, want.buf);
+		ev_str(&sb, "x");
+		ev_str(&sb, "skipped");
+		ev_end(&sb, 0);
+		ck_assert_int_eq(evr_init(&r, sb.buf, sb.len - 1, &why), 0);
+		if (borrow) {
+			evr_set_scratch(&r, &scratch);
+			ck_assert_int_eq(evr_borrow_begin(&r), 0);
+		}
+		ck_assert(evr_str(&r, &s));
+		ck_assert_str_eq(s, want.buf);
+		if (!borrow)
+			free(s);
+		ck_assert(evr_strv(&r, &sv));
+		ck_assert_uint_eq(sv.n, 2);
+		ck_assert_str_eq(sv.v[0], want.buf);
+		ck_assert_str_eq(sv.v[1], "x");
+		ck_assert(evr_skip(&r));
+		ck_assert(evr_at_end(&r));
+		if (borrow) {
+			evr_borrow_end(&r);
+			strv_init(&sv);
+		} else
+			strv_release(&sv);
+	}
+	sb_release(&want);
+	sb_release(&scratch);
+	sb_release(&sb);
+}
+END_TEST
+
+/* CRC-32C: known values (RFC 3720, B.4), and the table and instruction
+ * paths agreeing on random data at every alignment. */
+START_TEST(test_crc32c)
+{
+	unsigned char buf[32], big[4096 + 16];
+	unsigned int seed = 12345;
+
+	ck_assert_uint_eq(crc32c(0, "", 0), 0);
+	ck_assert_uint_eq(crc32c_sw(0, "123456789", 9), 0xe3069283u);
+	ck_assert_uint_eq(crc32c_hw(0, "123456789", 9), 0xe3069283u);
+	memset(buf, 0, sizeof(buf));
+	ck_assert_uint_eq(crc32c(0, buf, 32), 0x8a9136aau);
+	ck_assert_uint_eq(crc32c_sw(0, buf, 32), 0x8a9136aau);
+	memset(buf, 0xff, sizeof(buf));
+	ck_assert_uint_eq(crc32c(0, buf, 32), 0x62a8ab43u);
+	ck_assert_uint_eq(crc32c_sw(0, buf, 32), 0x62a8ab43u);
+	for (int i = 0; i < 32; i++)
+		buf[i] = (unsigned char)i;
+	ck_assert_uint_eq(crc32c(0, buf, 32), 0x46dd794eu);
+	ck_assert_uint_eq(crc32c_sw(0, buf, 32), 0x46dd794eu);
+	for (int i = 0; i < 32; i++)
+		buf[i] = (unsigned char)(31 - i);
+	ck_assert_uint_eq(crc32c(0, buf, 32), 0x113fdb5cu);
+	ck_assert_uint_eq(crc32c_hw(0, buf, 32), 0x113fdb5cu);
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (unsigned char)(rand_r(&seed) >> 7);
+	for (size_t off = 0; off < 16; off++) {
+		for (size_t len = 0; len < 300; len += 1 + len / 16) {
+			uint32_t want = 0xffffffffu;
+
+			/* The bytewise definition. */
+			for (size_t k = 0; k < len; k++) {
+				want ^= big[off + k];
+				for (int b = 0; b < 8; b++)
+					want = (want & 1) ?
+					    (want >> 1) ^ 0x82f63b78u :
+					    want >> 1;
+			}
+			want = ~want;
+			ck_assert_uint_eq(crc32c_sw(0, big + off, len), want);
+			ck_assert_uint_eq(crc32c_hw(0, big + off, len), want);
+			ck_assert_uint_eq(crc32c(0, big + off, len), want);
+		}
+		ck_assert_uint_eq(crc32c_sw(0, big + off, 4096),
+		    crc32c_hw(0, big + off, 4096));
+	}
+	/* Incremental: a CRC continues from the previous one. */
+	ck_assert_uint_eq(crc32c(crc32c(0, big, 1000), big + 1000, 3000),
+	    crc32c(0, big, 4000));
+	ck_assert_uint_eq(crc32c_sw(crc32c_hw(0, big, 7), big + 7, 100),
+	    crc32c(0, big, 107));
+}
+END_TEST
+
 /* The exact text: LSF's quoting, our escapes, CRC-32C. */
 START_TEST(test_golden_text)
 {
@@ -1921,6 +2070,9 @@ evlog_suite(void)
 
 	tcase_set_timeout(rec, 60);
 	tcase_add_loop_test(rec, test_job_new, 0, NTRICKY + 2);
+	tcase_add_loop_test(rec, test_job_new_peek, 0, NTRICKY + 2);
+	tcase_add_test(rec, test_long_strings);
+	tcase_add_test(rec, test_crc32c);
 	tcase_add_test(rec, test_golden_text);
 	tcase_add_test(rec, test_rec_start);
 	tcase_add_loop_test(rec, test_job_env, 0, NTRICKY + 2);
