@@ -426,13 +426,27 @@ same_value(const struct pol_host *h, const char *res)
 	return "0";
 }
 
+/* The load index of each rusage[] item, or -1: looked up once per job,
+ * not once per host. */
+static int *
+rusage_keys(const struct resreq *rr)
+{
+	int n = rr ? rr->nrusage : 0;
+	int *keys = xmalloc(sizeof(int) * (size_t)n + 1);
+
+	for (int i = 0; i < n; i++)
+		keys[i] = load_index_lookup(rr->rusage[i].name);
+	return keys;
+}
+
 /* Does the host have what the job's rusage[] reserves (mem, swp, tmp:
  * what is left after the reservations of running jobs)? */
 static bool
-rusage_fits(const struct resreq *rr, const struct pol_host *h)
+rusage_fits(const struct resreq *rr, const int *keys,
+    const struct pol_host *h)
 {
 	for (int i = 0; rr && i < rr->nrusage; i++) {
-		int k = load_index_lookup(rr->rusage[i].name);
+		int k = keys[i];
 
 		if (k < 0 || load_index_info[k].increasing)
 			continue;
@@ -503,7 +517,7 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	const struct resreq *rr = j->rr ? j->rr : p->q->rr;
 	int *cand = xmalloc(sizeof(int) * (size_t)c->nhosts * 3 + 1);
 	int *room = cand + c->nhosts, *per = room + c->nhosts;
-	int *slots;
+	int *slots, *keys;
 	uint32_t counts[HR_NREASONS];
 	int ncand = 0, need = j->num_procs > 0 ? j->num_procs : 1;
 	bool one_host = rr && rr->span_hosts == 1;
@@ -518,6 +532,7 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		free(cand);
 		return false;
 	}
+	keys = rusage_keys(rr);
 	for (int i = 0; i < c->nhosts; i++) {
 		struct pol_host *h = c->hosts[i];
 		int r = h->qreason, lr = INT_MAX;
@@ -532,7 +547,7 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 			r = host_room_reason(p, h, one_host ? need : 1);
 		if (r == 0 && limits && (lr = limit_room(p, j, h, &r)) > 0)
 			r = 0;
-		if (r == 0 && !rusage_fits(rr, h))
+		if (r == 0 && !rusage_fits(rr, keys, h))
 			r = HR_RESERVED;
 		if (r) {
 			counts[r]++;
@@ -541,6 +556,7 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		room[ncand] = min_room(free_slots(h), lr);
 		cand[ncand++] = i;
 	}
+	free(keys);
 	slots = xmalloc(sizeof(int) * (size_t)need);
 	if (ncand > 0) {
 		/* Sort the candidates; their room follows by host index. */

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Build the workload 9 simulator against the library of build-sim (or $O).
+# Usage: bench/sim/build.sh     (from anywhere; builds the library first)
+set -e
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+O=${O:-build-sim}
+cd "$TOP"
+make -s -j2 O="$O" "$O/lib/liblsf.a"
+mkdir -p "$O/bench"
+${CC:-cc} -O2 -g -std=c11 -D_GNU_SOURCE -Iinclude -Wall -Wextra \
+    -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+    ${DEVELOPER:+-Werror} -fno-omit-frame-pointer \
+    -o "$O/bench/sim" bench/sim/sim.c "$O/lib/liblsf.a" -lm
+echo "$TOP/$O/bench/sim"

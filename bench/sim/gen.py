@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Generate the cluster and job files of workload 9 (see sim.c for the format).
+
+    gen.py [--hosts N] [--jobs N] [--users N] [--seed S] OUTDIR
+
+writes OUTDIR/cluster.txt and OUTDIR/jobs.txt.  Fixed seed: the same
+arguments give the same files.
+
+Cluster: mixed host sizes (8 to 64 slots), loads drawn at random with a
+few hosts over their lsb.hosts threshold (ut > 0.9, r1m high), some down
+or closed, Boolean resources gpu/ssd/fat on a part of them.
+
+Queues (JOB_ACCEPT_INTERVAL = 0, the high-throughput setting; the project's
+default is 10 s, which would let a host take one job per 10 s):
+  urgent  PRIORITY 80  QJOB_LIMIT 5% of the slots
+  short   PRIORITY 60  UJOB_LIMIT 500 (per user)
+  normal  PRIORITY 40
+  long    PRIORITY 20  HJOB_LIMIT 16, RES_REQ select[maxmem > 16000]
+
+Fairshare is named by issue 4, but the project does not implement it
+yet: queues are FCFS by priority, and nothing here pretends otherwise.
+
+Jobs: users drawn with a skew (a few heavy users), a mix of plain
+one-slot jobs, -n N, span[hosts=1], select[] on mem and resources,
+rusage[mem=...], and a few -x.
+"""
+import argparse
+import os
+import random
+
+LOADNAMES = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it",
+             "tmp", "swp", "mem")
+
+
+def gen_hosts(rng, n, out):
+    sizes = [  # (weight, slots, ncpus, maxmem MB)
+        (40, 8, 8, 32768),
+        (40, 16, 16, 65536),
+        (15, 32, 32, 131072),
+        (5, 64, 64, 524288),
+    ]
+    weights = [s[0] for s in sizes]
+    slots = 0
+    for i in range(n):
+        _, mxj, ncpus, maxmem = rng.choices(sizes, weights)[0]
+        res = []
+        if rng.random() < 0.05:
+            res.append("gpu")
+        if rng.random() < 0.30:
+            res.append("ssd")
+        if maxmem >= 500000:
+            res.append("fat")
+        ut = rng.random() * 0.8
+        r1m = rng.random() * ncpus * 0.5
+        if rng.random() < 0.03:  # busy: over the ut threshold
+            ut = 0.95
+        if rng.random() < 0.02:  # busy: over the r1m threshold
+            r1m = ncpus * 2.0
+        mem = int(maxmem * rng.uniform(0.4, 0.95))
+        load = ("r15s:%.2f,r1m:%.2f,r15m:%.2f,ut:%.2f,pg:%.1f,io:%d,ls:%d,"
+                "it:%d,tmp:%d,swp:%d,mem:%d" % (
+                    r1m * 0.8, r1m, r1m * 0.9, ut, rng.random() * 5,
+                    rng.randrange(200), rng.randrange(3), rng.randrange(600),
+                    rng.randrange(5000, 50000), rng.randrange(1000, 8000),
+                    mem))
+        status = "ok"
+        x = rng.random()
+        if x < 0.01:
+            status = "unavail"
+        elif x < 0.015:
+            status = "closed"
+        else:
+            slots += mxj
+        out.write("host h%05d mxj=%d ncpus=%d maxmem=%d maxswp=8192 "
+                  "maxtmp=51200 status=%s%s load=%s sched=ut:0.9,r1m:%d\n" % (
+                      i, mxj, ncpus, maxmem, status,
+                      " res=" + ",".join(res) if res else "", load,
+                      ncpus * 1.5))
+    return slots
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hosts", type=int, default=10000)
+    ap.add_argument("--jobs", type=int, default=1000000)
+    ap.add_argument("--users", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=4)
+    ap.add_argument("outdir")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    os.makedirs(a.outdir, exist_ok=True)
+
+    with open(os.path.join(a.outdir, "cluster.txt"), "w") as f:
+        f.write("# workload 9 cluster: gen.py --hosts %d --seed %d\n" %
+                (a.hosts, a.seed))
+        f.write("# fairshare: not implemented by the project yet; FCFS by "
+                "queue priority\n")
+        slots = gen_hosts(rng, a.hosts, f)
+        f.write("queue urgent priority=80 accept_interval=0 "
+                "qjob_limit=%d\n" % max(1, slots // 20))
+        f.write("queue short priority=60 accept_interval=0 ujob_limit=500\n")
+        f.write("queue normal priority=40 accept_interval=0\n")
+        f.write("queue long priority=20 accept_interval=0 hjob_limit=16 "
+                "res_req=select[maxmem > 16000]\n")
+
+    queues = ["urgent", "short", "normal", "long"]
+    qweights = [5, 30, 50, 15]
+    # A skew: user k is drawn with weight 1/(k+1)^0.5.
+    uweights = [1.0 / (k + 1) ** 0.5 for k in range(a.users)]
+    users = ["u%04d" % k for k in range(a.users)]
+    mems = [1000, 2000, 4000, 8000, 16000]
+    t0 = 1700000000 - 86400
+    step = 86400.0 / max(1, a.jobs)
+    kinds = [  # (weight, kind)
+        (55, "plain"), (15, "n"), (10, "span"), (10, "mem"),
+        (4, "gpu"), (5, "ssd"), (1, "x"),
+    ]
+    kw = [k[0] for k in kinds]
+    kn = [k[1] for k in kinds]
+    qs = rng.choices(queues, qweights, k=a.jobs)
+    us = rng.choices(users, uweights, k=a.jobs)
+    ks = rng.choices(kn, kw, k=a.jobs)
+    with open(os.path.join(a.outdir, "jobs.txt"), "w") as f:
+        for i in range(a.jobs):
+            kind = ks[i]
+            n, flags, rr = 1, "-", ""
+            if kind == "n":
+                n = rng.choice((2, 4, 8))
+            elif kind == "span":
+                n = rng.choice((4, 8, 16))
+                rr = "span[hosts=1]"
+            elif kind == "mem":
+                m = rng.choice(mems)
+                rr = "select[mem > %d] rusage[mem=%d]" % (m, m)
+            elif kind == "gpu":
+                rr = "select[gpu] rusage[mem=4000]"
+            elif kind == "ssd":
+                n = 2
+                rr = "select[ssd && mem > 2000] span[hosts=1]"
+            elif kind == "x":
+                flags = "x"
+            run = int(min(3600, 30 + rng.expovariate(1 / 300.0)))
+            f.write("%s %s %d %d %d %s %s\n" % (
+                qs[i], us[i], n, int(t0 + i * step), run, flags, rr))
+
+
+if __name__ == "__main__":
+    main()
