@@ -31,7 +31,9 @@ WAIT_SECS=${WAIT_SECS:-30}
 pick_ports() {
 	local base tries=0
 	while :; do
-		base=$(( 20000 + (RANDOM * 7 + $$) % 30000 ))
+		# Below Linux's ephemeral range (32768-60999), so no
+		# outgoing connection holds the port when a daemon binds it.
+		base=$(( 20000 + (RANDOM * 7 + $$) % 12000 ))
 		if ! ss -ltnH 2>/dev/null | awk '{print $4}' |
 		    grep -Eq ":($base|$((base + 1))|$((base + 2)))\$"; then
 			echo "$base"
