@@ -84,9 +84,24 @@ int	 resreq_merge_queue(struct resreq *out, const struct resreq *q,
 /* Does the host satisfy the select expression (true if none)? */
 bool	 resreq_select(const struct resreq *, const struct rr_host *);
 /* Order hosts: <0 when a is better than b, by order[] (default
- * r15s:pg when the requirement has none). */
+ * r15s:pg when the requirement has none), then by name. */
 int	 resreq_order_cmp(const struct resreq *, const struct rr_host *a,
 	    const struct rr_host *b);
+/*
+ * The same order as sort keys, to compute once per host before a sort:
+ * resreq_order_values fills resreq_order_nkeys() values for a host,
+ * smaller is better, and resreq_order_cmp_values compares two hosts'
+ * values (0 on a tie, which the caller breaks by name).  Loads within
+ * about 0.1% tie, and the order is a true ordering.
+ */
+int	 resreq_order_nkeys(const struct resreq *);
+void	 resreq_order_values(const struct resreq *, const struct rr_host *,
+	    double *v);
+int	 resreq_order_cmp_values(const double *a, const double *b, int n);
+/* Do the two order hosts the same way?  Which load indices (bit i for
+ * index i) does the order compare? */
+bool	 resreq_order_same(const struct resreq *, const struct resreq *);
+unsigned resreq_order_loads(const struct resreq *);
 /* LSF's display form, e.g. "select[type == local] order[r15s:pg] ". */
 char	*resreq_to_string(const struct resreq *);
 /* Deep copy. */

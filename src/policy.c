@@ -39,6 +39,7 @@ struct pass {
 	int		*elig;		/* eligible host indices, sorted */
 	int		 nelig;
 	int		 cursor;	/* first eligible host maybe with room */
+	unsigned	 rsv_moved;	/* load indices rusage moved this turn */
 	const struct resreq *order_rr;
 	struct shape	 failed[SHAPE_CACHE];
 	int		 nfailed;
@@ -287,26 +288,51 @@ has_host_limits(const struct pass *p, const struct pol_job *j)
 	    (p->c->any_jlu || j->user->jl_p >= 0));
 }
 
-static const struct resreq *order_ctx;
+/*
+ * Sorting hosts by order[]: each candidate's sort keys are computed once
+ * (resreq_order_values), not at every comparison, which at 10,000 hosts
+ * was most of a pass.  qsort has no context argument, hence the statics.
+ */
+static const double *sort_vals;		/* nkeys values per host index */
+static int sort_nkeys;
+static struct pol_cluster *sort_c;
 
 static int
 cmp_hosts(const void *a, const void *b)
 {
-	extern struct pol_cluster *policy_cmp_cluster;
-	const struct pol_host *ha = policy_cmp_cluster->hosts[*(const int *)a];
-	const struct pol_host *hb = policy_cmp_cluster->hosts[*(const int *)b];
+	int ia = *(const int *)a, ib = *(const int *)b, c;
+	const char *na, *nb;
 
-	return resreq_order_cmp(order_ctx, &ha->rr, &hb->rr);
+	c = resreq_order_cmp_values(sort_vals + (size_t)ia * sort_nkeys,
+	    sort_vals + (size_t)ib * sort_nkeys, sort_nkeys);
+	if (c != 0)
+		return c;
+	/* A full tie still needs an order that does not change. */
+	na = sort_c->hosts[ia]->rr.name;
+	nb = sort_c->hosts[ib]->rr.name;
+	if (na == NULL || nb == NULL)
+		return (na == NULL) - (nb == NULL);
+	c = strcmp(na, nb);
+	return c < 0 ? -1 : c > 0;
 }
-
-struct pol_cluster *policy_cmp_cluster;
 
 static void
 sort_hosts(struct pol_cluster *c, int *idx, int n, const struct resreq *rr)
 {
-	policy_cmp_cluster = c;
-	order_ctx = rr;
+	int nk = resreq_order_nkeys(rr);
+	double *vals;
+
+	if (n < 2)
+		return;
+	vals = xmalloc(sizeof(double) * (size_t)c->nhosts * (size_t)nk);
+	for (int i = 0; i < n; i++)
+		resreq_order_values(rr, &c->hosts[idx[i]]->rr,
+		    vals + (size_t)idx[i] * nk);
+	sort_vals = vals;
+	sort_nkeys = nk;
+	sort_c = c;
 	qsort(idx, (size_t)n, sizeof(*idx), cmp_hosts);
+	free(vals);
 }
 
 static void
@@ -510,6 +536,34 @@ pick_slots(const int *cand, const int *room, int ncand, int need,
 	return n;
 }
 
+/* The load indices a job's rusage[] moves when it is placed. */
+static unsigned
+rusage_loads(const struct resreq *rr)
+{
+	unsigned m = 0;
+	int k;
+
+	for (int i = 0; rr && i < rr->nrusage; i++)
+		if ((k = load_index_lookup(rr->rusage[i].name)) >= 0)
+			m |= 1u << k;
+	return m;
+}
+
+/*
+ * Can a job's candidates be taken in the order of the queue's sorted
+ * eligible hosts instead of being sorted again?  Yes when the job orders
+ * hosts as the queue does and no load that order compares has moved
+ * since that sort (rusage taken in this turn): the order is a true
+ * ordering (resreq_order_values), so it is the order a sort would give.
+ * At 10,000 hosts this is most of a pass.
+ */
+static bool
+presorted(const struct pass *p, const struct resreq *rr)
+{
+	return resreq_order_same(rr, p->q->rr) &&
+	    (resreq_order_loads(rr) & p->rsv_moved) == 0;
+}
+
 static bool
 place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 {
@@ -537,7 +591,8 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		struct pol_host *h = c->hosts[i];
 		int r = h->qreason, lr = INT_MAX;
 
-		if (r == 0 && j->asked && !asked_has(j, i))
+		/* A host the job did not ask for says so first. */
+		if (j->asked && !asked_has(j, i))
 			r = HR_NOT_REQUESTED;
 		if (r == 0 && j->rr && !resreq_select(j->rr, &h->rr))
 			r = HR_RESREQ;
@@ -559,14 +614,26 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	free(keys);
 	slots = xmalloc(sizeof(int) * (size_t)need);
 	if (ncand > 0) {
-		/* Sort the candidates; their room follows by host index. */
-		int *hr = xmalloc(sizeof(int) * (size_t)c->nhosts);
+		/* Sort the candidates; their room follows by host index
+		 * (room + 1, so 0 marks a host that is not one). */
+		int *hr = xcalloc((size_t)c->nhosts, sizeof(int));
+		int nsorted = 0;
 
 		for (int i = 0; i < ncand; i++)
-			hr[cand[i]] = room[i];
-		sort_hosts(c, cand, ncand, rr);
+			hr[cand[i]] = room[i] + 1;
+		if (presorted(p, rr)) {
+			/* per[] is free until pick_slots fills it. */
+			for (int i = 0; i < p->nelig; i++)
+				if (hr[p->elig[i]] > 0 && nsorted < ncand)
+					per[nsorted++] = p->elig[i];
+			if (nsorted == ncand)
+				memcpy(cand, per, sizeof(int) *
+				    (size_t)ncand);
+		}
+		if (nsorted != ncand)
+			sort_hosts(c, cand, ncand, rr);
 		for (int i = 0; i < ncand; i++)
-			room[i] = hr[cand[i]];
+			room[i] = hr[cand[i]] - 1;
 		free(hr);
 		if (rr && rr->same) {
 			/* Try each group of hosts that share the value, in
@@ -620,6 +687,7 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 			continue;
 		take(p, j, h, per[i], j->exclusive);
 		rusage_take(rr, h);
+		p->rsv_moved |= rusage_loads(rr);
 		/* Less is left: the queue's select and the thresholds,
 		 * judged when its turn began, see it for the jobs after. */
 		if (rr && rr->nrusage > 0 && h->qreason == 0)
@@ -729,6 +797,7 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 
 	p->nelig = 0;
 	p->cursor = 0;
+	p->rsv_moved = 0;
 	p->nfailed = 0;
 	p->failed_next = 0;
 	for (int i = 0; i < c->nhosts; i++) {

@@ -677,56 +677,143 @@ resreq_select(const struct resreq *rr, const struct rr_host *h)
 	return rr == NULL || rr_expr_eval(rr->select, h);
 }
 
-/* A host's value for an order[] key; false when it is not known. */
-static bool
-key_value(const char *name, const struct rr_host *h, double *v)
+/*
+ * order[] keys.  A key is a load index (0 .. NLOADIDX-1) or one of the
+ * static figures below, resolved from its name once per host rather than
+ * once per comparison.
+ */
+enum { KEY_NCPUS = NLOADIDX, KEY_CPUF, KEY_MAXMEM, KEY_MAXSWP, KEY_MAXTMP,
+	KEY_UNKNOWN };
+
+static int
+key_id(const char *name)
 {
+	static const char *const statics[] = { "ncpus", "cpuf", "maxmem",
+	    "maxswp", "maxtmp" };
 	int i = load_index_lookup(name);
 
-	if (i >= 0) {
-		if (h->load == NULL || isnan(h->load[i]) ||
-		    h->load[i] >= INFINIT_LOAD)
+	if (i >= 0)
+		return i;
+	for (i = 0; i < (int)ARRAY_SIZE(statics); i++)
+		if (strcasecmp(name, statics[i]) == 0)
+			return KEY_NCPUS + i;
+	return KEY_UNKNOWN;
+}
+
+/* A host's value for a key; false when it is not known. */
+static bool
+key_value(int key, const struct rr_host *h, double *v)
+{
+	switch (key) {
+	case KEY_NCPUS:
+		*v = h->ncpus;
+		break;
+	case KEY_CPUF:
+		*v = h->cpuf;
+		break;
+	case KEY_MAXMEM:
+		*v = h->maxmem;
+		break;
+	case KEY_MAXSWP:
+		*v = h->maxswp;
+		break;
+	case KEY_MAXTMP:
+		*v = h->maxtmp;
+		break;
+	case KEY_UNKNOWN:
+		return false;
+	default:
+		if (h->load == NULL || isnan(h->load[key]) ||
+		    h->load[key] >= INFINIT_LOAD)
 			return false;
-		*v = h->load[i];
+		*v = h->load[key];
 		return true;
 	}
-	if (strcasecmp(name, "ncpus") == 0)
-		*v = h->ncpus;
-	else if (strcasecmp(name, "cpuf") == 0)
-		*v = h->cpuf;
-	else if (strcasecmp(name, "maxmem") == 0)
-		*v = h->maxmem;
-	else if (strcasecmp(name, "maxswp") == 0)
-		*v = h->maxswp;
-	else if (strcasecmp(name, "maxtmp") == 0)
-		*v = h->maxtmp;
-	else
-		return false;
 	return isfinite(*v);
 }
 
-/* <0 when a is better than b on one key, 0 on a tie. */
-static int
-key_cmp(const char *name, bool reverse, const struct rr_host *a,
-    const struct rr_host *b)
+/*
+ * Loads jitter, so values within about 0.1% should tie and let the next
+ * key decide.  Rounding to 10 significant bits does that and, unlike
+ * "closer than 0.1%", is an equivalence: the order it gives is a true
+ * ordering, the same whichever way the hosts are sorted.
+ */
+static double
+coarse(double v)
 {
-	double va, vb;
-	bool ka, kb, ascending;
-	int i;
+	int e;
+	double m = frexp(v, &e);
 
-	ka = key_value(name, a, &va);
-	kb = key_value(name, b, &vb);
-	/* Unknown values go last whatever the direction. */
-	if (!ka || !kb)
-		return ka == kb ? 0 : ka ? -1 : 1;
-	/* Loads jitter: within 0.1% is a tie, let the next key decide. */
-	if (fabs(va - vb) <= 0.001 * fmax(fabs(va), fabs(vb)))
-		return 0;
-	i = load_index_lookup(name);
-	ascending = i >= 0 && load_index_info[i].increasing;
-	if (reverse)
-		ascending = !ascending;
-	return (va < vb) == ascending ? -1 : 1;
+	return ldexp(nearbyint(m * 1024) / 1024, e);
+}
+
+int
+resreq_order_nkeys(const struct resreq *rr)
+{
+	return rr != NULL && rr->norder > 0 ? rr->norder : 2;
+}
+
+bool
+resreq_order_same(const struct resreq *a, const struct resreq *b)
+{
+	int n = resreq_order_nkeys(a);
+
+	if (n != resreq_order_nkeys(b))
+		return false;
+	if (a == NULL || a->norder == 0 || b == NULL || b->norder == 0)
+		return (a == NULL || a->norder == 0) ==
+		    (b == NULL || b->norder == 0);
+	for (int i = 0; i < n; i++)
+		if (a->order[i].reverse != b->order[i].reverse ||
+		    key_id(a->order[i].name) != key_id(b->order[i].name))
+			return false;
+	return true;
+}
+
+unsigned
+resreq_order_loads(const struct resreq *rr)
+{
+	unsigned m = 0;
+	int k;
+
+	if (rr == NULL || rr->norder == 0)
+		return 1u << LI_R15S | 1u << LI_PG;
+	for (int i = 0; i < rr->norder; i++)
+		if ((k = key_id(rr->order[i].name)) < NLOADIDX)
+			m |= 1u << k;
+	return m;
+}
+
+void
+resreq_order_values(const struct resreq *rr, const struct rr_host *h,
+    double *v)
+{
+	int n = resreq_order_nkeys(rr);
+
+	for (int i = 0; i < n; i++) {
+		bool def = rr == NULL || rr->norder == 0;
+		int key = def ? (i == 0 ? LI_R15S : LI_PG) :
+		    key_id(rr->order[i].name);
+		bool ascending = key < NLOADIDX && load_index_info[key].increasing;
+		double x;
+
+		if (!def && rr->order[i].reverse)
+			ascending = !ascending;
+		/* Unknown values go last whatever the direction. */
+		if (!key_value(key, h, &x))
+			v[i] = HUGE_VAL;
+		else
+			v[i] = ascending ? coarse(x) : -coarse(x);
+	}
+}
+
+int
+resreq_order_cmp_values(const double *a, const double *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
 }
 
 /*
@@ -737,18 +824,15 @@ int
 resreq_order_cmp(const struct resreq *rr, const struct rr_host *a,
     const struct rr_host *b)
 {
-	int c;
+	int n = resreq_order_nkeys(rr), c;
+	double *va = xmalloc(sizeof(double) * (size_t)n * 2), *vb = va + n;
 
-	if (rr != NULL && rr->norder > 0) {
-		for (int i = 0; i < rr->norder; i++)
-			if ((c = key_cmp(rr->order[i].name,
-			    rr->order[i].reverse, a, b)) != 0)
-				return c;
-	} else {
-		if ((c = key_cmp("r15s", false, a, b)) != 0 ||
-		    (c = key_cmp("pg", false, a, b)) != 0)
-			return c;
-	}
+	resreq_order_values(rr, a, va);
+	resreq_order_values(rr, b, vb);
+	c = resreq_order_cmp_values(va, vb, n);
+	free(va);
+	if (c != 0)
+		return c;
 	/* A full tie still needs an order that does not change. */
 	if (a->name == NULL || b->name == NULL)
 		return (a->name == NULL) - (b->name == NULL);

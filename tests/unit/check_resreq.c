@@ -815,6 +815,57 @@ order_cmp(const char *text, const struct rr_host *a, const struct rr_host *b)
 	return c;
 }
 
+/*
+ * The order is a true ordering even where loads nearly tie (the old
+ * "within 0.1%" rule was not transitive), so a list sorted once can be
+ * reused: antisymmetric and transitive over loads that crowd together.
+ */
+START_TEST(test_order_is_an_order)
+{
+	enum { N = 40 };
+	static const char *const orders[] = { "", "order[r15s:pg]",
+	    "order[-mem:ut]", "order[maxmem:r1m]" };
+	float loads[N][NLOADIDX];
+	char names[N][8];
+	struct rr_host h[N];
+	struct resreq rr;
+	unsigned seed = 7;
+
+	for (int i = 0; i < N; i++) {
+		memcpy(loads[i], load_a, sizeof(loads[i]));
+		/* Around 1.0, steps of 0.04%: many pairs within 0.1%. */
+		seed = seed * 1103515245 + 12345;
+		loads[i][LI_R15S] = 1.0f + 0.0004f * (float)(seed >> 16 & 15);
+		loads[i][LI_PG] = (float)(seed >> 20 & 3);
+		loads[i][LI_MEM] = 1000.0f + 0.5f * (float)(seed >> 22 & 7);
+		loads[i][LI_UT] = 0.5f + 0.0003f * (float)(seed >> 25 & 7);
+		loads[i][LI_R1M] = 2.0f;
+		snprintf(names[i], sizeof(names[i]), "h%02d", i);
+		h[i] = host_a;
+		h[i].name = names[i];
+		h[i].load = loads[i];
+	}
+	for (size_t o = 0; o < ARRAY_SIZE(orders); o++) {
+		parse_ok(&rr, orders[o], NULL);
+		for (int a = 0; a < N; a++)
+			for (int b = 0; b < N; b++) {
+				int ab = resreq_order_cmp(&rr, &h[a], &h[b]);
+
+				ck_assert_int_eq(ab, -resreq_order_cmp(&rr,
+				    &h[b], &h[a]));
+				ck_assert_int_eq(ab == 0, a == b);
+				for (int c = 0; c < N; c++)
+					if (ab < 0 && resreq_order_cmp(&rr,
+					    &h[b], &h[c]) < 0)
+						ck_assert_int_lt(
+						    resreq_order_cmp(&rr,
+						    &h[a], &h[c]), 0);
+			}
+		resreq_release(&rr);
+	}
+}
+END_TEST
+
 START_TEST(test_order)
 {
 	float l1[NLOADIDX], l2[NLOADIDX];
@@ -1186,6 +1237,7 @@ resreq_suite(void)
 	tcase_add_test(tc, test_merge_job);
 	tcase_add_test(tc, test_merge_queue);
 	tcase_add_test(tc, test_order);
+	tcase_add_test(tc, test_order_is_an_order);
 	tcase_add_loop_test(tc, test_to_string, 0,
 	    (int)ARRAY_SIZE(show_cases));
 	tcase_add_test(tc, test_to_string_null);
