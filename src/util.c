@@ -15,6 +15,10 @@
 
 #include "util.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
 const char *progname = "lsf";
 
 void *
@@ -566,10 +570,20 @@ crc32c_sse42(uint32_t crc, const void *buf, size_t len)
 	return ~crc;
 }
 
+/*
+ * Asked with CPUID on first use: __builtin_cpu_supports would link
+ * libgcc's CPU probe, which runs at every program's start-up (tens of
+ * microseconds in a VM), and every command is a short-lived program.
+ */
 bool
 crc32c_hw_available(void)
 {
-	return __builtin_cpu_supports("sse4.2");
+	static int known = -1;
+	unsigned a, b, c, d;
+
+	if (known < 0)
+		known = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_2);
+	return known;
 }
 
 uint32_t
