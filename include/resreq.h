@@ -98,6 +98,9 @@ int	 resreq_order_nkeys(const struct resreq *);
 void	 resreq_order_values(const struct resreq *, const struct rr_host *,
 	    double *v);
 int	 resreq_order_cmp_values(const double *a, const double *b, int n);
+/* Do the two ask for the same thing (select, order, rusage, span, same),
+ * whatever their text?  NULL equals only NULL. */
+bool	 resreq_equal(const struct resreq *, const struct resreq *);
 /* Do the two order hosts the same way?  Which load indices (bit i for
  * index i) does the order compare? */
 bool	 resreq_order_same(const struct resreq *, const struct resreq *);
@@ -125,6 +128,7 @@ struct rr_expr *rr_expr_copy(const struct rr_expr *);
 void	 rr_expr_free(struct rr_expr *);
 bool	 rr_expr_eval(const struct rr_expr *, const struct rr_host *);
 void	 rr_expr_print(struct strbuf *, const struct rr_expr *);
+bool	 rr_expr_equal(const struct rr_expr *, const struct rr_expr *);
 /* A number at s with an optional K/M/G/T[B] suffix (converted to MB);
  * returns the characters used, 0 if none. */
 size_t	 rr_scan_number(const char *s, const char *end, double *,

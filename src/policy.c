@@ -24,6 +24,7 @@
 struct shape {
 	const struct resreq *rr;
 	const struct pol_user *user;
+	bool		 limits;	/* the user's host limits applied */
 	const int	*asked;
 	int		 num_procs;
 	bool		 exclusive;
@@ -369,9 +370,18 @@ shape_find(struct pass *p, const struct pol_job *j)
 	for (int i = 0; i < p->nfailed; i++) {
 		struct shape *s = &p->failed[i];
 
-		if (s->rr == j->rr && s->asked == j->asked &&
-		    s->user == j->user &&
-		    s->num_procs == j->num_procs && s->exclusive == j->exclusive)
+		/*
+		 * mbatchd parses each job's -R on its own, so requirements
+		 * are compared by what they ask, and the user only matters
+		 * where per-host user limits do: a queue of many users'
+		 * identical jobs that cannot start costs one walk of the
+		 * hosts per pass, not one per job.
+		 */
+		if (s->asked == j->asked && s->num_procs == j->num_procs &&
+		    s->exclusive == j->exclusive &&
+		    (s->user == j->user ||
+		    (!s->limits && !has_host_limits(p, j))) &&
+		    resreq_equal(s->rr, j->rr))
 			return s;
 	}
 	return NULL;
@@ -384,6 +394,7 @@ shape_add(struct pass *p, const struct pol_job *j)
 
 	s->rr = j->rr;
 	s->user = j->user;
+	s->limits = has_host_limits(p, j);
 	s->asked = j->asked;
 	s->num_procs = j->num_procs;
 	s->exclusive = j->exclusive;

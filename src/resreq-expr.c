@@ -1080,6 +1080,23 @@ op_str(enum rr_op op)
  * grammar needs them to rebuild the same tree, numbers as "%.2f": e.g.
  * "mem >= 8192.00 && (type == X86_64 || !bigmem)".
  */
+bool
+rr_expr_equal(const struct rr_expr *a, const struct rr_expr *b)
+{
+	if (a == b)
+		return true;
+	if (a == NULL || b == NULL || a->op != b->op || a->num != b->num ||
+	    a->unit != b->unit || a->quoted != b->quoted || a->ref != b->ref ||
+	    a->idx != b->idx || a->nkid != b->nkid ||
+	    (a->str == NULL) != (b->str == NULL) ||
+	    (a->str && strcmp(a->str, b->str) != 0))
+		return false;
+	for (int i = 0; i < a->nkid; i++)
+		if (!rr_expr_equal(a->kid[i], b->kid[i]))
+			return false;
+	return true;
+}
+
 void
 rr_expr_print(struct strbuf *sb, const struct rr_expr *e)
 {

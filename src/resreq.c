@@ -747,6 +747,30 @@ coarse(double v)
 	return ldexp(nearbyint(m * 1024) / 1024, e);
 }
 
+bool
+resreq_equal(const struct resreq *a, const struct resreq *b)
+{
+	if (a == b)
+		return true;
+	if (a == NULL || b == NULL || a->norder != b->norder ||
+	    a->nrusage != b->nrusage || a->span_hosts != b->span_hosts ||
+	    a->span_ptile != b->span_ptile ||
+	    (a->same == NULL) != (b->same == NULL) ||
+	    (a->same && strcmp(a->same, b->same) != 0))
+		return false;
+	for (int i = 0; i < a->norder; i++)
+		if (a->order[i].reverse != b->order[i].reverse ||
+		    strcmp(a->order[i].name, b->order[i].name) != 0)
+			return false;
+	for (int i = 0; i < a->nrusage; i++)
+		if (strcmp(a->rusage[i].name, b->rusage[i].name) != 0 ||
+		    a->rusage[i].value != b->rusage[i].value ||
+		    a->rusage[i].duration != b->rusage[i].duration ||
+		    a->rusage[i].decay != b->rusage[i].decay)
+			return false;
+	return rr_expr_equal(a->select, b->select);
+}
+
 int
 resreq_order_nkeys(const struct resreq *rr)
 {

@@ -866,6 +866,41 @@ START_TEST(test_order_is_an_order)
 }
 END_TEST
 
+/* Two jobs' requirements parsed apart compare by content. */
+START_TEST(test_equal)
+{
+	static const char *const texts[] = {
+		"", "select[mem>100]", "select[mem>100 && type==X86_64]",
+		"select[mem>200]", "select[mem>100] order[-ut]",
+		"select[mem>100] rusage[mem=100]",
+		"select[mem>100] rusage[mem=100:duration=5]",
+		"select[mem>100] rusage[mem=100:decay=1]",
+		"select[mem>100] span[hosts=1]", "span[ptile=2]",
+		"same[type]", "select[defined(bigmem)]", "select[!bigmem]",
+	};
+	struct resreq a, b;
+
+	ck_assert(resreq_equal(NULL, NULL));
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		parse_ok(&a, texts[i], NULL);
+		ck_assert(!resreq_equal(&a, NULL));
+		for (size_t k = 0; k < ARRAY_SIZE(texts); k++) {
+			parse_ok(&b, texts[k], NULL);
+			ck_assert_msg(resreq_equal(&a, &b) == (i == k),
+			    "\"%s\" vs \"%s\"", texts[i], texts[k]);
+			resreq_release(&b);
+		}
+		resreq_release(&a);
+	}
+	/* The same request written another way is the same. */
+	parse_ok(&a, "select[mem>100]", NULL);
+	parse_ok(&b, "mem>100", NULL);
+	ck_assert(resreq_equal(&a, &b));
+	resreq_release(&a);
+	resreq_release(&b);
+}
+END_TEST
+
 START_TEST(test_order)
 {
 	float l1[NLOADIDX], l2[NLOADIDX];
@@ -1238,6 +1273,7 @@ resreq_suite(void)
 	tcase_add_test(tc, test_merge_queue);
 	tcase_add_test(tc, test_order);
 	tcase_add_test(tc, test_order_is_an_order);
+	tcase_add_test(tc, test_equal);
 	tcase_add_loop_test(tc, test_to_string, 0,
 	    (int)ARRAY_SIZE(show_cases));
 	tcase_add_test(tc, test_to_string_null);
