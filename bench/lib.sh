@@ -65,91 +65,19 @@ ratio() {
 		if (v < 10 && v > -10) printf "%.4g\n", v; else printf "%.1f\n", v }'
 }
 
-# Pick three consecutive free TCP ports on the loopback addresses.
-pick_ports() {
-	local base tries=0
-	while :; do
-		# Below Linux's ephemeral range (32768-60999), so no
-		# outgoing connection holds the port when a daemon binds it.
-		base=$(( 20000 + (RANDOM * 7 + $$) % 12000 ))
-		if ! ss -ltnH 2>/dev/null | awk '{print $4}' |
-		    grep -Eq ":($base|$((base + 1))|$((base + 2)))\$"; then
-			echo "$base"
-			return
-		fi
-		tries=$((tries + 1))
-		[ $tries -gt 50 ] && { echo "no free ports" >&2; exit 1; }
-	done
-}
+. "$BTOP/tools/cluster-conf.sh"
 
 # bench_init NHOSTS MXJ [extra lsf.conf lines...]
 bench_init() {
-	local n=$1 mxj=$2 i base h
+	local n=$1 mxj=$2
 	shift 2
 	B_DIR=$(mktemp -d "$BENCH_TMP/lsfb.$B_NAME.XXXXXX")
 	chmod 755 "$B_DIR"
-	export LSF_ENVDIR="$B_DIR/conf"
-	LSF_CONF="$B_DIR/conf"
-	LSB_CONF="$B_DIR/conf/lsbatch/c1/configdir"
+	mkdir -p "$B_DIR/jobs" "$B_DIR/out"
+	chmod 1777 "$B_DIR/jobs" "$B_DIR/out"
+	cluster_conf "$B_DIR" "$n" LOG_WARNING "root $(id -un)" "$@"
 	LSB_SHARE="$B_DIR/work"
 	LSB_LOGDIR="$B_DIR/work/c1/logdir"
-	mkdir -p "$LSB_CONF" "$B_DIR/work" "$B_DIR/log" "$B_DIR/jobs" \
-	    "$B_DIR/out"
-	chmod 1777 "$B_DIR/jobs" "$B_DIR/out"
-	base=$(pick_ports)
-	HOSTS=""
-	: >"$LSF_CONF/hosts"
-	for i in $(seq 1 "$n"); do
-		h="host$(printf "\\x$(printf %x $((96 + i)))")"
-		HOSTS="$HOSTS $h"
-		echo "127.0.0.$((10 + i)) $h" >>"$LSF_CONF/hosts"
-	done
-	HOSTS=${HOSTS# }
-	MASTER=${HOSTS%% *}
-	cat >"$LSF_CONF/lsf.conf" <<EOF
-LSF_CONFDIR=$LSF_CONF
-LSB_SHAREDIR=$B_DIR/work
-LSF_LOGDIR=$B_DIR/log
-LSF_LOG_MASK=LOG_WARNING
-LSF_LIM_PORT=$base
-LSB_MBD_PORT=$((base + 1))
-LSB_SBD_PORT=$((base + 2))
-LSF_MASTER_LIST="$MASTER"
-LSF_UNIT_FOR_LIMITS=MB
-EOF
-	for l in "$@"; do echo "$l" >>"$LSF_CONF/lsf.conf"; done
-	cat >"$LSF_CONF/lsf.shared" <<EOF
-Begin Cluster
-ClusterName
-c1
-End Cluster
-
-Begin HostType
-TYPENAME
-X86_64
-End HostType
-
-Begin HostModel
-MODELNAME  CPUFACTOR  ARCHITECTURE
-generic    1.0        ()
-End HostModel
-EOF
-	{
-		echo "Begin Parameters"
-		echo "EXINTERVAL = 1"
-		echo "End Parameters"
-		echo
-		echo "Begin ClusterAdmins"
-		echo "Administrators = root $(id -un)"
-		echo "End ClusterAdmins"
-		echo
-		echo "Begin Host"
-		echo "HOSTNAME  model  type  server  RESOURCES"
-		for h in $HOSTS; do
-			echo "$h  !  !  1  ()"
-		done
-		echo "End Host"
-	} >"$LSF_CONF/lsf.cluster.c1"
 	# Throughput: dispatch at once, no pause between dispatches; jobs
 	# that end are kept an hour so they can be counted.
 	cat >"$LSB_CONF/lsb.params" <<EOF
@@ -238,13 +166,6 @@ mbd_pid() {
 # VmRSS of a process, in kB.
 rss_kb() {
 	awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
-}
-
-all_hosts_ok() {
-	local out
-	out=$(bhosts 2>/dev/null) || return 1
-	[ "$(echo "$out" | awk 'NR > 1 && $2 != "unavail" &&
-	    $2 != "unreach"' | wc -l)" -eq "$(echo "$HOSTS" | wc -w)" ]
 }
 
 # Make queue "idle" inactive (jobs there stay pending).

@@ -27,88 +27,17 @@ T_DIR=""
 T_PIDS=""
 WAIT_SECS=${WAIT_SECS:-30}
 
-# Pick three consecutive free TCP ports on the loopback addresses.
-pick_ports() {
-	local base tries=0
-	while :; do
-		# Below Linux's ephemeral range (32768-60999), so no
-		# outgoing connection holds the port when a daemon binds it.
-		base=$(( 20000 + (RANDOM * 7 + $$) % 12000 ))
-		if ! ss -ltnH 2>/dev/null | awk '{print $4}' |
-		    grep -Eq ":($base|$((base + 1))|$((base + 2)))\$"; then
-			echo "$base"
-			return
-		fi
-		tries=$((tries + 1))
-		[ $tries -gt 50 ] && { echo "no free ports" >&2; exit 1; }
-	done
-}
+. "$TOP/tools/cluster-conf.sh"
 
 # cluster_init N [extra lsf.conf lines...]
 cluster_init() {
-	local n=$1 i base
+	local n=$1
 	shift
 	T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/lsft.$T_NAME.XXXXXX")
 	chmod 755 "$T_DIR"
-	export LSF_ENVDIR="$T_DIR/conf"
-	LSF_CONF="$T_DIR/conf"
-	LSB_CONF="$T_DIR/conf/lsbatch/c1/configdir"
-	mkdir -p "$LSB_CONF" "$T_DIR/work" "$T_DIR/log" "$T_DIR/jobs"
+	mkdir -p "$T_DIR/jobs"
 	chmod 1777 "$T_DIR/jobs"
-	base=$(pick_ports)
-	HOSTS=""
-	: >"$LSF_CONF/hosts"
-	for i in $(seq 1 "$n"); do
-		local h="host$(printf "\\x$(printf %x $((96 + i)))")"
-		HOSTS="$HOSTS $h"
-		echo "127.0.0.$((10 + i)) $h" >>"$LSF_CONF/hosts"
-	done
-	HOSTS=${HOSTS# }
-	MASTER=${HOSTS%% *}
-	cat >"$LSF_CONF/lsf.conf" <<EOF
-LSF_CONFDIR=$LSF_CONF
-LSB_SHAREDIR=$T_DIR/work
-LSF_LOGDIR=$T_DIR/log
-LSF_LOG_MASK=LOG_DEBUG
-LSF_LIM_PORT=$base
-LSB_MBD_PORT=$((base + 1))
-LSB_SBD_PORT=$((base + 2))
-LSF_MASTER_LIST="$MASTER"
-LSF_UNIT_FOR_LIMITS=MB
-EOF
-	for l in "$@"; do echo "$l" >>"$LSF_CONF/lsf.conf"; done
-	cat >"$LSF_CONF/lsf.shared" <<EOF
-Begin Cluster
-ClusterName
-c1
-End Cluster
-
-Begin HostType
-TYPENAME
-X86_64
-End HostType
-
-Begin HostModel
-MODELNAME  CPUFACTOR  ARCHITECTURE
-generic    1.0        ()
-End HostModel
-EOF
-	{
-		echo "Begin Parameters"
-		echo "EXINTERVAL = 1"
-		echo "End Parameters"
-		echo
-		echo "Begin ClusterAdmins"
-		echo "Administrators = root"
-		echo "End ClusterAdmins"
-		echo
-		echo "Begin Host"
-		echo "HOSTNAME  model  type  server  RESOURCES"
-		for h in $HOSTS; do
-			echo "$h  !  !  1  ()"
-		done
-		echo "End Host"
-	} >"$LSF_CONF/lsf.cluster.c1"
+	cluster_conf "$T_DIR" "$n" LOG_DEBUG root "$@"
 	cat >"$LSB_CONF/lsb.params" <<EOF
 Begin Parameters
 DEFAULT_QUEUE = normal
@@ -155,15 +84,6 @@ cluster_start() {
 	for h in $HOSTS; do start_daemon lim "$h"; done
 	for h in $HOSTS; do start_daemon sbatchd "$h"; done
 	wait_for all_hosts_ok || { dump_logs; fail "cluster did not come up"; exit 1; }
-}
-
-# Every host is up: its LIM reports and its sbatchd is registered
-# (a host may still be closed, by its thresholds for instance).
-all_hosts_ok() {
-	local out
-	out=$(bhosts 2>/dev/null) || return 1
-	[ "$(echo "$out" | awk 'NR > 1 && $2 != "unavail" &&
-	    $2 != "unreach"' | wc -l)" -eq "$(echo "$HOSTS" | wc -w)" ]
 }
 
 cluster_stop() {

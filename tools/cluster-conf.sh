@@ -1,0 +1,102 @@
+# The LSF-level files of a private cluster on one machine, shared by the
+# scenario tests (tests/scenario/lib.sh) and the benchmarks (bench/lib.sh),
+# which add their own lsb.* files.  Each host is a loopback address
+# (127.0.0.11, .12, ...) named in the cluster's own hosts file.
+#
+#	. tools/cluster-conf.sh
+#	cluster_conf DIR NHOSTS LOG_MASK "ADMINS" [extra lsf.conf lines...]
+#
+# writes DIR/conf/{hosts,lsf.conf,lsf.shared,lsf.cluster.c1}, makes
+# DIR/conf/lsbatch/c1/configdir, DIR/work and DIR/log, and sets
+# LSF_ENVDIR (exported), LSF_CONF, LSB_CONF, HOSTS (hosta hostb ...) and
+# MASTER (the first host).
+
+# Three consecutive free TCP ports on the loopback addresses.
+pick_ports() {
+	local base tries=0
+	while :; do
+		# Below Linux's ephemeral range (32768-60999), so no
+		# outgoing connection holds the port when a daemon binds it.
+		base=$(( 20000 + (RANDOM * 7 + $$) % 12000 ))
+		if ! ss -ltnH 2>/dev/null | awk '{print $4}' |
+		    grep -Eq ":($base|$((base + 1))|$((base + 2)))\$"; then
+			echo "$base"
+			return
+		fi
+		tries=$((tries + 1))
+		[ $tries -gt 50 ] && { echo "no free ports" >&2; exit 1; }
+	done
+}
+
+cluster_conf() {
+	local dir=$1 n=$2 mask=$3 admins=$4 i h base
+	shift 4
+	export LSF_ENVDIR="$dir/conf"
+	LSF_CONF="$dir/conf"
+	LSB_CONF="$dir/conf/lsbatch/c1/configdir"
+	mkdir -p "$LSB_CONF" "$dir/work" "$dir/log"
+	base=$(pick_ports)
+	HOSTS=""
+	: >"$LSF_CONF/hosts"
+	for i in $(seq 1 "$n"); do
+		h="host$(printf "\\x$(printf %x $((96 + i)))")"
+		HOSTS="$HOSTS $h"
+		echo "127.0.0.$((10 + i)) $h" >>"$LSF_CONF/hosts"
+	done
+	HOSTS=${HOSTS# }
+	MASTER=${HOSTS%% *}
+	cat >"$LSF_CONF/lsf.conf" <<EOF
+LSF_CONFDIR=$LSF_CONF
+LSB_SHAREDIR=$dir/work
+LSF_LOGDIR=$dir/log
+LSF_LOG_MASK=$mask
+LSF_LIM_PORT=$base
+LSB_MBD_PORT=$((base + 1))
+LSB_SBD_PORT=$((base + 2))
+LSF_MASTER_LIST="$MASTER"
+LSF_UNIT_FOR_LIMITS=MB
+EOF
+	for i in "$@"; do echo "$i" >>"$LSF_CONF/lsf.conf"; done
+	cat >"$LSF_CONF/lsf.shared" <<EOF
+Begin Cluster
+ClusterName
+c1
+End Cluster
+
+Begin HostType
+TYPENAME
+X86_64
+End HostType
+
+Begin HostModel
+MODELNAME  CPUFACTOR  ARCHITECTURE
+generic    1.0        ()
+End HostModel
+EOF
+	{
+		echo "Begin Parameters"
+		echo "EXINTERVAL = 1"
+		echo "End Parameters"
+		echo
+		echo "Begin ClusterAdmins"
+		echo "Administrators = $admins"
+		echo "End ClusterAdmins"
+		echo
+		echo "Begin Host"
+		echo "HOSTNAME  model  type  server  RESOURCES"
+		for h in $HOSTS; do
+			echo "$h  !  !  1  ()"
+		done
+		echo "End Host"
+	} >"$LSF_CONF/lsf.cluster.c1"
+}
+
+# Every host is up: its LIM reports and its sbatchd is registered
+# (a host may still be closed, by its thresholds for instance).
+all_hosts_ok() {
+	local out
+	out=$(bhosts -w 2>/dev/null) || return 1
+	[ "$(echo "$out" | awk 'NR > 1 && $2 != "unavail" &&
+	    $2 != "unreach" && $2 != "closed_LIM"' | wc -l)" -eq \
+	    "$(echo "$HOSTS" | wc -w)" ]
+}
