@@ -309,7 +309,8 @@ collect(struct jq *jq, struct jvec *out)
 		if (JOB_STAT_STARTED(j->status))
 			want_push(jq, out, j, 0, 0, false);
 	nstart = out->n;
-	qsort(out->v, nstart, sizeof(*out->v), cmp_started);
+	if (nstart > 1)
+		qsort(out->v, nstart, sizeof(*out->v), cmp_started);
 	for (int i = 0; i < mbd->pc.nqueues; i++)
 		for (struct pol_job *p = mbd->pc.queues[i]->head; p;
 		    p = p->next) {
@@ -328,7 +329,8 @@ collect(struct jq *jq, struct jvec *out)
 			push_virtual(jq, &fin, j, &j->arr->gone,
 			    JOB_STAT_EXIT, false);
 	}
-	qsort(fin.v, fin.n, sizeof(*fin.v), cmp_finished);
+	if (fin.n > 1)
+		qsort(fin.v, fin.n, sizeof(*fin.v), cmp_finished);
 	for (size_t i = 0; i < fin.n; i++)
 		jvec_push(out, fin.v[i].j, fin.v[i].vidx, fin.v[i].vstat);
 	free(fin.v);
@@ -344,7 +346,9 @@ collect_array(struct jq *jq, struct jvec *out, struct job *p)
 		want_push(jq, out, e, 0, 0, true);
 	push_virtual(jq, out, p, &p->arr->pend, virtual_pend_stat(p), true);
 	push_virtual(jq, out, p, &p->arr->gone, JOB_STAT_EXIT, true);
-	qsort(out->v + first, out->n - first, sizeof(*out->v), cmp_index);
+	if (out->n - first > 1)
+		qsort(out->v + first, out->n - first, sizeof(*out->v),
+		    cmp_index);
 }
 
 /* bjobs <id>[<idx>]: false when there is no such job or element. */

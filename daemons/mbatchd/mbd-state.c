@@ -279,9 +279,6 @@ job_find(int64_t jobid, int32_t idx)
  */
 #define JOB_BLOCK	((size_t)32 << 20)
 
-static struct job *job_freelist;	/* linked through hnext */
-static char *jblk_next, *jblk_end;
-
 #if defined(__SANITIZE_ADDRESS__)
 #define JOB_MALLOC	1
 #elif defined(__has_feature)
@@ -303,6 +300,9 @@ job_put(struct job *j)
 	free(j);
 }
 #else
+static struct job *job_freelist;	/* linked through hnext */
+static char *jblk_next, *jblk_end;
+
 static struct job *
 job_get(void)
 {
