@@ -12,6 +12,7 @@
 #include "cmdopt.h"
 #include "loadsample.h"
 #include "lsf.h"
+#include "num.h"
 #include "timefmt.h"
 
 void
@@ -156,7 +157,7 @@ static const int thr_col[NLOADIDX] = {
 void
 disp_threshold_value(int idx, float v, char *buf, size_t len)
 {
-	bool fine = fabsf(v * 10 - roundf(v * 10)) > 1e-3f;
+	bool fine = fabsf(v * 10 - (float)num_round(v * 10)) > 1e-3f;
 
 	if (fine && (idx == LI_R15S || idx == LI_R1M || idx == LI_R15M ||
 	    idx == LI_PG))

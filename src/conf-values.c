@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "conf-lex.h"
+#include "num.h"
 
 /* Power of 1024 bytes a unit stands for (B 0, KB 1 ... ZB 7), or -1. */
 static int
@@ -62,15 +63,15 @@ parse_mem_kb(const char *s, const char *unit, long long *kb)
 		pw = unit_power(unit);
 	if (pw < 0)
 		return -1;
-	v = strtold(num, NULL) * powl(1024.0L, (long double)(pw - 1));
+	v = strtold(num, NULL) * num_pow1024(pw - 1);
 	if (v >= (long double)LLONG_MAX)
 		return -1;
 	/* Round up a fraction of a KB, but not an error of the float. */
-	r = roundl(v);
+	r = (long double)num_round(v);
 	if (fabsl(v - r) <= 1e-9L * (r > 1 ? r : 1))
 		*kb = (long long)r;
 	else
-		*kb = (long long)ceill(v);
+		*kb = num_ceil(v);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "loadsample.h"
+#include "num.h"
 
 /* Values past this are not printed exactly; long long still holds them. */
 #define FMT_MAX		1e15
@@ -17,16 +18,16 @@ fmt_mb(double mb, double m_limit, char *buf, size_t len)
 {
 	long long m, tenths;
 
-	m = llround(mb);
+	m = num_round(mb);
 	if (m < m_limit) {
 		snprintf(buf, len, "%lldM", m);
 		return;
 	}
-	tenths = llround(mb / 1024 * 10);
+	tenths = num_round(mb / 1024 * 10);
 	if (tenths % 10 != 0 && tenths < 10000)
 		snprintf(buf, len, "%lld.%lldG", tenths / 10, tenths % 10);
 	else
-		snprintf(buf, len, "%lldG", llround(mb / 1024));
+		snprintf(buf, len, "%lldG", num_round(mb / 1024));
 }
 
 static bool
@@ -52,7 +53,7 @@ fmt_load_value(int idx, float value, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", value);
 		break;
 	case LI_UT:
-		snprintf(buf, len, "%lld%%", llround(value * 100.0));
+		snprintf(buf, len, "%lld%%", num_round(value * 100.0));
 		break;
 	case LI_TMP:
 		/* lsload shows "2391M" of /tmp next to "1.2G" of swap. */
@@ -63,7 +64,7 @@ fmt_load_value(int idx, float value, char *buf, size_t len)
 		fmt_mb(value, 1024, buf, len);
 		break;
 	default:	/* io ls it */
-		snprintf(buf, len, "%lld", llround(value));
+		snprintf(buf, len, "%lld", num_round(value));
 		break;
 	}
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
 #include "policy.h"
 #include "util.h"
 
@@ -268,7 +269,7 @@ limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
 		}
 		if (u->jl_p >= 0) {
 			/* LSF rounds the per-processor user limit up. */
-			int max = (int)ceil((double)u->jl_p * host_cpus(h));
+			int max = (int)num_ceil((long double)u->jl_p * host_cpus(h));
 
 			if (max - used < room) {
 				room = max - used;

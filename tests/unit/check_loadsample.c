@@ -17,6 +17,7 @@
 #include <utmpx.h>
 
 #include "loadsample.h"
+#include "num.h"
 #include "util.h"
 
 #define TOL	1e-4
@@ -697,6 +698,26 @@ START_TEST(test_fmt_load_value)
 }
 END_TEST
 
+/* The libm-free rounding the formats use (num.h). */
+START_TEST(test_num_rounding)
+{
+	ck_assert_int_eq(num_round(0.0L), 0);
+	ck_assert_int_eq(num_round(2.4L), 2);
+	ck_assert_int_eq(num_round(2.5L), 3);
+	ck_assert_int_eq(num_round(-2.5L), -3);
+	ck_assert_int_eq(num_round(-2.4L), -2);
+	ck_assert_int_eq(num_round(0.49999999999999994L), 0);
+	ck_assert_int_eq(num_round(4503599627370497.0L), 4503599627370497LL);
+	ck_assert_int_eq(num_ceil(0.0L), 0);
+	ck_assert_int_eq(num_ceil(2.0L), 2);
+	ck_assert_int_eq(num_ceil(2.0001L), 3);
+	ck_assert_int_eq(num_ceil(-2.5L), -2);
+	ck_assert(num_pow1024(0) == 1.0L);
+	ck_assert(num_pow1024(2) == 1048576.0L);
+	ck_assert(num_pow1024(-1) == 1.0L / 1024);
+}
+END_TEST
+
 START_TEST(test_fmt_mem_mb)
 {
 	static const struct {
@@ -756,6 +777,7 @@ loadsample_suite(void)
 	tc = tcase_create("format");
 	tcase_add_test(tc, test_fmt_load_value);
 	tcase_add_test(tc, test_fmt_mem_mb);
+	tcase_add_test(tc, test_num_rounding);
 	suite_add_tcase(s, tc);
 	return s;
 }
