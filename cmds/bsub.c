@@ -13,7 +13,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -757,13 +756,9 @@ main(int argc, char **argv)
 		rq.options |= SUB_LOGIN_SHELL;
 	}
 	rq.sub_cwd = xstrdup(cwd);
+	/* Without HOME, mbatchd looks the home up (no NSS in a command). */
 	home = getenv("HOME");
-	if (home == NULL) {
-		struct passwd *pw = getpwuid(getuid());
-
-		home = pw ? pw->pw_dir : "/";
-	}
-	rq.sub_home = xstrdup(home);
+	rq.sub_home = xstrdup(home ? home : "");
 	if (gethostname(host, sizeof(host)) < 0)
 		strcpy(host, "localhost");
 	host[sizeof(host) - 1] = '\0';

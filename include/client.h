@@ -61,7 +61,4 @@ int	 lim_call_host(const char *host, const struct wbuf *req,
  */
 int	 parse_job_id(const char *, struct job_id **ids, uint32_t *n);
 
-/* The name of the user running the command. */
-const char *client_user(void);
-
 #endif

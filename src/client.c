@@ -1,7 +1,6 @@
 /* The commands' way to the daemons. */
 #include <ctype.h>
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,15 +291,3 @@ parse_job_id(const char *s, struct job_id **ids, uint32_t *n)
 	}
 }
 
-const char *
-client_user(void)
-{
-	static char *name;
-	struct passwd *pw;
-
-	if (name)
-		return name;
-	pw = getpwuid(getuid());
-	name = xstrdup(pw ? pw->pw_name : "nobody");
-	return name;
-}

@@ -8,6 +8,7 @@
  * private lsb.envs, not in the world-readable lsb.events) and jobs name
  * it, so a stream of jobs from one shell costs one copy.
  */
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -273,6 +274,13 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 		client_reply_error(c, seq, LSBE_PROTOCOL, NULL,
 		    "malformed submission", false);
 		return;
+	}
+	if (r->sub_home == NULL || *r->sub_home == '\0') {
+		/* bsub ran without HOME: the submitter's home from passwd. */
+		struct passwd *pw = getpwuid(c->uid);
+
+		free(r->sub_home);
+		r->sub_home = xstrdup(pw && pw->pw_dir ? pw->pw_dir : "/");
 	}
 	if (r->num_procs > POL_MAX_SLOTS) {
 		verdict_set(&v, LSBE_PROC_NUM, NULL, NULL);

@@ -114,4 +114,12 @@ expect_match "first host in the row" \
     "^$m +root +RUN +normal +[^ ]+ +host[ab] +sleep 30 " "$(echo "$out" | sed -n 2p)"
 expect_match "the other host on its own line at column 46" \
     '^ {45}host[ab]$' "$(echo "$out" | sed -n 3p)"
+
+# bsub without HOME (cron, systemd): mbatchd takes the home from passwd,
+# so -l still shows the CWD under it as $HOME.
+home=$(getent passwd "$(id -un)" | cut -d: -f6)
+h=$(cd "$home" && env -u HOME bsub -H true | sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
+expect_match "bsub without HOME submits" '^[0-9]+$' "$h"
+expect_match "the CWD shows as \$HOME" 'CWD<\$HOME>' \
+    "$(bjobs -l "$h" | tr -d ' \n')"
 finish
