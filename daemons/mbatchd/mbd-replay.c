@@ -116,6 +116,7 @@ job_set_resreq(struct job *j, const char *unit, char **cause)
 		resreq_release(j->rr);
 		free(j->rr);
 		j->rr = NULL;
+		j->pj.rr = NULL;	/* the policy's view must not dangle */
 	}
 	if (j->x == NULL || j->x->res_reqs.n == 0)
 		return 0;
