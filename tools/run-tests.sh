@@ -25,7 +25,7 @@ count() {
 }
 
 if [ -z "$pattern" ]; then
-	for t in build/tests/check_*; do
+	for t in "${BUILD:-build}"/tests/check_*; do
 		[ -x "$t" ] || continue
 		out=$("$t" 2>&1)
 		rc=$?

@@ -14,7 +14,7 @@
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here="$top/tests/conf"
-dump=${CONF_DUMP:-$top/build/tests/conf-dump}
+dump=${CONF_DUMP:-${BUILD:-$top/build}/tests/conf-dump}
 update=0
 
 if [ "$1" = "--update" ]; then
