@@ -28,15 +28,17 @@ CFLAGS	+= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS	+= -fsanitize=$(SANITIZE)
 endif
 LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -levent -lsqlite3 -lyaml) -lm
-# The commands link libc statically (static-pie, so still randomized):
-# a dynamic loader costs each bsub or bjobs ~140 us of start-up on a
-# small VM, a sixth of a durable submission (docs/PERFORMANCE.md).  They
-# use only libc; the one NSS call left (getaddrinfo for a host missing
-# from $$LSF_CONFDIR/hosts) uses glibc's built-in files and dns, so ld's
+# The commands link libc statically: a dynamic loader costs each bsub or
+# bjobs ~140 us of start-up on a small VM, a sixth of a durable
+# submission, and self-relocating as a static-pie another ~6% of bsub's
+# rate (docs/PERFORMANCE.md).  They run unprivileged and briefly, so
+# they go without address randomization; the daemons keep it.  They use
+# only libc; the one NSS call left (getaddrinfo for a host missing from
+# $$LSF_CONFDIR/hosts) uses glibc's built-in files and dns, so ld's
 # notice about static NSS is silenced.  Sanitizers need dynamic links.
 STATIC	?= 1
 ifeq ($(STATIC)$(SANITIZE),1)
-CMD_LDFLAGS := -static-pie -Wl,--no-warnings
+CMD_LDFLAGS := -static -Wl,--no-warnings
 endif
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
 
