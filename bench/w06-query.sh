@@ -61,7 +61,10 @@ submit_rate() {
 			(
 				end=$(( $(now_s) + POLL_SECS ))
 				n=0
-				while [ ! -e "$stop" ] && [ "$(now_s)" -lt "$end" ]; do
+				# No $(...) here: a subshell per call would
+				# be charged to polling.
+				while [ ! -e "$stop" ] &&
+				    [ "${EPOCHREALTIME%.*}" -lt "$end" ]; do
 					bjobs >/dev/null 2>&1
 					n=$((n + 1))
 					[ "$PAUSE" = 0 ] || nap "$PAUSE"
