@@ -138,6 +138,8 @@ main(int argc, char **argv)
 		exit(255);
 	}
 	if (reply_is_error(&rp, &e)) {
+		if (e.context)
+			fprintf(stderr, "%s: ", e.context);
 		fprintf(stderr, "%s\n", lsb_errmsg(e.code));
 		exit(255);
 	}

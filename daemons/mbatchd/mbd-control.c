@@ -502,7 +502,7 @@ control_handle(struct conn *cn, uint32_t seq, struct rbuf *r)
 	struct ctrl_req rq;
 	struct job_results res = { NULL, 0 };
 	struct ctl c;
-	struct jsel sel;
+	struct jsel sel = { 0 };
 	const char *caller = user_name((int)cn->uid);
 
 	if (!ctrl_req_unpack(r, &rq) || rbuf_end(r) < 0 || rq.op < JC_STOP ||
@@ -566,7 +566,11 @@ control_handle(struct conn *cn, uint32_t seq, struct rbuf *r)
 	else	/* job 0 means the caller's own jobs, even for an admin */
 		sel.user = rq.user ? rq.user : caller;
 	sel.queue = rq.src_queue;
-	sel.host = rq.host;
+	if (rq.host && (sel.on_host = host_mask(rq.host)) == NULL) {
+		client_reply_error(cn, seq, LSBE_BAD_HOST, rq.host, NULL,
+		    false);
+		goto out;
+	}
 	sel.job_name = rq.job_name;
 	sel.ids = rq.ids;
 	sel.nids = rq.nids;
@@ -575,6 +579,7 @@ control_handle(struct conn *cn, uint32_t seq, struct rbuf *r)
 	jobs_select(&sel, control_one, &c, &res);
 	job_results_reply(cn, seq, &res);
 out:
+	free((bool *)sel.on_host);
 	free(c.hosts);
 	ctrl_req_release(&rq);
 }

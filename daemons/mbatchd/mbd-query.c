@@ -132,6 +132,7 @@ struct jq {
 	const char	*user;		/* whose jobs; NULL = anyone */
 	int64_t		 now;
 	int		 clean;
+	bool		*on_host;	/* -m: by mhost index; NULL = any */
 };
 
 /*
@@ -195,12 +196,11 @@ job_wanted(const struct jq *jq, const struct jref *r, bool by_id)
 		return false;
 	if (jq->q.job_name && !job_name_matches(j, jq->q.job_name))
 		return false;
-	if (jq->q.host) {
+	if (jq->on_host) {
 		bool on = false;
 
-		for (int i = 0; i < j->nexec; i++)
-			if (strcasecmp(j->exec[i]->name, jq->q.host) == 0)
-				on = true;
+		for (int i = 0; i < j->nexec && !on; i++)
+			on = jq->on_host[j->exec[i]->index];
 		if (!on)
 			return false;
 	}
@@ -501,6 +501,12 @@ query_jobs(struct conn *c, uint32_t seq, struct rbuf *r)
 		job_query_release(&jq.q);
 		return;
 	}
+	if (jq.q.host && (jq.on_host = host_mask(jq.q.host)) == NULL) {
+		client_reply_error(c, seq, LSBE_BAD_HOST, jq.q.host, NULL,
+		    false);
+		job_query_release(&jq.q);
+		return;
+	}
 	jq.uid = (int)c->uid;
 	jq.now = time(NULL);
 	jq.clean = mbd->conf.params.clean_period >= 0 ?
@@ -536,6 +542,7 @@ query_jobs(struct conn *c, uint32_t seq, struct rbuf *r)
 	send_jobs(c, seq, &jv, miss, nmiss, jq.q.flags);
 	free(jv.v);
 	free(miss);
+	free(jq.on_host);
 	job_query_release(&jq.q);
 }
 

@@ -134,12 +134,11 @@ matches(const struct jsel *sel, const struct job *j)
 		return false;
 	if (sel->job_name && !job_name_matches(j, sel->job_name))
 		return false;
-	if (sel->host) {
+	if (sel->on_host) {
 		bool on = false;
 
-		for (int i = 0; i < j->nexec; i++)
-			if (strcasecmp(j->exec[i]->name, sel->host) == 0)
-				on = true;
+		for (int i = 0; i < j->nexec && !on; i++)
+			on = sel->on_host[j->exec[i]->index];
 		if (!on)
 			return false;
 	}
@@ -313,11 +312,17 @@ signal_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 	else
 		sel.user = rq.user ? rq.user : caller;
 	sel.queue = rq.queue;
-	sel.host = rq.host;
+	if (rq.host && (sel.on_host = host_mask(rq.host)) == NULL) {
+		client_reply_error(c, seq, LSBE_BAD_HOST, rq.host, NULL,
+		    false);
+		sig_req_release(&rq);
+		return;
+	}
 	sel.job_name = rq.job_name;
 	sel.ids = rq.ids;
 	sel.nids = rq.nids;
 	jobs_select(&sel, signal_one, &ctx, &res);
 	job_results_reply(c, seq, &res);
+	free((bool *)sel.on_host);
 	sig_req_release(&rq);
 }

@@ -622,6 +622,41 @@ host_find(const char *name)
 	return NULL;
 }
 
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcasecmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The -m of bjobs, bkill and the other job commands: a host, a host
+ * group, "all" or the cluster's name, as a flag per host (by index);
+ * NULL for a name that is none of them.
+ */
+bool *
+host_mask(const char *name)
+{
+	struct strv in = STRV_INIT, got = STRV_INIT, bad = STRV_INIT;
+	bool *on = NULL;
+
+	if (mbd->conf.cluster.name &&
+	    strcasecmp(name, mbd->conf.cluster.name) == 0)
+		name = "all";
+	strv_push(&in, name);
+	config_expand_hosts(&mbd->conf, &in, &got, &bad);
+	if (bad.n == 0 && got.n > 0) {
+		on = xcalloc((size_t)mbd->nhosts + 1, sizeof(*on));
+		qsort(got.v, got.n, sizeof(*got.v), name_cmp);
+		for (int i = 0; i < mbd->nhosts; i++)
+			on[i] = bsearch(&mbd->hosts[i]->name, got.v, got.n,
+			    sizeof(*got.v), name_cmp) != NULL;
+	}
+	strv_release(&in);
+	strv_release(&got);
+	strv_release(&bad);
+	return on;
+}
+
 void
 host_refresh(struct mhost *h)
 {

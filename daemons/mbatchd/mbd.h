@@ -307,6 +307,7 @@ void	 job_free(struct job *);
 void	 job_set_status(struct job *, int status);
 struct mqueue *queue_find(const char *);
 struct mhost *host_find(const char *);
+bool	*host_mask(const char *);
 void	 host_refresh(struct mhost *);
 bool	 user_is_admin(const char *user, int uid);
 bool	 queue_user_ok(const struct mqueue *, const char *user, int uid);
@@ -448,7 +449,7 @@ void	 job_finish_now(struct job *, int status, int reason);
 struct jsel {
 	const char	*user;		/* NULL: anyone's */
 	const char	*queue;
-	const char	*host;
+	const bool	*on_host;	/* -m (host_mask); NULL: any */
 	const char	*job_name;
 	const struct job_id *ids;
 	uint32_t	 nids;

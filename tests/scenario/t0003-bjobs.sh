@@ -9,6 +9,10 @@ Begin Host
 HOST_NAME  MXJ
 default    1
 End Host
+Begin HostGroup
+GROUP_NAME  GROUP_MEMBER
+grp_b       (hostb)
+End HostGroup
 EOT
 cluster_start
 cd "$T_DIR/jobs"
@@ -114,6 +118,17 @@ expect_match "first host in the row" \
     "^$m +root +RUN +normal +[^ ]+ +host[ab] +sleep 30 " "$(echo "$out" | sed -n 2p)"
 expect_match "the other host on its own line at column 46" \
     '^ {45}host[ab]$' "$(echo "$out" | sed -n 3p)"
+
+# -m takes a host, a host group, "all" or the cluster's name.
+expect_eq "-m host" "$m" "$(bjobs -noheader -o jobid -m hosta)"
+expect_eq "-m host group" "$m" "$(bjobs -noheader -o jobid -m grp_b)"
+expect_eq "-m all" "$m" "$(bjobs -noheader -o jobid -m all)"
+expect_eq "-m cluster name" "$m" "$(bjobs -noheader -o jobid -m c1)"
+out=$(bjobs -m nosuch 2>&1 >/dev/null)
+rc=$?
+expect_eq "-m of an unknown host says so" \
+    "nosuch: Bad host name, host group name or cluster name" "$out"
+expect_eq "and fails" 255 "$rc"
 
 # bsub without HOME (cron, systemd): mbatchd takes the home from passwd,
 # so -l still shows the CWD under it as $HOME.

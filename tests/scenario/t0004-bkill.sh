@@ -38,6 +38,21 @@ expect_eq "... exits 255" 255 "$rc"
 err=$(bkill 424242 2>&1)
 expect_eq "bkill of an unknown job" "Job <424242>: No matching job found" "$err"
 
+# -m: a host name, a group, all or the cluster's name; anything else is
+# refused before any job is touched.
+other=$(bjobs -noheader -r -o "jobid exec_host" | head -n 1)
+expect_match "bkill -m <cluster> -s CONT" "^Job <${other% *}> is being signaled\$" \
+    "$(bkill -s CONT -m c1 "${other% *}")"
+err=$(bkill -m nosuch 0 2>&1)
+rc=$?
+expect_eq "bkill -m of an unknown host says so" \
+    "nosuch: Bad host name, host group name or cluster name" "$err"
+expect_eq "... exits 255" 255 "$rc"
+err=$(bstop -m nosuch 0 2>&1)
+expect_eq "bstop -m of an unknown host says so" \
+    "nosuch: Bad host name, host group name or cluster name" "$err"
+expect_eq "and stopped nothing" "" "$(bjobs -noheader -s 2>/dev/null)"
+
 # -s sends one signal; the job decides.  (bsub joins its arguments with
 # blanks, as LSF does, so a shell snippet is one argument.)
 bkill "$run" >/dev/null
