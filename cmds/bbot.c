@@ -45,8 +45,7 @@ main(int argc, char **argv)
 		if (id == O_H)
 			usage(0);
 		if (id == O_V) {
-			fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR,
-			    PROJECT_NAME, PROJECT_VERSION);
+			print_version();
 			exit(0);
 		}
 		usage(255);

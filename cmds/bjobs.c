@@ -693,8 +693,7 @@ main(int argc, char **argv)
 		case O_JSON: json = true; break;
 		case O_ARR: q.flags |= JQ_ARRAY; break;
 		case O_V:
-			fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR,
-			    PROJECT_NAME, PROJECT_VERSION);
+			print_version();
 			exit(0);
 		case O_H:
 			usage_exit(0);

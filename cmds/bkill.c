@@ -93,8 +93,7 @@ main(int argc, char **argv)
 			list_signals();
 			exit(0);
 		case O_V:
-			fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR,
-			    PROJECT_NAME, PROJECT_VERSION);
+			print_version();
 			exit(0);
 		case O_H:
 			usage_exit(0);

@@ -49,8 +49,7 @@ main(int argc, char **argv)
 		case O_F: rq.flags |= JC_F_FORCE; break;
 		case O_H: usage(0);
 		case O_V:
-			fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR,
-			    PROJECT_NAME, PROJECT_VERSION);
+			print_version();
 			exit(0);
 		default:
 			if (id < 0)

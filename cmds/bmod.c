@@ -262,8 +262,7 @@ main(int argc, char **argv)
 		case O_HOSTSN: m.del |= MOD_HOSTS; break;
 		case O_CWDN: m.del |= MOD_CWD; break;
 		case O_V:
-			fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR,
-			    PROJECT_NAME, PROJECT_VERSION);
+			print_version();
 			exit(0);
 		case O_H:
 			usage_exit(0);

@@ -198,8 +198,7 @@ main(int argc, char **argv)
 		case O_M: rq.host = xstrdup(v); break;
 		case O_J: rq.job_name = xstrdup(v); break;
 		case O_V:
-			fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR,
-			    PROJECT_NAME, PROJECT_VERSION);
+			print_version();
 			exit(0);
 		case O_H:
 			usage_exit(0);

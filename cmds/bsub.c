@@ -240,8 +240,7 @@ apply(struct given *g, int id, const char *v, const char *opt)
 	case O_L: set_str(&g->shell, v); break;
 	case O_HELP: usage_exit(0);
 	case O_VERSION:
-		fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR, PROJECT_NAME,
-		    PROJECT_VERSION);
+		print_version();
 		exit(0);
 	case O_LATER:
 		/* The option as written, up to any value attached to it. */

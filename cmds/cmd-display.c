@@ -18,8 +18,7 @@
 void
 disp_version(void)
 {
-	fprintf(stderr, "%s, %s %s\n", LSF_PRODUCT_STR, PROJECT_NAME,
-	    PROJECT_VERSION);
+	print_version();
 	exit(0);
 }
 

@@ -51,10 +51,10 @@ main(int argc, char **argv)
 	disp_lim_query(MSG_LIM_CLUSTER_QUERY, NULL, MSG_LIM_CLUSTER_INFO, &rp);
 	if (!lim_cluster_info_unpack(&rp.r, &ci) || rbuf_end(&rp.r) < 0)
 		disp_bad_reply("the LIM");
-	printf("%s, %s %s\n", ci.product ? ci.product : LSF_PRODUCT_STR,
-	    PROJECT_NAME, PROJECT_VERSION);
-	printf("This is %s, a free implementation of the LSF interfaces.\n",
-	    PROJECT_NAME);
+	printf("%s, %s\n", ci.product ? ci.product : LSF_PRODUCT_STR,
+	    PROJECT_DATE);
+	printf("This is %s %s, a free implementation of the LSF "
+	    "interfaces.\n", PROJECT_NAME, PROJECT_VERSION);
 	printf("\nMy cluster name is %s\n", ci.cluster ? ci.cluster : "");
 	if (ci.master == NULL || *ci.master == '\0') {
 		/* The LIMs have not agreed on a master yet. */

@@ -44,6 +44,9 @@ int	 mbd_next(int fd, struct reply *out);
 /* If the reply is MSG_ERROR, unpack it into e (returns true). */
 bool	 reply_is_error(struct reply *, struct msg_error *e);
 
+/* -V: LSF's version line (product, date), then this project's; stderr. */
+void	 print_version(void);
+
 /*
  * Ask the LIMs: the master candidates in order, following MSG_REDIRECT
  * to the master.  Returns -1 when no LIM answers.

@@ -14,6 +14,9 @@
 #define LSF_PRODUCT_STR		"IBM Spectrum LSF Standard 10.1.0.13"
 #define PROJECT_NAME		"lsf-sched"
 #define PROJECT_VERSION		"0.1.0"
+/* Where LSF prints its build date ("IBM Spectrum LSF Standard 10.1.0.13,
+ * Jul 08 2016"): the date of this version, in that form. */
+#define PROJECT_DATE		"Nov 24 2026"
 
 /* Default ports (lsf.conf LSF_LIM_PORT, LSB_MBD_PORT, LSB_SBD_PORT). */
 #define DEF_LIM_PORT		7869

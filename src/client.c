@@ -291,3 +291,10 @@ parse_job_id(const char *s, struct job_id **ids, uint32_t *n)
 	}
 }
 
+void
+print_version(void)
+{
+	fprintf(stderr, "%s, %s\n%s %s, a free implementation of the LSF "
+	    "interfaces.\n", LSF_PRODUCT_STR, PROJECT_DATE, PROJECT_NAME,
+	    PROJECT_VERSION);
+}

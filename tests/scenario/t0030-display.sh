@@ -100,7 +100,9 @@ expect_match "lshosts unknown host figures" \
 
 # lsid and lsclusters: the lines scripts read.
 out=$(lsid)
-expect_match "lsid line 1" '^IBM Spectrum LSF Standard 10\.1\.0\.13, ' \
+# Line 1 as LSF's: product, then a date ("Jul 08 2016").
+expect_match "lsid line 1" \
+    '^IBM Spectrum LSF Standard 10\.1\.0\.13, [A-Z][a-z][a-z] [0-3][0-9] [0-9]{4}$' \
     "$(echo "$out" | head -n 1)"
 expect_match "lsid cluster" '^My cluster name is c1$' "$out"
 expect_match "lsid master" '^My master name is hosta$' "$out"
@@ -151,11 +153,13 @@ lsadmin limlock >/dev/null 2>&1
 expect_eq "lsadmin limlock exit status" 255 "$?"
 
 # -h and -V.
-for c in bqueues bhosts lsload lshosts lsid lsclusters bparams badmin lsadmin; do
+for c in bsub bjobs bkill bqueues bhosts lsload lshosts lsid lsclusters bparams \
+    badmin lsadmin; do
 	$c -h >/dev/null 2>&1
 	expect_eq "$c -h" 0 "$?"
-	expect_match "$c -V" "^IBM Spectrum LSF Standard 10\.1\.0\.13, lsf-sched " \
-	    "$($c -V 2>&1)"
+	expect_match "$c -V" \
+	    '^IBM Spectrum LSF Standard 10\.1\.0\.13, [A-Z][a-z][a-z] [0-3][0-9] [0-9]{4}$' \
+	    "$($c -V 2>&1 | head -n 1)"
 done
 bqueues -Z >/dev/null 2>&1
 expect_eq "bad option" 255 "$?"
