@@ -75,7 +75,12 @@ bench_init() {
 	chmod 755 "$B_DIR"
 	mkdir -p "$B_DIR/jobs" "$B_DIR/out"
 	chmod 1777 "$B_DIR/jobs" "$B_DIR/out"
-	cluster_conf "$B_DIR" "$n" LOG_WARNING "root $(id -un)" "$@"
+	# sbatchd's job directories on tmpfs, as docs/PERFORMANCE.md and
+	# lsf.conf(5) recommend: they carry jobs across a restart of
+	# sbatchd, never of the host.
+	B_SBD_STATE=$(mktemp -d "${BENCH_SBD_TMP:-/dev/shm}/lsfb.sbd.XXXXXX")
+	cluster_conf "$B_DIR" "$n" LOG_WARNING "root $(id -un)" \
+	    "LSB_SBD_STATEDIR=$B_SBD_STATE" "$@"
 	LSB_SHARE="$B_DIR/work"
 	LSB_LOGDIR="$B_DIR/work/c1/logdir"
 	# Throughput: dispatch at once, no pause between dispatches; jobs
@@ -181,11 +186,12 @@ bench_stop() {
 	for p in $B_PIDS; do wait "$p" 2>/dev/null; done
 	# Jobs outlive sbatchd by design: end those of this cluster.
 	pkill -KILL -f "$B_DIR" 2>/dev/null
-	for f in "$B_DIR"/work/c1/sbd/*/jobs/*/lock; do
+	for f in "$B_DIR"/work/c1/sbd/*/jobs/*/lock \
+	    "${B_SBD_STATE:-/nonexistent}"/*/jobs/*/lock; do
 		[ -e "$f" ] && fuser -k -KILL "$f" >/dev/null 2>&1
 	done
 	if [ -z "${KEEP:-}" ]; then
-		rm -rf "$B_DIR"
+		rm -rf "$B_DIR" "${B_SBD_STATE:-}"
 	else
 		say "kept $B_DIR"
 	fi
