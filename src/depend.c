@@ -488,11 +488,32 @@ counter(const struct dep_counts *c, enum dep_func func)
 	}
 }
 
+/* Can a count between 0 and total compare true with n? */
+static bool
+reachable(int op, int64_t n, int64_t total)
+{
+	switch (op) {
+	case DEP_OP_NE:
+		return total > 0 || n != 0;
+	case DEP_OP_GT:
+		return n < total;
+	case DEP_OP_GE:
+		return n <= total;
+	case DEP_OP_LT:
+		return n > 0;
+	case DEP_OP_LE:
+		return n >= 0;
+	default:
+		return n >= 0 && n <= total;
+	}
+}
+
 static struct tv
 eval_cond(const struct dep_expr *e, dep_lookup_fn lookup, void *ctx)
 {
 	struct dep_counts c;
 	struct tv r = { false, true };
+	int64_t n;
 	bool ended;
 
 	memset(&c, 0, sizeof(c));
@@ -530,9 +551,10 @@ eval_cond(const struct dep_expr *e, dep_lookup_fn lookup, void *ctx)
 		r.final = c.post_done + c.post_err == c.total;
 		break;
 	default:
-		r.value = compare(counter(&c, e->func), e->op,
-		    e->all ? c.total : e->n);
-		r.final = ended;
+		n = e->all ? c.total : e->n;
+		r.value = compare(counter(&c, e->func), e->op, n);
+		/* A count no number of elements can meet never will. */
+		r.final = ended || !reachable(e->op, n, c.total);
 		break;
 	}
 	return r;

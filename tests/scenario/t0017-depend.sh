@@ -54,6 +54,11 @@ EOT
 arr=$(bsub -J "arr[1-4]" sh elem.sh | jid)
 n2=$(bsub -w "numdone($arr, >= 2)" true | jid)
 e3=$(bsub -w "done($arr[3])" true | jid)
+big=$(bsub -w "numdone($arr, > 4)" true | jid)
+wait_for sh -c "bjobs -p $big | grep -q 'never satisfied'"
+expect_eq "more elements than the array has: never, while it still runs" \
+    " Dependency condition invalid or never satisfied;" "$(reason "$big")"
+bkill "$big" >/dev/null
 all=$(bsub -w "done($arr)" true | jid)
 touch go.1
 wait_for job_is "$arr[1]" DONE

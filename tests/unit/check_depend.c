@@ -271,6 +271,11 @@ static const struct {
 	{ "numdone(100, *)", F }, { "numdone(100, == *)", F },
 	{ "numdone(100, < *)", T }, { "numended(100, *)", F },
 	{ "numdone(arr, == 1)", T },
+	/* A count beyond the array's size can never be met (4 elements). */
+	{ "numdone(100, > 4)", N }, { "numdone(100, >= 5)", N },
+	{ "numdone(100, == 5)", N }, { "numended(100, > 3)", F },
+	{ "numpend(100, < 0)", N }, { "numdone(100, <= 4)", T },
+	{ "!numdone(100, > 4)", T }, { "numdone(100, >= 4)", F },
 	/* Once every element has ended, a counter is final. */
 	{ "numdone(200, *)", N }, { "numended(200, *)", T },
 	{ "numended(200, == *)", T }, { "numdone(200, >= 1)", T },
