@@ -266,11 +266,12 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 	int spool = -1;
 
 	setsid();
+	/* Caught signals are reset by the exec; ignored ones are not. */
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&sbd->sig_nondefault, sig) == 1)
+			signal(sig, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, SIG_DFL);
 
 	/* Until the job's own files are open, errors go nowhere useful. */
 	u = user_get(s->user);

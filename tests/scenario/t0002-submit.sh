@@ -97,6 +97,21 @@ wait_for job_is "$id" DONE
 check "-env none drops the rest" sh -c "! grep -q '^MY_VAR=' env2.$id"
 check "-env VAR=value sets it" grep -q '^ONLY=1$' "env2.$id"
 
+# A job starts with every signal at its default and none blocked, as
+# from a login shell, whatever sbatchd and its supervisor ignore: run
+# directly (plain words) and through /bin/sh.
+id=$(submit -o sig.%J grep Sig /proc/self/status)
+echo "grep -E '^Sig(Blk|Ign)' /proc/self/status" >sigs.sh
+id2=$(submit -o sig2.%J sh sigs.sh)
+wait_for job_is "$id" DONE
+wait_for job_is "$id2" DONE
+expect_eq "nothing ignored or blocked in a job" \
+    "SigBlk: 0000000000000000 SigIgn: 0000000000000000" \
+    "$(grep -E '^Sig(Blk|Ign)' "sig.$id" | xargs)"
+expect_eq "nor in a job's shell" \
+    "SigBlk: 0000000000000000 SigIgn: 0000000000000000" \
+    "$(grep -E '^Sig(Blk|Ign)' "sig2.$id2" | xargs)"
+
 # -cwd, and a cwd that does not exist on the host: /tmp.
 mkdir -p sub
 id=$(submit -cwd sub -o "$T_DIR/jobs/cwd.%J" pwd)
