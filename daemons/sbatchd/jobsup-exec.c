@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lsf.h"
@@ -254,6 +255,43 @@ exec_words(const struct strv *words, char **env)
 	}
 }
 
+/*
+ * glibc keeps its own signals (32 and 33, below SIGRTMIN) out of reach
+ * of sigaction(), yet an ignored one is inherited over exec: GNU make,
+ * for one, starts its children with both ignored, and so would every
+ * job of an sbatchd started from make.  They are reset with the system
+ * call itself (a kernel sigaction: handler, flags, restorer, mask).
+ */
+static void
+reset_libc_signals(void)
+{
+	struct {
+		void		(*handler)(int);
+		unsigned long	 flags;
+		void		(*restorer)(void);
+		unsigned long	 mask;
+	} k = { SIG_DFL, 0, NULL, 0 };
+
+	for (int sig = 32; sig < SIGRTMIN; sig++)
+		(void)syscall(SYS_rt_sigaction, sig, &k, NULL, sizeof(k.mask));
+}
+
+/* Every signal at its default and none blocked, as a login shell
+ * starts: for the job and its post-exec. */
+void
+jobsup_reset_signals(void)
+{
+	sigset_t none;
+
+	/* Caught signals are reset by the exec; ignored ones are not. */
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&sbd->sig_nondefault, sig) == 1)
+			signal(sig, SIG_DFL);
+	reset_libc_signals();
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 void
 jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 {
@@ -262,16 +300,10 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 	const struct passwd *pw;
 	char *out, *err, *script, *argv[3];
 	const char *cwd;
-	sigset_t none;
 	int spool = -1;
 
 	setsid();
-	/* Caught signals are reset by the exec; ignored ones are not. */
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sigismember(&sbd->sig_nondefault, sig) == 1)
-			signal(sig, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	jobsup_reset_signals();
 
 	/* Until the job's own files are open, errors go nowhere useful. */
 	u = user_get(s->user);

@@ -113,13 +113,10 @@ jobsup_post_exec(const struct job_spec *s, const char *dir, int job_wstatus)
 	const struct passwd *pw;
 	const char *cwd;
 	char *out, *err, *stat;
-	sigset_t none;
 	int rc = 0;
 
 	setsid();
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
+	jobsup_reset_signals();
 	u = user_get(s->user);
 	if (u == NULL)
 		_exit(127);

@@ -137,7 +137,9 @@ void	 jobsup_main(struct job_spec *, const char *dir, const char *sockpath)
 	    NORETURN;
 
 /* jobsup-exec.c: in the job's process; never returns.  A failed
- * pre-exec writes its wait status (an int) to pre_fd (-1: none). */
+ * pre-exec writes its wait status (an int) to pre_fd (-1: none).
+ * jobsup_reset_signals: defaults, nothing blocked (job, post-exec). */
+void	 jobsup_reset_signals(void);
 void	 jobsup_exec_job(const struct job_spec *, const char *dir,
 	    int pre_fd) NORETURN;
 /* The job's environment: the submitter's plus LSF's variables. */

@@ -111,6 +111,11 @@ expect_eq "nothing ignored or blocked in a job" \
 expect_eq "nor in a job's shell" \
     "SigBlk: 0000000000000000 SigIgn: 0000000000000000" \
     "$(grep -E '^Sig(Blk|Ign)' "sig2.$id2" | xargs)"
+id3=$(submit -o /dev/null -Ep "grep -E '^Sig(Blk|Ign)' /proc/self/status >post.sig" true)
+wait_for test -s post.sig
+expect_eq "nor in its post-exec" \
+    "SigBlk: 0000000000000000 SigIgn: 0000000000000000" \
+    "$(xargs <post.sig)"
 
 # -cwd, and a cwd that does not exist on the host: /tmp.
 mkdir -p sub
