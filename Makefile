@@ -6,6 +6,7 @@
 #   make SANITIZE=address,undefined
 #   make STATIC=0         link the commands dynamically
 #   make check            install missing packages, build, run every test
+#                         (the unit suites also under ASan and UBSan)
 #   make demo             install missing packages, build, run a one-host demo
 #   make bench            build, run the benchmark suite (bench/run.sh)
 #   make install PREFIX=/opt/lsf DESTDIR=...
@@ -109,6 +110,7 @@ deps:
 
 check: deps
 	$(MAKE) all units
+	$(MAKE) O=build-asan SANITIZE=address,undefined units
 	tools/run-tests.sh
 
 units: $(UNIT_BIN)

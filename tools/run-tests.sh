@@ -24,20 +24,33 @@ count() {
 	fi
 }
 
-if [ -z "$pattern" ]; then
-	for t in "${BUILD:-build}"/tests/check_*; do
+# run_units DIR [PREFIX]: the Check suites built in DIR.
+run_units() {
+	local t out rc line n f e
+	for t in "$1"/tests/check_*; do
 		[ -x "$t" ] || continue
 		out=$("$t" 2>&1)
 		rc=$?
 		line=$(echo "$out" | grep -E '^[0-9]+%: Checks:' | tail -n 1)
-		echo "$(basename "$t"): ${line:-no summary}"
+		echo "${2:-}$(basename "$t"): ${line:-no summary}"
 		n=$(echo "$line" | sed -n 's/.*Checks: \([0-9]*\).*/\1/p')
 		f=$(echo "$line" | sed -n 's/.*Failures: \([0-9]*\).*/\1/p')
 		e=$(echo "$line" | sed -n 's/.*Errors: \([0-9]*\).*/\1/p')
 		n=${n:-0}; f=${f:-0}; e=${e:-0}
 		[ "$rc" -ne 0 ] && echo "$out" | grep -v '^100%' | head -n 40
-		count "$(basename "$t")" "$rc" $((n - f - e)) $((f + e))
+		count "${2:-}$(basename "$t")" "$rc" $((n - f - e)) $((f + e))
 	done
+}
+
+if [ -z "$pattern" ]; then
+	run_units "${BUILD:-build}"
+	# The same suites under ASan and UBSan (make check builds them):
+	# any report fails the test it happens in.
+	if [ -z "${BUILD:-}" ] && [ -d build-asan/tests ]; then
+		ASAN_OPTIONS=detect_leaks=0 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		    run_units build-asan "asan "
+	fi
 
 	out=$(tests/conf/run.sh 2>&1)
 	rc=$?
