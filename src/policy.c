@@ -627,12 +627,13 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	slots = xmalloc(sizeof(int) * (size_t)need);
 	if (ncand > 0) {
 		/* Sort the candidates; their room follows by host index
-		 * (room + 1, so 0 marks a host that is not one). */
-		int *hr = xcalloc((size_t)c->nhosts, sizeof(int));
+		 * (room + 1, so 0 marks a host that is not one; wide, as
+		 * an unlimited host's room is INT_MAX). */
+		int64_t *hr = xcalloc((size_t)c->nhosts, sizeof(*hr));
 		int nsorted = 0;
 
 		for (int i = 0; i < ncand; i++)
-			hr[cand[i]] = room[i] + 1;
+			hr[cand[i]] = (int64_t)room[i] + 1;
 		if (presorted(p, rr)) {
 			/* per[] is free until pick_slots fills it. */
 			for (int i = 0; i < p->nelig; i++)
@@ -645,7 +646,7 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		if (nsorted != ncand)
 			sort_hosts(c, cand, ncand, rr);
 		for (int i = 0; i < ncand; i++)
-			room[i] = hr[cand[i]] - 1;
+			room[i] = (int)(hr[cand[i]] - 1);
 		free(hr);
 		if (rr && rr->same) {
 			/* Try each group of hosts that share the value, in
