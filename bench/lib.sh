@@ -27,6 +27,7 @@ BENCH_OUT=${BENCH_OUT:-$BTOP/bench/out}
 B_NAME=$(basename "$0" .sh)
 B_DIR=""
 B_PIDS=""
+B_SBD_STATE=""
 WAIT_SECS=${WAIT_SECS:-60}
 
 say() {
@@ -75,10 +76,10 @@ bench_init() {
 	chmod 755 "$B_DIR"
 	mkdir -p "$B_DIR/jobs" "$B_DIR/out"
 	chmod 1777 "$B_DIR/jobs" "$B_DIR/out"
-	# sbatchd's job directories on tmpfs, as docs/PERFORMANCE.md and
-	# lsf.conf(5) recommend: they carry jobs across a restart of
-	# sbatchd, never of the host.
-	B_SBD_STATE=$(mktemp -d "${BENCH_SBD_TMP:-/dev/shm}/lsfb.sbd.XXXXXX")
+	# sbatchd's job directories on tmpfs (BENCH_SBD_TMP, default
+	# /dev/shm), as docs/PERFORMANCE.md and lsf.conf(5) recommend:
+	# they carry jobs across a restart of sbatchd, never of the host.
+	B_SBD_STATE=$(mktemp -d "${BENCH_SBD_TMP:-/dev/shm}/lsfb.sbd.$B_NAME.XXXXXX")
 	cluster_conf "$B_DIR" "$n" LOG_WARNING "root $(id -un)" \
 	    "LSB_SBD_STATEDIR=$B_SBD_STATE" "$@"
 	LSB_SHARE="$B_DIR/work"
@@ -186,16 +187,16 @@ bench_stop() {
 	for p in $B_PIDS; do wait "$p" 2>/dev/null; done
 	# Jobs outlive sbatchd by design: end those of this cluster.
 	pkill -KILL -f "$B_DIR" 2>/dev/null
-	for f in "$B_DIR"/work/c1/sbd/*/jobs/*/lock \
-	    "${B_SBD_STATE:-/nonexistent}"/*/jobs/*/lock; do
+	for f in "$B_SBD_STATE"/*/jobs/*/lock; do
 		[ -e "$f" ] && fuser -k -KILL "$f" >/dev/null 2>&1
 	done
 	if [ -z "${KEEP:-}" ]; then
-		rm -rf "$B_DIR" "${B_SBD_STATE:-}"
+		rm -rf "$B_DIR" "$B_SBD_STATE"
 	else
-		say "kept $B_DIR"
+		say "kept $B_DIR and $B_SBD_STATE"
 	fi
 	B_DIR=""
+	B_SBD_STATE=""
 	B_PIDS=""
 }
 

@@ -1075,11 +1075,7 @@ op_str(enum rr_op op)
 	}
 }
 
-/*
- * Single spaces around binary operators, parentheses only where the
- * grammar needs them to rebuild the same tree, numbers as "%.2f": e.g.
- * "mem >= 8192.00 && (type == X86_64 || !bigmem)".
- */
+/* The same tree, node by node. */
 bool
 rr_expr_equal(const struct rr_expr *a, const struct rr_expr *b)
 {
@@ -1097,6 +1093,11 @@ rr_expr_equal(const struct rr_expr *a, const struct rr_expr *b)
 	return true;
 }
 
+/*
+ * Single spaces around binary operators, parentheses only where the
+ * grammar needs them to rebuild the same tree, numbers as "%.2f": e.g.
+ * "mem >= 8192.00 && (type == X86_64 || !bigmem)".
+ */
 void
 rr_expr_print(struct strbuf *sb, const struct rr_expr *e)
 {

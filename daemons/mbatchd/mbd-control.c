@@ -579,7 +579,7 @@ control_handle(struct conn *cn, uint32_t seq, struct rbuf *r)
 	jobs_select(&sel, control_one, &c, &res);
 	job_results_reply(cn, seq, &res);
 out:
-	free((bool *)sel.on_host);
+	free(sel.on_host);
 	free(c.hosts);
 	ctrl_req_release(&rq);
 }

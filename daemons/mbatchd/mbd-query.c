@@ -196,14 +196,8 @@ job_wanted(const struct jq *jq, const struct jref *r, bool by_id)
 		return false;
 	if (jq->q.job_name && !job_name_matches(j, jq->q.job_name))
 		return false;
-	if (jq->on_host) {
-		bool on = false;
-
-		for (int i = 0; i < j->nexec && !on; i++)
-			on = jq->on_host[j->exec[i]->index];
-		if (!on)
-			return false;
-	}
+	if (jq->on_host && !job_on_hosts(j, jq->on_host))
+		return false;
 	return true;
 }
 

@@ -7,7 +7,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 #include "log.h"
@@ -134,14 +133,8 @@ matches(const struct jsel *sel, const struct job *j)
 		return false;
 	if (sel->job_name && !job_name_matches(j, sel->job_name))
 		return false;
-	if (sel->on_host) {
-		bool on = false;
-
-		for (int i = 0; i < j->nexec && !on; i++)
-			on = sel->on_host[j->exec[i]->index];
-		if (!on)
-			return false;
-	}
+	if (sel->on_host && !job_on_hosts(j, sel->on_host))
+		return false;
 	return true;
 }
 
@@ -323,6 +316,6 @@ signal_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 	sel.nids = rq.nids;
 	jobs_select(&sel, signal_one, &ctx, &res);
 	job_results_reply(c, seq, &res);
-	free((bool *)sel.on_host);
+	free(sel.on_host);
 	sig_req_release(&rq);
 }

@@ -657,6 +657,16 @@ host_mask(const char *name)
 	return on;
 }
 
+/* Has the job a slot on a host of the mask? */
+bool
+job_on_hosts(const struct job *j, const bool *mask)
+{
+	for (int i = 0; i < j->nexec; i++)
+		if (mask[j->exec[i]->index])
+			return true;
+	return false;
+}
+
 void
 host_refresh(struct mhost *h)
 {

@@ -308,6 +308,7 @@ void	 job_set_status(struct job *, int status);
 struct mqueue *queue_find(const char *);
 struct mhost *host_find(const char *);
 bool	*host_mask(const char *);
+bool	 job_on_hosts(const struct job *, const bool *mask);
 void	 host_refresh(struct mhost *);
 bool	 user_is_admin(const char *user, int uid);
 bool	 queue_user_ok(const struct mqueue *, const char *user, int uid);
@@ -449,7 +450,7 @@ void	 job_finish_now(struct job *, int status, int reason);
 struct jsel {
 	const char	*user;		/* NULL: anyone's */
 	const char	*queue;
-	const bool	*on_host;	/* -m (host_mask); NULL: any */
+	bool		*on_host;	/* -m (host_mask); NULL: any */
 	const char	*job_name;
 	const struct job_id *ids;
 	uint32_t	 nids;
