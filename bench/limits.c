@@ -2,7 +2,7 @@
  * limits: the machine's physical limits the benchmark figures are set
  * beside.
  *
- *	limits -d DIR -p NOP [-n COUNT] [-t SECS]
+ *	limits -d DIR -p NOP [-g NOP2] [-n COUNT] [-t SECS]
  *
  * spawn: fork + exec + wait of NOP, a minimal static program; fsync: a
  * small append to a file in DIR (the file system of the bench cluster's
@@ -10,7 +10,9 @@
  * batch of lsb.events records; fork/exec/wait of /bin/true one after
  * another, and on two workers at once.  Each figure is the mean over
  * COUNT operations (default 2000), cut short after SECS seconds (default
- * 10).  Prints RESULT|key|value|unit lines.
+ * 10).  NOP2, the same program built with glibc when NOP is not, is
+ * only reported (limit.spawn_glibc_us).  Prints RESULT|key|value|unit
+ * lines.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -163,15 +165,18 @@ result(const char *key, double v, const char *unit)
 int
 main(int argc, char **argv)
 {
-	const char *dir = NULL, *nop = NULL;
+	const char *dir = NULL, *nop = NULL, *nop2 = NULL;
 	double secs, spawn, fs;
 	long n;
 	int c;
 
-	while ((c = getopt(argc, argv, "d:n:p:t:")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:n:p:t:")) != -1) {
 		switch (c) {
 		case 'd':
 			dir = optarg;
+			break;
+		case 'g':
+			nop2 = optarg;
 			break;
 		case 'n':
 			count = atol(optarg);
@@ -193,6 +198,11 @@ main(int argc, char **argv)
 	n = spawn_loop(nop, count, &secs);
 	spawn = secs / (double)n * 1e6;
 	result("limit.spawn_us", spawn, "us");
+	if (nop2) {
+		run_wait(nop2);
+		n = spawn_loop(nop2, count, &secs);
+		result("limit.spawn_glibc_us", secs / (double)n * 1e6, "us");
+	}
 	fs = fsync_us(dir);
 	result("limit.fsync_us", fs, "us");
 	result("limit.spawn_fsync_rate", 1e6 / (spawn + fs), "ops/s");
@@ -201,6 +211,6 @@ main(int argc, char **argv)
 	result("limit.forkexec_rate_2", parallel_rate(2), "jobs/s");
 	return 0;
 usage:
-	fprintf(stderr, "usage: limits -d dir -p nop [-n count] [-t secs]\n");
+	fprintf(stderr, "usage: limits -d dir -p nop [-g nop2] [-n count] [-t secs]\n");
 	return 2;
 }
