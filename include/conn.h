@@ -61,6 +61,8 @@ struct conn	*conn_connect(struct event_base *, const struct host_addr *to,
 		    void *arg);
 /* Queue the frames in w (w is left untouched). */
 void		 conn_send(struct conn *, const struct wbuf *);
+/* The same, written at once when nothing is queued before it. */
+void		 conn_send_now(struct conn *, const struct wbuf *);
 /* Close now (on_close is not called); safe inside callbacks. */
 void		 conn_close(struct conn *);
 /* Close once everything queued has been written; on_close runs then. */

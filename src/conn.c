@@ -193,6 +193,35 @@ conn_send(struct conn *c, const struct wbuf *w)
 	bufferevent_write(c->bev, w->data, w->len);
 }
 
+/*
+ * Write at once what nothing is queued before: it leaves in this turn,
+ * not in the next one after the loop finds the socket writable (which
+ * also costs two epoll_ctl calls).  The rest (a full socket, a peer
+ * still connecting, an error) goes the usual way, which also reports
+ * errors as before.
+ */
+void
+conn_send_now(struct conn *c, const struct wbuf *w)
+{
+	ssize_t n;
+
+	if (c->dead || w->open || c->connecting || c->close_after_write ||
+	    conn_pending_out(c) > 0) {
+		conn_send(c, w);
+		return;
+	}
+	n = send(c->fd, w->data, w->len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n == w->len)
+		return;
+	if (n > 0) {
+		bufferevent_write(c->bev, w->data + n, w->len - (size_t)n);
+		return;
+	}
+	conn_send(c, w);
+}
+
 size_t
 conn_pending_out(const struct conn *c)
 {

@@ -44,34 +44,6 @@ outbox_drop_conn(struct conn *c)
 			m->conn = NULL;
 }
 
-/*
- * Write at once what nothing is queued before: the answer leaves in this
- * turn, not in the next one after the loop finds the socket writable.  The
- * rest (a full socket, a peer still connecting, an error) goes the usual
- * way, which also reports errors as before.
- */
-static void
-send_now(struct conn *c, const struct wbuf *w)
-{
-	ssize_t n = 0;
-
-	if (c->dead || w->open)
-		goto queue;
-	if (c->connecting || c->close_after_write || conn_pending_out(c) > 0)
-		goto queue;
-	n = send(c->fd, w->data, w->len, MSG_NOSIGNAL | MSG_DONTWAIT);
-	if (n < 0)
-		n = 0;
-	if ((size_t)n == w->len)
-		return;
-	if (n > 0) {
-		bufferevent_write(c->bev, w->data + n, w->len - (size_t)n);
-		return;
-	}
-queue:
-	conn_send(c, w);
-}
-
 void
 outbox_flush(void)
 {
@@ -82,7 +54,7 @@ outbox_flush(void)
 	for (; m; m = n) {
 		n = m->next;
 		if (m->conn)
-			send_now(m->conn, &m->w);
+			conn_send_now(m->conn, &m->w);
 		wbuf_release(&m->w);
 		free(m);
 	}

@@ -29,7 +29,7 @@ send_frame(uint16_t type, void (*pack)(struct wbuf *, const void *),
 	wbuf_begin(&w, type, 0, 0);
 	pack(&w, x);
 	wbuf_end_frame(&w);
-	conn_send(sbd->mbd, &w);
+	conn_send_now(sbd->mbd, &w);
 	wbuf_release(&w);
 }
 
