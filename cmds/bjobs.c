@@ -46,6 +46,10 @@ struct jobs {
 	size_t		 cap;
 };
 
+/* musl's stdio buffer is 1 KiB: a big listing into a pipe would be a
+ * write for every 60 jobs. */
+static char obuf[1 << 16];
+
 static void NORETURN
 usage_exit(int code)
 {
@@ -615,6 +619,19 @@ print_fields(const struct jobs *js, const struct jformat *jf, bool noheader)
 	sb_release(&v);
 }
 
+static void
+print_missing(const struct job_id *miss, uint32_t nmiss)
+{
+	for (uint32_t i = 0; i < nmiss; i++) {
+		if (miss[i].idx > 0)
+			fprintf(stderr, "Job <%lld[%d]> is not found\n",
+			    (long long)miss[i].jobid, miss[i].idx);
+		else
+			fprintf(stderr, "Job <%lld> is not found\n",
+			    (long long)miss[i].jobid);
+	}
+}
+
 static const char *
 none_message(uint32_t flags)
 {
@@ -651,6 +668,23 @@ print_arrays(const struct jobs *js, bool noheader)
 	}
 }
 
+/* One page of the reply, in any form but -l and -json. */
+static void
+print_page(const struct jobs *js, const struct jformat *jf,
+    const char *format, uint32_t flags, bool wide, bool Wide, bool noheader)
+{
+	if (flags & JQ_ARRAY)
+		print_arrays(js, noheader);
+	else if (format)
+		print_fields(js, jf, noheader);
+	else if (flags & (JQ_PEND | JQ_SUSP))
+		print_pending(js, noheader);
+	else if (Wide)
+		print_W(js, noheader);
+	else
+		print_default(js, wide, noheader);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -660,6 +694,7 @@ main(int argc, char **argv)
 	struct jobs js = { 0 };
 	struct job_id *miss = NULL;
 	uint32_t nmiss = 0;
+	size_t nlisted = 0;
 	bool longf = false, wide = false, Wide = false, noheader = false,
 	    json = false;
 	const char *format = NULL, *project = NULL, *v;
@@ -670,6 +705,8 @@ main(int argc, char **argv)
 	struct msg_error e;
 
 	progname = "bjobs";
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	memset(&q, 0, sizeof(q));
 	memset(&jf, 0, sizeof(jf));
 	cmdopt_init(&st, argc, argv, true);
@@ -771,11 +808,26 @@ main(int argc, char **argv)
 			js.v[js.n++] = jl.jobs[i];
 		}
 		free(jl.jobs);
-		if (jl.nmissing) {
+		if (jl.nmissing && json) {
 			miss = jl.missing;
 			nmiss = jl.nmissing;
 		} else {
+			print_missing(jl.missing, jl.nmissing);
+			nmiss += jl.nmissing;
 			free(jl.missing);
+		}
+		/*
+		 * A page at a time, so that a listing of every job holds one
+		 * page and not all of them.  The JSON form counts its records
+		 * first, and -l asks mbatchd for the queues: those wait.
+		 */
+		if (!json && !longf && js.n > 0) {
+			print_page(&js, &jf, format, q.flags, wide, Wide,
+			    noheader || nlisted > 0);
+			nlisted += js.n;
+			for (size_t i = 0; i < js.n; i++)
+				job_info_release(&js.v[i]);
+			js.n = 0;
 		}
 		if (!(rp.hdr.flags & WIRE_F_MORE))
 			break;
@@ -787,36 +839,19 @@ main(int argc, char **argv)
 	reply_release(&rp);
 	close(fd);
 
-	if (!json)
-		for (uint32_t i = 0; i < nmiss; i++) {
-			if (miss[i].idx > 0)
-				fprintf(stderr, "Job <%lld[%d]> is not found\n",
-				    (long long)miss[i].jobid, miss[i].idx);
-			else
-				fprintf(stderr, "Job <%lld> is not found\n",
-				    (long long)miss[i].jobid);
-		}
-	if (js.n == 0 && !json) {
+	nlisted += js.n;
+	if (nlisted == 0 && !json) {
 		if (nids == 0)
 			fprintf(stderr, "%s\n", none_message(q.flags));
 		/* Every ID given was wrong: that is a failure. */
 		return nids > 0 && nmiss >= q.nids ? 255 : 0;
 	}
-	if (q.flags & JQ_ARRAY)
-		print_arrays(&js, noheader);
-	else if (json)
+	if (json)
 		print_json(&js, &jf, miss, nmiss);
-	else if (format)
-		print_fields(&js, &jf, noheader);
 	else if (longf) {
 		fetch_queues();
 		for (size_t i = 0; i < js.n; i++)
 			print_long(&js.v[i]);
-	} else if (q.flags & (JQ_PEND | JQ_SUSP))
-		print_pending(&js, noheader);
-	else if (Wide)
-		print_W(&js, noheader);
-	else
-		print_default(&js, wide, noheader);
+	}
 	return 0;
 }

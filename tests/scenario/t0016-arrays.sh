@@ -91,6 +91,8 @@ expect_match "all PSUSP" "^$b +big.* 100000 +0 +0 +0 +0 +0 +0 +100000\$" \
     "$(bjobs -A "$b" | tail -n 1)"
 expect_eq "bjobs lists each element" 100000 \
     "$(bjobs -noheader -o jobid "$b" | wc -l)"
+expect_eq "a listing of many pages has one header" "1 100001" \
+    "$(bjobs -o "jobid stat" "$b" | awk '/^JOBID/ { h++ } END { print h, NR }')"
 bresume "$b[2-4]" >/dev/null
 wait_for sh -c "bjobs -A -noheader $b | awk '{exit !(\$6 == 3)}'"
 expect_match "three released elements ran" "^$b .* 100000 +0 +3 +0 +0 +0 +0 +99997\$" \
