@@ -66,7 +66,7 @@ DAEMONS	:= lim sbatchd mbatchd
 CMDS	:= $(sort $(basename $(notdir $(wildcard cmds/*.c))))
 CMDS	:= $(filter-out cmd-%,$(CMDS))
 CMD_COMMON_SRC := $(wildcard cmds/cmd-*.c)
-CMD_COMMON_OBJ = $(CMD_COMMON_SRC:%.c=$(CMD_O)/%.o)
+CMD_COMMON_OBJ := $(CMD_COMMON_SRC:%.c=$(CMD_O)/%.o)
 
 # tests/unit/check_*.c are Check suites; other tests/unit/*.c are small
 # tools the scenario and golden tests run (each one file).

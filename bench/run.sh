@@ -36,8 +36,10 @@ build_tools() {
 	# measured beside it, to show what its start-up costs here.
 	cc -O2 -static -o "$BTOOLS/nop-glibc" "$BENCH/tools/nop.c" 2>/dev/null ||
 	    cc -O2 -o "$BTOOLS/nop-glibc" "$BENCH/tools/nop.c" || exit 1
+	NOP_GLIBC=()
 	if [ -f "$BUILD/musl/lib/liblsf.a" ]; then
 		musl-gcc -O2 -static -o "$BTOOLS/nop" "$BENCH/tools/nop.c" || exit 1
+		NOP_GLIBC=(-g "$BTOOLS/nop-glibc")
 	else
 		cp "$BTOOLS/nop-glibc" "$BTOOLS/nop"
 	fi
@@ -91,7 +93,7 @@ run_all() {
 	build_tools
 	if want limits; then
 		run_part limits "$BTOOLS/limits" -d "$BENCH_TMP" \
-		    -p "$BTOOLS/nop" -g "$BTOOLS/nop-glibc" -n "$(scaled 2000 200)"
+		    -p "$BTOOLS/nop" "${NOP_GLIBC[@]}" -n "$(scaled 2000 200)"
 	fi
 	for f in "$BENCH"/w[0-9][0-9]-*.sh; do
 		w=$(basename "$f" | sed 's/^w0*\([0-9]*\)-.*/w\1/')

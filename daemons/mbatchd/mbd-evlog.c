@@ -4,7 +4,6 @@
  * kept only in the log: a job's command when it is long, and its
  * environment.
  */
-#include <sys/socket.h>
 
 #include <stdlib.h>
 #include <string.h>
