@@ -668,6 +668,31 @@ print_arrays(const struct jobs *js, bool noheader)
 	}
 }
 
+/* What each form prints, so that mbatchd sends only that. */
+#define JI_SHORT	(JI_BASE | JI(user) | JI(queue) | JI(from_host) |	\
+	JI(exec_hosts) | JI(job_name) | JI(submit_time))
+#define JI_WIDE		(JI_SHORT | JI(project) | JI(start_time) |	\
+	JI(end_time) | JI(cpu_time) | JI(mem_kb) | JI(swap_kb) | JI(pids))
+#define JI_PENDING	(JI_SHORT | JI(susp_reason) | JI(pend_reason) |	\
+	JI(host_reasons))
+#define JI_ARRAYS	(JI_BASE | JI(job_name) | JI(user) |		\
+	JI(array_counts))
+
+static uint64_t
+fields_wanted(const struct jformat *jf, uint32_t flags, bool longf,
+    bool Wide)
+{
+	if (longf)
+		return JI_ALL;
+	if (flags & JQ_ARRAY)
+		return JI_ARRAYS;
+	if (jf)
+		return jformat_fields(jf);
+	if (flags & (JQ_PEND | JQ_SUSP))
+		return JI_PENDING;
+	return Wide ? JI_WIDE : JI_SHORT;
+}
+
 /* One page of the reply, in any form but -l and -json. */
 static void
 print_page(const struct jobs *js, const struct jformat *jf,
@@ -772,6 +797,9 @@ main(int argc, char **argv)
 			if (strcmp(jf.cols[i].f->name, "command") == 0)
 				q.flags |= JQ_LONG;
 	}
+	q.fields = fields_wanted(format ? &jf : NULL, q.flags, longf, Wide);
+	if (project)
+		q.fields |= JI(project);
 
 	wbuf_init(&w);
 	wbuf_begin(&w, MSG_JOB_QUERY, 1, 0);

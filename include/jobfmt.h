@@ -20,6 +20,7 @@ struct jfield {
 	int		 width;		/* recommended width for "name:" */
 	void		(*get)(const struct job_info *, const char *unit,
 			    struct strbuf *);
+	uint64_t	 need;		/* JI() bits get reads, beyond JI_BASE */
 };
 
 /* Look up a field by name or alias (case-insensitive). */
@@ -43,6 +44,8 @@ struct jformat {
  * the offending word (allocated). */
 int	 jformat_parse(struct jformat *, const char *spec, char **bad);
 void	 jformat_release(struct jformat *);
+/* The job_info fields the columns need (JI() bits, JI_BASE included). */
+uint64_t jformat_fields(const struct jformat *);
 
 /* "hostA", "2*hostA", with sep between hosts: "2*hostA:hostB". */
 char	*jobfmt_hosts(const struct strv *slots, const char *sep);

@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	3
+#define PROTO_VERSION	4
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -200,6 +200,7 @@ struct job_query {
 	char		*job_name;	/* pattern, '*' allowed */
 	struct job_id	*ids;
 	uint32_t	 nids;
+	uint64_t	 fields;	/* JI() bits wanted; 0: every field */
 };
 
 /* Why no host could take a pending job: count of hosts per reason. */
@@ -208,7 +209,13 @@ struct reason_count {
 	int		 count;
 };
 
+/*
+ * A job as bjobs sees it.  Only the fields whose JI() bit is in present
+ * travel (a leading mask, then those fields in list order): a listing
+ * of "jobid stat" moves and builds two fields per job, not fifty.
+ */
 struct job_info {
+	uint64_t	 present;	/* JI() bits; JI_BASE always */
 	int64_t		 jobid;
 	int32_t		 idx;
 	int		 status;
@@ -263,6 +270,35 @@ struct job_info {
 };
 enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	JA_PSUSP, JA_NCOUNTS };
+
+/* job_info's fields in wire order; src/proto.c makes the codec from it. */
+#define JOB_INFO_FIELDS(F)						\
+	F(I64, jobid) F(I32, idx) F(INT, status) F(U32, options)	\
+	F(U32, options2) F(STR, user) F(STR, queue) F(STR, from_host)	\
+	F(STRV, exec_hosts) F(STR, job_name) F(STR, command)		\
+	F(STR, project) F(STR, user_group) F(STR, cwd) F(STR, sub_home)	\
+	F(STR, in_file) F(STR, out_file) F(STR, err_file)		\
+	F(STR, mail_user) F(STR, depend_cond) F(STR, res_req)		\
+	F(STR, effective_res_req) F(STR, exec_cwd) F(STR, exec_home)	\
+	F(STR, exec_user) F(I64, submit_time) F(I64, begin_time)	\
+	F(I64, term_time) F(I64, start_time) F(I64, end_time)		\
+	F(I64, reserve_time) F(INT, num_procs) F(INT, max_procs)	\
+	F(INT, exit_status) F(INT, exit_reason) F(INT, pend_reason)	\
+	F(LIST, host_reasons, nhost_reasons, reason_count, 8)		\
+	F(INT, susp_reason) F(DBL, cpu_time) F(I64, mem_kb)		\
+	F(I64, max_mem_kb) F(I64, avg_mem_kb) F(I64, swap_kb)		\
+	F(INT, pgid) F(STRV, pids) F(I64A, rlimits, LSF_RLIM_NLIMITS)	\
+	F(INT, user_priority) F(INT, run_count)				\
+	F(I64A, array_counts, JA_NCOUNTS)
+#define JIB_ENUM_(k, f, ...)	JIB_##f,
+enum { JOB_INFO_FIELDS(JIB_ENUM_) JIB_COUNT };
+#undef JIB_ENUM_
+#define JI(f)		((uint64_t)1 << JIB_##f)
+#define JI_ALL		(((uint64_t)1 << JIB_COUNT) - 1)
+/* Every job_info carries these: what a job is and its state. */
+#define JI_BASE		(JI(jobid) | JI(idx) | JI(status))
+/* The smallest job_info on the wire: the mask and JI_BASE. */
+#define JOB_INFO_MIN_WIRE	(8 + 8 + 4 + 4)
 
 /* One frame of a bjobs reply; IDs asked for and not found come in the
  * last frame. */

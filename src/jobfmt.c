@@ -287,49 +287,53 @@ GET(f_alloc_slot)
 GET(f_mail) { sb_adds(sb, j->mail_user ? j->mail_user : ""); }
 
 static const struct jfield fields[] = {
-	{ "jobid", "JOBID", 7, f_jobid },
-	{ "stat", "STAT", 5, f_stat },
-	{ "user", "USER", 7, f_user },
-	{ "user_group", "USER_GROUP", 15, f_user_group },
-	{ "queue", "QUEUE", 10, f_queue },
-	{ "job_name", "JOB_NAME", 10, f_job_name },
-	{ "job_description", "JOB_DESCRIPTION", 17, f_empty },
-	{ "proj_name", "PROJ_NAME", 11, f_project },
-	{ "job_group", "JOB_GROUP", 10, f_empty },
-	{ "job_priority", "JOB_PRIORITY", 12, f_priority },
-	{ "dependency", "DEPENDENCY", 15, f_dependency },
-	{ "command", "COMMAND", 15, f_command },
-	{ "pids", "PIDS", 20, f_pids },
-	{ "exit_code", "EXIT_CODE", 10, f_exit_code },
-	{ "exit_reason", "EXIT_REASON", 50, f_exit_reason },
-	{ "pend_reason", "PEND_REASON", 11, f_pend_reason },
-	{ "from_host", "FROM_HOST", 11, f_from_host },
-	{ "exec_host", "EXEC_HOST", 11, f_exec_host },
-	{ "submit_time", "SUBMIT_TIME", 15, f_submit_time },
-	{ "start_time", "START_TIME", 15, f_start_time },
-	{ "finish_time", "FINISH_TIME", 16, f_finish_time },
-	{ "cpu_used", "CPU_USED", 10, f_cpu_used },
-	{ "run_time", "RUN_TIME", 15, f_run_time },
-	{ "max_mem", "MAX_MEM", 15, f_max_mem },
-	{ "avg_mem", "AVG_MEM", 15, f_avg_mem },
-	{ "mem", "MEM", 15, f_mem },
-	{ "swap", "SWAP", 15, f_swap },
-	{ "memlimit", "MEMLIMIT", 10, f_memlimit },
-	{ "cpulimit", "CPULIMIT", 10, f_cpulimit },
-	{ "runtimelimit", "RUNTIMELIMIT", 12, f_runlimit },
-	{ "sub_cwd", "SUB_CWD", 30, f_sub_cwd },
-	{ "exec_cwd", "EXEC_CWD", 30, f_exec_cwd },
-	{ "exec_home", "EXEC_HOME", 30, f_exec_home },
-	{ "output_file", "OUTPUT_FILE", 30, f_out },
-	{ "error_file", "ERROR_FILE", 30, f_err },
-	{ "input_file", "INPUT_FILE", 30, f_in },
-	{ "res_req", "RES_REQ", 20, f_resreq },
-	{ "effective_resreq", "EFFECTIVE_RESREQ", 20, f_eff_resreq },
-	{ "slots", "SLOTS", 5, f_slots },
-	{ "nthreads", "NTHREADS", 10, f_empty },
-	{ "jobindex", "JOBINDEX", 8, f_jobindex },
-	{ "alloc_slot", "ALLOC_SLOT", 20, f_alloc_slot },
-	{ "mail_user", "MAIL_USER", 20, f_mail },
+	{ "jobid", "JOBID", 7, f_jobid, 0 },
+	{ "stat", "STAT", 5, f_stat, 0 },
+	{ "user", "USER", 7, f_user, JI(user) },
+	{ "user_group", "USER_GROUP", 15, f_user_group, JI(user_group) },
+	{ "queue", "QUEUE", 10, f_queue, JI(queue) },
+	{ "job_name", "JOB_NAME", 10, f_job_name, JI(job_name) },
+	{ "job_description", "JOB_DESCRIPTION", 17, f_empty, 0 },
+	{ "proj_name", "PROJ_NAME", 11, f_project, JI(project) },
+	{ "job_group", "JOB_GROUP", 10, f_empty, 0 },
+	{ "job_priority", "JOB_PRIORITY", 12, f_priority, JI(user_priority) },
+	{ "dependency", "DEPENDENCY", 15, f_dependency, JI(depend_cond) },
+	{ "command", "COMMAND", 15, f_command, JI(command) },
+	{ "pids", "PIDS", 20, f_pids, JI(pids) },
+	{ "exit_code", "EXIT_CODE", 10, f_exit_code, JI(exit_status) },
+	{ "exit_reason", "EXIT_REASON", 50, f_exit_reason, JI(exit_reason) },
+	{ "pend_reason", "PEND_REASON", 11, f_pend_reason,
+	    JI(pend_reason) | JI(host_reasons) },
+	{ "from_host", "FROM_HOST", 11, f_from_host, JI(from_host) },
+	{ "exec_host", "EXEC_HOST", 11, f_exec_host, JI(exec_hosts) },
+	{ "submit_time", "SUBMIT_TIME", 15, f_submit_time, JI(submit_time) },
+	{ "start_time", "START_TIME", 15, f_start_time, JI(start_time) },
+	{ "finish_time", "FINISH_TIME", 16, f_finish_time, JI(end_time) },
+	{ "cpu_used", "CPU_USED", 10, f_cpu_used,
+	    JI(start_time) | JI(cpu_time) },
+	{ "run_time", "RUN_TIME", 15, f_run_time,
+	    JI(start_time) | JI(end_time) },
+	{ "max_mem", "MAX_MEM", 15, f_max_mem, JI(max_mem_kb) },
+	{ "avg_mem", "AVG_MEM", 15, f_avg_mem, JI(avg_mem_kb) },
+	{ "mem", "MEM", 15, f_mem, JI(mem_kb) },
+	{ "swap", "SWAP", 15, f_swap, JI(swap_kb) },
+	{ "memlimit", "MEMLIMIT", 10, f_memlimit, JI(rlimits) },
+	{ "cpulimit", "CPULIMIT", 10, f_cpulimit, JI(rlimits) },
+	{ "runtimelimit", "RUNTIMELIMIT", 12, f_runlimit, JI(rlimits) },
+	{ "sub_cwd", "SUB_CWD", 30, f_sub_cwd, JI(cwd) },
+	{ "exec_cwd", "EXEC_CWD", 30, f_exec_cwd, JI(exec_cwd) },
+	{ "exec_home", "EXEC_HOME", 30, f_exec_home, JI(exec_home) },
+	{ "output_file", "OUTPUT_FILE", 30, f_out, JI(out_file) },
+	{ "error_file", "ERROR_FILE", 30, f_err, JI(err_file) },
+	{ "input_file", "INPUT_FILE", 30, f_in, JI(in_file) },
+	{ "res_req", "RES_REQ", 20, f_resreq, JI(res_req) },
+	{ "effective_resreq", "EFFECTIVE_RESREQ", 20, f_eff_resreq,
+	    JI(effective_res_req) },
+	{ "slots", "SLOTS", 5, f_slots, JI(num_procs) },
+	{ "nthreads", "NTHREADS", 10, f_empty, 0 },
+	{ "jobindex", "JOBINDEX", 8, f_jobindex, 0 },
+	{ "alloc_slot", "ALLOC_SLOT", 20, f_alloc_slot, JI(exec_hosts) },
+	{ "mail_user", "MAIL_USER", 20, f_mail, JI(mail_user) },
 };
 
 static const struct {
@@ -468,6 +472,16 @@ jformat_parse(struct jformat *jf, const char *spec, char **bad)
 		rc = -1;
 	}
 	return rc;
+}
+
+uint64_t
+jformat_fields(const struct jformat *jf)
+{
+	uint64_t m = JI_BASE;
+
+	for (int i = 0; i < jf->ncols; i++)
+		m |= jf->cols[i].f->need;
+	return m;
 }
 
 void

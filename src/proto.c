@@ -21,6 +21,9 @@
 #define PK_I64(f)	put_i64(w, x->f);
 #define UN_I64(f)	get_i64(r, &x->f);
 #define RL_I64(f)
+#define PK_U64(f)	put_u64(w, x->f);
+#define UN_U64(f)	get_u64(r, &x->f);
+#define RL_U64(f)
 #define PK_BOOL(f)	put_bool(w, x->f);
 #define UN_BOOL(f)	get_bool(r, &x->f);
 #define RL_BOOL(f)
@@ -121,31 +124,57 @@ PROTO_IMPL(submit_reply, SUBMIT_REPLY_FIELDS)
 
 #define JOB_QUERY_FIELDS(F)						\
 	F(U32, flags) F(STR, user) F(STR, queue) F(STR, host)		\
-	F(STR, job_name) F(LIST, ids, nids, job_id, 12)
+	F(STR, job_name) F(LIST, ids, nids, job_id, 12) F(U64, fields)
 PROTO_IMPL(job_query, JOB_QUERY_FIELDS)
 
-#define JOB_INFO_FIELDS(F)						\
-	F(I64, jobid) F(I32, idx) F(INT, status) F(U32, options)	\
-	F(U32, options2) F(STR, user) F(STR, queue) F(STR, from_host)	\
-	F(STRV, exec_hosts) F(STR, job_name) F(STR, command)		\
-	F(STR, project) F(STR, user_group) F(STR, cwd) F(STR, sub_home)	\
-	F(STR, in_file) F(STR, out_file) F(STR, err_file)		\
-	F(STR, mail_user) F(STR, depend_cond) F(STR, res_req)		\
-	F(STR, effective_res_req) F(STR, exec_cwd) F(STR, exec_home)	\
-	F(STR, exec_user) F(I64, submit_time) F(I64, begin_time)	\
-	F(I64, term_time) F(I64, start_time) F(I64, end_time)		\
-	F(I64, reserve_time) F(INT, num_procs) F(INT, max_procs)	\
-	F(INT, exit_status) F(INT, exit_reason) F(INT, pend_reason)	\
-	F(LIST, host_reasons, nhost_reasons, reason_count, 8)		\
-	F(INT, susp_reason) F(DBL, cpu_time) F(I64, mem_kb)		\
-	F(I64, max_mem_kb) F(I64, avg_mem_kb) F(I64, swap_kb)		\
-	F(INT, pgid) F(STRV, pids) F(I64A, rlimits, LSF_RLIM_NLIMITS)	\
-	F(INT, user_priority) F(INT, run_count)				\
-	F(I64A, array_counts, JA_NCOUNTS)
-PROTO_IMPL(job_info, JOB_INFO_FIELDS)
+/*
+ * job_info is sparse: its mask, then only the fields it names (the list
+ * and the bits are in proto.h).  Unpack starts from job_info_init, so a
+ * field that did not come reads as unknown, not as zero.
+ */
+_Static_assert(JIB_COUNT <= 64, "job_info has more fields than its mask");
+#define FIRST_(f, ...)	f
+#define JI_OF_(f)	JI(f)
+#define F_PK_SPARSE(k, ...)						\
+	if (m_ & JI_OF_(FIRST_(__VA_ARGS__, ))) { PK_##k(__VA_ARGS__) }
+#define F_UN_SPARSE(k, ...)						\
+	if (m_ & JI_OF_(FIRST_(__VA_ARGS__, ))) { UN_##k(__VA_ARGS__) }
+
+void
+job_info_pack(struct wbuf *w, const struct job_info *x)
+{
+	uint64_t m_ = (x->present | JI_BASE) & JI_ALL;
+
+	put_u64(w, m_);
+	JOB_INFO_FIELDS(F_PK_SPARSE)
+}
+
+bool
+job_info_unpack(struct rbuf *r, struct job_info *x)
+{
+	uint64_t m_ = 0;
+
+	job_info_init(x);
+	if (!get_u64(r, &m_))
+		return false;
+	if ((m_ & JI_BASE) != JI_BASE || (m_ & ~JI_ALL)) {
+		r->err = true;
+		return false;
+	}
+	x->present = m_;
+	JOB_INFO_FIELDS(F_UN_SPARSE)
+	return !r->err;
+}
+
+void
+job_info_release(struct job_info *x)
+{
+	JOB_INFO_FIELDS(F_RL)
+	memset(x, 0, sizeof(*x));
+}
 
 #define JOB_LIST_FIELDS(F)						\
-	F(LIST, jobs, njobs, job_info, 64) F(LIST, missing, nmissing, job_id, 12)
+	F(LIST, jobs, njobs, job_info, JOB_INFO_MIN_WIRE) F(LIST, missing, nmissing, job_id, 12)
 PROTO_IMPL(job_list, JOB_LIST_FIELDS)
 
 #define SIG_REQ_FIELDS(F)						\

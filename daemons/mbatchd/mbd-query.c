@@ -35,12 +35,30 @@ job_pend_reason(struct job *j, const uint32_t **counts)
 	return r;
 }
 
+static char *
+effective_res_req(const struct job *j)
+{
+	if (j->rr)
+		return resreq_to_string(j->rr);
+	if (j->queue->rr)
+		return resreq_to_string(j->queue->rr);
+	return xstrdup("select[type == local] order[r15s:pg] ");
+}
+
+/*
+ * Fill what want asks for (JI() bits; JI_BASE always).  Strings are
+ * borrowed from the job where they can be; what is made here (names,
+ * the effective requirement, the reasons) is made only when asked for,
+ * which is most of the cost of a long listing.
+ */
 void
-job_fill_info(struct job *j, struct job_info *ji, bool longform)
+job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
+    bool longform)
 {
 	const uint32_t *counts;
 
 	job_info_init(ji);
+	ji->present = (want | JI_BASE) & JI_ALL;
 	ji->jobid = j->jobid;
 	ji->idx = j->idx;
 	ji->status = j->status;
@@ -49,11 +67,14 @@ job_fill_info(struct job *j, struct job_info *ji, bool longform)
 	ji->user = (char *)j->user;
 	ji->queue = j->queue->name;
 	ji->from_host = (char *)j->from_host;
-	for (int i = 0; i < j->nexec; i++)
-		strv_push(&ji->exec_hosts, j->exec[i]->name);
-	ji->job_name = j->job_name ? xstrdup(j->job_name) : NULL;
-	ji->command = longform ? job_command(j) :
-	    (j->command ? xstrdup(j->command) : NULL);
+	if (want & JI(exec_hosts))
+		for (int i = 0; i < j->nexec; i++)
+			strv_push(&ji->exec_hosts, j->exec[i]->name);
+	if (want & JI(job_name))
+		ji->job_name = j->job_name ? xstrdup(j->job_name) : NULL;
+	if (want & JI(command))
+		ji->command = longform ? job_command(j) :
+		    (j->command ? xstrdup(j->command) : NULL);
 	ji->project = (char *)j->project;
 	ji->cwd = (char *)(j->x && j->x->cwd_req ? j->x->cwd_req : j->sub_cwd);
 	ji->sub_home = (char *)j->sub_home;
@@ -68,15 +89,11 @@ job_fill_info(struct job *j, struct job_info *ji, bool longform)
 		ji->term_time = j->x->term_time;
 		ji->user_priority = j->x->user_priority;
 	}
-	job_limits(j, ji->rlimits);	/* as they apply, the queue's too */
+	if (want & JI(rlimits))
+		job_limits(j, ji->rlimits);	/* as they apply, the queue's too */
 	ji->res_req = j->res_req;
-	if (j->rr)
-		ji->effective_res_req = resreq_to_string(j->rr);
-	else if (j->queue->rr)
-		ji->effective_res_req = resreq_to_string(j->queue->rr);
-	else
-		ji->effective_res_req =
-		    xstrdup("select[type == local] order[r15s:pg] ");
+	if (want & JI(effective_res_req))
+		ji->effective_res_req = effective_res_req(j);
 	ji->exec_cwd = j->exec_cwd;
 	ji->exec_home = j->exec_home;
 	ji->exec_user = j->exec_user;
@@ -92,13 +109,14 @@ job_fill_info(struct job *j, struct job_info *ji, bool longform)
 	ji->max_mem_kb = j->max_mem_kb;
 	ji->avg_mem_kb = j->avg_mem_kb;
 	ji->pgid = j->pgid;
-	if (j->pid > 0)
+	if (j->pid > 0 && (want & JI(pids)))
 		strv_push_nodup(&ji->pids, xasprintf("%d", j->pid));
 	ji->run_count = (int)j->run_count;
 	ji->susp_reason = j->susp_reason;
-	if (JOB_STAT_PENDING(j->status)) {
+	if (JOB_STAT_PENDING(j->status) &&
+	    (want & (JI(pend_reason) | JI(host_reasons)))) {
 		ji->pend_reason = job_pend_reason(j, &counts);
-		if (counts) {
+		if (counts && (want & JI(host_reasons))) {
 			int n = 0;
 
 			ji->host_reasons = xcalloc(HR_NREASONS,
@@ -368,16 +386,19 @@ collect_id(struct jq *jq, struct jvec *out, const struct job_id *id)
 }
 
 static void
-fill_ref(const struct jref *r, struct job_info *ji, bool longform)
+fill_ref(const struct jref *r, struct job_info *ji, uint64_t want,
+    bool longform)
 {
 	struct job *p = r->j;
 
-	job_fill_info(p, ji, longform);
+	job_fill_info(p, ji, want, longform);
 	if (r->vidx == 0)
 		return;
 	ji->idx = r->vidx;
-	free(ji->job_name);
-	ji->job_name = array_elem_name(p, r->vidx);
+	if (want & JI(job_name)) {
+		free(ji->job_name);
+		ji->job_name = array_elem_name(p, r->vidx);
+	}
 	ji->status = r->vstat;
 	if (r->vstat & JOB_STAT_EXIT) {
 		ji->exit_reason = p->arr->gone_reason;
@@ -393,12 +414,12 @@ fill_ref(const struct jref *r, struct job_info *ji, bool longform)
 
 /* bjobs -A: the array's counts. */
 static void
-fill_array(struct job *p, struct job_info *ji)
+fill_array(struct job *p, struct job_info *ji, uint64_t want)
 {
 	const struct jarray *a = p->arr;
 	int64_t vp = a->pend.count;
 
-	job_fill_info(p, ji, false);
+	job_fill_info(p, ji, want, false);
 	ji->status = JOB_STAT_PENDING(p->status) ? p->status : JOB_STAT_RUN;
 	ji->array_counts[JA_NJOBS] = a->total;
 	ji->array_counts[JA_PEND] = a->nstat[AS_PEND] +
@@ -414,7 +435,7 @@ fill_array(struct job *p, struct job_info *ji)
 
 static void
 send_jobs(struct conn *c, uint32_t seq, struct jvec *jv, struct job_id *miss,
-    uint32_t nmiss, uint32_t flags)
+    uint32_t nmiss, uint32_t flags, uint64_t want)
 {
 	size_t i = 0;
 	struct wbuf w;
@@ -434,9 +455,9 @@ send_jobs(struct conn *c, uint32_t seq, struct jvec *jv, struct job_id *miss,
 			struct job_info *ji = &jl.jobs[jl.njobs++];
 
 			if (flags & JQ_ARRAY)
-				fill_array(jv->v[i + k].j, ji);
+				fill_array(jv->v[i + k].j, ji, want);
 			else
-				fill_ref(&jv->v[i + k], ji,
+				fill_ref(&jv->v[i + k], ji, want,
 				    (flags & JQ_LONG) != 0);
 		}
 		if (last) {
@@ -533,7 +554,8 @@ query_jobs(struct conn *c, uint32_t seq, struct rbuf *r)
 		free(jv.v);
 		jv = arrays;
 	}
-	send_jobs(c, seq, &jv, miss, nmiss, jq.q.flags);
+	send_jobs(c, seq, &jv, miss, nmiss, jq.q.flags,
+	    jq.q.fields ? jq.q.fields : JI_ALL);
 	free(jv.v);
 	free(miss);
 	free(jq.on_host);

@@ -436,7 +436,8 @@ void	 query_queues(struct conn *, uint32_t seq, struct rbuf *);
 void	 query_hosts(struct conn *, uint32_t seq, struct rbuf *);
 void	 query_params(struct conn *, uint32_t seq, struct rbuf *);
 void	 query_conf(struct conn *, uint32_t seq, struct rbuf *);
-void	 job_fill_info(struct job *, struct job_info *, bool longform);
+void	 job_fill_info(struct job *, struct job_info *, uint64_t want,
+	    bool longform);
 
 /* mbd-signal.c */
 void	 signal_handle(struct conn *, uint32_t seq, struct rbuf *);

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "jobfmt.h"
 #include "proto.h"
 #include "util.h"
 #include "wire.h"
@@ -214,6 +215,18 @@ vis_i32(struct vis *v, const char *f, int32_t *a, const int32_t *b)
 }
 
 static void
+vis_u64(struct vis *v, const char *f, uint64_t *a, const uint64_t *b)
+{
+	if (v->op == V_MK) {
+		*a = (uint64_t)g_i64(&v->g);
+		e64(v->w, *a);
+		return;
+	}
+	ck_assert_msg(*a == *b, "%s.%s: %" PRIu64 " != %" PRIu64, v->where,
+	    f, *a, *b);
+}
+
+static void
 vis_i64(struct vis *v, const char *f, int64_t *a, const int64_t *b)
 {
 	if (v->op == V_MK) {
@@ -307,6 +320,7 @@ vis_strv(struct vis *v, const char *f, struct strv *a, const struct strv *b)
 #define VI32(f)	vis_i32(v, #f, &x->f, y ? &y->f : NULL)
 #define VINT(f)	vis_i32(v, #f, &x->f, y ? &y->f : NULL)
 #define VI64(f)	vis_i64(v, #f, &x->f, y ? &y->f : NULL)
+#define VU64(f)	vis_u64(v, #f, &x->f, y ? &y->f : NULL)
 #define VBOOL(f) vis_bool(v, #f, &x->f, y ? &y->f : NULL)
 #define VDBL(f)	vis_dbl(v, #f, &x->f, y ? &y->f : NULL)
 #define VFLT(f)	vis_flt(v, #f, &x->f, y ? &y->f : NULL)
@@ -380,11 +394,19 @@ VISIT(submit_reply)
 VISIT(job_query)
 {
 	VU32(flags); VSTR(user); VSTR(queue); VSTR(host); VSTR(job_name);
-	VLIST(ids, nids, job_id);
+	VLIST(ids, nids, job_id); VU64(fields);
 }
 
 VISIT(job_info)
 {
+	/* Every field present; test_job_info_sparse tries fewer. */
+	if (v->op == V_MK) {
+		x->present = JI_ALL;
+		e64(v->w, x->present);
+	} else {
+		ck_assert_msg(x->present == y->present, "%s.present",
+		    v->where);
+	}
 	VI64(jobid); VI32(idx); VINT(status); VU32(options); VU32(options2);
 	VSTR(user); VSTR(queue); VSTR(from_host); VSTRV(exec_hosts);
 	VSTR(job_name); VSTR(command); VSTR(project); VSTR(user_group);
@@ -1146,6 +1168,7 @@ START_TEST(test_huge_claims)
 
 		wbuf_init(&w);
 		put_u32(&w, 1);			/* njobs */
+		put_u64(&w, JI_ALL);		/* present */
 		put_i64(&w, 101);		/* jobid */
 		put_i32(&w, 0);			/* idx */
 		put_i32(&w, 1);			/* status */
@@ -1221,7 +1244,7 @@ START_TEST(test_count_bounds)
 		size_t		 min;
 		int		 prefix;	/* how to reach the count */
 	} lists[] = {
-		{ "job_list", 64, 0 },		/* jobs */
+		{ "job_list", JOB_INFO_MIN_WIRE, 0 },	/* jobs */
 		{ "job_list", 12, 1 },		/* missing, after 0 jobs */
 		{ "job_query", 12, 2 },
 		{ "sig_req", 12, 3 },
@@ -1290,6 +1313,92 @@ START_TEST(test_count_bounds)
 			wbuf_release(&w);
 		}
 	}
+}
+END_TEST
+
+/*
+ * job_info carries the fields its mask names and no others; a field that
+ * did not come reads as unknown; a mask without the job's ID and state,
+ * or with bits past the last field, is refused.
+ */
+START_TEST(test_job_info_sparse)
+{
+	struct job_info a, b;
+	struct wbuf w, expect;
+	struct rbuf r;
+
+	job_info_init(&a);
+	a.present = JI(user) | JI(mem_kb);	/* JI_BASE goes anyway */
+	a.jobid = 42;
+	a.idx = 3;
+	a.status = JOB_STAT_RUN;
+	a.user = "alice";
+	a.queue = "normal";			/* not asked for */
+	a.mem_kb = 1234;
+	a.max_mem_kb = 99;			/* not asked for */
+	wbuf_init(&w);
+	job_info_pack(&w, &a);
+	wbuf_init(&expect);
+	e64(&expect, JI_BASE | JI(user) | JI(mem_kb));
+	e64(&expect, 42);
+	e32(&expect, 3);
+	e32(&expect, JOB_STAT_RUN);
+	estr(&expect, "alice");
+	e64(&expect, 1234);
+	ck_assert_uint_eq(w.len, expect.len);
+	ck_assert(memcmp(w.data, expect.data, w.len) == 0);
+
+	rbuf_init(&r, w.data, w.len);
+	ck_assert(job_info_unpack(&r, &b) && rbuf_end(&r) == 0);
+	ck_assert(b.present == (JI_BASE | JI(user) | JI(mem_kb)));
+	ck_assert_int_eq(b.jobid, 42);
+	ck_assert_int_eq(b.idx, 3);
+	ck_assert_str_eq(b.user, "alice");
+	ck_assert_int_eq(b.mem_kb, 1234);
+	ck_assert_ptr_null(b.queue);
+	ck_assert_int_eq(b.max_mem_kb, -1);
+	ck_assert_int_eq(b.exit_status, -1);
+	ck_assert_int_eq(b.rlimits[0], DEFAULT_RLIMIT);
+	job_info_release(&b);
+
+	/* No state, or a bit past the fields: refused. */
+	for (int k = 0; k < 2; k++) {
+		wbuf_reset(&expect);
+		e64(&expect, k == 0 ? JI(jobid) | JI(idx) :
+		    JI_BASE | ((uint64_t)1 << JIB_COUNT));
+		e64(&expect, 42);
+		e32(&expect, 3);
+		e32(&expect, JOB_STAT_RUN);
+		for (int z = 0; z < 64; z++)
+			put_u8(&expect, 0);
+		rbuf_init(&r, expect.data, expect.len);
+		ck_assert(!job_info_unpack(&r, &b));
+		job_info_release(&b);
+	}
+	wbuf_release(&w);
+	wbuf_release(&expect);
+}
+END_TEST
+
+/* bjobs -o asks mbatchd for what its columns print, and only that. */
+START_TEST(test_jformat_fields)
+{
+	struct jformat jf;
+	char *bad = NULL;
+
+	ck_assert_int_eq(jformat_parse(&jf, "jobid stat", &bad), 0);
+	ck_assert(jformat_fields(&jf) == JI_BASE);
+	jformat_release(&jf);
+	ck_assert_int_eq(jformat_parse(&jf, "id user:8 cpu_used pend_reason "
+	    "max_mem:-:MB delimiter='^'", &bad), 0);
+	ck_assert(jformat_fields(&jf) == (JI_BASE | JI(user) |
+	    JI(start_time) | JI(cpu_time) | JI(pend_reason) |
+	    JI(host_reasons) | JI(max_mem_kb)));
+	jformat_release(&jf);
+	/* Every field is something a column can ask for. */
+	ck_assert_int_eq(jformat_parse(&jf, "all", &bad), 0);
+	ck_assert((jformat_fields(&jf) & ~JI_ALL) == 0);
+	jformat_release(&jf);
 }
 END_TEST
 
@@ -1915,6 +2024,8 @@ proto_suite(void)
 	tcase_add_test(tc, test_huge_claims);
 	tcase_add_test(tc, test_max_string);
 	tcase_add_test(tc, test_count_bounds);
+	tcase_add_test(tc, test_job_info_sparse);
+	tcase_add_test(tc, test_jformat_fields);
 	tcase_add_test(tc, test_bad_values);
 	tcase_add_test(tc, test_header);
 	tcase_add_test(tc, test_frames);
