@@ -465,6 +465,7 @@ spare_wait(struct job_spec *spec, char **dir)
 	struct wire_hdr h;
 	struct rbuf r;
 	uint8_t *body;
+	bool unknown;
 
 	(void)prctl(PR_SET_NAME, "jobsup spare");
 	if (wire_recv(3, &h, &body, -1) < 0)
@@ -472,7 +473,8 @@ spare_wait(struct job_spec *spec, char **dir)
 	rbuf_init(&r, body, h.len - WIRE_HDR_LEN);
 	*dir = NULL;
 	if (h.type != MSG_SBD_JOB_START || !get_str(&r, dir) ||
-	    *dir == NULL || !user_unpack_install(&r) || rbuf_end(&r) < 0) {
+	    *dir == NULL || !user_unpack_install(&r, &unknown) ||
+	    rbuf_end(&r) < 0) {
 		log_warnx("spare supervisor: malformed job from sbatchd");
 		_exit(1);
 	}
@@ -481,6 +483,9 @@ spare_wait(struct job_spec *spec, char **dir)
 		log_warnx("%s: no readable spec", *dir);
 		_exit(1);
 	}
+	/* Not what an earlier job of ours found, if sbatchd finds nothing. */
+	if (unknown)
+		user_forget(spec->user);
 }
 
 /*

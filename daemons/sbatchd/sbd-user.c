@@ -99,6 +99,16 @@ user_get(const char *name)
 	return u;
 }
 
+/* What a supervisor kept of name is out of date (sbatchd knows no such
+ * user now): the next user_get asks again. */
+void
+user_forget(const char *name)
+{
+	for (struct sbd_user *u = users; u; u = u->next)
+		if (name && strcmp(u->name, name) == 0)
+			u->fetched_ms = 0;
+}
+
 /* As root: the user's groups, group and uid.  Otherwise nothing (the
  * callers check what they need). */
 int
@@ -132,19 +142,23 @@ user_pack(struct wbuf *w, const struct sbd_user *u)
 /*
  * In a spare supervisor: the entry sbatchd had, fresh from now on, in
  * place of what the spare's copy of the cache had (maybe nothing).
+ * *none: sbatchd had none (the user is unknown to it).
  */
 bool
-user_unpack_install(struct rbuf *r)
+user_unpack_install(struct rbuf *r, bool *none)
 {
 	struct sbd_user *u, tmp;
 	uint32_t uid, gid, n;
 	bool have;
 	char *name = NULL;
 
+	*none = false;
 	if (!get_bool(r, &have))
 		return false;
-	if (!have)
+	if (!have) {
+		*none = true;
 		return true;
+	}
 	memset(&tmp, 0, sizeof(tmp));
 	if (!get_str(r, &name) || !get_str(r, &tmp.pw.pw_name) ||
 	    !get_u32(r, &uid) || !get_u32(r, &gid) ||

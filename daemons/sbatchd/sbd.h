@@ -130,7 +130,8 @@ const struct sbd_user *user_get(const char *name);	/* NULL: unknown */
 int	 user_become(const struct sbd_user *);	/* as root: groups, gid, uid */
 /* An entry down a spare's socket (NULL: none), and into its cache. */
 void	 user_pack(struct wbuf *, const struct sbd_user *);
-bool	 user_unpack_install(struct rbuf *);
+bool	 user_unpack_install(struct rbuf *, bool *none);
+void	 user_forget(const char *name);
 
 /* sbd-spare.c: supervisors kept between jobs.  spares_take hands one
  * a job (its pid; -1: fork one with jobsup_main). */
