@@ -18,15 +18,18 @@ static enum log_level log_level = LOG_LVL_INFO;
 int
 log_init(const char *ident, const char *path, enum log_level lvl)
 {
+	char *copy = path ? xstrdup(path) : NULL;
+
+	/* path may be log_path itself (log_reopen): copied before freed. */
 	log_ident = ident;
 	log_level = lvl;
 	free(log_path);
-	log_path = path ? xstrdup(path) : NULL;
-	if (path == NULL) {
+	log_path = copy;
+	if (copy == NULL) {
 		log_fd = 2;
 		return 0;
 	}
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(copy, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
 	if (log_fd > 2)

@@ -1,7 +1,8 @@
 /*
- * The per-job supervisor.  sbatchd forks it for each job; it moves to a
- * session of its own (so it outlives sbatchd), holds the lock of the job
- * directory, forks the job, and then waits.  It keeps a connection to
+ * The per-job supervisor.  sbatchd forks it ahead of a job, or for it
+ * (sbd-spare.c); it moves to a session of its own (so it outlives
+ * sbatchd), holds the lock of the job directory, forks the job, and then
+ * waits, and when the job is over and reported it may serve another.  It keeps a connection to
  * sbatchd's socket: "hello" with the job's pid soon after it starts (with
  * its end, for a job that ends at once) and after every reconnect, signal
  * requests coming the other way, and the final status at the end.  The
@@ -395,23 +396,27 @@ write_hostfile(const struct job_spec *spec, const char *dir)
 	free(path);
 }
 
-void
-jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
+/*
+ * What a supervisor does before it knows its job: its own session, no
+ * descriptor of sbatchd's but keep (moved to 3), /dev/null for input and
+ * output, its log, its signals, and the signalfd that tells it of its
+ * child's end (returned).
+ */
+static int
+sup_setup(int keep)
 {
-	struct sup s;
 	sigset_t mask;
-	char name[16], *lockpath;
-	int sfd, lockfd, prefd[2];
+	int sfd;
 
-	memset(&s, 0, sizeof(s));
-	s.spec = spec;
-	s.dir = dir;
-	s.sockpath = sockpath;
-	s.sock = -1;
 	setsid();
+	if (keep >= 0 && keep != 3) {
+		if (dup2(keep, 3) < 0)
+			_exit(1);
+		(void)fcntl(3, F_SETFD, FD_CLOEXEC);
+	}
 	/* One call where the kernel has it, not a walk of /proc/self/fd. */
-	if (close_range(3, ~0U, 0) < 0)
-		close_fds_from(3, -1);
+	if (close_range(keep >= 0 ? 4 : 3, ~0U, 0) < 0)
+		close_fds_from(keep >= 0 ? 4 : 3, -1);
 	{
 		int fd = open("/dev/null", O_RDWR);
 
@@ -430,19 +435,10 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 		    log_level_from_mask(sbd->conf.lsf.log_mask));
 		free(lp);
 	}
-	snprintf(name, sizeof(name), "jobsup %lld", (long long)spec->jobid);
-	(void)prctl(PR_SET_NAME, name);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);	/* it dies with the job, not before */
 	signal(SIGINT, SIG_IGN);
-
-	lockpath = xasprintf("%s/%s", dir, JOBDIR_LOCK);
-	lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (lockfd < 0 || flock(lockfd, LOCK_EX) < 0)
-		_exit(1);
-	free(lockpath);
-	write_hostfile(spec, dir);
 
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGCHLD);
@@ -450,6 +446,95 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0)
 		_exit(1);
+	return sfd;
+}
+
+static void sup_run(struct job_spec *, const char *, const char *, int);
+
+void
+jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
+{
+	sup_run(spec, dir, sockpath, sup_setup(-1));
+	_exit(0);
+}
+
+/* The next job from sbatchd on fd 3; exits at the end of the file. */
+static void
+spare_wait(struct job_spec *spec, char **dir)
+{
+	struct wire_hdr h;
+	struct rbuf r;
+	uint8_t *body;
+	bool unknown;
+
+	(void)prctl(PR_SET_NAME, "jobsup spare");
+	if (wire_recv(3, &h, &body, -1) < 0)
+		_exit(0);
+	rbuf_init(&r, body, h.len - WIRE_HDR_LEN);
+	*dir = NULL;
+	if (h.type != MSG_SBD_JOB_START || !get_str(&r, dir) ||
+	    *dir == NULL || !user_unpack_install(&r, &unknown) ||
+	    rbuf_end(&r) < 0) {
+		log_warnx("spare supervisor: malformed job from sbatchd");
+		_exit(1);
+	}
+	free(body);
+	if (jobfile_read_spec(*dir, spec) < 0) {
+		log_warnx("%s: no readable spec", *dir);
+		_exit(1);
+	}
+	/* Not what an earlier job of ours found, if sbatchd finds nothing. */
+	if (unknown)
+		user_forget(spec->user);
+}
+
+/*
+ * A spare: set up once, then supervise the jobs sbatchd sends down fd 3
+ * (sbd-spare.c), one at a time: a job's directory, where its spec is,
+ * and its user's entry.  After each, one byte back says we are free
+ * again.  The end of the file means sbatchd is gone or has no more use
+ * for us.  After SPARE_MAX_JOBS jobs we leave anyway, which bounds what
+ * the jobs' vforked children leave in our heap.
+ */
+void
+jobsup_spare_main(int fd)
+{
+	int sfd = sup_setup(fd);
+
+	for (int n = 1;; n++) {
+		struct job_spec spec;
+		char *dir;
+
+		spare_wait(&spec, &dir);
+		sup_run(&spec, dir, sbd->sockpath, sfd);
+		job_spec_release(&spec);
+		free(dir);
+		if (n >= SPARE_MAX_JOBS || write(3, "", 1) != 1)
+			_exit(0);
+	}
+}
+
+static void
+sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd)
+{
+	struct sup s;
+	char name[16], *lockpath;
+	int lockfd, prefd[2];
+
+	memset(&s, 0, sizeof(s));
+	s.spec = spec;
+	s.dir = dir;
+	s.sockpath = sockpath;
+	s.sock = -1;
+	snprintf(name, sizeof(name), "jobsup %lld", (long long)spec->jobid);
+	(void)prctl(PR_SET_NAME, name);
+
+	lockpath = xasprintf("%s/%s", dir, JOBDIR_LOCK);
+	lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lockfd < 0 || flock(lockfd, LOCK_EX) < 0)
+		_exit(1);
+	free(lockpath);
+	write_hostfile(spec, dir);
 
 	job_status_init(&s.st);
 	s.st.jobid = spec->jobid;
@@ -531,11 +616,11 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 				;
 			p = wait4(s.pid, &wstatus, WNOHANG, &ru);
 			if (p == s.pid) {
-				if (pre_failed(&s, &ru))
-					_exit(0);
-				finish(&s, wstatus, &ru);
-				post_exec(&s);
-				_exit(0);
+				if (!pre_failed(&s, &ru)) {
+					finish(&s, wstatus, &ru);
+					post_exec(&s);
+				}
+				break;
 			}
 		}
 		if (n > 1 && pfd[1].revents)
@@ -562,4 +647,19 @@ jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 		if (s.sock < 0 && now >= s.next_connect_ms)
 			try_connect(&s);
 	}
+	/* Nothing of this job stays open for the next (jobsup_spare_main);
+	 * its lock goes last, once everything is reported. */
+	if (s.sock >= 0)
+		close(s.sock);
+	if (s.pre_fd >= 0)
+		close(s.pre_fd);
+	usage_release(&s.usage);
+	job_status_release(&s.st);
+	{
+		struct signalfd_siginfo si;
+
+		while (read(sfd, &si, sizeof(si)) == sizeof(si))
+			;
+	}
+	close(lockfd);
 }

@@ -110,11 +110,13 @@ signal_cb(evutil_socket_t sig, short ev, void *arg)
 		break;
 	case SIGHUP:
 		log_reopen();
+		spares_renew();		/* they log to the file reopened */
 		break;
 	case SIGCHLD:
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 			child_reaped(pid, status);
-			jobs_reap(pid);
+			if (!spares_reap(pid))
+				jobs_reap(pid);
 		}
 		break;
 	}
@@ -211,6 +213,8 @@ main(int argc, char **argv)
 	sbd->base = event_base_new();
 	if (sbd->base == NULL)
 		fatalx("event_base_new failed");
+	if (event_base_priority_init(sbd->base, SBD_NPRI) < 0)
+		fatalx("event_base_priority_init failed");
 	for (size_t i = 0; i < ARRAY_SIZE(signums); i++) {
 		struct event *ev = evsignal_new(sbd->base, signums[i],
 		    signal_cb, NULL);
@@ -231,6 +235,7 @@ main(int argc, char **argv)
 	note_signals();
 	jobs_init();
 	jobs_scan();
+	spares_init();
 	lim_subscribe();
 
 	event_base_dispatch(sbd->base);

@@ -285,7 +285,10 @@ jobs_start(struct job_spec *s)
 		free(dir);
 		return;
 	}
-	pid = fork();
+	/* A supervisor kept from an earlier job, or forked ahead. */
+	pid = spares_take(dir, u);
+	if (pid < 0)
+		pid = fork();
 	if (pid < 0) {
 		log_warn("fork");
 		report_failed_start(j, TERM_OTHER);
@@ -433,6 +436,18 @@ jobs_reap(pid_t pid)
 			j->sup_pid = 0;
 			j->sup_seen = true;	/* it lived, and is no more */
 			check_orphan(j);
+		}
+}
+
+/* A supervisor done with its job (reported, lock released) is about to
+ * serve another: its death is no longer that job's concern. */
+void
+jobs_sup_free(pid_t pid)
+{
+	for (struct sjob *j = sbd->jobs; j; j = j->next)
+		if (j->sup_pid == pid) {
+			j->sup_pid = 0;
+			j->sup_seen = true;
 		}
 }
 

@@ -99,6 +99,16 @@ user_get(const char *name)
 	return u;
 }
 
+/* What a supervisor kept of name is out of date (sbatchd knows no such
+ * user now): the next user_get asks again. */
+void
+user_forget(const char *name)
+{
+	for (struct sbd_user *u = users; u; u = u->next)
+		if (name && strcmp(u->name, name) == 0)
+			u->fetched_ms = 0;
+}
+
 /* As root: the user's groups, group and uid.  Otherwise nothing (the
  * callers check what they need). */
 int
@@ -110,4 +120,89 @@ user_become(const struct sbd_user *u)
 	    setgid(u->pw.pw_gid) < 0 || setuid(u->pw.pw_uid) < 0)
 		return -1;
 	return 0;
+}
+
+void
+user_pack(struct wbuf *w, const struct sbd_user *u)
+{
+	put_bool(w, u != NULL);
+	if (u == NULL)
+		return;
+	put_str(w, u->name);
+	put_str(w, u->pw.pw_name);
+	put_u32(w, (uint32_t)u->pw.pw_uid);
+	put_u32(w, (uint32_t)u->pw.pw_gid);
+	put_str(w, u->pw.pw_dir);
+	put_str(w, u->pw.pw_shell);
+	put_u32(w, (uint32_t)u->ngroups);
+	for (int i = 0; i < u->ngroups; i++)
+		put_u32(w, (uint32_t)u->groups[i]);
+}
+
+/*
+ * In a spare supervisor: the entry sbatchd had, fresh from now on, in
+ * place of what the spare's copy of the cache had (maybe nothing).
+ * *none: sbatchd had none (the user is unknown to it).
+ */
+bool
+user_unpack_install(struct rbuf *r, bool *none)
+{
+	struct sbd_user *u, tmp;
+	uint32_t uid, gid, n;
+	bool have;
+	char *name = NULL;
+
+	*none = false;
+	if (!get_bool(r, &have))
+		return false;
+	if (!have) {
+		*none = true;
+		return true;
+	}
+	memset(&tmp, 0, sizeof(tmp));
+	if (!get_str(r, &name) || !get_str(r, &tmp.pw.pw_name) ||
+	    !get_u32(r, &uid) || !get_u32(r, &gid) ||
+	    !get_str(r, &tmp.pw.pw_dir) || !get_str(r, &tmp.pw.pw_shell) ||
+	    !get_count(r, &n, sizeof(uint32_t)) || name == NULL ||
+	    tmp.pw.pw_name == NULL)
+		goto bad;
+	tmp.groups = xcalloc(n ? n : 1, sizeof(*tmp.groups));
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t g;
+
+		if (!get_u32(r, &g))
+			goto bad;
+		tmp.groups[i] = (gid_t)g;
+	}
+	tmp.ngroups = (int)n;
+	for (u = users; u; u = u->next)
+		if (strcmp(u->name, name) == 0)
+			break;
+	if (u == NULL) {
+		u = xcalloc(1, sizeof(*u));
+		u->name = name;
+		u->next = users;
+		users = u;
+	} else {
+		free(name);
+		user_clear(u);
+	}
+	u->pw.pw_name = tmp.pw.pw_name;
+	u->pw.pw_passwd = (char *)"x";
+	u->pw.pw_uid = (uid_t)uid;
+	u->pw.pw_gid = (gid_t)gid;
+	u->pw.pw_gecos = (char *)"";
+	u->pw.pw_dir = tmp.pw.pw_dir ? tmp.pw.pw_dir : xstrdup("/");
+	u->pw.pw_shell = tmp.pw.pw_shell ? tmp.pw.pw_shell : xstrdup("/bin/sh");
+	u->groups = tmp.groups;
+	u->ngroups = tmp.ngroups;
+	u->fetched_ms = mono_ms();
+	return true;
+bad:
+	free(name);
+	free(tmp.pw.pw_name);
+	free(tmp.pw.pw_dir);
+	free(tmp.pw.pw_shell);
+	free(tmp.groups);
+	return false;
 }

@@ -6,6 +6,7 @@
  *	sbatchd.c	main, sockets, signals, the LIM subscription
  *	sbd-mbd.c	the connection to mbatchd: register, start, signal, ack
  *	sbd-jobs.c	the job table, the state directory, supervisors
+ *	sbd-spare.c	spare supervisors, forked before their jobs come
  *	sbd-child.c	starting and watching mbatchd on the master host
  *	jobsup.c	the per-job supervisor (a forked child per job)
  *	jobsup-exec.c	what runs in the job's own process before exec
@@ -17,7 +18,7 @@
  *	sbd-peek.c	bpeek: reading a running job's output
  *
  * Each job has a supervisor process, the job's parent, in its own
- * session.  It waits for the job, signals it on request, and writes the
+ * session (forked before the job came, and kept for later jobs).  It waits for the job, signals it on request, and writes the
  * job's final status to the job's directory before it exits, so a job
  * keeps running, and its end is not lost, while sbatchd restarts.
  */
@@ -112,6 +113,7 @@ void	 jobs_signal(const struct sbd_signal *);
 void	 jobs_ack(const struct job_ack *);
 void	 jobs_sup_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 jobs_reap(pid_t);
+void	 jobs_sup_free(pid_t);	/* its supervisor serves no job of ours */
 void	 jobs_check_orphans(void);
 
 /* sbd-user.c: a job user's passwd entry and groups, kept a few seconds
@@ -126,6 +128,22 @@ struct sbd_user {
 };
 const struct sbd_user *user_get(const char *name);	/* NULL: unknown */
 int	 user_become(const struct sbd_user *);	/* as root: groups, gid, uid */
+/* An entry down a spare's socket (NULL: none), and into its cache. */
+void	 user_pack(struct wbuf *, const struct sbd_user *);
+bool	 user_unpack_install(struct rbuf *, bool *none);
+void	 user_forget(const char *name);
+
+/* sbd-spare.c: supervisors kept between jobs.  spares_take hands one
+ * a job (its pid; -1: fork one with jobsup_main). */
+void	 spares_init(void);
+pid_t	 spares_take(const char *dir, const struct sbd_user *);
+bool	 spares_reap(pid_t);
+void	 spares_renew(void);
+/* A supervisor serves this many jobs at most, then exits. */
+#define SPARE_MAX_JOBS	100
+/* Event priorities: the pool is filled only when nothing else waits. */
+#define SBD_NPRI	3	/* libevent's default is the middle one */
+#define SBD_PRI_IDLE	2
 
 /* sbd-child.c */
 void	 child_master_changed(void);
@@ -135,6 +153,8 @@ void	 child_stop(void);
 /* jobsup.c: runs in the forked supervisor; never returns. */
 void	 jobsup_main(struct job_spec *, const char *dir, const char *sockpath)
 	    NORETURN;
+/* A spare: set up, then wait on fd for a job (sbd-spare.c). */
+void	 jobsup_spare_main(int fd) NORETURN;
 
 /* jobsup-exec.c: in the job's process; never returns.  A failed
  * pre-exec writes its wait status (an int) to pre_fd (-1: none).
