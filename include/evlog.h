@@ -141,6 +141,12 @@ int	 evlog_header_read(const char *path, int64_t *v, char **cause);
  * is history alone (EVSW_DROP: MBD_START, MBD_DIE, LOG_SWITCH, the
  * sbatchd restarts of HOST_CTRL, types this version does not know, which
  * replay skips too).
+ *
+ * One kind of record depends on jobs other than its own: a JOB_MOVE to a
+ * position above 1 (btop/bbot N) counts the jobs ahead of it.  So a job
+ * gone from memory is copied all the same, from its JOB_NEW to its
+ * JOB_CLEAN, when it was in memory when such a move that is copied was
+ * made (and then its own such moves count too).
  */
 enum ev_sw_kind { EVSW_DROP, EVSW_JOB, EVSW_CTRL };
 struct ev_sw_rec {
@@ -148,20 +154,35 @@ struct ev_sw_rec {
 	int64_t		 jobid;		/* EVSW_JOB */
 	int32_t		 idx;
 	bool		 job_new;	/* a JOB_NEW: its offset will change */
+	bool		 job_clean;	/* a JOB_CLEAN: it leaves memory */
+	int		 move_pos;	/* a JOB_MOVE's position, else 0 */
 	char		*key;		/* EVSW_CTRL, allocated */
 };
 /* -1 when the fields that say which job or key are unreadable. */
 int	 ev_sw_classify(struct ev_reader *, struct ev_sw_rec *);
 void	 ev_sw_rec_release(struct ev_sw_rec *);
-/* The choice: note every record in a first pass, then ask of each in
- * the second whether it is copied (live: the job is still in memory). */
+/*
+ * The choice: note every record in a first pass (live: its job is still
+ * in memory), decide, then ask of each record in the second pass whether
+ * it is copied.
+ */
+struct ev_sw_job;
+struct ev_sw_move;
 struct ev_sw_sel {
 	struct strv	 keys;
 	off_t		*last;		/* per key, its last record */
+	struct ev_sw_job *jobs;		/* jobs gone, by ID (open hash) */
+	size_t		 njobs;
+	size_t		 jobs_size;
+	struct ev_sw_move *moves;	/* JOB_MOVEs to a position above 1 */
+	size_t		 nmoves;
+	size_t		 moves_cap;
 };
 void	 ev_sw_sel_init(struct ev_sw_sel *);
 void	 ev_sw_sel_release(struct ev_sw_sel *);
-void	 ev_sw_note(struct ev_sw_sel *, const struct ev_sw_rec *, off_t);
+void	 ev_sw_note(struct ev_sw_sel *, const struct ev_sw_rec *, off_t,
+	    bool live);
+void	 ev_sw_decide(struct ev_sw_sel *);
 bool	 ev_sw_keep(const struct ev_sw_sel *, const struct ev_sw_rec *,
 	    off_t, bool live);
 

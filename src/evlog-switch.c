@@ -77,6 +77,7 @@ ev_sw_classify(struct ev_reader *r, struct ev_sw_rec *out)
 				return -1;
 			out->kind = EVSW_JOB;
 			out->job_new = i == 0;
+			out->job_clean = strcmp(t, "JOB_CLEAN") == 0;
 			return 0;
 		}
 	for (size_t i = 0; i < sizeof(second) / sizeof(second[0]); i++)
@@ -85,6 +86,10 @@ ev_sw_classify(struct ev_reader *r, struct ev_sw_rec *out)
 			    out->jobid <= 0)
 				return -1;
 			out->kind = EVSW_JOB;
+			/* JOB_MOVE: position next (replay takes below 1
+			 * as 1). */
+			if (i == 0 && !evr_i32(r, &out->move_pos))
+				return -1;
 			return 0;
 		}
 	if (strcmp(t, "JOB_MODIFY2") == 0) {
@@ -120,11 +125,24 @@ ev_sw_rec_release(struct ev_sw_rec *x)
 	memset(x, 0, sizeof(*x));
 }
 
+/* A job gone from memory: where its records start and end. */
+struct ev_sw_job {
+	int64_t		 jobid;		/* 0: a free slot */
+	off_t		 first;		/* its JOB_NEW, -1 none */
+	off_t		 clean;		/* its JOB_CLEAN, -1 none */
+	bool		 kept;
+};
+struct ev_sw_move {
+	off_t		 off;
+	int64_t		 jobid;
+	bool		 live;
+};
+
 void
 ev_sw_sel_init(struct ev_sw_sel *s)
 {
+	memset(s, 0, sizeof(*s));
 	strv_init(&s->keys);
-	s->last = NULL;
 }
 
 void
@@ -132,7 +150,57 @@ ev_sw_sel_release(struct ev_sw_sel *s)
 {
 	strv_release(&s->keys);
 	free(s->last);
-	s->last = NULL;
+	free(s->jobs);
+	free(s->moves);
+	memset(s, 0, sizeof(*s));
+}
+
+static size_t
+job_slot(const struct ev_sw_job *t, size_t size, int64_t jobid)
+{
+	size_t i = (size_t)((uint64_t)jobid * 0x9e3779b97f4a7c15ULL) &
+	    (size - 1);
+
+	while (t[i].jobid != 0 && t[i].jobid != jobid)
+		i = (i + 1) & (size - 1);
+	return i;
+}
+
+static struct ev_sw_job *
+job_get(struct ev_sw_sel *s, int64_t jobid)
+{
+	struct ev_sw_job *j;
+
+	if (2 * (s->njobs + 1) > s->jobs_size) {
+		struct ev_sw_job *old = s->jobs;
+		size_t osize = s->jobs_size;
+
+		s->jobs_size = osize ? 2 * osize : 1024;
+		s->jobs = xcalloc(s->jobs_size, sizeof(*s->jobs));
+		for (size_t i = 0; i < osize; i++)
+			if (old[i].jobid != 0)
+				s->jobs[job_slot(s->jobs, s->jobs_size,
+				    old[i].jobid)] = old[i];
+		free(old);
+	}
+	j = &s->jobs[job_slot(s->jobs, s->jobs_size, jobid)];
+	if (j->jobid == 0) {
+		j->jobid = jobid;
+		j->first = j->clean = -1;
+		s->njobs++;
+	}
+	return j;
+}
+
+static const struct ev_sw_job *
+job_look(const struct ev_sw_sel *s, int64_t jobid)
+{
+	const struct ev_sw_job *j;
+
+	if (s->jobs_size == 0)
+		return NULL;
+	j = &s->jobs[job_slot(s->jobs, s->jobs_size, jobid)];
+	return j->jobid == jobid ? j : NULL;
 }
 
 static ssize_t
@@ -147,10 +215,34 @@ key_index(const struct ev_sw_sel *s, const char *key)
 }
 
 void
-ev_sw_note(struct ev_sw_sel *s, const struct ev_sw_rec *x, off_t off)
+ev_sw_note(struct ev_sw_sel *s, const struct ev_sw_rec *x, off_t off,
+    bool live)
 {
 	ssize_t i;
 
+	if (x->kind == EVSW_JOB) {
+		if (!live && (x->job_new || x->job_clean)) {
+			struct ev_sw_job *j = job_get(s, x->jobid);
+
+			if (x->job_new && j->first < 0)
+				j->first = off;
+			if (x->job_clean)
+				j->clean = off;
+		}
+		if (x->move_pos > 1) {
+			if (s->nmoves == s->moves_cap) {
+				s->moves_cap = s->moves_cap ?
+				    2 * s->moves_cap : 64;
+				s->moves = xrealloc(s->moves, s->moves_cap *
+				    sizeof(*s->moves));
+			}
+			s->moves[s->nmoves].off = off;
+			s->moves[s->nmoves].jobid = x->jobid;
+			s->moves[s->nmoves].live = live;
+			s->nmoves++;
+		}
+		return;
+	}
 	if (x->kind != EVSW_CTRL)
 		return;
 	if ((i = key_index(s, x->key)) < 0) {
@@ -161,15 +253,61 @@ ev_sw_note(struct ev_sw_sel *s, const struct ev_sw_rec *x, off_t off)
 	s->last[i] = off;
 }
 
+/*
+ * Which jobs gone from memory a copied move counted: every one that was
+ * in memory then (its JOB_NEW before the move, its JOB_CLEAN after), a
+ * superset of the pending jobs of the move's queue and class.  Copying
+ * such a job whole makes the move find the same jobs ahead on replay;
+ * its own moves to positions above 1 are then copied too, and counted
+ * jobs in turn.  Moves to position 1 (plain btop/bbot) do not depend on
+ * the jobs around: the first or last of the class, whichever it is.
+ */
+void
+ev_sw_decide(struct ev_sw_sel *s)
+{
+	off_t *work;
+	size_t nwork = 0;
+
+	if (s->nmoves == 0 || s->njobs == 0)
+		return;
+	/* Each move enters the work list once: from its live job, or when
+	 * its job becomes kept. */
+	work = xcalloc(s->nmoves, sizeof(*work));
+	for (size_t i = 0; i < s->nmoves; i++)
+		if (s->moves[i].live)
+			work[nwork++] = s->moves[i].off;
+	while (nwork > 0) {
+		off_t m = work[--nwork];
+
+		for (size_t i = 0; i < s->jobs_size; i++) {
+			struct ev_sw_job *j = &s->jobs[i];
+
+			if (j->jobid == 0 || j->kept || j->first < 0 ||
+			    j->clean < 0 || !(j->first < m && m < j->clean))
+				continue;
+			j->kept = true;
+			for (size_t k = 0; k < s->nmoves; k++)
+				if (s->moves[k].jobid == j->jobid)
+					work[nwork++] = s->moves[k].off;
+		}
+	}
+	free(work);
+}
+
 bool
 ev_sw_keep(const struct ev_sw_sel *s, const struct ev_sw_rec *x, off_t off,
     bool live)
 {
+	const struct ev_sw_job *j;
 	ssize_t i;
 
 	switch (x->kind) {
 	case EVSW_JOB:
-		return live;
+		if (live)
+			return true;
+		/* Gone, but counted by a copied move. */
+		j = job_look(s, x->jobid);
+		return j != NULL && j->kept;
 	case EVSW_CTRL:
 		i = key_index(s, x->key);
 		return i >= 0 && s->last[i] == off;
@@ -239,7 +377,8 @@ note_cb(void *arg, struct ev_reader *r, off_t off, size_t len)
 
 	if (ev_sw_classify(r, &x) < 0)
 		return -1;
-	ev_sw_note(&ps->sel, &x, off);
+	ev_sw_note(&ps->sel, &x, off, x.kind == EVSW_JOB &&
+	    ps->ops->live(ps->ops->arg, x.jobid));
 	ev_sw_rec_release(&x);
 	if (r->when > ps->newest)
 		ps->newest = r->when;
@@ -455,6 +594,7 @@ evlog_switch(struct evlog *lg, const struct evlog_switch_ops *ops,
 	ps.w = &w;
 	if (each_record(&w, note_cb, &ps, cause) < 0)
 		goto out;
+	ev_sw_decide(&ps.sel);
 
 	/* 1. The fresh file. */
 	ps.fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

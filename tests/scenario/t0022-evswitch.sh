@@ -3,7 +3,8 @@
 # with "#<time>" headers, a fresh lsb.events that starts "#<offset>" and
 # holds the jobs still in memory; bjobs -a, closed hosts and queues the
 # same after mbatchd restarts; job IDs never repeat, even when every job
-# was cleaned before the switch; badmin hist prints each action once.
+# was cleaned before the switch; the order a btop to a position made
+# survives; badmin hist prints each action once.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 3
@@ -55,6 +56,10 @@ ids_of() {
 }
 all_cleaned() {
 	[ "$(ids_of JOB_NEW)" = "$(ids_of JOB_CLEAN)" ]
+}
+pend_order() {
+	bjobs -p -noheader -q "$1" 2>/dev/null | awk '/^[0-9]/ { print $1 }' |
+	    tr '\n' ' ' | sed 's/ $//'
 }
 same_as_before() {
 	[ "$(snapshot)" = "$before" ]
@@ -182,12 +187,38 @@ m=$(submit -o /dev/null true)
 check "after a restart the next ID is still larger ($m > $n)" \
     test "$m" -gt "$n"
 
+# ---- btop to a position counted a job cleaned since: still the order
+sed -i 's/^MAX_JOB_NUM = .*/MAX_JOB_NUM = 1000/' "$LSB_CONF/lsb.params"
+badmin reconfig >/dev/null 2>&1 || fail "reconfig"
+badmin qopen short >/dev/null 2>&1
+p1=$(submit -q short -o /dev/null true)
+p2=$(submit -q short -o /dev/null true)
+p3=$(submit -q short -o /dev/null true)
+p4=$(submit -q short -o /dev/null true)
+btop "$p4" 3 >/dev/null 2>&1
+expect_eq "btop 3 (short is inactive: they wait)" "$p1 $p2 $p4 $p3" \
+    "$(pend_order short)"
+bkill "$p1" >/dev/null 2>&1
+WAIT_SECS=90 wait_for grep -q "^\"JOB_CLEAN\" \"[0-9.]*\" [0-9]* $p1 " "$ev" ||
+    fail "job $p1 was not cleaned"
+nsw=$(switches)
+sed -i 's/^MAX_JOB_NUM = .*/MAX_JOB_NUM = 1/' "$LSB_CONF/lsb.params"
+badmin reconfig >/dev/null 2>&1 || fail "reconfig"
+badmin hclose hostc >/dev/null 2>&1
+wait_switches $((nsw + 1)) || fail "no switch after the btop"
+check "the cleaned job the btop counted is copied, with its JOB_CLEAN" \
+    sh -c "head -c $(history_offset "$ev") $ev |
+    grep -q '^\"JOB_CLEAN\" \"[0-9.]*\" [0-9]* $p1 '"
+mbd_restart
+expect_eq "the same order after a restart" "$p2 $p4 $p3" \
+    "$(pend_order short)"
+
 # ---- a damaged header: a clear warning, no stop
 kill "$PID_sbatchd_hosta"
 wait "$PID_sbatchd_hosta" 2>/dev/null
 sed -i '1s/^#[0-9]*/#12x/' "$ev"
 start_daemon sbatchd hosta
-wait_for sh -c "bjobs -a $m >/dev/null 2>&1" || fail "mbatchd did not start"
+wait_for bqueues || fail "mbatchd did not start"
 expect_match "the damaged header is named" \
     "lsb.events: header is not .* counting every finished job" \
     "$(cat "$T_DIR"/log/mbatchd.*)"

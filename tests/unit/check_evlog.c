@@ -2204,6 +2204,7 @@ START_TEST(test_switch_classify)
 		ck_assert_int_eq(x.kind, EVSW_JOB);
 		ck_assert_int_eq(x.jobid, 18);
 		ck_assert(!x.job_new);
+		ck_assert(x.job_clean);
 		ev_sw_rec_release(&x);
 	}
 	{
@@ -2217,6 +2218,7 @@ START_TEST(test_switch_classify)
 		ck_assert_int_eq(classify(&sb, &x), 0);
 		ck_assert_int_eq(x.kind, EVSW_JOB);
 		ck_assert_int_eq(x.jobid, 19);
+		ck_assert_int_eq(x.move_pos, 1);
 		ev_sw_rec_release(&x);
 		sb_reset(&sb);
 		ev_job_switch_write(&sb, 1, &w);
@@ -2333,8 +2335,9 @@ START_TEST(test_switch_select)
 	for (int i = 0; i < 6; i++) {
 		ctrl_record(&sb, recs[i].type, recs[i].op, recs[i].name, i);
 		ck_assert_int_eq(classify(&sb, &x[i]), 0);
-		ev_sw_note(&sel, &x[i], 100 * i);
+		ev_sw_note(&sel, &x[i], 100 * i, false);
 	}
+	ev_sw_decide(&sel);
 	for (int i = 0; i < 6; i++) {
 		ck_assert_msg(ev_sw_keep(&sel, &x[i], 100 * i, false) ==
 		    recs[i].keep, "record %d", i);
@@ -2342,8 +2345,9 @@ START_TEST(test_switch_select)
 	}
 	/* Job records go with their job. */
 	{
-		struct ev_sw_rec j = { EVSW_JOB, 5, 0, true, NULL };
-		struct ev_sw_rec d = { EVSW_DROP, 0, 0, false, NULL };
+		struct ev_sw_rec j = { .kind = EVSW_JOB, .jobid = 5,
+		    .job_new = true };
+		struct ev_sw_rec d = { .kind = EVSW_DROP };
 
 		ck_assert(ev_sw_keep(&sel, &j, 700, true));
 		ck_assert(!ev_sw_keep(&sel, &j, 700, false));
@@ -2351,6 +2355,80 @@ START_TEST(test_switch_select)
 	}
 	ev_sw_sel_release(&sel);
 	sb_release(&sb);
+}
+END_TEST
+
+/*
+ * Moves to a position above 1 counted the jobs then in memory: those
+ * gone since are copied whole, and so, in turn, are the jobs their own
+ * such moves counted.
+ */
+START_TEST(test_switch_moves)
+{
+	static const struct {
+		off_t		 off;
+		int64_t		 jobid;
+		char		 what;	/* n new, c clean, m move, s status */
+		int		 pos;
+		bool		 live;
+		bool		 keep;
+	} recs[] = {
+		{ 10, 8, 'n', 0, false, false },  /* gone before 120 */
+		{ 50, 6, 'n', 0, false, true },   /* there at 400 */
+		{ 60, 7, 'n', 0, false, true },   /* there at 6's move */
+		{ 100, 1, 'n', 0, false, true },  /* there at 400 */
+		{ 110, 8, 'c', 0, false, false },
+		{ 120, 6, 'm', 2, false, true },  /* 6's own move counts */
+		{ 130, 7, 'c', 0, false, true },
+		{ 200, 2, 'n', 0, false, false }, /* gone before 400 */
+		{ 210, 2, 's', 0, false, false },
+		{ 250, 2, 'c', 0, false, false },
+		{ 300, 3, 'n', 0, true, true },
+		{ 350, 9, 'n', 0, false, false }, /* never cleaned: not
+						   * copied (not live) */
+		{ 360, 10, 'n', 0, false, false },/* a plain btop, gone
+						   * before 400 */
+		{ 370, 10, 'm', 1, false, false },
+		{ 390, 10, 'c', 0, false, false },
+		{ 400, 3, 'm', 2, true, true },   /* btop 3 to position 2 */
+		{ 450, 5, 'n', 0, false, false }, /* after it */
+		{ 460, 5, 'm', 3, false, false },
+		{ 500, 1, 's', 0, false, true },
+		{ 510, 1, 'c', 0, false, true },
+		{ 600, 6, 'c', 0, false, true },
+		{ 900, 5, 'c', 0, false, false },
+	};
+	const size_t n = sizeof(recs) / sizeof(recs[0]);
+	struct ev_sw_sel sel;
+	struct ev_sw_rec x;
+
+	for (int with_move = 0; with_move < 2; with_move++) {
+		ev_sw_sel_init(&sel);
+		for (size_t i = 0; i < n; i++) {
+			memset(&x, 0, sizeof(x));
+			x.kind = EVSW_JOB;
+			x.jobid = recs[i].jobid;
+			x.job_new = recs[i].what == 'n';
+			x.job_clean = recs[i].what == 'c';
+			x.move_pos = recs[i].what == 'm' ? recs[i].pos : 0;
+			/* Without the live job's move, nothing gone is
+			 * kept. */
+			if (!with_move && recs[i].off == 400)
+				x.move_pos = 1;
+			ev_sw_note(&sel, &x, recs[i].off, recs[i].live);
+		}
+		ev_sw_decide(&sel);
+		for (size_t i = 0; i < n; i++) {
+			memset(&x, 0, sizeof(x));
+			x.kind = EVSW_JOB;
+			x.jobid = recs[i].jobid;
+			ck_assert_msg(ev_sw_keep(&sel, &x, recs[i].off,
+			    recs[i].live) == (with_move ? recs[i].keep :
+			    recs[i].live), "record at %lld, move %d",
+			    (long long)recs[i].off, with_move);
+		}
+		ev_sw_sel_release(&sel);
+	}
 }
 END_TEST
 
@@ -2745,6 +2823,7 @@ evlog_suite(void)
 	tcase_add_test(rec, test_log_switch_record);
 	tcase_add_test(rec, test_switch_classify);
 	tcase_add_test(rec, test_switch_select);
+	tcase_add_test(rec, test_switch_moves);
 	suite_add_tcase(s, rec);
 
 	tcase_set_timeout(file, 60);
