@@ -8,13 +8,18 @@
  *	administrator <root>.
  *
  * (each a single line), followed by " Comment: <text>" when the action
- * had one (-C).  The file is only read.
+ * had one (-C).  Without -f, the older generations lsb.events.N are read
+ * first, oldest first.  Each file starts with the records its switch
+ * copied forward from the one before (up to its LOG_SWITCH record),
+ * which are not history of that file: they are skipped, so each action
+ * is printed once.  The files are only read.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd-admin.h"
@@ -27,6 +32,7 @@ struct hist {
 	char		**names;
 	int		 nnames;
 	int		 nprinted;
+	off_t		 start;		/* the current file's own history */
 };
 
 static bool
@@ -153,6 +159,8 @@ hist_cb(void *arg, struct ev_reader *r, off_t off)
 {
 	struct hist *h = arg;
 
+	if (off < h->start)
+		return 0;
 	if ((h->what & HIST_HOST) && strcmp(r->type, "HOST_CTRL") == 0)
 		return host_ctrl(h, r);
 	if ((h->what & HIST_QUEUE) && strcmp(r->type, "QUEUE_CTRL") == 0)
@@ -164,12 +172,31 @@ hist_cb(void *arg, struct ev_reader *r, off_t off)
 	return 0;
 }
 
+/* One file's history; 0, or 255 after a message. */
+static int
+one_file(struct hist *h, const char *path)
+{
+	char *cause = NULL;
+	off_t valid_end;
+
+	if (evlog_history_start(path, &h->start, &cause) < 0 ||
+	    evlog_replay(path, hist_cb, h, &valid_end, &cause) < 0) {
+		fflush(stdout);
+		fprintf(stderr, "%s: %s\n", progname, cause);
+		free(cause);
+		return 255;
+	}
+	return 0;
+}
+
 int
 adm_history(const char *path, unsigned what, char **names, int nnames)
 {
-	struct hist h = { what, names, nnames, 0 };
+	struct hist h = { what, names, nnames, 0, 0 };
 	char *own = NULL, *cause = NULL;
-	off_t valid_end;
+	long *gen = NULL;
+	size_t ngen = 0;
+	int rc = 0;
 
 	if (path == NULL) {
 		const struct lsf_config *c = client_config(CONF_SHARED);
@@ -187,13 +214,28 @@ adm_history(const char *path, unsigned what, char **names, int nnames)
 		free(own);
 		return 255;
 	}
-	if (evlog_replay(path, hist_cb, &h, &valid_end, &cause) < 0) {
-		fflush(stdout);
+	if (own != NULL && evlog_generations(own, &gen, &ngen, &cause) < 0) {
 		fprintf(stderr, "%s: %s\n", progname, cause);
 		free(cause);
-		free(own);
-		return 255;
+		ngen = 0;
 	}
+	for (size_t i = 0; i < ngen && rc == 0; i++) {
+		char *g = xasprintf("%s.%ld", own, gen[i]);
+		struct stat sg, sc;
+
+		/* A switch that stopped half-way can leave lsb.events.1 a
+		 * second name of lsb.events: read it once. */
+		if (gen[i] == 1 && stat(g, &sg) == 0 && stat(own, &sc) == 0 &&
+		    sg.st_dev == sc.st_dev && sg.st_ino == sc.st_ino) {
+			free(g);
+			continue;
+		}
+		rc = one_file(&h, g);
+		free(g);
+	}
+	if (rc == 0)
+		rc = one_file(&h, path);
+	free(gen);
 	free(own);
-	return 0;
+	return rc;
 }

@@ -15,9 +15,12 @@
  * the line before it: a damaged record in the middle of the file stops
  * start-up with the file and offset; a torn last record is dropped.
  *
- * The first line is "#<offset>" as in LSF (offset of the first record
- * written since the last switch; 0 here), padded so it can be rewritten in
- * place.
+ * The first line is "#<offset>" as in LSF: the offset of the first record
+ * written since the last switch (before it, the records copied forward,
+ * see evlog_switch); in an older generation lsb.events.N it becomes
+ * "#<time>" of the file's newest record.  It is blank-padded to a fixed
+ * width so it can be rewritten in place; a file without one (written
+ * before headers) still replays.
  */
 #ifndef LSF_EVLOG_H
 #define LSF_EVLOG_H
@@ -112,6 +115,115 @@ int	 evlog_flush(struct evlog *);
 bool	 evlog_dirty(const struct evlog *);
 /* Read back the record at offset (for data not kept in memory). */
 int	 evlog_read_at(struct evlog *, off_t, struct strbuf *line);
+
+/*
+ * The header line: '#', a number, blanks to EVLOG_HEADER_LEN - 1 bytes,
+ * and a newline.  evlog_header_parse reads the first line [line,
+ * line+len) of a file: 1 with *v when it is a header ("#" and blanks
+ * alone, LSF's placeholder, is 0), 0 when it is not one (a record: a file
+ * from before headers), -1 with *why when it starts with '#' but is
+ * damaged.  evlog_header_read does the same for a file (a missing or
+ * empty file: 0).
+ */
+#define EVLOG_HEADER_LEN	21
+void	 evlog_header_fmt(char buf[EVLOG_HEADER_LEN + 1], int64_t v);
+int	 evlog_header_parse(const char *line, size_t len, int64_t *v,
+	    const char **why);
+int	 evlog_header_read(const char *path, int64_t *v, char **cause);
+
+/*
+ * Switching (LSF's MAX_JOB_NUM): the records of lsb.events a fresh file
+ * must start with so that replaying it alone rebuilds the state.  A
+ * record belongs to a job (EVSW_JOB: every record naming a job ID, an
+ * array's elements under their array's ID), sets a piece of state that
+ * outlives jobs (EVSW_CTRL: HOST_CTRL open/close, QUEUE_CTRL open/close
+ * and activate/inactivate; only the last one for each key matters), or
+ * is history alone (EVSW_DROP: MBD_START, MBD_DIE, LOG_SWITCH, the
+ * sbatchd restarts of HOST_CTRL, types this version does not know, which
+ * replay skips too).
+ *
+ * One kind of record depends on jobs other than its own: a JOB_MOVE to a
+ * position above 1 (btop/bbot N) counts the jobs ahead of it.  So a job
+ * gone from memory is copied all the same, from its JOB_NEW to its
+ * JOB_CLEAN, when it was in memory when such a move that is copied was
+ * made (and then its own such moves count too).
+ */
+enum ev_sw_kind { EVSW_DROP, EVSW_JOB, EVSW_CTRL };
+struct ev_sw_rec {
+	enum ev_sw_kind	 kind;
+	int64_t		 jobid;		/* EVSW_JOB */
+	int32_t		 idx;
+	bool		 job_new;	/* a JOB_NEW: its offset will change */
+	bool		 job_clean;	/* a JOB_CLEAN: it leaves memory */
+	int		 move_pos;	/* a JOB_MOVE's position, else 0 */
+	char		*key;		/* EVSW_CTRL, allocated */
+};
+/* -1 when the fields that say which job or key are unreadable. */
+int	 ev_sw_classify(struct ev_reader *, struct ev_sw_rec *);
+void	 ev_sw_rec_release(struct ev_sw_rec *);
+/*
+ * The choice: note every record in a first pass (live: its job is still
+ * in memory), decide, then ask of each record in the second pass whether
+ * it is copied.
+ */
+struct ev_sw_job;
+struct ev_sw_move;
+struct ev_sw_sel {
+	struct strv	 keys;
+	off_t		*last;		/* per key, its last record */
+	struct ev_sw_job *jobs;		/* jobs gone, by ID (open hash) */
+	size_t		 njobs;
+	size_t		 jobs_size;
+	struct ev_sw_move *moves;	/* JOB_MOVEs to a position above 1 */
+	size_t		 nmoves;
+	size_t		 moves_cap;
+};
+void	 ev_sw_sel_init(struct ev_sw_sel *);
+void	 ev_sw_sel_release(struct ev_sw_sel *);
+void	 ev_sw_note(struct ev_sw_sel *, const struct ev_sw_rec *, off_t,
+	    bool live);
+void	 ev_sw_decide(struct ev_sw_sel *);
+bool	 ev_sw_keep(const struct ev_sw_sel *, const struct ev_sw_rec *,
+	    off_t, bool live);
+
+struct evlog_switch_ops {
+	/* Is the job (array) still in memory? */
+	bool		(*live)(void *arg, int64_t jobid);
+	void		*arg;
+	int64_t		 last_jobid;	/* for the LOG_SWITCH record */
+	int64_t		 now;
+};
+struct evlog_switch_result {
+	/* Where each copied JOB_NEW now is, in file order. */
+	struct ev_sw_moved {
+		int64_t	 jobid;
+		int32_t	 idx;
+		off_t	 off;
+	}		*moved;
+	size_t		 nmoved;
+	uint64_t	 nread;		/* records in the old file */
+	uint64_t	 ncopied;
+	off_t		 old_size;
+	off_t		 new_size;	/* with LOG_SWITCH: the header's offset */
+	int		 generations;	/* lsb.events.N renamed up */
+	bool		 header_failed;	/* lsb.events.1 kept "#<offset>" */
+};
+/*
+ * Switch lg (nothing pending): lsb.events becomes lsb.events.1 (older
+ * generations move up by one) and a fresh lsb.events holds the records
+ * chosen above, verbatim, then LOG_SWITCH; lg appends to it afterwards.
+ * -1 with *cause: nothing changed when *committed is false, else the
+ * new file is in place and only tidying failed.  Free res->moved.
+ */
+int	 evlog_switch(struct evlog *, const struct evlog_switch_ops *,
+	    struct evlog_switch_result *, bool *committed, char **cause);
+/* The N of the older generations path.N there are, oldest (highest)
+ * first; *out allocated. */
+int	 evlog_generations(const char *path, long **out, size_t *n,
+	    char **cause);
+/* Where a file's own history starts: after its first LOG_SWITCH record
+ * (what precedes it was copied forward), or 0. */
+int	 evlog_history_start(const char *path, off_t *start, char **cause);
 
 /*
  * Typed records.  Field lists follow LSF's; the "ext" fields are ours.
@@ -229,6 +341,12 @@ struct ev_mig {
 	int		 idx;
 	char		*user;
 };
+/* LOG_SWITCH: the last job ID given when lsb.events was switched, so
+ * that job IDs go on from there whatever the fresh file holds. */
+struct ev_log_switch {
+	int64_t		 last_jobid;
+};
+
 /* HOST_CTRL opcodes: 1 open, 2 close; QUEUE_CTRL: 1 open, 2 close,
  * 3 activate, 4 inactivate. */
 struct ev_ctrl {
@@ -273,6 +391,7 @@ EV_DECL(ev_job_requeue)
 EV_DECL(ev_job_force)
 EV_DECL(ev_mig)
 EV_DECL(ev_job_modify)
+EV_DECL(ev_log_switch)
 #undef EV_DECL
 /* HOST_CTRL and QUEUE_CTRL share a layout. */
 void	 ev_ctrl_write(struct strbuf *, int64_t when, const char *type,

@@ -869,3 +869,33 @@ ev_job_modify_release(struct ev_job_modify *x)
 	submit_req_release(&x->req);
 	memset(x, 0, sizeof(*x));
 }
+
+/* LOG_SWITCH */
+
+void
+ev_log_switch_write(struct strbuf *sb, int64_t when,
+    const struct ev_log_switch *x)
+{
+	size_t start = sb->len;
+
+	ev_begin(sb, "LOG_SWITCH", when);
+	ev_int(sb, x->last_jobid);
+	ev_end(sb, start);
+}
+
+int
+ev_log_switch_read(struct ev_reader *r, struct ev_log_switch *x)
+{
+	memset(x, 0, sizeof(*x));
+	evr_int(r, &x->last_jobid);
+	/* A job ID is positive; 0 when no job was ever submitted. */
+	if (!r->err && x->last_jobid < 0)
+		r->err = true;
+	return r->err ? -1 : 0;
+}
+
+void
+ev_log_switch_release(struct ev_log_switch *x)
+{
+	memset(x, 0, sizeof(*x));
+}

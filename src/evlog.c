@@ -12,7 +12,7 @@
 #include "evlog.h"
 #include "lsf.h"
 
-#define HEADER_LINE	"#0                  \n"
+#define HEADER_LINE	"#0                  \n"	/* EVLOG_HEADER_LEN */
 
 /* writing */
 
@@ -749,4 +749,80 @@ evlog_read_at(struct evlog *lg, off_t off, struct strbuf *line)
 		sb_add(line, buf, (size_t)n);
 		off += n;
 	}
+}
+
+/* the header line */
+
+void
+evlog_header_fmt(char buf[EVLOG_HEADER_LEN + 1], int64_t v)
+{
+	int n = snprintf(buf, EVLOG_HEADER_LEN + 1, "#%" PRId64, v);
+
+	if (n < 0 || n > EVLOG_HEADER_LEN - 1)
+		n = 1;	/* cannot happen: 19 digits fit */
+	memset(buf + n, ' ', (size_t)(EVLOG_HEADER_LEN - 1 - n));
+	buf[EVLOG_HEADER_LEN - 1] = '\n';
+	buf[EVLOG_HEADER_LEN] = '\0';
+}
+
+int
+evlog_header_parse(const char *line, size_t len, int64_t *v, const char **why)
+{
+	size_t i = 1, d;
+	uint64_t x = 0;
+
+	*v = 0;
+	*why = NULL;
+	if (len == 0 || line[0] != '#')
+		return 0;
+	for (d = i; i < len && line[i] >= '0' && line[i] <= '9'; i++) {
+		if (i - d >= 18) {
+			*why = "header number is too long";
+			return -1;
+		}
+		x = x * 10 + (uint64_t)(line[i] - '0');
+	}
+	for (; i < len; i++)
+		if (line[i] != ' ' && line[i] != '\t') {
+			*why = "header is not \"#\" and a number";
+			return -1;
+		}
+	*v = (int64_t)x;
+	return 1;
+}
+
+int
+evlog_header_read(const char *path, int64_t *v, char **cause)
+{
+	char buf[256];
+	const char *nl, *why;
+	ssize_t n;
+	int fd, rc;
+
+	*v = 0;
+	*cause = NULL;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	do
+		n = pread(fd, buf, sizeof(buf), 0);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (n == 0 || buf[0] != '#')
+		return 0;
+	if ((nl = memchr(buf, '\n', (size_t)n)) == NULL) {
+		*cause = xasprintf("%s: header line is not terminated", path);
+		return -1;
+	}
+	rc = evlog_header_parse(buf, (size_t)(nl - buf), v, &why);
+	if (rc < 0)
+		*cause = xasprintf("%s: %s", path, why);
+	return rc;
 }

@@ -56,6 +56,8 @@ end_of_turn(void)
 		fatal("cannot write %s", mbd->evpath);
 	}
 	outbox_flush();
+	/* After the answers: a switch copies every live job's records. */
+	log_switch_check();
 }
 
 static void

@@ -260,6 +260,8 @@ array_end_virtual(struct job *parent, int64_t when, int reason)
 
 	if (a->pend.count == 0)
 		return;
+	/* Each element ends, for MAX_JOB_NUM as for bjobs. */
+	mbd->log_nfinished += (uint64_t)a->pend.count;
 	job_slots_add(parent, -1);
 	/* Elements never come back to the virtual set, so nothing is in
 	 * gone yet: the set moves over whole. */

@@ -290,3 +290,77 @@ job_env(struct job *j, struct strv *env)
 		return 0;
 	return env_read(j->env, env);
 }
+
+static bool
+job_live(void *arg, int64_t jobid)
+{
+	/* An array's elements live and go with its parent. */
+	return job_find(jobid, 0) != NULL;
+}
+
+/*
+ * Switch lsb.events (evlog_switch) and point the jobs at their JOB_NEW
+ * records in the fresh file.  This runs between turns, with the log
+ * flushed and the answers sent; it costs a read of the whole file and a
+ * write of the live jobs' records, so its time is logged.
+ */
+static void
+log_switch(void)
+{
+	struct evlog_switch_ops ops;
+	struct evlog_switch_result res;
+	uint64_t t0 = mono_ms();
+	char *cause = NULL;
+	bool committed;
+	int rc;
+
+	memset(&ops, 0, sizeof(ops));
+	ops.live = job_live;
+	ops.last_jobid = mbd->next_jobid - 1;
+	ops.now = time(NULL);
+	rc = evlog_switch(&mbd->log, &ops, &res, &committed, &cause);
+	if (!committed) {
+		/* The old file is intact and still appended to. */
+		log_warnx("cannot switch %s: %s; trying again in a minute",
+		    mbd->evpath, cause);
+		free(cause);
+		mbd->switch_retry = ops.now + 60;
+		return;
+	}
+	for (size_t i = 0; i < res.nmoved; i++) {
+		struct job *j = job_find(res.moved[i].jobid, 0);
+
+		/* The parent, then its elements, which share its JOB_NEW. */
+		for (; j && j->jobid == res.moved[i].jobid; j = j->next)
+			j->new_off = res.moved[i].off;
+	}
+	free(res.moved);
+	if (rc < 0) {
+		/* The fresh file is in place but may not be durable: as
+		 * with a failed flush, let the restart sort it out. */
+		fatalx("switching %s: %s", mbd->evpath, cause);
+	}
+	log_info("switched %s after %llu finished jobs: %llu of %llu records "
+	    "copied (%lld of %lld bytes), %d older generations renamed, "
+	    "%llu ms", mbd->evpath, (unsigned long long)mbd->log_nfinished,
+	    (unsigned long long)res.ncopied, (unsigned long long)res.nread,
+	    (long long)res.new_size, (long long)res.old_size,
+	    res.generations, (unsigned long long)(mono_ms() - t0));
+	if (res.header_failed)
+		log_warnx("%s.1: its first line was not set to the time of "
+		    "its newest record", mbd->evpath);
+	mbd->log_nfinished = 0;
+}
+
+void
+log_switch_check(void)
+{
+	int max = mbd->conf.params.max_job_num;
+
+	/* MAX_JOB_NUM 0 (or less): one file for ever. */
+	if (max <= 0 || mbd->log_nfinished < (uint64_t)max)
+		return;
+	if (evlog_dirty(&mbd->log) || time(NULL) < mbd->switch_retry)
+		return;
+	log_switch();
+}

@@ -501,13 +501,40 @@ on_job_modify(struct ev_reader *r)
 	return 0;
 }
 
+/*
+ * LOG_SWITCH ends the records a switch copied forward: job IDs go on
+ * after its last one, even when no job it had is left.
+ */
+static int
+on_log_switch(struct ev_reader *r)
+{
+	struct ev_log_switch ev;
+
+	if (ev_log_switch_read(r, &ev) < 0)
+		return -1;
+	if (ev.last_jobid >= mbd->next_jobid)
+		mbd->next_jobid = ev.last_jobid + 1;
+	return 0;
+}
+
+struct replay {
+	int64_t		 n;
+	off_t		 hist_off;	/* the header's: history starts */
+	bool		 counting;	/* past it */
+};
+
 static int
 replay_cb(void *arg, struct ev_reader *r, off_t off)
 {
 	const char *t = r->type;
-	int64_t *n = arg;
+	struct replay *rp = arg;
 
-	(*n)++;
+	rp->n++;
+	if (!rp->counting && off >= rp->hist_off) {
+		/* Jobs that end from here on count for MAX_JOB_NUM. */
+		mbd->log_nfinished = 0;
+		rp->counting = true;
+	}
 	if (strcmp(t, "JOB_NEW") == 0)
 		return on_job_new(r, off);
 	if (strcmp(t, "JOB_START") == 0)
@@ -534,6 +561,8 @@ replay_cb(void *arg, struct ev_reader *r, off_t off)
 		return on_job_modify(r);
 	if (strcmp(t, "HOST_CTRL") == 0 || strcmp(t, "QUEUE_CTRL") == 0)
 		return admin_replay_ctrl(r);
+	if (strcmp(t, "LOG_SWITCH") == 0)
+		return on_log_switch(r);
 	/* JOB_SIGNAL, MBD_START, MBD_DIE and unknown types: nothing to do. */
 	return 0;
 }
@@ -556,9 +585,32 @@ replay_envs(off_t *valid_end, char **cause)
 int
 replay_log(off_t *valid_end, char **cause)
 {
-	int64_t n = 0;
-	int rc = evlog_replay(mbd->evpath, replay_cb, &n, valid_end, cause);
+	struct replay rp = { 0, 0, false };
+	int64_t hist = 0;
+	char *why = NULL;
+	int rc;
 
-	log_info("read %lld records from %s", (long long)n, mbd->evpath);
+	/* The header only says where to count finished jobs from: when it
+	 * is damaged, count them all (the log switches sooner). */
+	if (evlog_header_read(mbd->evpath, &hist, &why) < 0) {
+		log_warnx("%s; counting every finished job in the file for "
+		    "MAX_JOB_NUM", why);
+		free(why);
+		hist = 0;
+	}
+	rp.hist_off = (off_t)hist;
+	rc = evlog_replay(mbd->evpath, replay_cb, &rp, valid_end, cause);
+	if (rc == 0 && !rp.counting) {
+		if (rp.hist_off <= *valid_end)
+			mbd->log_nfinished = 0;	/* nothing since the switch */
+		else
+			log_warnx("%s: header offset %lld is past the end "
+			    "(%lld); counting every finished job in the file "
+			    "for MAX_JOB_NUM", mbd->evpath, (long long)hist,
+			    (long long)*valid_end);
+	}
+	log_info("read %lld records from %s, %llu jobs finished since its "
+	    "last switch", (long long)rp.n, mbd->evpath,
+	    (unsigned long long)mbd->log_nfinished);
 	return rc;
 }

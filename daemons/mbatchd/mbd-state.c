@@ -552,6 +552,13 @@ account(struct job *j, int sign)
 void
 job_set_status(struct job *j, int status)
 {
+	/* A job ending, in a record logged now or replayed: MAX_JOB_NUM
+	 * counts them.  A post-exec outcome is no second end; nor is a
+	 * state put back after JOB_STAT_NULL (bswitch, bmod, an ended
+	 * array element becoming a job of its own). */
+	if (JOB_STAT_FINISHED(status) && j->status != JOB_STAT_NULL &&
+	    !JOB_STAT_FINISHED(j->status))
+		mbd->log_nfinished++;
 	account(j, -1);
 	j->status = status;
 	account(j, +1);

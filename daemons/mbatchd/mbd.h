@@ -245,6 +245,10 @@ struct mbd {
 	struct evlog		 log;
 	struct evlog		 envlog;	/* JOB_ENV records, mode 0600 */
 	bool			 log_failed;
+	/* Jobs that ended DONE or EXIT in lsb.events since its last
+	 * switch: MAX_JOB_NUM of them switch it (log_switch_check). */
+	uint64_t		 log_nfinished;
+	int64_t			 switch_retry;	/* after a failed switch */
 
 	/* State. */
 	struct mhost		**hosts;
@@ -409,6 +413,9 @@ void	 log_job_signal(struct job *, const char *sig, int uid,
 void	 log_job_clean(struct job *);
 void	 log_mbd_start(void);
 void	 log_mbd_die(int code);
+/* End of a turn, with nothing pending: switch lsb.events when
+ * MAX_JOB_NUM jobs have finished since the last switch. */
+void	 log_switch_check(void);
 /* Data kept on disk only: the command and the environment of a job. */
 char	*job_command(struct job *);
 int	 job_env(struct job *, struct strv *);

@@ -2061,6 +2061,737 @@ START_TEST(test_open_errors)
 }
 END_TEST
 
+
+/* switching */
+
+START_TEST(test_header_parse)
+{
+	static const struct {
+		const char	*line;
+		int		 rc;
+		int64_t		 v;
+	} cases[] = {
+		{ "#0", 1, 0 },
+		{ "#0                  ", 1, 0 },
+		{ "#12345   ", 1, 12345 },
+		{ "#1795519651", 1, 1795519651 },
+		{ "#999999999999999999", 1, 999999999999999999LL },
+		{ "#", 1, 0 },			/* LSF's placeholder */
+		{ "#        ", 1, 0 },
+		{ "#12\t", 1, 12 },
+		{ "#12x", -1, 0 },
+		{ "# 12", -1, 0 },
+		{ "#-1", -1, 0 },
+		{ "#1000000000000000000", -1, 0 },	/* too long */
+		{ "\"JOB_NEW\" \"10.1\" 1 2 @00000000", 0, 0 },
+		{ "", 0, 0 },
+	};
+	char buf[EVLOG_HEADER_LEN + 1];
+	const int64_t vals[] = { 0, 1, 4096, 1795519651, 999999999999999999LL };
+	const char *why;
+	int64_t v;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = evlog_header_parse(cases[i].line,
+		    strlen(cases[i].line), &v, &why);
+
+		ck_assert_msg(rc == cases[i].rc, "\"%s\": %d", cases[i].line,
+		    rc);
+		if (rc == 1)
+			ck_assert_int_eq(v, cases[i].v);
+		if (rc < 0)
+			ck_assert_ptr_nonnull(why);
+	}
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		evlog_header_fmt(buf, vals[i]);
+		ck_assert_uint_eq(strlen(buf), EVLOG_HEADER_LEN);
+		ck_assert_int_eq(buf[EVLOG_HEADER_LEN - 1], '\n');
+		ck_assert_int_eq(evlog_header_parse(buf, EVLOG_HEADER_LEN - 1,
+		    &v, &why), 1);
+		ck_assert_int_eq(v, vals[i]);
+	}
+}
+END_TEST
+
+START_TEST(test_log_switch_record)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_log_switch x = { .last_jobid = 4711 }, y;
+	struct ev_reader r;
+	const char *why;
+	static const char *const bad[] = {
+		"\"LOG_SWITCH\" \"10.1\" 1700000000",
+		"\"LOG_SWITCH\" \"10.1\" 1700000000 -5",
+		"\"LOG_SWITCH\" \"10.1\" 1700000000 \"12\"",
+		"\"LOG_SWITCH\" \"10.1\" 1700000000 12x",
+		"\"LOG_SWITCH\" \"10.1\" 1700000000 99999999999999999999",
+	};
+
+	ev_log_switch_write(&sb, 1700000000, &x);
+	ck_assert_str_eq(sb.buf, "\"LOG_SWITCH\" \"10.1\" 1700000000 4711 "
+	    "@56ba212b\n");
+	ck_assert_int_eq(evr_init(&r, sb.buf, sb.len - 1, &why), 0);
+	ck_assert_str_eq(r.type, "LOG_SWITCH");
+	ck_assert_int_eq(ev_log_switch_read(&r, &y), 0);
+	ck_assert_int_eq(y.last_jobid, 4711);
+	ev_log_switch_release(&y);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t start;
+
+		sb_reset(&sb);
+		sb_adds(&sb, bad[i]);
+		start = 0;
+		ev_end(&sb, start);
+		ck_assert_int_eq(evr_init(&r, sb.buf, sb.len - 1, &why), 0);
+		ck_assert_msg(ev_log_switch_read(&r, &y) == -1, "%s", bad[i]);
+	}
+	/* A newer record's extra fields are ignored. */
+	sb_reset(&sb);
+	sb_adds(&sb, "\"LOG_SWITCH\" \"10.1\" 1700000000 12 \"more\" 3");
+	ev_end(&sb, 0);
+	ck_assert_int_eq(evr_init(&r, sb.buf, sb.len - 1, &why), 0);
+	ck_assert_int_eq(ev_log_switch_read(&r, &y), 0);
+	ck_assert_int_eq(y.last_jobid, 12);
+	sb_release(&sb);
+}
+END_TEST
+
+/* Classify the record in sb. */
+static int
+classify(const struct strbuf *sb, struct ev_sw_rec *x)
+{
+	struct ev_reader r;
+	const char *why;
+
+	ck_assert_int_eq(evr_init(&r, sb->buf, sb->len - 1, &why), 0);
+	return ev_sw_classify(&r, x);
+}
+
+static void
+ctrl_record(struct strbuf *sb, const char *type, int op, const char *name,
+    int64_t when)
+{
+	struct ev_ctrl c = { op, (char *)name, 0, (char *)"root", NULL };
+
+	sb_reset(sb);
+	ev_ctrl_write(sb, when, type, &c);
+}
+
+START_TEST(test_switch_classify)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_sw_rec x;
+
+	{
+		struct ev_job_new n;
+
+		fill_job_new(&n, 0);
+		n.jobid = 17;
+		ev_job_new_write(&sb, 1, &n);
+		ev_job_new_release(&n);
+		ck_assert_int_eq(classify(&sb, &x), 0);
+		ck_assert_int_eq(x.kind, EVSW_JOB);
+		ck_assert_int_eq(x.jobid, 17);
+		ck_assert(x.job_new);
+		ev_sw_rec_release(&x);
+	}
+	{
+		struct ev_job_clean c = { 18, 0 };
+
+		sb_reset(&sb);
+		ev_job_clean_write(&sb, 1, &c);
+		ck_assert_int_eq(classify(&sb, &x), 0);
+		ck_assert_int_eq(x.kind, EVSW_JOB);
+		ck_assert_int_eq(x.jobid, 18);
+		ck_assert(!x.job_new);
+		ck_assert(x.job_clean);
+		ev_sw_rec_release(&x);
+	}
+	{
+		/* userId first, then the job. */
+		struct ev_job_move m = { 1000, 19, 1, 1, 3, (char *)"u" };
+		struct ev_job_switch w = { 1000, 20, (char *)"q", 0,
+		    (char *)"u" };
+
+		sb_reset(&sb);
+		ev_job_move_write(&sb, 1, &m);
+		ck_assert_int_eq(classify(&sb, &x), 0);
+		ck_assert_int_eq(x.kind, EVSW_JOB);
+		ck_assert_int_eq(x.jobid, 19);
+		ck_assert_int_eq(x.move_pos, 1);
+		ev_sw_rec_release(&x);
+		sb_reset(&sb);
+		ev_job_switch_write(&sb, 1, &w);
+		ck_assert_int_eq(classify(&sb, &x), 0);
+		ck_assert_int_eq(x.jobid, 20);
+		ev_sw_rec_release(&x);
+	}
+	{
+		/* JOB_MODIFY2 names its job by a string, with its index. */
+		struct ev_job_modify m;
+
+		memset(&m, 0, sizeof(m));
+		submit_req_init(&m.req);
+		m.jobid = 21;
+		m.idx = 4;
+		m.user = (char *)"u";
+		sb_reset(&sb);
+		ev_job_modify_write(&sb, 1, &m);
+		ck_assert_int_eq(classify(&sb, &x), 0);
+		ck_assert_int_eq(x.kind, EVSW_JOB);
+		ck_assert_int_eq(x.jobid, 21);
+		ck_assert_int_eq(x.idx, 4);
+		ev_sw_rec_release(&x);
+		sb_reset(&sb);
+		sb_adds(&sb, "\"JOB_MODIFY2\" \"10.1\" 1 \"21[x]\" 0");
+		ev_end(&sb, 0);
+		ck_assert_int_eq(classify(&sb, &x), -1);
+		ev_sw_rec_release(&x);
+		sb_reset(&sb);
+		sb_adds(&sb, "\"JOB_MODIFY2\" \"10.1\" 1 \"\" 0");
+		ev_end(&sb, 0);
+		ck_assert_int_eq(classify(&sb, &x), -1);
+		ev_sw_rec_release(&x);
+	}
+	/* A job record whose job ID is not one. */
+	sb_reset(&sb);
+	sb_adds(&sb, "\"JOB_STATUS\" \"10.1\" 1 \"12\" 64");
+	ev_end(&sb, 0);
+	ck_assert_int_eq(classify(&sb, &x), -1);
+	ev_sw_rec_release(&x);
+	sb_reset(&sb);
+	sb_adds(&sb, "\"JOB_START\" \"10.1\" 1 0 4");
+	ev_end(&sb, 0);
+	ck_assert_int_eq(classify(&sb, &x), -1);
+	ev_sw_rec_release(&x);
+
+	/* Control records: one key per piece of state. */
+	ctrl_record(&sb, "HOST_CTRL", 2, "hostc", 1);
+	ck_assert_int_eq(classify(&sb, &x), 0);
+	ck_assert_int_eq(x.kind, EVSW_CTRL);
+	ck_assert_str_eq(x.key, "Ho hostc");
+	ev_sw_rec_release(&x);
+	ctrl_record(&sb, "HOST_CTRL", 3, "hostc", 1);	/* sbatchd restart */
+	ck_assert_int_eq(classify(&sb, &x), 0);
+	ck_assert_int_eq(x.kind, EVSW_DROP);
+	ev_sw_rec_release(&x);
+	ctrl_record(&sb, "QUEUE_CTRL", 1, "short", 1);
+	ck_assert_int_eq(classify(&sb, &x), 0);
+	ck_assert_str_eq(x.key, "Qo short");
+	ev_sw_rec_release(&x);
+	ctrl_record(&sb, "QUEUE_CTRL", 4, "short", 1);
+	ck_assert_int_eq(classify(&sb, &x), 0);
+	ck_assert_str_eq(x.key, "Qa short");
+	ev_sw_rec_release(&x);
+	ctrl_record(&sb, "QUEUE_CTRL", 9, "short", 1);
+	ck_assert_int_eq(classify(&sb, &x), 0);
+	ck_assert_int_eq(x.kind, EVSW_DROP);
+	ev_sw_rec_release(&x);
+
+	/* History alone, and types this version does not know. */
+	{
+		struct ev_mbd_start m = { (char *)"hosta", (char *)"c1", 3, 2,
+		    (char *)"root" };
+		struct ev_log_switch l = { 5 };
+
+		sb_reset(&sb);
+		ev_mbd_start_write(&sb, 1, &m);
+		ck_assert_int_eq(classify(&sb, &x), 0);
+		ck_assert_int_eq(x.kind, EVSW_DROP);
+		sb_reset(&sb);
+		ev_log_switch_write(&sb, 1, &l);
+		ck_assert_int_eq(classify(&sb, &x), 0);
+		ck_assert_int_eq(x.kind, EVSW_DROP);
+		sb_reset(&sb);
+		sb_adds(&sb, "\"JOB_ATTR_SET\" \"10.1\" 1 12 0");
+		ev_end(&sb, 0);
+		ck_assert_int_eq(classify(&sb, &x), 0);
+		ck_assert_int_eq(x.kind, EVSW_DROP);
+	}
+	sb_release(&sb);
+}
+END_TEST
+
+START_TEST(test_switch_select)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_sw_sel sel;
+	struct ev_sw_rec x[6];
+	static const struct {
+		const char	*type;
+		int		 op;
+		const char	*name;
+		bool		 keep;
+	} recs[] = {
+		{ "HOST_CTRL", 2, "hostc", false },	/* opened later */
+		{ "QUEUE_CTRL", 2, "short", true },
+		{ "HOST_CTRL", 1, "hostc", true },
+		{ "QUEUE_CTRL", 4, "short", false },	/* activated later */
+		{ "QUEUE_CTRL", 3, "short", true },
+		{ "HOST_CTRL", 2, "hostb", true },
+	};
+
+	ev_sw_sel_init(&sel);
+	for (int i = 0; i < 6; i++) {
+		ctrl_record(&sb, recs[i].type, recs[i].op, recs[i].name, i);
+		ck_assert_int_eq(classify(&sb, &x[i]), 0);
+		ev_sw_note(&sel, &x[i], 100 * i, false);
+	}
+	ev_sw_decide(&sel);
+	for (int i = 0; i < 6; i++) {
+		ck_assert_msg(ev_sw_keep(&sel, &x[i], 100 * i, false) ==
+		    recs[i].keep, "record %d", i);
+		ev_sw_rec_release(&x[i]);
+	}
+	/* Job records go with their job. */
+	{
+		struct ev_sw_rec j = { .kind = EVSW_JOB, .jobid = 5,
+		    .job_new = true };
+		struct ev_sw_rec d = { .kind = EVSW_DROP };
+
+		ck_assert(ev_sw_keep(&sel, &j, 700, true));
+		ck_assert(!ev_sw_keep(&sel, &j, 700, false));
+		ck_assert(!ev_sw_keep(&sel, &d, 800, true));
+	}
+	ev_sw_sel_release(&sel);
+	sb_release(&sb);
+}
+END_TEST
+
+/*
+ * Moves to a position above 1 counted the jobs then in memory: those
+ * gone since are copied whole, and so, in turn, are the jobs their own
+ * such moves counted.
+ */
+START_TEST(test_switch_moves)
+{
+	static const struct {
+		off_t		 off;
+		int64_t		 jobid;
+		char		 what;	/* n new, c clean, m move, s status */
+		int		 pos;
+		bool		 live;
+		bool		 keep;
+	} recs[] = {
+		{ 10, 8, 'n', 0, false, false },  /* gone before 120 */
+		{ 50, 6, 'n', 0, false, true },   /* there at 400 */
+		{ 60, 7, 'n', 0, false, true },   /* there at 6's move */
+		{ 100, 1, 'n', 0, false, true },  /* there at 400 */
+		{ 110, 8, 'c', 0, false, false },
+		{ 120, 6, 'm', 2, false, true },  /* 6's own move counts */
+		{ 130, 7, 'c', 0, false, true },
+		{ 200, 2, 'n', 0, false, false }, /* gone before 400 */
+		{ 210, 2, 's', 0, false, false },
+		{ 250, 2, 'c', 0, false, false },
+		{ 300, 3, 'n', 0, true, true },
+		{ 350, 9, 'n', 0, false, false }, /* never cleaned: not
+						   * copied (not live) */
+		{ 360, 10, 'n', 0, false, false },/* a plain btop, gone
+						   * before 400 */
+		{ 370, 10, 'm', 1, false, false },
+		{ 390, 10, 'c', 0, false, false },
+		{ 400, 3, 'm', 2, true, true },   /* btop 3 to position 2 */
+		{ 450, 5, 'n', 0, false, false }, /* after it */
+		{ 460, 5, 'm', 3, false, false },
+		{ 500, 1, 's', 0, false, true },
+		{ 510, 1, 'c', 0, false, true },
+		{ 600, 6, 'c', 0, false, true },
+		{ 900, 5, 'c', 0, false, false },
+	};
+	const size_t n = sizeof(recs) / sizeof(recs[0]);
+	struct ev_sw_sel sel;
+	struct ev_sw_rec x;
+
+	for (int with_move = 0; with_move < 2; with_move++) {
+		ev_sw_sel_init(&sel);
+		for (size_t i = 0; i < n; i++) {
+			memset(&x, 0, sizeof(x));
+			x.kind = EVSW_JOB;
+			x.jobid = recs[i].jobid;
+			x.job_new = recs[i].what == 'n';
+			x.job_clean = recs[i].what == 'c';
+			x.move_pos = recs[i].what == 'm' ? recs[i].pos : 0;
+			/* Without the live job's move, nothing gone is
+			 * kept. */
+			if (!with_move && recs[i].off == 400)
+				x.move_pos = 1;
+			ev_sw_note(&sel, &x, recs[i].off, recs[i].live);
+		}
+		ev_sw_decide(&sel);
+		for (size_t i = 0; i < n; i++) {
+			memset(&x, 0, sizeof(x));
+			x.kind = EVSW_JOB;
+			x.jobid = recs[i].jobid;
+			ck_assert_msg(ev_sw_keep(&sel, &x, recs[i].off,
+			    recs[i].live) == (with_move ? recs[i].keep :
+			    recs[i].live), "record at %lld, move %d",
+			    (long long)recs[i].off, with_move);
+		}
+		ev_sw_sel_release(&sel);
+	}
+}
+END_TEST
+
+static bool
+live_set(void *arg, int64_t jobid)
+{
+	const int64_t *ids = arg;
+
+	for (; *ids; ids++)
+		if (*ids == jobid)
+			return true;
+	return false;
+}
+
+static int
+collect_cb(void *arg, struct ev_reader *r, off_t off)
+{
+	struct strbuf *types = arg;
+	int64_t id = 0;
+
+	if (strncmp(r->type, "JOB_", 4) == 0 || strcmp(r->type,
+	    "LOG_SWITCH") == 0)
+		evr_int(r, &id);
+	sb_addf(types, "%s:%lld ", r->type, (long long)id);
+	return 0;
+}
+
+static void
+append(struct evlog *lg, struct strbuf *sb)
+{
+	evlog_append(lg, sb->buf, sb->len);
+	sb_reset(sb);
+}
+
+/* A log with jobs 1 (cleaned), 2 and 3 (live), a host closed and
+ * opened, a queue closed, and mbatchd's start. */
+static void
+build_log(struct evlog *lg, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *cause;
+
+	ck_assert_int_eq(evlog_open(lg, path, 0, &cause), 0);
+	{
+		struct ev_mbd_start m = { (char *)"hosta", (char *)"c1", 3, 2,
+		    (char *)"root" };
+
+		ev_mbd_start_write(&sb, 1700000000, &m);
+		append(lg, &sb);
+	}
+	for (int64_t id = 1; id <= 3; id++) {
+		struct ev_job_new n;
+
+		fill_job_new(&n, (int)id);
+		n.jobid = id;
+		ev_job_new_write(&sb, 1700000000 + id, &n);
+		ev_job_new_release(&n);
+		append(lg, &sb);
+	}
+	ctrl_record(&sb, "HOST_CTRL", 2, "hostc", 1700000010);
+	append(lg, &sb);
+	{
+		struct ev_job_status st;
+
+		memset(&st, 0, sizeof(st));
+		st.jobid = 1;
+		st.status = JOB_STAT_DONE;
+		ev_job_status_write(&sb, 1700000011, &st);
+		append(lg, &sb);
+	}
+	ctrl_record(&sb, "QUEUE_CTRL", 2, "short", 1700000012);
+	append(lg, &sb);
+	ctrl_record(&sb, "HOST_CTRL", 1, "hostc", 1700000013);
+	append(lg, &sb);
+	{
+		struct ev_job_clean c = { 1, 0 };
+		struct ev_job_move m = { 0, 3, 1, 1, 0, (char *)"root" };
+
+		ev_job_clean_write(&sb, 1700000014, &c);
+		append(lg, &sb);
+		ev_job_move_write(&sb, 1700000015, &m);
+		append(lg, &sb);
+	}
+	ck_assert_int_eq(evlog_flush(lg), 0);
+	sb_release(&sb);
+}
+
+/* Is there a file of that name in the test's directory? */
+static bool
+in_dir(const char *name)
+{
+	char *p = path_in(name);
+	bool yes = access(p, F_OK) == 0;
+
+	free(p);
+	return yes;
+}
+
+static char *
+first_line(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *nl, *s;
+
+	ck_assert_int_eq(read_file(path, &sb), 0);
+	nl = strchr(sb.buf, '\n');
+	s = xstrndup(sb.buf, nl ? (size_t)(nl - sb.buf) : sb.len);
+	sb_release(&sb);
+	return s;
+}
+
+START_TEST(test_switch_file)
+{
+	char *path = path_in("lsb.events"), *one = path_in("lsb.events.1");
+	char *two = path_in("lsb.events.2"), *cause, *hdr;
+	int64_t live[] = { 2, 3, 0 };
+	struct evlog_switch_ops ops = { live_set, live, 3, 1700000100 };
+	struct evlog_switch_result res;
+	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
+	struct strbuf types = STRBUF_INIT, line = STRBUF_INIT;
+	struct evlog lg;
+	struct stat st;
+	bool committed;
+	off_t end, start;
+	int64_t v;
+	long *gen;
+	size_t ngen;
+
+	build_log(&lg, path);
+	ck_assert_int_eq(read_file(path, &before), 0);
+	ck_assert_int_eq(evlog_switch(&lg, &ops, &res, &committed, &cause),
+	    0);
+	ck_assert(committed);
+	ck_assert(!res.header_failed);
+	ck_assert_uint_eq(res.nread, 10);
+	ck_assert_uint_eq(res.ncopied, 5);
+	ck_assert_int_eq(res.generations, 0);
+	ck_assert_int_eq(res.old_size, before.len);
+
+	/* The old file, whole, as lsb.events.1, dated by its newest. */
+	ck_assert_int_eq(read_file(one, &after), 0);
+	ck_assert_uint_eq(after.len, before.len);
+	ck_assert(memcmp(after.buf + EVLOG_HEADER_LEN,
+	    before.buf + EVLOG_HEADER_LEN, before.len - EVLOG_HEADER_LEN) == 0);
+	hdr = first_line(one);
+	ck_assert_str_eq(hdr, "#1700000015         ");
+	free(hdr);
+	ck_assert(!in_dir("lsb.events.tmp"));
+
+	/* The fresh one: the live jobs' records, the last control of
+	 * each, LOG_SWITCH, and "#<offset>" after it. */
+	ck_assert_int_eq(evlog_header_read(path, &v, &cause), 1);
+	ck_assert_int_eq(v, res.new_size);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_size, res.new_size);
+	ck_assert_int_eq(lg.size, res.new_size);
+	ck_assert_int_eq(evlog_history_start(path, &start, &cause), 0);
+	ck_assert_int_eq(start, res.new_size);
+	ck_assert_int_eq(evlog_replay(path, collect_cb, &types, &end, &cause),
+	    0);
+	ck_assert_str_eq(types.buf, "JOB_NEW:2 JOB_NEW:3 QUEUE_CTRL:0 "
+	    "HOST_CTRL:0 JOB_MOVE:0 LOG_SWITCH:3 ");
+	ck_assert_int_eq(end, res.new_size);
+
+	/* Where the JOB_NEWs went, and reading them back there. */
+	ck_assert_uint_eq(res.nmoved, 2);
+	ck_assert_int_eq(res.moved[0].jobid, 2);
+	ck_assert_int_eq(res.moved[0].off, EVLOG_HEADER_LEN);
+	ck_assert_int_eq(res.moved[1].jobid, 3);
+	ck_assert_int_eq(evlog_read_at(&lg, res.moved[1].off, &line), 0);
+	ck_assert(strncmp(line.buf, "\"JOB_NEW\" \"10.1\" 1700000003 3 ",
+	    30) == 0);
+	free(res.moved);
+
+	/* Appends go to the fresh file. */
+	{
+		struct strbuf sb = STRBUF_INIT;
+		struct ev_job_clean c = { 2, 0 };
+		off_t o;
+
+		ev_job_clean_write(&sb, 1700000200, &c);
+		o = evlog_append(&lg, sb.buf, sb.len);
+		ck_assert_int_eq(o, res.new_size);
+		ck_assert_int_eq(evlog_flush(&lg), 0);
+		sb_release(&sb);
+	}
+	sb_reset(&types);
+	ck_assert_int_eq(evlog_replay(path, collect_cb, &types, &end, &cause),
+	    0);
+	ck_assert(strstr(types.buf, "LOG_SWITCH:3 JOB_CLEAN:2 ") != NULL);
+
+	/* A second switch: generations move up; job 2 is gone now. */
+	live[0] = 3;
+	live[1] = 0;
+	ops.last_jobid = 9;
+	ck_assert_int_eq(evlog_switch(&lg, &ops, &res, &committed, &cause),
+	    0);
+	ck_assert_int_eq(res.generations, 1);
+	free(res.moved);
+	ck_assert_int_eq(read_file(two, &after), 0);
+	ck_assert(memcmp(after.buf + EVLOG_HEADER_LEN,
+	    before.buf + EVLOG_HEADER_LEN, before.len - EVLOG_HEADER_LEN) == 0);
+	sb_reset(&types);
+	ck_assert_int_eq(evlog_replay(path, collect_cb, &types, &end, &cause),
+	    0);
+	ck_assert_str_eq(types.buf, "JOB_NEW:3 QUEUE_CTRL:0 HOST_CTRL:0 "
+	    "JOB_MOVE:0 LOG_SWITCH:9 ");
+	ck_assert_int_eq(evlog_generations(path, &gen, &ngen, &cause), 0);
+	ck_assert_uint_eq(ngen, 2);
+	ck_assert_int_eq(gen[0], 2);
+	ck_assert_int_eq(gen[1], 1);
+	free(gen);
+	/* The first generation has no copied part; the second has. */
+	ck_assert_int_eq(evlog_history_start(two, &start, &cause), 0);
+	ck_assert_int_eq(start, 0);
+	ck_assert_int_eq(evlog_history_start(one, &start, &cause), 0);
+	ck_assert_int_gt(start, EVLOG_HEADER_LEN);
+
+	evlog_close(&lg);
+	sb_release(&before);
+	sb_release(&after);
+	sb_release(&types);
+	sb_release(&line);
+	free(path);
+	free(one);
+	free(two);
+}
+END_TEST
+
+/* A switch that stopped after linking lsb.events.1 leaves it a second
+ * name of lsb.events: the next switch does not keep it twice. */
+START_TEST(test_switch_leftover_link)
+{
+	char *path = path_in("lsb.events"), *one = path_in("lsb.events.1");
+	char *two = path_in("lsb.events.2"), *cause;
+	int64_t live[] = { 0 };
+	struct evlog_switch_ops ops = { live_set, live, 3, 1700000100 };
+	struct evlog_switch_result res;
+	struct evlog lg;
+	bool committed;
+
+	build_log(&lg, path);
+	ck_assert_int_eq(link(path, one), 0);
+	/* and a half-written fresh file */
+	{
+		char *tmp = path_in("lsb.events.tmp");
+		int fd = open(tmp, O_WRONLY | O_CREAT, 0644);
+
+		free(tmp);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(write(fd, "junk", 4), 4);
+		close(fd);
+	}
+	ck_assert_int_eq(evlog_switch(&lg, &ops, &res, &committed, &cause),
+	    0);
+	free(res.moved);
+	ck_assert_int_eq(access(one, F_OK), 0);
+	ck_assert_int_eq(access(two, F_OK), -1);
+	ck_assert_int_eq(res.ncopied, 2);	/* the host and the queue */
+	evlog_close(&lg);
+	free(path);
+	free(one);
+	free(two);
+}
+END_TEST
+
+/* A log from before headers switches too; its first line stays. */
+START_TEST(test_switch_no_header)
+{
+	char *path = path_in("lsb.events"), *one = path_in("lsb.events.1");
+	char *cause, *l1;
+	int64_t live[] = { 1, 0 }, v;
+	struct evlog_switch_ops ops = { live_set, live, 7, 1700000100 };
+	struct evlog_switch_result res;
+	struct strbuf sb = STRBUF_INIT;
+	struct evlog lg;
+	bool committed;
+	off_t end;
+
+	test_record(&sb, 0);	/* JOB_NEW 100 */
+	{
+		struct ev_job_new n;
+
+		fill_job_new(&n, 1);
+		n.jobid = 1;
+		ev_job_new_write(&sb, 1700000001, &n);
+		ev_job_new_release(&n);
+	}
+	{
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(write_all(fd, sb.buf, sb.len), 0);
+		close(fd);
+	}
+	end = (off_t)sb.len;
+	ck_assert_int_eq(evlog_open(&lg, path, end, &cause), 0);
+	ck_assert_int_eq(evlog_switch(&lg, &ops, &res, &committed, &cause),
+	    0);
+	ck_assert_uint_eq(res.ncopied, 1);
+	ck_assert_uint_eq(res.nmoved, 1);
+	free(res.moved);
+	l1 = first_line(one);
+	ck_assert(strncmp(l1, "\"JOB_NEW\"", 9) == 0);
+	free(l1);
+	ck_assert_int_eq(evlog_header_read(path, &v, &cause), 1);
+	ck_assert_int_eq(v, res.new_size);
+	evlog_close(&lg);
+	sb_release(&sb);
+	free(path);
+	free(one);
+}
+END_TEST
+
+/* Nothing may be pending, and a failure before the rename changes
+ * nothing. */
+START_TEST(test_switch_refused)
+{
+	char *path = path_in("lsb.events"), *cause;
+	int64_t live[] = { 2, 0 };
+	struct evlog_switch_ops ops = { live_set, live, 3, 1700000100 };
+	struct evlog_switch_result res;
+	struct strbuf sb = STRBUF_INIT, before = STRBUF_INIT;
+	struct strbuf after = STRBUF_INIT;
+	struct evlog lg;
+	bool committed;
+
+	build_log(&lg, path);
+	test_record(&sb, 1);
+	evlog_append(&lg, sb.buf, sb.len);
+	ck_assert_int_eq(evlog_switch(&lg, &ops, &res, &committed, &cause),
+	    -1);
+	ck_assert(!committed);
+	ck_assert_ptr_nonnull(strstr(cause, "not ready"));
+	free(cause);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_int_eq(read_file(path, &before), 0);
+	/* The fresh file cannot be made: a directory has its name. */
+	{
+		char *tmp = path_in("lsb.events.tmp");
+
+		ck_assert_int_eq(mkdir(tmp, 0755), 0);
+		free(tmp);
+	}
+	ck_assert_int_eq(evlog_switch(&lg, &ops, &res, &committed, &cause),
+	    -1);
+	ck_assert(!committed);
+	ck_assert_ptr_nonnull(strstr(cause, "lsb.events.tmp"));
+	free(cause);
+	ck_assert_ptr_null(res.moved);
+	ck_assert_int_eq(read_file(path, &after), 0);
+	ck_assert_uint_eq(after.len, before.len);
+	ck_assert(memcmp(after.buf, before.buf, before.len) == 0);
+	ck_assert(!in_dir("lsb.events.1"));
+	ck_assert_int_eq(lg.size, (off_t)before.len);
+	evlog_close(&lg);
+	sb_release(&sb);
+	sb_release(&before);
+	sb_release(&after);
+	free(path);
+}
+END_TEST
+
 static Suite *
 evlog_suite(void)
 {
@@ -2088,6 +2819,11 @@ evlog_suite(void)
 	tcase_add_test(rec, test_init_errors);
 	tcase_add_test(rec, test_field_readers);
 	tcase_add_test(rec, test_lsf_positions);
+	tcase_add_test(rec, test_header_parse);
+	tcase_add_test(rec, test_log_switch_record);
+	tcase_add_test(rec, test_switch_classify);
+	tcase_add_test(rec, test_switch_select);
+	tcase_add_test(rec, test_switch_moves);
 	suite_add_tcase(s, rec);
 
 	tcase_set_timeout(file, 60);
@@ -2103,6 +2839,10 @@ evlog_suite(void)
 	tcase_add_loop_test(file, test_callback_fails, 0, 8);
 	tcase_add_test(file, test_read_at);
 	tcase_add_test(file, test_open_errors);
+	tcase_add_test(file, test_switch_file);
+	tcase_add_test(file, test_switch_leftover_link);
+	tcase_add_test(file, test_switch_no_header);
+	tcase_add_test(file, test_switch_refused);
 	suite_add_tcase(s, file);
 	return s;
 }
