@@ -2,12 +2,12 @@
  * The per-job supervisor.  sbatchd forks it ahead of a job, or for it
  * (sbd-spare.c); it moves to a session of its own (so it outlives
  * sbatchd), holds the lock of the job directory, forks the job, and then
- * waits, and when the job is over and reported it may serve another.  It keeps a connection to
- * sbatchd's socket: "hello" with the job's pid soon after it starts (with
- * its end, for a job that ends at once) and after every reconnect, signal
- * requests coming the other way, and the final status at the end.  The
- * final status is first written to the job directory, so it is never
- * lost if sbatchd is not there to hear it.
+ * waits; when the job is over and reported it may serve another.  It
+ * keeps a connection to sbatchd's socket: "hello" with the job's pid
+ * soon after it starts (with its end, for a job that ends at once) and
+ * after every reconnect, signal requests coming the other way, and the
+ * final status at the end.  The final status is first written to the
+ * job directory, so it is never lost if sbatchd is not there to hear it.
  *
  * The loop is poll(2) on a signalfd for SIGCHLD and on the socket, with
  * timers for the TERMINATE sequence (SIGINT, SIGTERM, SIGKILL), memory

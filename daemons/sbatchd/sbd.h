@@ -18,8 +18,9 @@
  *	sbd-peek.c	bpeek: reading a running job's output
  *
  * Each job has a supervisor process, the job's parent, in its own
- * session (forked before the job came, and kept for later jobs).  It waits for the job, signals it on request, and writes the
- * job's final status to the job's directory before it exits, so a job
+ * session (forked before the job came, and kept for later jobs).  It
+ * waits for the job, signals it on request, and writes the job's final
+ * status to the job's directory before it is done with it, so a job
  * keeps running, and its end is not lost, while sbatchd restarts.
  */
 #ifndef SBD_H
