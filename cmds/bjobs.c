@@ -94,29 +94,58 @@ wide_col(struct strbuf *sb, const char *s, int width)
 	sb_addc(sb, ' ');
 }
 
+/*
+ * Pollers list a user's jobs many times a second, and jobs submitted
+ * together share their submission time: format each time once.
+ */
+static const char *
+short_time(int64_t t)
+{
+	static int64_t last = -1;
+	static char buf[32];
+
+	if (t != last) {
+		fmt_time_short(t, buf, sizeof(buf));
+		last = t;
+	}
+	return buf;
+}
+
+/* The job's name as the job_name column prints it. */
+static void
+job_name_col(const struct job_info *j, struct strbuf *sb)
+{
+	static const struct jfield *f;
+
+	if (f == NULL)
+		f = jfield_find("job_name");
+	sb_reset(sb);
+	f->get(j, NULL, sb);
+}
+
 static void
 print_default(const struct jobs *js, bool wide, bool noheader)
 {
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+
 	if (!noheader)
 		printf("JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   "
 		    "JOB_NAME   SUBMIT_TIME\n");
 	for (size_t i = 0; i < js->n; i++) {
 		const struct job_info *j = &js->v[i];
-		struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
 		struct strv per_host = STRV_INIT;
-		char id[32], t[32], *hosts;
+		const char *t = short_time(j->submit_time);
+		char id[32], *hosts;
 
 		snprintf(id, sizeof(id), "%lld", (long long)j->jobid);
-		fmt_time_short(j->submit_time, t, sizeof(t));
-		{
-			const struct jfield *f = jfield_find("job_name");
-
-			f->get(j, NULL, &name);
-		}
+		job_name_col(j, &name);
+		sb_reset(&sb);
 		/* One line per execution host: "2*hostA". */
-		hosts = jobfmt_hosts(&j->exec_hosts, " ");
-		strv_split_ws(&per_host, hosts);
-		free(hosts);
+		if (j->exec_hosts.n > 0) {
+			hosts = jobfmt_hosts(&j->exec_hosts, " ");
+			strv_split_ws(&per_host, hosts);
+			free(hosts);
+		}
 		if (wide) {
 			char *all = jobfmt_hosts(&j->exec_hosts, ":");
 
@@ -139,14 +168,15 @@ print_default(const struct jobs *js, bool wide, bool noheader)
 			col(&sb, per_host.n ? per_host.v[0] : "", 11, false);
 			col(&sb, name.buf, 10, false);
 			sb_adds(&sb, t);
-			printf("%s\n", sb.buf);
+			sb_addc(&sb, '\n');
+			fwrite(sb.buf, 1, sb.len, stdout);
 			for (size_t k = 1; k < per_host.n; k++)
 				printf("%45s%s\n", "", per_host.v[k]);
 		}
 		strv_release(&per_host);
-		sb_release(&sb);
-		sb_release(&name);
 	}
+	sb_release(&sb);
+	sb_release(&name);
 }
 
 static void
@@ -160,7 +190,6 @@ print_W(const struct jobs *js, bool noheader)
 		const struct job_info *j = &js->v[i];
 		struct strbuf sb = STRBUF_INIT, mem = STRBUF_INIT;
 		char id[32], sub[32], st[32], fin[32], cpu[32], *hosts;
-		const struct jfield *nf = jfield_find("job_name");
 		struct strbuf name = STRBUF_INIT;
 
 		snprintf(id, sizeof(id), "%lld", (long long)j->jobid);
@@ -173,7 +202,7 @@ print_W(const struct jobs *js, bool noheader)
 		else
 			strcpy(cpu, "-");
 		hosts = jobfmt_hosts(&j->exec_hosts, ":");
-		nf->get(j, NULL, &name);
+		job_name_col(j, &name);
 		wide_col(&sb, id, 7);
 		wide_col(&sb, j->user, 7);
 		wide_col(&sb, job_stat_str(j->status), 5);
@@ -239,11 +268,11 @@ print_pending(const struct jobs *js, bool noheader)
 	for (size_t i = 0; i < js->n; i++) {
 		const struct job_info *j = &js->v[i];
 		struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
-		char id[32], t[32];
+		const char *t = short_time(j->submit_time);
+		char id[32];
 
 		snprintf(id, sizeof(id), "%lld", (long long)j->jobid);
-		fmt_time_short(j->submit_time, t, sizeof(t));
-		jfield_find("job_name")->get(j, NULL, &name);
+		job_name_col(j, &name);
 		sb_addf(&sb, "%-7s ", id);
 		col(&sb, j->user, 7, false);
 		col(&sb, job_stat_str(j->status), 5, false);
