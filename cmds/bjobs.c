@@ -747,7 +747,8 @@ main(int argc, char **argv)
 	struct jformat jf;
 	struct jobs js = { 0 };
 	struct job_id *miss = NULL;
-	uint32_t nmiss = 0;
+	struct job_list jl = { 0 };
+	uint32_t nmiss = 0, jcap = 0;
 	size_t nlisted = 0;
 	bool longf = false, wide = false, Wide = false, noheader = false,
 	    json = false;
@@ -840,7 +841,7 @@ main(int argc, char **argv)
 		exit(255);
 	}
 	for (;;) {
-		struct job_list jl;
+		uint32_t n = 0;
 
 		if (reply_is_error(&rp, &e)) {
 			if (e.context)
@@ -848,23 +849,18 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s\n", lsb_errmsg(e.code));
 			exit(255);
 		}
-		if (rp.hdr.type != MSG_JOB_LIST || !job_list_unpack(&rp.r, &jl) ||
+		if (rp.hdr.type != MSG_JOB_LIST ||
+		    !job_list_unpack_reuse(&rp.r, &jl, &jcap) ||
 		    rbuf_end(&rp.r) < 0) {
 			fprintf(stderr, "bjobs: unexpected reply from mbatchd\n");
 			exit(255);
 		}
 		for (uint32_t i = 0; i < jl.njobs; i++) {
-			if (project && !streq(project, jl.jobs[i].project)) {
+			if (project && !streq(project, jl.jobs[i].project))
 				job_info_release(&jl.jobs[i]);
-				continue;
-			}
-			if (js.n == js.cap) {
-				js.cap = js.cap ? js.cap * 2 : 256;
-				js.v = xrealloc(js.v, js.cap * sizeof(*js.v));
-			}
-			js.v[js.n++] = jl.jobs[i];
+			else if (n++ != i)
+				jl.jobs[n - 1] = jl.jobs[i];
 		}
-		free(jl.jobs);
 		if (jl.nmissing && json) {
 			miss = jl.missing;
 			nmiss = jl.nmissing;
@@ -874,17 +870,28 @@ main(int argc, char **argv)
 			free(jl.missing);
 		}
 		/*
-		 * A page at a time, so that a listing of every job holds one
-		 * page and not all of them.  The JSON form counts its records
-		 * first, and -l asks mbatchd for the queues: those wait.
+		 * A page at a time, straight from the reply, so that a
+		 * listing of every job holds one page and not all of them.
+		 * The JSON form counts its records first, and -l asks
+		 * mbatchd for the queues: those keep every page.
 		 */
-		if (!json && !longf && js.n > 0) {
-			print_page(&js, &jf, format, q.flags, wide, Wide,
+		if (json || longf) {
+			for (uint32_t i = 0; i < n; i++) {
+				if (js.n == js.cap) {
+					js.cap = js.cap ? js.cap * 2 : 256;
+					js.v = xrealloc(js.v,
+					    js.cap * sizeof(*js.v));
+				}
+				js.v[js.n++] = jl.jobs[i];
+			}
+		} else if (n > 0) {
+			struct jobs page = { jl.jobs, n, n };
+
+			print_page(&page, &jf, format, q.flags, wide, Wide,
 			    noheader || nlisted > 0);
-			nlisted += js.n;
-			for (size_t i = 0; i < js.n; i++)
-				job_info_release(&js.v[i]);
-			js.n = 0;
+			nlisted += n;
+			for (uint32_t i = 0; i < n; i++)
+				job_info_release(&jl.jobs[i]);
 		}
 		if (!(rp.hdr.flags & WIRE_F_MORE))
 			break;
@@ -894,6 +901,7 @@ main(int argc, char **argv)
 		}
 	}
 	reply_release(&rp);
+	free(jl.jobs);
 	close(fd);
 
 	nlisted += js.n;

@@ -684,6 +684,8 @@ PROTO_DECL(admin_result)
 
 void	 submit_req_init(struct submit_req *);
 void	 job_info_init(struct job_info *);
+bool	 job_list_unpack_reuse(struct rbuf *, struct job_list *,
+	    uint32_t *cap);
 void	 job_status_init(struct job_status *);
 void	 job_spec_init(struct job_spec *);
 void	 kv_add(struct kv_list *, const char *key, const char *val);

@@ -166,16 +166,49 @@ job_info_unpack(struct rbuf *r, struct job_info *x)
 	return !r->err;
 }
 
+#define F_RL_SPARSE(k, ...)						\
+	if (m_ & JI_OF_(FIRST_(__VA_ARGS__, ))) { RL_##k(__VA_ARGS__) }
+
+/* What did not come was never allocated (a mask of 0: all may be). */
 void
 job_info_release(struct job_info *x)
 {
-	JOB_INFO_FIELDS(F_RL)
+	uint64_t m_ = x->present ? x->present : JI_ALL;
+
+	JOB_INFO_FIELDS(F_RL_SPARSE)
 	memset(x, 0, sizeof(*x));
 }
 
 #define JOB_LIST_FIELDS(F)						\
 	F(LIST, jobs, njobs, job_info, JOB_INFO_MIN_WIRE) F(LIST, missing, nmissing, job_id, 12)
 PROTO_IMPL(job_list, JOB_LIST_FIELDS)
+
+/*
+ * job_list_unpack into the jobs array of the page before (released by
+ * the caller, its room *cap): a long listing comes in many pages, and a
+ * fresh array for each costs more in page faults than the jobs do.
+ */
+bool
+job_list_unpack_reuse(struct rbuf *r, struct job_list *x, uint32_t *cap)
+{
+	struct job_info *v = x->jobs;
+	uint32_t n;
+
+	memset(x, 0, sizeof(*x));
+	x->jobs = v;
+	if (!get_count(r, &n, JOB_INFO_MIN_WIRE))
+		return false;
+	if (n > *cap) {
+		x->jobs = xrealloc(x->jobs, (size_t)n * sizeof(*x->jobs));
+		*cap = n;
+	}
+	for (uint32_t i = 0; i < n && !r->err; i++) {
+		job_info_unpack(r, &x->jobs[i]);
+		x->njobs = i + 1;
+	}
+	UN_LIST(missing, nmissing, job_id, 12)
+	return !r->err;
+}
 
 #define SIG_REQ_FIELDS(F)						\
 	F(INT, sig) F(U32, flags) F(STR, user) F(STR, queue)		\

@@ -1380,6 +1380,69 @@ START_TEST(test_job_info_sparse)
 }
 END_TEST
 
+/*
+ * Pages of a listing unpacked into one array: each page reads as a
+ * fresh job_list_unpack would, the array grows only when a page is
+ * bigger, and a page that lies about its count is refused.
+ */
+START_TEST(test_job_list_reuse)
+{
+	static const uint32_t sizes[] = { 3, 1, 5, 0, 2 };
+	struct job_list jl = { 0 };
+	uint32_t cap = 0;
+
+	for (size_t p = 0; p < ARRAY_SIZE(sizes); p++) {
+		struct job_list out = { 0 };
+		struct job_info v[5];
+		struct job_id miss = { 900 + (int64_t)p, 0 };
+		struct wbuf w;
+		struct rbuf r;
+
+		for (uint32_t i = 0; i < sizes[p]; i++) {
+			job_info_init(&v[i]);
+			v[i].present = JI(user);
+			v[i].jobid = (int64_t)(p * 10 + i + 1);
+			v[i].user = "u";
+		}
+		out.jobs = v;
+		out.njobs = sizes[p];
+		out.missing = &miss;
+		out.nmissing = 1;
+		wbuf_init(&w);
+		job_list_pack(&w, &out);
+		rbuf_init(&r, w.data, w.len);
+		ck_assert(job_list_unpack_reuse(&r, &jl, &cap));
+		ck_assert(rbuf_end(&r) == 0);
+		ck_assert_uint_eq(jl.njobs, sizes[p]);
+		ck_assert_uint_ge(cap, sizes[p]);
+		for (uint32_t i = 0; i < jl.njobs; i++) {
+			ck_assert_int_eq(jl.jobs[i].jobid, v[i].jobid);
+			ck_assert_str_eq(jl.jobs[i].user, "u");
+			job_info_release(&jl.jobs[i]);
+		}
+		ck_assert_uint_eq(jl.nmissing, 1);
+		ck_assert_int_eq(jl.missing[0].jobid, miss.jobid);
+		free(jl.missing);
+		wbuf_release(&w);
+	}
+	ck_assert_uint_eq(cap, 5);
+	{
+		struct wbuf w;
+		struct rbuf r;
+
+		wbuf_init(&w);
+		put_u32(&w, 1000);		/* 1,000 jobs in 24 bytes */
+		for (int z = 0; z < 24; z++)
+			put_u8(&w, 0);
+		rbuf_init(&r, w.data, w.len);
+		ck_assert(!job_list_unpack_reuse(&r, &jl, &cap));
+		ck_assert_uint_eq(cap, 5);
+		wbuf_release(&w);
+	}
+	free(jl.jobs);
+}
+END_TEST
+
 /* bjobs -o asks mbatchd for what its columns print, and only that. */
 START_TEST(test_jformat_fields)
 {
@@ -2026,6 +2089,7 @@ proto_suite(void)
 	tcase_add_test(tc, test_count_bounds);
 	tcase_add_test(tc, test_job_info_sparse);
 	tcase_add_test(tc, test_jformat_fields);
+	tcase_add_test(tc, test_job_list_reuse);
 	tcase_add_test(tc, test_bad_values);
 	tcase_add_test(tc, test_header);
 	tcase_add_test(tc, test_frames);
