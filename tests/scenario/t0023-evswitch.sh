@@ -8,17 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 3
-cat >"$LSB_CONF/lsb.params" <<EOT
-Begin Parameters
-DEFAULT_QUEUE = normal
-MBD_SLEEP_TIME = 1
-SBD_SLEEP_TIME = 1
-JOB_ACCEPT_INTERVAL = 0
-JOB_TERMINATE_INTERVAL = 1
-CLEAN_PERIOD = 3600
-MAX_JOB_NUM = 5
-End Parameters
-EOT
+sed -i 's/^End Parameters/MAX_JOB_NUM = 5\n&/' "$LSB_CONF/lsb.params"
+grep -q '^MAX_JOB_NUM = 5$' "$LSB_CONF/lsb.params" || fail "no MAX_JOB_NUM set"
 cat >"$LSB_CONF/lsb.hosts" <<EOT
 Begin Host
 HOST_NAME  MXJ
