@@ -234,6 +234,9 @@ plots() {
 			    "$( [ "${k#*:}" = - ] && echo - || get "${k#*:}")"
 		done
 	} >"$BENCH_OUT/rates.dat"
+	# A run of some workloads only may have no rate to plot.
+	awk 'NR > 1 && $(NF - 2) != "-" { n++ } END { exit !n }' \
+	    "$BENCH_OUT/rates.dat" || { say "no rates in this run: no plots"; return 0; }
 	gnuplot -e "out='$BENCH_OUT'" "$BENCH/plot.gp" >>"$LOG" 2>&1 ||
 	    say "gnuplot failed (see $LOG)"
 	ls "$BENCH_OUT"/*.png 2>/dev/null | sed 's/^/plot: /'
