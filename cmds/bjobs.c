@@ -134,32 +134,28 @@ print_default(const struct jobs *js, bool wide, bool noheader)
 	for (size_t i = 0; i < js->n; i++) {
 		const struct job_info *j = &js->v[i];
 		struct strv per_host = STRV_INIT;
-		const char *t = short_time(j->submit_time);
 		char id[32], *hosts;
 
 		snprintf(id, sizeof(id), "%lld", (long long)j->jobid);
 		job_name_col(j, &name);
 		sb_reset(&sb);
-		/* One line per execution host: "2*hostA". */
-		if (j->exec_hosts.n > 0) {
-			hosts = jobfmt_hosts(&j->exec_hosts, " ");
-			strv_split_ws(&per_host, hosts);
-			free(hosts);
-		}
 		if (wide) {
-			char *all = jobfmt_hosts(&j->exec_hosts, ":");
-
+			hosts = jobfmt_hosts(&j->exec_hosts, ":");
 			wide_col(&sb, id, 7);
 			wide_col(&sb, j->user, 7);
 			wide_col(&sb, job_stat_str(j->status), 5);
 			wide_col(&sb, j->queue, 10);
 			wide_col(&sb, j->from_host, 11);
-			wide_col(&sb, all, 11);
+			wide_col(&sb, hosts, 11);
 			wide_col(&sb, name.buf, 10);
-			sb_adds(&sb, t);
-			free(all);
-			printf("%s\n", sb.buf);
+			free(hosts);
 		} else {
+			/* One line per execution host: "2*hostA". */
+			if (j->exec_hosts.n > 0) {
+				hosts = jobfmt_hosts(&j->exec_hosts, " ");
+				strv_split_ws(&per_host, hosts);
+				free(hosts);
+			}
 			sb_addf(&sb, "%-7s ", id);
 			col(&sb, j->user, 7, false);
 			col(&sb, job_stat_str(j->status), 5, false);
@@ -167,12 +163,12 @@ print_default(const struct jobs *js, bool wide, bool noheader)
 			col(&sb, j->from_host, 11, false);
 			col(&sb, per_host.n ? per_host.v[0] : "", 11, false);
 			col(&sb, name.buf, 10, false);
-			sb_adds(&sb, t);
-			sb_addc(&sb, '\n');
-			fwrite(sb.buf, 1, sb.len, stdout);
-			for (size_t k = 1; k < per_host.n; k++)
-				printf("%45s%s\n", "", per_host.v[k]);
 		}
+		sb_adds(&sb, short_time(j->submit_time));
+		sb_addc(&sb, '\n');
+		fwrite(sb.buf, 1, sb.len, stdout);
+		for (size_t k = 1; k < per_host.n; k++)
+			printf("%45s%s\n", "", per_host.v[k]);
 		strv_release(&per_host);
 	}
 	sb_release(&sb);
@@ -262,30 +258,32 @@ print_reasons(const struct job_info *j)
 static void
 print_pending(const struct jobs *js, bool noheader)
 {
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+
 	if (!noheader)
 		printf("JOBID   USER    STAT  QUEUE       FROM_HOST      "
 		    "JOB_NAME           SUBMIT_TIME\n");
 	for (size_t i = 0; i < js->n; i++) {
 		const struct job_info *j = &js->v[i];
-		struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
-		const char *t = short_time(j->submit_time);
 		char id[32];
 
 		snprintf(id, sizeof(id), "%lld", (long long)j->jobid);
 		job_name_col(j, &name);
+		sb_reset(&sb);
 		sb_addf(&sb, "%-7s ", id);
 		col(&sb, j->user, 7, false);
 		col(&sb, job_stat_str(j->status), 5, false);
 		col(&sb, j->queue, 11, false);
 		col(&sb, j->from_host, 14, false);
 		col(&sb, name.buf, 18, false);
-		sb_adds(&sb, t);
-		printf("%s\n", sb.buf);
+		sb_adds(&sb, short_time(j->submit_time));
+		sb_addc(&sb, '\n');
+		fwrite(sb.buf, 1, sb.len, stdout);
 		if (JOB_STAT_PENDING(j->status) || JOB_STAT_SUSPENDED(j->status))
 			print_reasons(j);
-		sb_release(&sb);
-		sb_release(&name);
 	}
+	sb_release(&sb);
+	sb_release(&name);
 }
 
 /* bjobs -l: thresholds come from the job's queue. */

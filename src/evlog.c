@@ -12,8 +12,6 @@
 #include "evlog.h"
 #include "lsf.h"
 
-#define HEADER_LINE	"#0                  \n"	/* EVLOG_HEADER_LEN */
-
 /* writing */
 
 void
@@ -650,10 +648,13 @@ evlog_open(struct evlog *lg, const char *path, off_t valid_end, char **cause)
 	}
 	lg->size = valid_end;
 	if (lg->size == 0) {
-		if (write_all(lg->fd, HEADER_LINE, strlen(HEADER_LINE)) < 0 ||
+		char hdr[EVLOG_HEADER_LEN + 1];
+
+		evlog_header_fmt(hdr, 0);
+		if (write_all(lg->fd, hdr, EVLOG_HEADER_LEN) < 0 ||
 		    fdatasync(lg->fd) < 0)
 			goto fail;
-		lg->size = (off_t)strlen(HEADER_LINE);
+		lg->size = EVLOG_HEADER_LEN;
 	}
 	if (lseek(lg->fd, lg->size, SEEK_SET) < 0)
 		goto fail;

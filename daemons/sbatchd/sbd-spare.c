@@ -50,7 +50,6 @@ struct spare {
 
 static struct spare	*idle;		/* waiting for a job */
 static struct spare	*busy;		/* supervising one */
-static int		 nidle;
 static unsigned		 gen;
 static struct event	*ev_fill;
 static struct event	*ev_delay;
@@ -63,8 +62,17 @@ unlink_spare(struct spare **list, struct spare *sp)
 			*pp = sp->next;
 			break;
 		}
-	if (list == &idle)
-		nidle--;
+}
+
+/* At most SPARES_MAX: counted, not kept. */
+static int
+nidle(void)
+{
+	int n = 0;
+
+	for (struct spare *sp = idle; sp; sp = sp->next)
+		n++;
+	return n;
 }
 
 /* Forget it; its end of the socket closes, and it exits when it reads. */
@@ -122,7 +130,6 @@ add_idle(struct spare *sp)
 {
 	sp->next = idle;
 	idle = sp;
-	nidle++;
 }
 
 /* One fork per call, and again on a later idle turn if more are due. */
@@ -131,14 +138,14 @@ fill_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	struct spare *sp;
 
-	if (sbd->stopping || nidle >= SPARES_MIN)
+	if (sbd->stopping || nidle() >= SPARES_MIN)
 		return;
 	if ((sp = spare_fork()) == NULL) {
 		fill_later(RETRY_MS);
 		return;
 	}
 	add_idle(sp);
-	if (nidle < SPARES_MIN)
+	if (nidle() < SPARES_MIN)
 		event_active(ev_fill, EV_TIMEOUT, 0);
 }
 
@@ -178,7 +185,7 @@ back_cb(evutil_socket_t fd, short ev, void *arg)
 	if (n == 1)
 		jobs_sup_free(sp->pid);
 	if (n != 1 || sp->gen != gen || sbd->stopping ||
-	    nidle >= SPARES_MAX) {
+	    nidle() >= SPARES_MAX) {
 		spare_free(sp);
 		return;
 	}
@@ -228,7 +235,7 @@ spares_take(const char *dir, const struct sbd_user *u)
 	if (pid < 0 && (sp = spare_fork()) != NULL && send_job(sp, &w) == 0)
 		pid = sp->pid;
 	wbuf_release(&w);
-	if (nidle < SPARES_MIN && !sbd->stopping)
+	if (nidle() < SPARES_MIN && !sbd->stopping)
 		fill_later(FILL_DELAY_MS);
 	return pid;
 }
