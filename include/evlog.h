@@ -196,8 +196,7 @@ struct evlog_switch_ops {
 struct evlog_switch_result {
 	/* Where each copied JOB_NEW now is, in file order. */
 	struct ev_sw_moved {
-		int64_t	 jobid;
-		int32_t	 idx;
+		int64_t	 jobid;		/* an array's elements share it */
 		off_t	 off;
 	}		*moved;
 	size_t		 nmoved;

@@ -414,7 +414,6 @@ copy_cb(void *arg, struct ev_reader *r, off_t off, size_t len)
 			    ps->cap * sizeof(*res->moved));
 		}
 		res->moved[res->nmoved].jobid = x.jobid;
-		res->moved[res->nmoved].idx = x.idx;
 		res->moved[res->nmoved].off = ps->written +
 		    (off_t)ps->out.len;
 		res->nmoved++;
