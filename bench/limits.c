@@ -2,13 +2,18 @@
  * limits: the machine's physical limits the benchmark figures are set
  * beside.
  *
- *	limits -d DIR -p NOP [-g NOP2] [-n COUNT] [-t SECS]
+ *	limits -d DIR -p NOP [-g NOP2] [-c RTCLI] [-n COUNT] [-t SECS]
  *
  * spawn: fork + exec + wait of NOP, a minimal static program; fsync: a
  * small append to a file in DIR (the file system of the bench cluster's
  * LSB_SHAREDIR) made durable with fdatasync, as mbatchd does for each
  * batch of lsb.events records; fork/exec/wait of /bin/true one after
- * another, and on two workers at once.  Each figure is the mean over
+ * another, and on two workers at once.  With RTCLI (bench/tools/rtcli.c),
+ * the durable round trip: RTCLI spawned as NOP is, sending a request to
+ * a server that does nothing but append a record, fdatasync it and
+ * answer, the least any durable one-client submission costs here, which
+ * the sum spawn + fsync leaves out (the socket round trip and the
+ * wake-ups on both sides).  Each figure is the mean over
  * COUNT operations (default 2000), cut short after SECS seconds (default
  * 10).  NOP2, the same program built with glibc when NOP is not, is
  * only reported (limit.spawn_glibc_us).  Prints RESULT|key|value|unit
@@ -16,9 +21,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,9 +51,9 @@ fatal_errno(const char *what)
 }
 
 static void
-run_wait(const char *path)
+run_wait(char *const argv[])
 {
-	char *argv[] = { (char *)path, NULL };
+	const char *path = argv[0];
 	pid_t pid;
 	int st;
 
@@ -64,15 +72,15 @@ run_wait(const char *path)
 	}
 }
 
-/* Run path up to n times (bounded by max_secs); the number done. */
+/* Run argv up to n times (bounded by max_secs); the number done. */
 static long
-spawn_loop(const char *path, long n, double *secs)
+spawn_loop_argv(char *const argv[], long n, double *secs)
 {
 	double t0 = now(), t;
 	long i;
 
 	for (i = 0; i < n; i++) {
-		run_wait(path);
+		run_wait(argv);
 		if ((i & 63) == 63 && now() - t0 > max_secs) {
 			i++;
 			break;
@@ -81,6 +89,14 @@ spawn_loop(const char *path, long n, double *secs)
 	t = now() - t0;
 	*secs = t;
 	return i;
+}
+
+static long
+spawn_loop(const char *path, long n, double *secs)
+{
+	char *argv[] = { (char *)path, NULL };
+
+	return spawn_loop_argv(argv, n, secs);
 }
 
 static double
@@ -114,6 +130,84 @@ fsync_us(const char *dir)
 	close(fd);
 	unlink(path);
 	return t / (double)i * 1e6;
+}
+
+/*
+ * The server side of the durable round trip: one client at a time, as
+ * workload 1 has; read the request, append a record the size of a
+ * JOB_NEW, fdatasync, answer with a reply the size of bsub's, close.
+ */
+static void
+rt_serve(int l, int fd)
+{
+	static const char rec[] = "\"JOB_NEW\" \"10.1\" 1795528109 1250 0 0 "
+	    "a record the size of a JOB_NEW: user, queue, hosts, command, "
+	    "directories, files and limits of a small job, some three hundred "
+	    "bytes in all, as bsub -q idle -o /dev/null /bin/true writes "
+	    "it to lsb.events before its answer @00000000\n";
+	char buf[4096], reply[33];
+
+	memset(reply, 0, sizeof(reply));
+	for (;;) {
+		size_t got = 0;
+		ssize_t n;
+		int c = accept(l, NULL, NULL);
+
+		if (c < 0)
+			_exit(errno == EINTR ? 0 : 1);
+		while (got < 1808 &&
+		    (n = read(c, buf, sizeof(buf))) > 0)
+			got += (size_t)n;
+		if (write(fd, rec, sizeof(rec) - 1) != sizeof(rec) - 1 ||
+		    fdatasync(fd) < 0 ||
+		    write(c, reply, sizeof(reply)) != sizeof(reply))
+			_exit(1);
+		close(c);
+	}
+}
+
+/* Spawns of rtcli against rt_serve: microseconds per submission. */
+static double
+durable_rtt_us(const char *dir, const char *rtcli)
+{
+	struct sockaddr_un sun;
+	char path[4096], sock[sizeof(sun.sun_path)];
+	char *argv[] = { (char *)rtcli, sock, NULL };
+	double secs;
+	pid_t pid;
+	long n;
+	int l, fd, st;
+
+	snprintf(path, sizeof(path), "%s/limits.rtt.%d", dir, (int)getpid());
+	if ((size_t)snprintf(sock, sizeof(sock), "%s/limits.sock.%d", dir,
+	    (int)getpid()) >= sizeof(sock)) {
+		fprintf(stderr, "limits: %s: socket path too long\n", dir);
+		exit(1);
+	}
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	strcpy(sun.sun_path, sock);
+	unlink(sock);
+	if ((l = socket(AF_UNIX, SOCK_STREAM, 0)) < 0 ||
+	    bind(l, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
+	    listen(l, 128) < 0)
+		fatal_errno(sock);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_TRUNC, 0600);
+	if (fd < 0)
+		fatal_errno(path);
+	if ((pid = fork()) < 0)
+		fatal_errno("fork");
+	if (pid == 0)
+		rt_serve(l, fd);
+	close(l);
+	close(fd);
+	run_wait(argv);		/* warm the page cache */
+	n = spawn_loop_argv(argv, count, &secs);
+	kill(pid, SIGTERM);
+	waitpid(pid, &st, 0);
+	unlink(sock);
+	unlink(path);
+	return secs / (double)n * 1e6;
 }
 
 /* /bin/true on nworkers processes at once: runs per second in all. */
@@ -165,13 +259,16 @@ result(const char *key, double v, const char *unit)
 int
 main(int argc, char **argv)
 {
-	const char *dir = NULL, *nop = NULL, *nop2 = NULL;
+	const char *dir = NULL, *nop = NULL, *nop2 = NULL, *rtcli = NULL;
 	double secs, spawn, fs;
 	long n;
 	int c;
 
-	while ((c = getopt(argc, argv, "d:g:n:p:t:")) != -1) {
+	while ((c = getopt(argc, argv, "c:d:g:n:p:t:")) != -1) {
 		switch (c) {
+		case 'c':
+			rtcli = optarg;
+			break;
 		case 'd':
 			dir = optarg;
 			break;
@@ -194,23 +291,30 @@ main(int argc, char **argv)
 	if (dir == NULL || nop == NULL || count < 2)
 		goto usage;
 
-	run_wait(nop);		/* warm the page cache */
+	spawn_loop(nop, 1, &secs);	/* warm the page cache */
 	n = spawn_loop(nop, count, &secs);
 	spawn = secs / (double)n * 1e6;
 	result("limit.spawn_us", spawn, "us");
 	if (nop2) {
-		run_wait(nop2);
+		spawn_loop(nop2, 1, &secs);
 		n = spawn_loop(nop2, count, &secs);
 		result("limit.spawn_glibc_us", secs / (double)n * 1e6, "us");
 	}
 	fs = fsync_us(dir);
 	result("limit.fsync_us", fs, "us");
 	result("limit.spawn_fsync_rate", 1e6 / (spawn + fs), "ops/s");
+	if (rtcli) {
+		double rtt = durable_rtt_us(dir, rtcli);
+
+		result("limit.durable_rtt_us", rtt, "us");
+		result("limit.durable_rtt_rate", 1e6 / rtt, "ops/s");
+	}
 	n = spawn_loop("/bin/true", count, &secs);
 	result("limit.forkexec_rate_1", (double)n / secs, "jobs/s");
 	result("limit.forkexec_rate_2", parallel_rate(2), "jobs/s");
 	return 0;
 usage:
-	fprintf(stderr, "usage: limits -d dir -p nop [-g nop2] [-n count] [-t secs]\n");
+	fprintf(stderr, "usage: limits -d dir -p nop [-g nop2] [-c rtcli] [-n count] "
+	    "[-t secs]\n");
 	return 2;
 }

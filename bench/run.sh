@@ -39,9 +39,14 @@ build_tools() {
 	NOP_GLIBC=()
 	if [ -f "$BUILD/musl/lib/liblsf.a" ]; then
 		musl-gcc -O2 -static -o "$BTOOLS/nop" "$BENCH/tools/nop.c" || exit 1
+		musl-gcc -O2 -static -o "$BTOOLS/rtcli" \
+		    "$BENCH/tools/rtcli.c" || exit 1
 		NOP_GLIBC=(-g "$BTOOLS/nop-glibc")
 	else
 		cp "$BTOOLS/nop-glibc" "$BTOOLS/nop"
+		cc -O2 -static -o "$BTOOLS/rtcli" "$BENCH/tools/rtcli.c" \
+		    2>/dev/null || cc -O2 -o "$BTOOLS/rtcli" \
+		    "$BENCH/tools/rtcli.c" || exit 1
 	fi
 	cc $cflags -o "$BTOOLS/stamp" "$BENCH/tools/stamp.c" || exit 1
 	need_tool mklog >/dev/null
@@ -93,7 +98,8 @@ run_all() {
 	build_tools
 	if want limits; then
 		run_part limits "$BTOOLS/limits" -d "$BENCH_TMP" \
-		    -p "$BTOOLS/nop" "${NOP_GLIBC[@]}" -n "$(scaled 2000 200)"
+		    -p "$BTOOLS/nop" "${NOP_GLIBC[@]}" -c "$BTOOLS/rtcli" \
+		    -n "$(scaled 2000 200)"
 	fi
 	for f in "$BENCH"/w[0-9][0-9]-*.sh; do
 		w=$(basename "$f" | sed 's/^w0*\([0-9]*\)-.*/w\1/')
