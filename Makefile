@@ -89,12 +89,13 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # The commands' objects and library, apart when another libc builds them
-# (src/conn.c is libevent's side: the commands do not use it).
+# (src/conn.c is libevent's side: the commands do not use it).  With
+# musl they also get their own malloc (cmds/cmd-malloc.c).
 CMD_LIB	:= $(CMD_O)/lib/liblsf.a
 ifneq ($(CMD_O),$(O))
 $(CMD_O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CMD_CC) $(CFLAGS) -c -o $@ $<
+	$(CMD_CC) $(CFLAGS) -DLSF_SHORTALLOC -c -o $@ $<
 
 $(CMD_LIB): $(patsubst %.c,$(CMD_O)/%.o,$(filter-out src/conn.c,$(LIB_SRC)))
 	@mkdir -p $(dir $@)
