@@ -6,7 +6,8 @@
  * keeps a connection to sbatchd's socket: "hello" with the job's pid
  * soon after it starts (with its end, for a job that ends at once) and
  * after every reconnect, signal requests coming the other way, and the
- * final status at the end.  The final status is first written to the
+ * final status at the end.  A spare keeps the connection for its next
+ * job, whose hello moves it there (sbd-jobs.c, sup_msg).  The final status is first written to the
  * job directory, so it is never lost if sbatchd is not there to hear it.
  *
  * The loop is poll(2) on a signalfd for SIGCHLD and on the socket, with
@@ -46,6 +47,7 @@ struct sup {
 	const char	*dir;
 	const char	*sockpath;
 	int		 sock;
+	bool		 greeted;	/* the hello went on this connection */
 	pid_t		 pid;
 	struct job_status st;
 	int		 kill_stage;	/* 0 none, 1 INT sent, 2 TERM, 3 KILL */
@@ -65,6 +67,14 @@ struct sup {
 };
 
 static void
+sock_drop(struct sup *s)
+{
+	close(s->sock);
+	s->sock = -1;
+	s->greeted = false;
+}
+
+static void
 send_status(struct sup *s, uint16_t type)
 {
 	struct wbuf w;
@@ -75,21 +85,22 @@ send_status(struct sup *s, uint16_t type)
 	wbuf_begin(&w, type, 0, 0);
 	job_status_pack(&w, &s->st);
 	wbuf_end_frame(&w);
-	if (wire_send(s->sock, &w) < 0) {
-		close(s->sock);
-		s->sock = -1;
-	}
+	if (wire_send(s->sock, &w) < 0)
+		sock_drop(s);
 	wbuf_release(&w);
 }
 
+/* The hello, on the connection kept from the last job or a new one. */
 static void
 try_connect(struct sup *s)
 {
-	s->sock = net_connect_unix(s->sockpath);
+	if (s->sock < 0)
+		s->sock = net_connect_unix(s->sockpath);
 	if (s->sock < 0) {
 		s->next_connect_ms = mono_ms() + 1000;
 		return;
 	}
+	s->greeted = true;
 	send_status(s, MSG_JS_HELLO);
 }
 
@@ -243,14 +254,15 @@ read_socket(struct sup *s)
 	struct sbd_signal sg;
 
 	if (wire_recv(s->sock, &h, &body, 1000) < 0) {
-		close(s->sock);
-		s->sock = -1;
+		sock_drop(s);
 		s->next_connect_ms = mono_ms() + 200;
 		return;
 	}
 	rbuf_init(&r, body, h.len - WIRE_HDR_LEN);
+	/* On a kept connection, a request may be for the job before. */
 	if (h.type == MSG_SBD_JOB_SIGNAL && sbd_signal_unpack(&r, &sg) &&
-	    rbuf_end(&r) == 0)
+	    rbuf_end(&r) == 0 && sg.jobid == s->spec->jobid &&
+	    sg.idx == s->spec->idx)
 		handle_request(s, &sg);
 	free(body);
 }
@@ -266,9 +278,11 @@ hello_and_end(struct sup *s, const struct job_status *run)
 	struct wbuf w;
 	int rc;
 
-	s->sock = net_connect_unix(s->sockpath);
+	if (s->sock < 0)
+		s->sock = net_connect_unix(s->sockpath);
 	if (s->sock < 0)
 		return -1;
+	s->greeted = true;
 	wbuf_init(&w);
 	wbuf_begin(&w, MSG_JS_HELLO, 0, 0);
 	job_status_pack(&w, run);
@@ -278,10 +292,8 @@ hello_and_end(struct sup *s, const struct job_status *run)
 	wbuf_end_frame(&w);
 	rc = wire_send(s->sock, &w);
 	wbuf_release(&w);
-	if (rc < 0) {
-		close(s->sock);
-		s->sock = -1;
-	}
+	if (rc < 0)
+		sock_drop(s);
 	return rc;
 }
 
@@ -289,7 +301,7 @@ static void
 finish(struct sup *s, int wstatus, const struct rusage *ru)
 {
 	struct job_status run = s->st;	/* shallow: as it ran, for a hello */
-	bool greet = s->sock < 0;
+	bool greet = !s->greeted;
 
 	s->st.end_time = time(NULL);
 	s->st.exit_status = wstatus;
@@ -347,7 +359,7 @@ pre_failed(struct sup *s, const struct rusage *ru)
 
 	if (s->pre_fd < 0 || read(s->pre_fd, &st, sizeof(st)) != sizeof(st))
 		return false;
-	if (s->sock < 0)
+	if (!s->greeted)
 		try_connect(s);		/* the delayed hello, as in finish() */
 	log_info("job %lld: its pre-exec failed (status %d)",
 	    (long long)s->spec->jobid, st);
@@ -449,12 +461,15 @@ sup_setup(int keep)
 	return sfd;
 }
 
-static void sup_run(struct job_spec *, const char *, const char *, int);
+static void sup_run(struct job_spec *, const char *, const char *, int,
+    int *);
 
 void
 jobsup_main(struct job_spec *spec, const char *dir, const char *sockpath)
 {
-	sup_run(spec, dir, sockpath, sup_setup(-1));
+	int sock = -1;
+
+	sup_run(spec, dir, sockpath, sup_setup(-1), &sock);
 	_exit(0);
 }
 
@@ -499,14 +514,14 @@ spare_wait(struct job_spec *spec, char **dir)
 void
 jobsup_spare_main(int fd)
 {
-	int sfd = sup_setup(fd);
+	int sfd = sup_setup(fd), sock = -1;
 
 	for (int n = 1;; n++) {
 		struct job_spec spec;
 		char *dir;
 
 		spare_wait(&spec, &dir);
-		sup_run(&spec, dir, sbd->sockpath, sfd);
+		sup_run(&spec, dir, sbd->sockpath, sfd, &sock);
 		job_spec_release(&spec);
 		free(dir);
 		if (n >= SPARE_MAX_JOBS || write(3, "", 1) != 1)
@@ -514,8 +529,11 @@ jobsup_spare_main(int fd)
 	}
 }
 
+/* *sock: the connection to sbatchd kept from the job before, if any;
+ * the one to keep for the next. */
 static void
-sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd)
+sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
+    int *sock)
 {
 	struct sup s;
 	char name[16], *lockpath;
@@ -525,7 +543,7 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd)
 	s.spec = spec;
 	s.dir = dir;
 	s.sockpath = sockpath;
-	s.sock = -1;
+	s.sock = *sock;
 	snprintf(name, sizeof(name), "jobsup %lld", (long long)spec->jobid);
 	(void)prctl(PR_SET_NAME, name);
 
@@ -593,7 +611,7 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd)
 			next = s.next_kill_ms;
 		if (s.next_sample_ms < next)
 			next = s.next_sample_ms;
-		if (s.sock < 0 && s.next_connect_ms < next)
+		if (!s.greeted && s.next_connect_ms < next)
 			next = s.next_connect_ms;
 		if (limits_active(&s.lim) && s.next_limit_ms < next)
 			next = s.next_limit_ms;
@@ -644,13 +662,13 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd)
 			check_limits(&s, now);
 			s.next_limit_ms = now + LIMIT_INTERVAL_MS;
 		}
-		if (s.sock < 0 && now >= s.next_connect_ms)
+		if (!s.greeted && now >= s.next_connect_ms)
 			try_connect(&s);
 	}
-	/* Nothing of this job stays open for the next (jobsup_spare_main);
-	 * its lock goes last, once everything is reported. */
-	if (s.sock >= 0)
-		close(s.sock);
+	/* Nothing of this job stays open for the next (jobsup_spare_main)
+	 * but the connection, which is not the job's; its lock goes last,
+	 * once everything is reported. */
+	*sock = s.sock;
 	if (s.pre_fd >= 0)
 		close(s.pre_fd);
 	usage_release(&s.usage);

@@ -100,10 +100,9 @@ sjob_free(struct sjob *j)
 			*pp = j->next;
 			break;
 		}
-	if (j->sup) {
+	/* Not closed: a spare keeps it for its next job (jobsup.c). */
+	if (j->sup)
 		j->sup->data = NULL;
-		conn_close(j->sup);
-	}
 	job_status_release(&j->st);
 	free(j->dir);
 	free(j->user);
@@ -505,6 +504,9 @@ sup_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 	if (j->sup != c) {
 		if (j->sup)
 			conn_close(j->sup);
+		/* A spare's connection moves on to its next job. */
+		if (c->data != NULL)
+			((struct sjob *)c->data)->sup = NULL;
 		j->sup = c;
 		c->data = j;
 		j->sup_seen = true;

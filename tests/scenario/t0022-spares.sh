@@ -2,7 +2,8 @@
 # Spare supervisors: sbatchd forks one ahead of the next job, which then
 # starts in it with its user, environment, cwd, signals and output as
 # from a supervisor forked for it, and a supervisor whose job is over
-# waits for another.  A spare is no job, and none outlives its sbatchd.
+# waits for another, keeping its connection to sbatchd.  A spare is no
+# job, and none outlives its sbatchd.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 2
@@ -51,6 +52,27 @@ back() {
 }
 wait_for back
 check "its supervisor is a spare again for the next job" back
+
+# It keeps its connection to sbatchd for the next job (fd 3 is its line
+# to sbatchd's pool), and requests for that job come down it.
+sup_sockets() {
+	local f
+	for f in /proc/"$1"/fd/*; do
+		[ "${f##*/}" = 3 ] || readlink "$f"
+	done 2>/dev/null | grep '^socket:' | sort
+}
+kept=$(sup_sockets "$spare")
+check "a spare keeps its connection to sbatchd between jobs" test -n "$kept"
+id=$(submit -m hostb -o /dev/null sleep 60)
+wait_for job_is "$id" RUN
+expect_eq "the next job runs in the spare freed last" "$spare" \
+    "$(pgrep -P "$PID_sbatchd_hostb" -x "jobsup $id")"
+expect_eq "on the same connection" "$kept" "$(sup_sockets "$spare")"
+bkill "$id" >/dev/null
+wait_for job_is "$id" EXIT
+check "bkill reaches its job there" job_is "$id" EXIT
+wait_for back
+check "and it is a spare again after" back
 
 # A user sbatchd had not looked up when the spare was forked (nor when
 # it served the job above).
