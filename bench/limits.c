@@ -314,7 +314,7 @@ main(int argc, char **argv)
 	result("limit.forkexec_rate_2", parallel_rate(2), "jobs/s");
 	return 0;
 usage:
-	fprintf(stderr, "usage: limits -d dir -p nop [-g nop2] [-c rtcli] [-n count] "
-	    "[-t secs]\n");
+	fprintf(stderr, "usage: limits -d dir -p nop [-g nop2] [-c rtcli] "
+	    "[-n count] [-t secs]\n");
 	return 2;
 }

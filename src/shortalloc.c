@@ -107,7 +107,8 @@ map_large(size_t n, size_t align)
 		errno = ENOMEM;
 		return NULL;
 	}
-	p = (char *)(((uintptr_t)base + HDR + align - 1) & ~(uintptr_t)(align - 1));
+	p = (char *)(((uintptr_t)base + HDR + align - 1) &
+	    ~(uintptr_t)(align - 1));
 	h = hdr_of(p);
 	h->tag = len | LARGE;
 	h->base = base;

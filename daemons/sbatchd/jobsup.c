@@ -7,8 +7,9 @@
  * soon after it starts (with its end, for a job that ends at once) and
  * after every reconnect, signal requests coming the other way, and the
  * final status at the end.  A spare keeps the connection for its next
- * job, whose hello moves it there (sbd-jobs.c, sup_msg).  The final status is first written to the
- * job directory, so it is never lost if sbatchd is not there to hear it.
+ * job, whose hello moves it there (sbd-jobs.c, sup_msg).  The final
+ * status is first written to the job directory, so it is never lost if
+ * sbatchd is not there to hear it.
  *
  * The loop is poll(2) on a signalfd for SIGCHLD and on the socket, with
  * timers for the TERMINATE sequence (SIGINT, SIGTERM, SIGKILL), memory
