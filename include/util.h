@@ -81,6 +81,8 @@ char	*strv_join(const struct strv *, const char *sep);
 int	 read_file(const char *path, struct strbuf *out);
 /* Write all bytes, retrying on EINTR and short writes. */
 int	 write_all(int fd, const void *, size_t);
+/* Make a rename or a new file in dir durable; -1 with errno. */
+int	 fsync_dir(const char *dir);
 
 /* Parse a whole string as a number; -1 on any junk or overflow. */
 int	 parse_long(const char *, long *);

@@ -514,18 +514,6 @@ shift_generations(const char *path, int *count, char **cause)
 	return rc;
 }
 
-static int
-fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
-
-	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
 /*
  * The order makes every crash leave a lsb.events that replays to the
  * whole state:

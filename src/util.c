@@ -377,6 +377,18 @@ write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+int
+fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
 /* numbers */
 
 int

@@ -2,9 +2,11 @@
  * Writing lsb.events, and the outbox of messages that must not leave
  * before the records they answer are on disk.  Also the way back to data
  * kept only in the log: a job's command when it is long, and its
- * environment.
+ * environment (lsb.envs, rewritten after each switch of lsb.events).
  */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -291,6 +293,102 @@ job_env(struct job *j, struct strv *env)
 	return env_read(j->env, env);
 }
 
+/*
+ * lsb.envs is only appended to, one JOB_ENV per distinct environment, so
+ * after each switch of lsb.events it is rewritten with the environments
+ * of the jobs still in memory, which are all the fresh lsb.events names.
+ * A crash at any point is harmless: lsb.events is already switched, and
+ * until the new file is durable and renamed over the old one, the old
+ * one, which has every environment the new lsb.events names and more,
+ * is what a restart reads.  A failure leaves the old file in use.
+ */
+static void
+envs_compact(void)
+{
+	struct strbuf line = STRBUF_INIT;
+	struct evlog nl;
+	struct menv **keep = NULL;
+	off_t *offs = NULL;
+	size_t nkeep = 0, nall = 0, n = 0;
+	char *tmp, *cause = NULL;
+	int fd;
+
+	for (size_t b = 0; b < mbd->etab_size; b++)
+		for (struct menv *e = mbd->etab[b]; e; e = e->next) {
+			nall++;
+			if (e->refs > 0)
+				nkeep++;
+		}
+	if (nkeep == nall)
+		return;
+	tmp = xasprintf("%s.new", mbd->envpath);
+	(void)unlink(tmp);
+	/* Environments may hold secrets: the file is the admin's alone. */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || close(fd) < 0 || evlog_open(&nl, tmp, 0, &cause) < 0) {
+		if (cause == NULL)
+			cause = xasprintf("%s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	keep = xcalloc(nkeep + 1, sizeof(*keep));
+	offs = xcalloc(nkeep + 1, sizeof(*offs));
+	for (size_t b = 0; b < mbd->etab_size; b++)
+		for (struct menv *e = mbd->etab[b]; e; e = e->next) {
+			struct ev_reader r;
+			struct ev_job_env ev;
+			bool same;
+
+			if (e->refs == 0)
+				continue;
+			if (read_record(&mbd->envlog, e->off, "JOB_ENV", &line,
+			    &r) < 0 || ev_job_env_read(&r, &ev) < 0) {
+				cause = xasprintf("%s: no JOB_ENV %s at offset "
+				    "%lld", mbd->envpath, e->id,
+				    (long long)e->off);
+				goto fail_new;
+			}
+			same = strcmp(ev.env_id, e->id) == 0;
+			ev_job_env_release(&ev);
+			if (!same) {
+				cause = xasprintf("%s: the record at offset %lld "
+				    "is not %s", mbd->envpath, (long long)e->off,
+				    e->id);
+				goto fail_new;
+			}
+			sb_addc(&line, '\n');
+			keep[n] = e;
+			offs[n++] = evlog_append(&nl, line.buf, line.len);
+		}
+	if (evlog_flush(&nl) < 0 || rename(tmp, mbd->envpath) < 0) {
+		cause = xasprintf("%s: %s", tmp, strerror(errno));
+		goto fail_new;
+	}
+	/* Not durable yet is harmless: the old file would come back. */
+	if (fsync_dir(mbd->logdir) < 0)
+		log_warn("fsync %s", mbd->logdir);
+	evlog_close(&mbd->envlog);
+	free(nl.path);
+	nl.path = xstrdup(mbd->envpath);
+	mbd->envlog = nl;
+	for (size_t i = 0; i < n; i++)
+		keep[i]->off = offs[i];
+	env_cached = NULL;
+	log_info("rewrote %s: %zu environments kept, %zu no job names "
+	    "dropped", mbd->envpath, n, env_prune());
+	goto out;
+fail_new:
+	evlog_close(&nl);
+	(void)unlink(tmp);
+fail:
+	log_warnx("%s not rewritten: %s", mbd->envpath, cause);
+	free(cause);
+out:
+	free(keep);
+	free(offs);
+	free(tmp);
+	sb_release(&line);
+}
+
 static bool
 job_live(void *arg, int64_t jobid)
 {
@@ -350,6 +448,7 @@ log_switch(void)
 		log_warnx("%s.1: its first line was not set to the time of "
 		    "its newest record", mbd->evpath);
 	mbd->log_nfinished = 0;
+	envs_compact();
 }
 
 void

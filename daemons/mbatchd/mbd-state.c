@@ -223,6 +223,30 @@ env_unref(struct menv *e)
 	/* Kept while in the log: a later job may name it again. */
 }
 
+/* Forget the environments no job names (lsb.envs no longer has them,
+ * envs_compact); how many. */
+size_t
+env_prune(void)
+{
+	size_t n = 0;
+
+	for (size_t b = 0; b < mbd->etab_size; b++) {
+		struct menv **pp = &mbd->etab[b], *e;
+
+		while ((e = *pp) != NULL) {
+			if (e->refs > 0) {
+				pp = &e->next;
+				continue;
+			}
+			*pp = e->next;
+			free(e->id);
+			free(e);
+			n++;
+		}
+	}
+	return n;
+}
+
 /* Jobs. */
 
 /*

@@ -320,6 +320,7 @@ const char *user_name(int uid);
 struct menv *env_find(const char *id);
 struct menv *env_add(const char *id, off_t off);
 void	 env_unref(struct menv *);
+size_t	 env_prune(void);
 /* The shared environment for a user's submission: found (its contents
  * checked) or logged anew. */
 struct menv *env_for(int uid, const struct strv *env, int64_t now);

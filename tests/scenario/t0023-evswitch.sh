@@ -4,7 +4,8 @@
 # holds the jobs still in memory; bjobs -a, closed hosts and queues the
 # same after mbatchd restarts; job IDs never repeat, even when every job
 # was cleaned before the switch; the order a btop to a position made
-# survives; badmin hist prints each action once.
+# survives; badmin hist prints each action once; lsb.envs keeps only the
+# environments of the jobs still in memory.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 3
@@ -173,6 +174,12 @@ badmin reconfig >/dev/null 2>&1 || fail "reconfig"
 badmin hopen hostc >/dev/null 2>&1
 wait_switches $((nsw + 1)) || fail "no switch after MAX_JOB_NUM = 1"
 expect_eq "the fresh file holds no job" 0 "$(grep -c '^"JOB_NEW"' "$ev")"
+expect_eq "nor lsb.envs any environment" 0 \
+    "$(grep -c '^"JOB_ENV"' "$logdir/lsb.envs")"
+expect_match "which mbatchd logs" "rewrote $logdir/lsb.envs: 0 environments" \
+    "$(cat "$T_DIR"/log/mbatchd.*)"
+check "lsb.envs stays the admin's alone" \
+    test "$(stat -c %a "$logdir/lsb.envs")" = 600
 mbd_restart
 m=$(submit -o /dev/null true)
 check "after a restart the next ID is still larger ($m > $n)" \
@@ -182,9 +189,14 @@ check "after a restart the next ID is still larger ($m > $n)" \
 sed -i 's/^MAX_JOB_NUM = .*/MAX_JOB_NUM = 1000/' "$LSB_CONF/lsb.params"
 badmin reconfig >/dev/null 2>&1 || fail "reconfig"
 badmin qopen short >/dev/null 2>&1
+# p1's environment is its own and goes with it; p3's stays with p3.
+export T23_ENV=gone
 p1=$(submit -q short -o /dev/null true)
+unset T23_ENV
 p2=$(submit -q short -o /dev/null true)
-p3=$(submit -q short -o /dev/null true)
+export T23_ENV=kept
+p3=$(submit -q short -o "$T_DIR/jobs/env.%J" 'echo "env $T23_ENV"')
+unset T23_ENV
 p4=$(submit -q short -o /dev/null true)
 btop "$p4" 3 >/dev/null 2>&1
 expect_eq "btop 3 (short is inactive: they wait)" "$p1 $p2 $p4 $p3" \
@@ -200,9 +212,17 @@ wait_switches $((nsw + 1)) || fail "no switch after the btop"
 check "the cleaned job the btop counted is copied, with its JOB_CLEAN" \
     sh -c "head -c $(history_offset "$ev") $ev |
     grep -q '^\"JOB_CLEAN\" \"[0-9.]*\" [0-9]* $p1 '"
+expect_eq "lsb.envs lost the cleaned job's environment" 0 \
+    "$(grep -c 'T23_ENV=gone' "$logdir/lsb.envs")"
+expect_eq "and kept the pending job's" 1 \
+    "$(grep -c 'T23_ENV=kept' "$logdir/lsb.envs")"
 mbd_restart
 expect_eq "the same order after a restart" "$p2 $p4 $p3" \
     "$(pend_order short)"
+badmin qact short >/dev/null 2>&1
+wait_for job_is "$p3" DONE
+expect_eq "the job runs with its environment after both" "env kept" \
+    "$(head -n 1 "$T_DIR/jobs/env.$p3")"
 
 # ---- a damaged header: a clear warning, no stop
 kill "$PID_sbatchd_hosta"
