@@ -373,8 +373,8 @@ envs_compact(void)
 	for (size_t i = 0; i < n; i++)
 		keep[i]->off = offs[i];
 	env_cached = NULL;
-	log_info("rewrote %s: %zu environments kept, %zu no job names "
-	    "dropped", mbd->envpath, n, env_prune());
+	log_info("rewrote %s: kept %zu environments, dropped %zu that no "
+	    "job names", mbd->envpath, n, env_prune());
 	goto out;
 fail_new:
 	evlog_close(&nl);

@@ -176,7 +176,8 @@ wait_switches $((nsw + 1)) || fail "no switch after MAX_JOB_NUM = 1"
 expect_eq "the fresh file holds no job" 0 "$(grep -c '^"JOB_NEW"' "$ev")"
 expect_eq "nor lsb.envs any environment" 0 \
     "$(grep -c '^"JOB_ENV"' "$logdir/lsb.envs")"
-expect_match "which mbatchd logs" "rewrote $logdir/lsb.envs: 0 environments" \
+expect_match "which mbatchd logs" \
+    "rewrote $logdir/lsb.envs: kept 0 environments" \
     "$(cat "$T_DIR"/log/mbatchd.*)"
 check "lsb.envs stays the admin's alone" \
     test "$(stat -c %a "$logdir/lsb.envs")" = 600
