@@ -21,6 +21,17 @@ expect_match "report subject" "^Subject: Job $id: <echo hello world> in cluster 
 # Snakemake's LSF profile reads the line two above the summary.
 expect_eq "two lines above the summary" "Successfully completed." \
     "$(grep -B2 '^Resource usage summary:' "out.$id" | head -n 1)"
+expect_match "the report names the working directory" \
+    "^<$T_DIR/jobs> was used as the working directory\.$" "$report"
+# With -cwd, a relative -o is in that directory, report and all.
+mkdir -p sub
+id=$(submit -cwd sub -o out.%J pwd)
+wait_for job_is "$id" DONE
+expect_eq "-cwd: the job's output is in it" "$T_DIR/jobs/sub" \
+    "$(head -n 1 "sub/out.$id")"
+expect_match "and so is its report, which names it" \
+    "^<$T_DIR/jobs/sub> was used as the working directory\.$" \
+    "$(cat "sub/out.$id")"
 
 out=$(bsub -q short -o out.%J "exit 3")
 expect_match "-q names the queue, not the default" \
