@@ -197,8 +197,8 @@ jobsup_write_report(const struct job_spec *s, const struct job_status *st)
 	build_report(&rep, s, st, pw->pw_dir, cwd);
 	/*
 	 * vfork: the child only becomes the user, opens the file and
-	 * writes what is built above, all system calls; copying our page
-	 * tables for that cost more than the rest of a short job's end.
+	 * writes what is built above, all system calls, which do not need
+	 * a copy of our page tables as a fork's child would have.
 	 */
 	pid = vfork();
 	if (pid == 0) {
