@@ -135,10 +135,12 @@ PROTO_IMPL(job_query, JOB_QUERY_FIELDS)
 _Static_assert(JIB_COUNT <= 64, "job_info has more fields than its mask");
 #define FIRST_(f, ...)	f
 #define JI_OF_(f)	JI(f)
-#define F_PK_SPARSE(k, ...)						\
-	if (m_ & JI_OF_(FIRST_(__VA_ARGS__, ))) { PK_##k(__VA_ARGS__) }
-#define F_UN_SPARSE(k, ...)						\
-	if (m_ & JI_OF_(FIRST_(__VA_ARGS__, ))) { UN_##k(__VA_ARGS__) }
+/* OP (PK, UN or RL) of a field, if the mask m_ names it. */
+#define SPARSE_(OP, k, ...)						\
+	if (m_ & JI_OF_(FIRST_(__VA_ARGS__, ))) { OP##_##k(__VA_ARGS__) }
+#define F_PK_SPARSE(k, ...)	SPARSE_(PK, k, __VA_ARGS__)
+#define F_UN_SPARSE(k, ...)	SPARSE_(UN, k, __VA_ARGS__)
+#define F_RL_SPARSE(k, ...)	SPARSE_(RL, k, __VA_ARGS__)
 
 void
 job_info_pack(struct wbuf *w, const struct job_info *x)
@@ -166,9 +168,6 @@ job_info_unpack(struct rbuf *r, struct job_info *x)
 	return !r->err;
 }
 
-#define F_RL_SPARSE(k, ...)						\
-	if (m_ & JI_OF_(FIRST_(__VA_ARGS__, ))) { RL_##k(__VA_ARGS__) }
-
 /* What did not come was never allocated (a mask of 0: all may be). */
 void
 job_info_release(struct job_info *x)
@@ -180,7 +179,8 @@ job_info_release(struct job_info *x)
 }
 
 #define JOB_LIST_FIELDS(F)						\
-	F(LIST, jobs, njobs, job_info, JOB_INFO_MIN_WIRE) F(LIST, missing, nmissing, job_id, 12)
+	F(LIST, jobs, njobs, job_info, JOB_INFO_MIN_WIRE)		\
+	F(LIST, missing, nmissing, job_id, 12)
 PROTO_IMPL(job_list, JOB_LIST_FIELDS)
 
 /*

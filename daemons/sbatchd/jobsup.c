@@ -75,6 +75,25 @@ sock_drop(struct sup *s)
 	s->greeted = false;
 }
 
+/* The connection kept from the last job, or a new one; -1 if none. */
+static int
+sock_open(struct sup *s)
+{
+	if (s->sock < 0)
+		s->sock = net_connect_unix(s->sockpath);
+	return s->sock < 0 ? -1 : 0;
+}
+
+/* SIGCHLDs read and forgotten: the children are waited for by pid. */
+static void
+drain_sigfd(int sfd)
+{
+	struct signalfd_siginfo si;
+
+	while (read(sfd, &si, sizeof(si)) == sizeof(si))
+		;
+}
+
 static void
 send_status(struct sup *s, uint16_t type)
 {
@@ -91,13 +110,10 @@ send_status(struct sup *s, uint16_t type)
 	wbuf_release(&w);
 }
 
-/* The hello, on the connection kept from the last job or a new one. */
 static void
 try_connect(struct sup *s)
 {
-	if (s->sock < 0)
-		s->sock = net_connect_unix(s->sockpath);
-	if (s->sock < 0) {
+	if (sock_open(s) < 0) {
 		s->next_connect_ms = mono_ms() + 1000;
 		return;
 	}
@@ -279,9 +295,7 @@ hello_and_end(struct sup *s, const struct job_status *run)
 	struct wbuf w;
 	int rc;
 
-	if (s->sock < 0)
-		s->sock = net_connect_unix(s->sockpath);
-	if (s->sock < 0)
+	if (sock_open(s) < 0)
 		return -1;
 	s->greeted = true;
 	wbuf_init(&w);
@@ -626,13 +640,11 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 		if (poll(pfd, (nfds_t)n, timeout) < 0 && errno != EINTR)
 			_exit(1);
 		if (pfd[0].revents) {
-			struct signalfd_siginfo si;
 			struct rusage ru;
 			int wstatus;
 			pid_t p;
 
-			while (read(sfd, &si, sizeof(si)) == sizeof(si))
-				;
+			drain_sigfd(sfd);
 			p = wait4(s.pid, &wstatus, WNOHANG, &ru);
 			if (p == s.pid) {
 				if (!pre_failed(&s, &ru)) {
@@ -674,11 +686,6 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 		close(s.pre_fd);
 	usage_release(&s.usage);
 	job_status_release(&s.st);
-	{
-		struct signalfd_siginfo si;
-
-		while (read(sfd, &si, sizeof(si)) == sizeof(si))
-			;
-	}
+	drain_sigfd(sfd);
 	close(lockfd);
 }

@@ -202,8 +202,7 @@ send_job(struct spare *sp, const struct wbuf *w)
 		spare_free(sp);
 		return -1;
 	}
-	sp->ev = event_new(sbd->base, sp->fd, EV_READ, back_cb,
-	    sp);
+	sp->ev = event_new(sbd->base, sp->fd, EV_READ, back_cb, sp);
 	if (sp->ev == NULL || event_add(sp->ev, NULL) < 0)
 		fatalx("event_new failed");
 	sp->next = busy;

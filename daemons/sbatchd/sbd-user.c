@@ -104,8 +104,10 @@ user_get(const char *name)
 void
 user_forget(const char *name)
 {
+	if (name == NULL)
+		return;
 	for (struct sbd_user *u = users; u; u = u->next)
-		if (name && strcmp(u->name, name) == 0)
+		if (strcmp(u->name, name) == 0)
 			u->fetched_ms = 0;
 }
 
