@@ -19,18 +19,42 @@
 
 static void mbd_connect(void);
 
+/*
+ * Frames for mbatchd wait for the end of the turn and leave in one send:
+ * a short job's "running" and "done", which its supervisor reports
+ * together, then reach mbatchd together, and mbatchd logs both (and the
+ * next job's start) under one sync instead of two.  They are for the
+ * connection of their generation only: a new one begins with its
+ * registration, which carries every job's state anyway.
+ */
+static struct wbuf	 outq;		/* zero: an empty wbuf */
+static unsigned		 outq_gen, conn_gen;
+static struct event	*ev_push;
+
+static void
+push_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	if (sbd->mbd && outq_gen == conn_gen && outq.len > 0)
+		conn_send_now(sbd->mbd, &outq);
+	wbuf_reset(&outq);
+}
+
 static void
 send_frame(uint16_t type, void (*pack)(struct wbuf *, const void *),
     const void *x)
 {
-	struct wbuf w;
-
-	wbuf_init(&w);
-	wbuf_begin(&w, type, 0, 0);
-	pack(&w, x);
-	wbuf_end_frame(&w);
-	conn_send_now(sbd->mbd, &w);
-	wbuf_release(&w);
+	if (outq_gen != conn_gen) {
+		wbuf_reset(&outq);
+		outq_gen = conn_gen;
+	}
+	wbuf_begin(&outq, type, 0, 0);
+	pack(&outq, x);
+	wbuf_end_frame(&outq);
+	if (ev_push == NULL &&
+	    (ev_push = event_new(sbd->base, -1, 0, push_cb, NULL)) == NULL)
+		fatalx("event_new failed");
+	/* Behind every event already active in this turn. */
+	event_active(ev_push, EV_TIMEOUT, 0);
 }
 
 void
@@ -188,6 +212,7 @@ mbd_connect(void)
 		mbd_connect_soon(RETRY_MAX_MS);
 		return;
 	}
+	conn_gen++;
 	sbd->mbd = conn_connect(sbd->base, &to, &sbd->addr, mbd_msg,
 	    mbd_closed, mbd_connected, NULL);
 	if (sbd->mbd == NULL) {
