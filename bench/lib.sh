@@ -28,6 +28,7 @@ B_NAME=$(basename "$0" .sh)
 B_DIR=""
 B_PIDS=""
 B_SBD_STATE=""
+B_RMDIRS=()		# a workload's own directories, gone with the cluster
 WAIT_SECS=${WAIT_SECS:-60}
 
 say() {
@@ -191,13 +192,14 @@ bench_stop() {
 		[ -e "$f" ] && fuser -k -KILL "$f" >/dev/null 2>&1
 	done
 	if [ -z "${KEEP:-}" ]; then
-		rm -rf "$B_DIR" "$B_SBD_STATE"
+		rm -rf "$B_DIR" "$B_SBD_STATE" "${B_RMDIRS[@]}"
 	else
-		say "kept $B_DIR and $B_SBD_STATE"
+		say "kept $B_DIR and $B_SBD_STATE ${B_RMDIRS[*]}"
 	fi
 	B_DIR=""
 	B_SBD_STATE=""
 	B_PIDS=""
+	B_RMDIRS=()
 }
 
 dump_logs() {

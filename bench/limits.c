@@ -132,6 +132,10 @@ fsync_us(const char *dir)
 	return t / (double)i * 1e6;
 }
 
+/* bsub's request for "bsub -q idle -o /dev/null /bin/true", which
+ * bench/tools/rtcli.c sends. */
+#define RT_REQ_SIZE	1808
+
 /*
  * The server side of the durable round trip: one client at a time, as
  * workload 1 has; read the request, append a record the size of a
@@ -155,7 +159,7 @@ rt_serve(int l, int fd)
 
 		if (c < 0)
 			_exit(errno == EINTR ? 0 : 1);
-		while (got < 1808 &&
+		while (got < RT_REQ_SIZE &&
 		    (n = read(c, buf, sizeof(buf))) > 0)
 			got += (size_t)n;
 		if (write(fd, rec, sizeof(rec) - 1) != sizeof(rec) - 1 ||

@@ -12,7 +12,7 @@ bench_start
 out=/dev/null metric=w4.release_run_rate
 if [ -n "${BENCH_W4_OUT:-}" ]; then
 	odir=$(mktemp -d "$BENCH_W4_OUT/lsfb.w4.XXXXXX") || exit 1
-	trap 'rm -rf "$odir"; bench_stop' EXIT	# bench_start's, and ours
+	B_RMDIRS+=("$odir")
 	out=$odir/%J.out metric=w4.release_run_rate_ofile
 fi
 say "submitting $N held jobs"

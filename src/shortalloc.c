@@ -88,11 +88,21 @@ carve(size_t len)
 	return p;
 }
 
+/* Tag the block at p as the mapping of len bytes at base. */
+static void *
+set_large(char *p, char *base, size_t len)
+{
+	struct hdr *h = hdr_of(p);
+
+	h->tag = len | LARGE;
+	h->base = base;
+	return p;
+}
+
 /* A mapped block of n bytes aligned to align (a power of two >= HDR). */
 static void *
 map_large(size_t n, size_t align)
 {
-	struct hdr *h;
 	size_t len;
 	char *base, *p;
 
@@ -109,10 +119,7 @@ map_large(size_t n, size_t align)
 	}
 	p = (char *)(((uintptr_t)base + HDR + align - 1) &
 	    ~(uintptr_t)(align - 1));
-	h = hdr_of(p);
-	h->tag = len | LARGE;
-	h->base = base;
-	return p;
+	return set_large(p, base, len);
 }
 
 void *
@@ -209,10 +216,7 @@ sa_realloc(void *p, size_t n)
 			errno = ENOMEM;
 			return NULL;
 		}
-		h = (struct hdr *)base;
-		h->tag = len | LARGE;
-		h->base = base;
-		return base + HDR;
+		return set_large(base + HDR, base, len);
 	}
 	if ((q = sa_malloc(n)) == NULL)
 		return NULL;

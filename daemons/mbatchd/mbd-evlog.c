@@ -307,8 +307,11 @@ envs_compact(void)
 {
 	struct strbuf line = STRBUF_INIT;
 	struct evlog nl;
-	struct menv **keep = NULL;
-	off_t *offs = NULL;
+	/* The new offsets, set only once the new file is in place. */
+	struct kept {
+		struct menv	*e;
+		off_t		 off;
+	} *keep = NULL;
 	size_t nkeep = 0, nall = 0, n = 0;
 	char *tmp, *cause = NULL;
 	int fd;
@@ -331,7 +334,6 @@ envs_compact(void)
 		goto fail;
 	}
 	keep = xcalloc(nkeep + 1, sizeof(*keep));
-	offs = xcalloc(nkeep + 1, sizeof(*offs));
 	for (size_t b = 0; b < mbd->etab_size; b++)
 		for (struct menv *e = mbd->etab[b]; e; e = e->next) {
 			struct ev_reader r;
@@ -356,8 +358,8 @@ envs_compact(void)
 				goto fail_new;
 			}
 			sb_addc(&line, '\n');
-			keep[n] = e;
-			offs[n++] = evlog_append(&nl, line.buf, line.len);
+			keep[n].e = e;
+			keep[n++].off = evlog_append(&nl, line.buf, line.len);
 		}
 	if (evlog_flush(&nl) < 0 || rename(tmp, mbd->envpath) < 0) {
 		cause = xasprintf("%s: %s", tmp, strerror(errno));
@@ -371,7 +373,7 @@ envs_compact(void)
 	nl.path = xstrdup(mbd->envpath);
 	mbd->envlog = nl;
 	for (size_t i = 0; i < n; i++)
-		keep[i]->off = offs[i];
+		keep[i].e->off = keep[i].off;
 	env_cached = NULL;
 	log_info("rewrote %s: kept %zu environments, dropped %zu that no "
 	    "job names", mbd->envpath, n, env_prune());
@@ -384,7 +386,6 @@ fail:
 	free(cause);
 out:
 	free(keep);
-	free(offs);
 	free(tmp);
 	sb_release(&line);
 }
