@@ -3,9 +3,10 @@
 # system (an lsb.events written by tools/mklog, jobs in an inactive
 # queue): ms per `bjobs -u all -noheader -o "jobid stat"` and per
 # single-job `bjobs <id>`, the median of several calls (each call is the
-# whole command, as a user sees it).  Then submission throughput (as in
-# workload 1) with and without 20 clients polling `bjobs` in a loop, on
-# fresh clusters.
+# whole command, as a user sees it), and the same timing of a program
+# that does nothing, the floor of a query timed so.  Then submission
+# throughput (as in workload 1) with and without 20 clients polling
+# `bjobs` in a loop, on fresh clusters.
 . "$(dirname "$0")/lib.sh"
 
 # median_ms K CMD...: median wall time of K runs of CMD, in ms.
@@ -35,6 +36,11 @@ for size in 10k 100k; do
 	    -o "jobid stat")" ms
 	result "w6.one_${size}_ms" "$(median_ms 21 bjobs $((n / 2)))" ms
 done
+# The floor of a query timed this way: the minimal program of the limits
+# (static, built as the commands are), started and timed by bash exactly
+# as `bjobs <id>` is above, beside the same cluster.
+[ -x "$BTOOLS/nop" ] &&
+    result w6.one_floor_ms "$(median_ms 21 "$BTOOLS/nop")" ms
 bench_stop
 
 # Submission with and without pollers.
