@@ -12,15 +12,16 @@
  * first, oldest first.  Each file starts with the records its switch
  * copied forward from the one before (up to its LOG_SWITCH record),
  * which are not history of that file: they are skipped, so each action
- * is printed once.  The files are only read.
+ * is printed once.  The files are only read, and taken as one set
+ * (evlog_gens_open), so a switch while they are read shows nothing twice
+ * and loses nothing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd-admin.h"
 #include "daemon.h"
@@ -174,13 +175,13 @@ hist_cb(void *arg, struct ev_reader *r, off_t off)
 
 /* One file's history; 0, or 255 after a message. */
 static int
-one_file(struct hist *h, const char *path)
+one_file(struct hist *h, int fd, const char *path)
 {
 	char *cause = NULL;
 	off_t valid_end;
 
-	if (evlog_history_start(path, &h->start, &cause) < 0 ||
-	    evlog_replay(path, hist_cb, h, &valid_end, &cause) < 0) {
+	if (evlog_history_start_fd(fd, path, &h->start, &cause) < 0 ||
+	    evlog_replay_fd(fd, path, hist_cb, h, &valid_end, &cause) < 0) {
 		fflush(stdout);
 		fprintf(stderr, "%s: %s\n", progname, cause);
 		free(cause);
@@ -193,9 +194,8 @@ int
 adm_history(const char *path, unsigned what, char **names, int nnames)
 {
 	struct hist h = { what, names, nnames, 0, 0 };
+	struct evlog_gens gs = { NULL, 0 };
 	char *own = NULL, *cause = NULL;
-	long *gen = NULL;
-	size_t ngen = 0;
 	int rc = 0;
 
 	if (path == NULL) {
@@ -206,36 +206,28 @@ adm_history(const char *path, unsigned what, char **names, int nnames)
 			    c->lsf.path : "lsf.conf");
 		own = xasprintf("%s/%s/logdir/lsb.events", c->lsf.sharedir,
 		    c->cluster.name);
-		path = own;
-	}
-	if (access(path, R_OK) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", progname, path,
-		    strerror(errno));
-		free(own);
-		return 255;
-	}
-	if (own != NULL && evlog_generations(own, &gen, &ngen, &cause) < 0) {
-		fprintf(stderr, "%s: %s\n", progname, cause);
-		free(cause);
-		ngen = 0;
-	}
-	for (size_t i = 0; i < ngen && rc == 0; i++) {
-		char *g = xasprintf("%s.%ld", own, gen[i]);
-		struct stat sg, sc;
-
-		/* A switch that stopped half-way can leave lsb.events.1 a
-		 * second name of lsb.events: read it once. */
-		if (gen[i] == 1 && stat(g, &sg) == 0 && stat(own, &sc) == 0 &&
-		    sg.st_dev == sc.st_dev && sg.st_ino == sc.st_ino) {
-			free(g);
-			continue;
+		if (evlog_gens_open(own, &gs, &cause) < 0) {
+			fprintf(stderr, "%s: %s\n", progname, cause);
+			free(cause);
+			free(own);
+			return 255;
 		}
-		rc = one_file(&h, g);
-		free(g);
+	} else {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			fprintf(stderr, "%s: %s: %s\n", progname, path,
+			    strerror(errno));
+			return 255;
+		}
+		gs.v = xcalloc(1, sizeof(*gs.v));
+		gs.v[0].fd = fd;
+		gs.v[0].path = xstrdup(path);
+		gs.n = 1;
 	}
-	if (rc == 0)
-		rc = one_file(&h, path);
-	free(gen);
+	for (size_t i = 0; i < gs.n && rc == 0; i++)
+		rc = one_file(&h, gs.v[i].fd, gs.v[i].path);
+	evlog_gens_release(&gs);
 	free(own);
 	return rc;
 }

@@ -102,6 +102,10 @@ struct evlog {
 typedef int (*evlog_cb)(void *arg, struct ev_reader *, off_t offset);
 int	 evlog_replay(const char *path, evlog_cb cb, void *arg,
 	    off_t *valid_end, char **cause);
+/* The same, of a file already open (left open); path names it in
+ * *cause. */
+int	 evlog_replay_fd(int fd, const char *path, evlog_cb cb, void *arg,
+	    off_t *valid_end, char **cause);
 
 /* Open for appending, cutting the file at valid_end (from replay). */
 int	 evlog_open(struct evlog *, const char *path, off_t valid_end,
@@ -223,6 +227,27 @@ int	 evlog_generations(const char *path, long **out, size_t *n,
 /* Where a file's own history starts: after its first LOG_SWITCH record
  * (what precedes it was copied forward), or 0. */
 int	 evlog_history_start(const char *path, off_t *start, char **cause);
+int	 evlog_history_start_fd(int fd, const char *path, off_t *start,
+	    char **cause);
+
+/*
+ * Every generation of a log, for history readers: path.N oldest first,
+ * then path itself, each open, taken as one consistent set.  mbatchd may
+ * switch the log while a reader lists it; a set read across a switch
+ * could hold one file twice or miss one, so a set is kept only when
+ * neither path nor any generation's name changed file while it was
+ * opened, and is otherwise taken again.
+ */
+struct evlog_gen {
+	int		 fd;
+	char		*path;		/* path or path.N */
+};
+struct evlog_gens {
+	struct evlog_gen *v;
+	size_t		 n;
+};
+int	 evlog_gens_open(const char *path, struct evlog_gens *, char **cause);
+void	 evlog_gens_release(struct evlog_gens *);
 
 /*
  * Typed records.  Field lists follow LSF's; the "ext" fields are ours.

@@ -557,10 +557,7 @@ int
 evlog_replay(const char *path, evlog_cb cb, void *arg, off_t *valid_end,
     char **cause)
 {
-	struct stat st;
-	struct strbuf scratch = STRBUF_INIT;
-	const char *base, *p, *end;
-	int fd, rc = 0;
+	int fd, rc;
 
 	*valid_end = 0;
 	*cause = NULL;
@@ -571,17 +568,29 @@ evlog_replay(const char *path, evlog_cb cb, void *arg, off_t *valid_end,
 		*cause = xasprintf("%s: %s", path, strerror(errno));
 		return -1;
 	}
+	rc = evlog_replay_fd(fd, path, cb, arg, valid_end, cause);
+	close(fd);
+	return rc;
+}
+
+int
+evlog_replay_fd(int fd, const char *path, evlog_cb cb, void *arg,
+    off_t *valid_end, char **cause)
+{
+	struct stat st;
+	struct strbuf scratch = STRBUF_INIT;
+	const char *base, *p, *end;
+	int rc = 0;
+
+	*valid_end = 0;
+	*cause = NULL;
 	if (fstat(fd, &st) < 0) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
-		close(fd);
 		return -1;
 	}
-	if (st.st_size == 0) {
-		close(fd);
+	if (st.st_size == 0)
 		return 0;
-	}
 	base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
 	if (base == MAP_FAILED) {
 		*cause = xasprintf("%s: mmap: %s", path, strerror(errno));
 		return -1;

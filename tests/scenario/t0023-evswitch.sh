@@ -4,8 +4,9 @@
 # holds the jobs still in memory; bjobs -a, closed hosts and queues the
 # same after mbatchd restarts; job IDs never repeat, even when every job
 # was cleaned before the switch; the order a btop to a position made
-# survives; badmin hist prints each action once; lsb.envs keeps only the
-# environments of the jobs still in memory.
+# survives; badmin hist prints each action once, even while the log
+# switches under it; lsb.envs keeps only the environments of the jobs
+# still in memory.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 3
@@ -159,6 +160,41 @@ expect_eq "mbdrestart once" 1 \
     "$(echo "$hist" | grep -c 'restarted by')"
 expect_match "oldest first: the close before the restart" \
     "closed.*restarted by" "$(echo "$hist" | tr '\n' ' ')"
+
+# ---- badmin hist while the log switches under it: still each once
+nsw=$(switches)
+sed -i 's/^MAX_JOB_NUM = .*/MAX_JOB_NUM = 1/' "$LSB_CONF/lsb.params"
+badmin reconfig >/dev/null 2>&1 || fail "reconfig"
+(
+	i=0
+	while [ ! -e "$T_DIR/hist.stop" ]; do
+		badmin hist >"$T_DIR/hist.$i" 2>&1 || echo "status $?" \
+		    >>"$T_DIR/hist.$i"
+		i=$((i + 1))
+	done
+) &
+hpid=$!
+for i in $(seq 12); do
+	h=$(submit -o /dev/null true)
+	wait_for job_is "$h" DONE
+done
+wait_switches $((nsw + 12)) || fail "no switch per job at MAX_JOB_NUM = 1"
+touch "$T_DIR/hist.stop"
+wait "$hpid"
+bad=0
+nhist=0
+for f in "$T_DIR"/hist.[0-9]*; do
+	nhist=$((nhist + 1))
+	[ "$(grep -c 'Host <hostc> closed' "$f")" = 1 ] &&
+	    [ "$(grep -c 'mbatchd started' "$f")" = 3 ] &&
+	    [ "$(grep -c 'restarted by' "$f")" = 1 ] &&
+	    ! grep -q '^status' "$f" || { bad=$((bad + 1)); cp "$f" "$T_DIR/hist.bad"; }
+done
+check "badmin hist ran while the log switched ($nhist times)" \
+    test "$nhist" -gt 1
+expect_eq "every one of them printed each action once" 0 "$bad"
+sed -i 's/^MAX_JOB_NUM = .*/MAX_JOB_NUM = 5/' "$LSB_CONF/lsb.params"
+badmin reconfig >/dev/null 2>&1 || fail "reconfig"
 
 # ---- every job cleaned, then a switch: IDs still go on
 sed -i 's/^CLEAN_PERIOD = .*/CLEAN_PERIOD = 0/; s/^MAX_JOB_NUM = .*/MAX_JOB_NUM = 1000/' \

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "evlog.h"
@@ -2695,6 +2696,145 @@ START_TEST(test_switch_leftover_link)
 }
 END_TEST
 
+/* The switch number a generation's LOG_SWITCH record holds (the tests
+ * give switch i last_jobid i), or 0 for the first file, which has none;
+ * -1 if it has more than one. */
+static long
+switch_no(const struct evlog_gen *g)
+{
+	struct strbuf types = STRBUF_INIT;
+	const char *p, *q;
+	char *cause;
+	off_t end;
+	long no = 0;
+
+	ck_assert_int_eq(evlog_replay_fd(g->fd, g->path, collect_cb, &types,
+	    &end, &cause), 0);
+	if ((p = strstr(types.buf ? types.buf : "", "LOG_SWITCH:")) != NULL) {
+		no = strtol(p + 11, NULL, 10);
+		if ((q = strstr(p + 1, "LOG_SWITCH:")) != NULL)
+			no = -1;
+	}
+	sb_release(&types);
+	return no;
+}
+
+/* Generations are taken oldest first, lsb.events last, and a leftover
+ * second name of lsb.events is read once. */
+START_TEST(test_gens_open)
+{
+	char *path = path_in("lsb.events"), *one = path_in("lsb.events.1");
+	char *cause;
+	int64_t live[] = { 2, 3, 0 };
+	struct evlog_switch_ops ops = { live_set, live, 1, 1700000100 };
+	struct evlog_switch_result res;
+	struct evlog_gens gs;
+	struct evlog lg;
+	bool committed;
+
+	/* No log at all: an error that names it. */
+	ck_assert_int_eq(evlog_gens_open(path, &gs, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "lsb.events"));
+	ck_assert_ptr_nonnull(strstr(cause, strerror(ENOENT)));
+	free(cause);
+
+	build_log(&lg, path);
+	ck_assert_int_eq(evlog_gens_open(path, &gs, &cause), 0);
+	ck_assert_uint_eq(gs.n, 1);
+	ck_assert_str_eq(gs.v[0].path, path);
+	evlog_gens_release(&gs);
+
+	for (int i = 1; i <= 2; i++) {
+		ops.last_jobid = i;
+		ck_assert_int_eq(evlog_switch(&lg, &ops, &res, &committed,
+		    &cause), 0);
+		free(res.moved);
+	}
+	ck_assert_int_eq(evlog_gens_open(path, &gs, &cause), 0);
+	ck_assert_uint_eq(gs.n, 3);
+	ck_assert(strcmp(gs.v[0].path + strlen(path), ".2") == 0);
+	ck_assert(strcmp(gs.v[1].path + strlen(path), ".1") == 0);
+	ck_assert_str_eq(gs.v[2].path, path);
+	for (size_t i = 0; i < gs.n; i++)
+		ck_assert_int_eq(switch_no(&gs.v[i]), (long)i);
+	evlog_gens_release(&gs);
+
+	/* A switch that stopped after its link: lsb.events.1 (moved up
+	 * first, as the switch does) is lsb.events again. */
+	{
+		char *two = path_in("lsb.events.2");
+		char *three = path_in("lsb.events.3");
+
+		ck_assert_int_eq(rename(two, three), 0);
+		ck_assert_int_eq(rename(one, two), 0);
+		ck_assert_int_eq(link(path, one), 0);
+		free(two);
+		free(three);
+	}
+	ck_assert_int_eq(evlog_gens_open(path, &gs, &cause), 0);
+	ck_assert_uint_eq(gs.n, 3);
+	ck_assert_str_eq(gs.v[2].path, path);
+	for (size_t i = 0; i < gs.n; i++)
+		ck_assert_int_eq(switch_no(&gs.v[i]), (long)i);
+	evlog_gens_release(&gs);
+	evlog_close(&lg);
+	free(path);
+	free(one);
+}
+END_TEST
+
+/* Sets taken while another process switches the log over and over: each
+ * holds every generation once, in order, with none missing. */
+START_TEST(test_gens_open_during_switches)
+{
+	enum { SWITCHES = 150 };
+	char *path = path_in("lsb.events"), *cause;
+	struct evlog lg;
+	struct evlog_gens gs;
+	int64_t live[] = { 2, 3, 0 };
+	int status, sets = 0;
+	long last = -1;
+	pid_t pid;
+
+	build_log(&lg, path);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct evlog_switch_ops ops = { live_set, live, 0,
+		    1700000100 };
+		struct evlog_switch_result res;
+		bool committed;
+
+		for (int i = 1; i <= SWITCHES; i++) {
+			ops.last_jobid = i;
+			if (evlog_switch(&lg, &ops, &res, &committed,
+			    &cause) < 0)
+				_exit(1);
+			free(res.moved);
+		}
+		_exit(0);
+	}
+	for (;;) {
+		bool over = waitpid(pid, &status, WNOHANG) == pid;
+
+		ck_assert_int_eq(evlog_gens_open(path, &gs, &cause), 0);
+		for (size_t i = 0; i < gs.n; i++)
+			ck_assert_int_eq(switch_no(&gs.v[i]), (long)i);
+		ck_assert_int_ge((long)gs.n - 1, last);
+		last = (long)gs.n - 1;
+		evlog_gens_release(&gs);
+		sets++;
+		if (over)
+			break;
+	}
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(last, SWITCHES);
+	ck_assert_int_gt(sets, 1);
+	evlog_close(&lg);
+	free(path);
+}
+END_TEST
+
 /* A log from before headers switches too; its first line stays. */
 START_TEST(test_switch_no_header)
 {
@@ -2843,6 +2983,8 @@ evlog_suite(void)
 	tcase_add_test(file, test_switch_leftover_link);
 	tcase_add_test(file, test_switch_no_header);
 	tcase_add_test(file, test_switch_refused);
+	tcase_add_test(file, test_gens_open);
+	tcase_add_test(file, test_gens_open_during_switches);
 	suite_add_tcase(s, file);
 	return s;
 }
