@@ -106,6 +106,10 @@ int	 evlog_replay(const char *path, evlog_cb cb, void *arg,
  * *cause. */
 int	 evlog_replay_fd(int fd, const char *path, evlog_cb cb, void *arg,
 	    off_t *valid_end, char **cause);
+/* Map a whole open file to read it (*size 0 and nothing mapped when it
+ * is empty); munmap(*base, *size) after. */
+int	 evlog_map_fd(int fd, const char *path, const char **base,
+	    size_t *size, char **cause);
 
 /* Open for appending, cutting the file at valid_end (from replay). */
 int	 evlog_open(struct evlog *, const char *path, off_t valid_end,

@@ -50,25 +50,18 @@ int
 evlog_history_start_fd(int fd, const char *path, off_t *start, char **cause)
 {
 	static const char tag[] = "\"LOG_SWITCH\" ";
-	struct stat st;
 	const char *base, *p, *end, *nl, *why;
 	struct ev_reader r;
+	size_t size;
 	int rc = 0;
 
 	*start = 0;
 	*cause = NULL;
-	if (fstat(fd, &st) < 0) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
+	if (evlog_map_fd(fd, path, &base, &size, cause) < 0)
 		return -1;
-	}
-	if (st.st_size == 0)
+	if (size == 0)
 		return 0;
-	base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (base == MAP_FAILED) {
-		*cause = xasprintf("%s: mmap: %s", path, strerror(errno));
-		return -1;
-	}
-	end = base + st.st_size;
+	end = base + size;
 	for (p = base; p < end; p = nl + 1) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			break;
@@ -83,7 +76,7 @@ evlog_history_start_fd(int fd, const char *path, off_t *start, char **cause)
 			*start = nl + 1 - base;
 		break;
 	}
-	munmap((void *)base, (size_t)st.st_size);
+	munmap((void *)base, size);
 	return rc;
 }
 

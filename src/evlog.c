@@ -574,30 +574,48 @@ evlog_replay(const char *path, evlog_cb cb, void *arg, off_t *valid_end,
 }
 
 int
-evlog_replay_fd(int fd, const char *path, evlog_cb cb, void *arg,
-    off_t *valid_end, char **cause)
+evlog_map_fd(int fd, const char *path, const char **base, size_t *size,
+    char **cause)
 {
 	struct stat st;
-	struct strbuf scratch = STRBUF_INIT;
-	const char *base, *p, *end;
-	int rc = 0;
+	void *m;
 
-	*valid_end = 0;
-	*cause = NULL;
+	*base = NULL;
+	*size = 0;
 	if (fstat(fd, &st) < 0) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (st.st_size == 0)
 		return 0;
-	base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (base == MAP_FAILED) {
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED) {
 		*cause = xasprintf("%s: mmap: %s", path, strerror(errno));
 		return -1;
 	}
-	(void)madvise((void *)base, (size_t)st.st_size, MADV_SEQUENTIAL);
+	*base = m;
+	*size = (size_t)st.st_size;
+	return 0;
+}
+
+int
+evlog_replay_fd(int fd, const char *path, evlog_cb cb, void *arg,
+    off_t *valid_end, char **cause)
+{
+	struct strbuf scratch = STRBUF_INIT;
+	const char *base, *p, *end;
+	size_t size;
+	int rc = 0;
+
+	*valid_end = 0;
+	*cause = NULL;
+	if (evlog_map_fd(fd, path, &base, &size, cause) < 0)
+		return -1;
+	if (size == 0)
+		return 0;
+	(void)madvise((void *)base, size, MADV_SEQUENTIAL);
 	p = base;
-	end = base + st.st_size;
+	end = base + size;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		struct ev_reader r;
@@ -631,7 +649,7 @@ evlog_replay_fd(int fd, const char *path, evlog_cb cb, void *arg,
 		p = nl + 1;
 		*valid_end = p - base;
 	}
-	munmap((void *)base, (size_t)st.st_size);
+	munmap((void *)base, size);
 	sb_release(&scratch);
 	return rc;
 }
