@@ -59,6 +59,20 @@ now_us() {
 	printf -v "$1" '%s' "${t%.*}${t#*.}"
 }
 
+# median_ms K CMD...: median wall time of K runs of CMD, in ms (ours and
+# Slurm's queries are timed alike: each call the whole command).
+median_ms() {
+	local k=$1 i a b
+	shift
+	for ((i = 0; i < k; i++)); do
+		now_us a
+		"$@" >/dev/null 2>&1 || { say "$* failed"; exit 1; }
+		now_us b
+		echo $((b - a))
+	done | sort -n | awk '{ v[NR] = $1 } END {
+	    printf "%.2f\n", v[int((NR + 1) / 2)] / 1e3 }'
+}
+
 # ratio A B SCALE: A / B * SCALE with 1 decimal (4 for small numbers).
 ratio() {
 	awk -v a="$1" -v b="$2" -v s="${3:-1}" 'BEGIN {

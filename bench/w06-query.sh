@@ -9,19 +9,6 @@
 # `bjobs` in a loop, on fresh clusters.
 . "$(dirname "$0")/lib.sh"
 
-# median_ms K CMD...: median wall time of K runs of CMD, in ms.
-median_ms() {
-	local k=$1 i a b
-	shift
-	for ((i = 0; i < k; i++)); do
-		now_us a
-		"$@" >/dev/null 2>&1 || { say "$* failed"; exit 1; }
-		now_us b
-		echo $((b - a))
-	done | sort -n | awk '{ v[NR] = $1 } END {
-	    printf "%.2f\n", v[int((NR + 1) / 2)] / 1e3 }'
-}
-
 bench_bigsys_init
 for size in 10k 100k; do
 	case $size in

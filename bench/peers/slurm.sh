@@ -413,19 +413,6 @@ slurm_reset() {
 	WAIT_SECS=300 wait_for queue_clear || say "jobs left after scancel"
 }
 
-# mean_ms R CMD...: mean wall time of R runs of CMD, in ms.
-mean_ms() {
-	local r=$1 i t0 t1
-	shift
-	now_us t0
-	for ((i = 0; i < r; i++)); do
-		"$@" >/dev/null 2>&1
-	done
-	now_us t1
-	awk -v a="$t0" -v b="$t1" -v r="$r" \
-	    'BEGIN { printf "%.2f\n", (b - a) / 1e3 / r }'
-}
-
 # track_done TOTAL SECS T0 ARGS...: poll until no job matching ARGS (squeue
 # selection) is unfinished or SECS pass; prints "done elapsed_us".
 track_done() {
@@ -570,8 +557,8 @@ w6() {
 	now_us t1
 	say "w6: $have jobs pending (filled in $(ms "$t0" "$t1") ms)"
 	one=$(squeue -h -p idle -o %i | tail -n 1)
-	result slurm.w6.list_10k_ms "$(mean_ms 10 squeue -h -o "%i %t")" ms
-	result slurm.w6.one_10k_ms "$(mean_ms 50 squeue -h -j "$one" -o "%i %t")" ms
+	result slurm.w6.list_10k_ms "$(median_ms 11 squeue -h -o "%i %t")" ms
+	result slurm.w6.one_10k_ms "$(median_ms 21 squeue -h -j "$one" -o "%i %t")" ms
 
 	say "w6: $N6P sequential sbatch, unpolled, then under $POLLERS pollers"
 	# Jobs are counted in the controller: under load an sbatch can time
@@ -609,8 +596,8 @@ w6() {
 	if [ "$have" -lt $(( N6B * 95 / 100 )) ]; then
 		say "w6: could not reach $N6B jobs in time: no 100k figures"
 	else
-		result slurm.w6.list_100k_ms "$(mean_ms 5 squeue -h -o "%i %t")" ms
-		result slurm.w6.one_100k_ms "$(mean_ms 50 squeue -h -j "$one" -o "%i %t")" ms
+		result slurm.w6.list_100k_ms "$(median_ms 7 squeue -h -o "%i %t")" ms
+		result slurm.w6.one_100k_ms "$(median_ms 21 squeue -h -j "$one" -o "%i %t")" ms
 	fi
 	# Tear-down does not wait for 100,000 cancellations.
 }
