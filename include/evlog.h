@@ -228,9 +228,8 @@ int	 evlog_switch(struct evlog *, const struct evlog_switch_ops *,
  * first; *out allocated. */
 int	 evlog_generations(const char *path, long **out, size_t *n,
 	    char **cause);
-/* Where a file's own history starts: after its first LOG_SWITCH record
- * (what precedes it was copied forward), or 0. */
-int	 evlog_history_start(const char *path, off_t *start, char **cause);
+/* Where an open file's own history starts: after its first LOG_SWITCH
+ * record (what precedes it was copied forward), or 0. */
 int	 evlog_history_start_fd(int fd, const char *path, off_t *start,
 	    char **cause);
 

@@ -29,24 +29,6 @@
 #include "util.h"
 
 int
-evlog_history_start(const char *path, off_t *start, char **cause)
-{
-	int fd, rc;
-
-	*start = 0;
-	*cause = NULL;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	rc = evlog_history_start_fd(fd, path, start, cause);
-	close(fd);
-	return rc;
-}
-
-int
 evlog_history_start_fd(int fd, const char *path, off_t *start, char **cause)
 {
 	static const char tag[] = "\"LOG_SWITCH\" ";
