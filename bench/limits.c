@@ -13,7 +13,9 @@
  * a server that does nothing but append a record, fdatasync it and
  * answer, the least any durable one-client submission costs here, which
  * the sum spawn + fsync leaves out (the socket round trip and the
- * wake-ups on both sides).  Each figure is the mean over
+ * wake-ups on both sides); and the same with 8 clients at once against
+ * a server that commits as a group (limit.durable_rtt8_*), the least
+ * workload 2's submissions cost.  Each figure is the mean over
  * COUNT operations (default 2000), cut short after SECS seconds (default
  * 10).  NOP2, the same program built with glibc when NOP is not, is
  * only reported (limit.spawn_glibc_us).  Prints RESULT|key|value|unit
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -136,6 +139,64 @@ fsync_us(const char *dir)
  * bench/tools/rtcli.c sends. */
 #define RT_REQ_SIZE	1808
 
+/* argv on nworkers processes at once, count runs in all: runs per
+ * second. */
+static double
+parallel_rate_argv(char *const argv[], int nworkers)
+{
+	int pfd[2];
+	pid_t pids[16];
+	double t0, t;
+	long total = 0;
+
+	if (nworkers > 16)
+		nworkers = 16;
+	if (pipe(pfd) < 0)
+		fatal_errno("pipe");
+	t0 = now();
+	for (int w = 0; w < nworkers; w++) {
+		pids[w] = fork();
+		if (pids[w] < 0)
+			fatal_errno("fork");
+		if (pids[w] == 0) {
+			double s;
+			long n = spawn_loop_argv(argv, count / nworkers, &s);
+
+			if (write(pfd[1], &n, sizeof(n)) != sizeof(n))
+				_exit(1);
+			_exit(0);
+		}
+	}
+	close(pfd[1]);
+	for (int w = 0; w < nworkers; w++) {
+		long n;
+		int st;
+
+		if (read(pfd[0], &n, sizeof(n)) == sizeof(n))
+			total += n;
+		waitpid(pids[w], &st, 0);
+	}
+	t = now() - t0;
+	close(pfd[0]);
+	return (double)total / t;
+}
+
+static double
+parallel_rate(int nworkers)
+{
+	char *argv[] = { "/bin/true", NULL };
+
+	return parallel_rate_argv(argv, nworkers);
+}
+
+/* A record the size of a JOB_NEW, as the do-nothing servers append. */
+static const char rt_rec[] = "\"JOB_NEW\" \"10.1\" 1795528109 1250 0 0 "
+    "a record the size of a JOB_NEW: user, queue, hosts, command, "
+    "directories, files and limits of a small job, some three hundred "
+    "bytes in all, as bsub -q idle -o /dev/null /bin/true writes "
+    "it to lsb.events before its answer @00000000\n";
+#define RT_REC_LEN	(sizeof(rt_rec) - 1)
+
 /*
  * The server side of the durable round trip: one client at a time, as
  * workload 1 has; read the request, append a record the size of a
@@ -144,11 +205,6 @@ fsync_us(const char *dir)
 static void
 rt_serve(int l, int fd)
 {
-	static const char rec[] = "\"JOB_NEW\" \"10.1\" 1795528109 1250 0 0 "
-	    "a record the size of a JOB_NEW: user, queue, hosts, command, "
-	    "directories, files and limits of a small job, some three hundred "
-	    "bytes in all, as bsub -q idle -o /dev/null /bin/true writes "
-	    "it to lsb.events before its answer @00000000\n";
 	char buf[4096], reply[33];
 
 	memset(reply, 0, sizeof(reply));
@@ -162,7 +218,7 @@ rt_serve(int l, int fd)
 		while (got < RT_REQ_SIZE &&
 		    (n = read(c, buf, sizeof(buf))) > 0)
 			got += (size_t)n;
-		if (write(fd, rec, sizeof(rec) - 1) != sizeof(rec) - 1 ||
+		if (write(fd, rt_rec, RT_REC_LEN) != RT_REC_LEN ||
 		    fdatasync(fd) < 0 ||
 		    write(c, reply, sizeof(reply)) != sizeof(reply))
 			_exit(1);
@@ -170,14 +226,100 @@ rt_serve(int l, int fd)
 	}
 }
 
-/* Spawns of rtcli against rt_serve: microseconds per submission. */
+#define RT_MAXC	64
+
+/*
+ * The same server for many clients at once, committing as a group as
+ * mbatchd does: each turn it accepts and reads whatever is ready, then
+ * appends the records of every complete request in one write, makes
+ * them durable with one fdatasync and answers them all.
+ */
+static void
+rt_serve_group(int l, int fd)
+{
+	static char recs[RT_MAXC * RT_REC_LEN];
+	struct pollfd pfd[1 + RT_MAXC];
+	size_t got[RT_MAXC];
+	char buf[4096], reply[33];
+	int cfd[RT_MAXC], nc = 0;
+
+	memset(reply, 0, sizeof(reply));
+	for (int i = 0; i < RT_MAXC; i++)
+		memcpy(recs + (size_t)i * RT_REC_LEN, rt_rec, RT_REC_LEN);
+	if (fcntl(l, F_SETFL, O_NONBLOCK) < 0)
+		_exit(1);
+	for (;;) {
+		int c, done = 0;
+
+		pfd[0].fd = l;
+		pfd[0].events = POLLIN;
+		for (int i = 0; i < nc; i++) {
+			pfd[1 + i].fd = cfd[i];
+			pfd[1 + i].events = POLLIN;
+			pfd[1 + i].revents = 0;
+		}
+		if (poll(pfd, (nfds_t)(1 + nc), -1) < 0)
+			_exit(errno == EINTR ? 0 : 1);
+		/* Newly accepted clients are read in this turn too. */
+		while (nc < RT_MAXC &&
+		    (c = accept4(l, NULL, NULL, SOCK_NONBLOCK)) >= 0) {
+			cfd[nc] = c;
+			got[nc] = 0;
+			pfd[1 + nc].revents = POLLIN;
+			nc++;
+		}
+		for (int i = 0; i < nc; i++) {
+			ssize_t n = 0;
+
+			if (pfd[1 + i].revents == 0)
+				continue;
+			while (got[i] < RT_REQ_SIZE &&
+			    (n = read(cfd[i], buf, sizeof(buf))) > 0)
+				got[i] += (size_t)n;
+			if (got[i] >= RT_REQ_SIZE)
+				done++;
+			else if (n == 0 || errno != EAGAIN) {
+				/* Gone before its request: drop it. */
+				close(cfd[i]);
+				cfd[i] = cfd[nc - 1];
+				got[i] = got[nc - 1];
+				pfd[1 + i] = pfd[nc];
+				nc--;
+				i--;
+			}
+		}
+		if (done == 0)
+			continue;
+		if (write(fd, recs, (size_t)done * RT_REC_LEN) !=
+		    (ssize_t)((size_t)done * RT_REC_LEN) || fdatasync(fd) < 0)
+			_exit(1);
+		for (int i = 0; i < nc; i++) {
+			if (got[i] < RT_REQ_SIZE)
+				continue;
+			if (write(cfd[i], reply, sizeof(reply)) !=
+			    sizeof(reply))
+				_exit(1);
+			close(cfd[i]);
+			cfd[i] = cfd[nc - 1];
+			got[i] = got[nc - 1];
+			pfd[1 + i] = pfd[nc];
+			nc--;
+			i--;
+		}
+	}
+}
+
+/*
+ * Spawns of rtcli against the do-nothing server, nclients at once (one
+ * at a time for 1): microseconds per submission.
+ */
 static double
-durable_rtt_us(const char *dir, const char *rtcli)
+durable_rtt_us(const char *dir, const char *rtcli, int nclients)
 {
 	struct sockaddr_un sun;
 	char path[4096], sock[sizeof(sun.sun_path)];
 	char *argv[] = { (char *)rtcli, sock, NULL };
-	double secs;
+	double secs, us;
 	pid_t pid;
 	long n;
 	int l, fd, st;
@@ -201,56 +343,24 @@ durable_rtt_us(const char *dir, const char *rtcli)
 		fatal_errno(path);
 	if ((pid = fork()) < 0)
 		fatal_errno("fork");
-	if (pid == 0)
-		rt_serve(l, fd);
+	if (pid == 0) {
+		if (nclients == 1)
+			rt_serve(l, fd);
+		rt_serve_group(l, fd);
+	}
 	close(l);
 	close(fd);
 	run_wait(argv);		/* warm the page cache */
-	n = spawn_loop_argv(argv, count, &secs);
+	if (nclients == 1) {
+		n = spawn_loop_argv(argv, count, &secs);
+		us = secs / (double)n * 1e6;
+	} else
+		us = 1e6 / parallel_rate_argv(argv, nclients);
 	kill(pid, SIGTERM);
 	waitpid(pid, &st, 0);
 	unlink(sock);
 	unlink(path);
-	return secs / (double)n * 1e6;
-}
-
-/* /bin/true on nworkers processes at once: runs per second in all. */
-static double
-parallel_rate(int nworkers)
-{
-	int pfd[2];
-	pid_t pids[16];
-	double t0, t;
-	long total = 0;
-
-	if (pipe(pfd) < 0)
-		fatal_errno("pipe");
-	t0 = now();
-	for (int w = 0; w < nworkers; w++) {
-		pids[w] = fork();
-		if (pids[w] < 0)
-			fatal_errno("fork");
-		if (pids[w] == 0) {
-			double s;
-			long n = spawn_loop("/bin/true", count / nworkers, &s);
-
-			if (write(pfd[1], &n, sizeof(n)) != sizeof(n))
-				_exit(1);
-			_exit(0);
-		}
-	}
-	close(pfd[1]);
-	for (int w = 0; w < nworkers; w++) {
-		long n;
-		int st;
-
-		if (read(pfd[0], &n, sizeof(n)) == sizeof(n))
-			total += n;
-		waitpid(pids[w], &st, 0);
-	}
-	t = now() - t0;
-	close(pfd[0]);
-	return (double)total / t;
+	return us;
 }
 
 static void
@@ -308,10 +418,13 @@ main(int argc, char **argv)
 	result("limit.fsync_us", fs, "us");
 	result("limit.spawn_fsync_rate", 1e6 / (spawn + fs), "ops/s");
 	if (rtcli) {
-		double rtt = durable_rtt_us(dir, rtcli);
+		double rtt = durable_rtt_us(dir, rtcli, 1);
+		double rtt8 = durable_rtt_us(dir, rtcli, 8);
 
 		result("limit.durable_rtt_us", rtt, "us");
 		result("limit.durable_rtt_rate", 1e6 / rtt, "ops/s");
+		result("limit.durable_rtt8_rate", 1e6 / rtt8, "ops/s");
+		result("limit.durable_rtt8_x", rtt / rtt8, "x");
 	}
 	n = spawn_loop("/bin/true", count, &secs);
 	result("limit.forkexec_rate_1", (double)n / secs, "jobs/s");
