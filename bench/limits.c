@@ -236,6 +236,17 @@ rt_serve(int l, int fd)
 
 #define RT_MAXC	64
 
+/* Close client i; the last takes its place, to be looked at next. */
+static void
+rt_drop(int *cfd, size_t *got, struct pollfd *pfd, int *nc, int i)
+{
+	close(cfd[i]);
+	cfd[i] = cfd[*nc - 1];
+	got[i] = got[*nc - 1];
+	pfd[1 + i] = pfd[*nc];
+	(*nc)--;
+}
+
 /*
  * The same server for many clients at once, committing as a group as
  * mbatchd does: each turn it accepts and reads whatever is ready, then
@@ -288,12 +299,7 @@ rt_serve_group(int l, int fd)
 				done++;
 			else if (n == 0 || errno != EAGAIN) {
 				/* Gone before its request: drop it. */
-				close(cfd[i]);
-				cfd[i] = cfd[nc - 1];
-				got[i] = got[nc - 1];
-				pfd[1 + i] = pfd[nc];
-				nc--;
-				i--;
+				rt_drop(cfd, got, pfd, &nc, i--);
 			}
 		}
 		if (done == 0)
@@ -307,12 +313,7 @@ rt_serve_group(int l, int fd)
 			if (write(cfd[i], reply, sizeof(reply)) !=
 			    sizeof(reply))
 				_exit(1);
-			close(cfd[i]);
-			cfd[i] = cfd[nc - 1];
-			got[i] = got[nc - 1];
-			pfd[1 + i] = pfd[nc];
-			nc--;
-			i--;
+			rt_drop(cfd, got, pfd, &nc, i--);
 		}
 	}
 }
