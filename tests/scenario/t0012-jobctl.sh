@@ -227,8 +227,10 @@ start1=$(bjobs -l "$rq" | grep 'Started ')
 # A requeue in the same second could not show a new time.  The job
 # started before it wrote rq.runs, so before now; not rq.runs' mtime,
 # which the kernel's coarse clock can set a second short of the start.
+# mbatchd's time(2) reads that coarse clock too, which turns a tick
+# after date(1)'s: wait until the next second is 50 ms old.
 later_than() {
-	[ "$(date +%s)" -gt "$1" ]
+	[ "$(date +%s%N)" -gt $(( ($1 + 1) * 1000000000 + 50000000 )) ]
 }
 wait_for later_than "$(date +%s)"
 out=$(brequeue "$rq")
