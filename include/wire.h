@@ -55,6 +55,8 @@ void	 wbuf_reset(struct wbuf *);
 /* Start a frame; every put_* goes into it until wbuf_end_frame(). */
 void	 wbuf_begin(struct wbuf *, uint16_t type, uint32_t seq, uint32_t flags);
 void	 wbuf_end_frame(struct wbuf *);
+/* Copy src's frames after w's (neither may have a frame open). */
+void	 wbuf_append(struct wbuf *, const struct wbuf *src);
 /* Bytes in the open frame so far (to cut long replies into frames). */
 size_t	 wbuf_frame_len(const struct wbuf *);
 

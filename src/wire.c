@@ -101,6 +101,18 @@ wbuf_end_frame(struct wbuf *w)
 	w->open = false;
 }
 
+void
+wbuf_append(struct wbuf *w, const struct wbuf *src)
+{
+	if (w->open || src->open)
+		BUG("wbuf_append with a frame open");
+	if (src->len == 0)
+		return;
+	wbuf_grow(w, src->len);
+	memcpy(w->data + w->len, src->data, src->len);
+	w->len += src->len;
+}
+
 size_t
 wbuf_frame_len(const struct wbuf *w)
 {

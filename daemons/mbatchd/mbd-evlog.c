@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -45,20 +46,52 @@ outbox_drop_conn(struct conn *c)
 			m->conn = NULL;
 }
 
+/*
+ * One send for each peer: an sbatchd's ack of one job's end and the
+ * start of the next, or the starts of an array's elements, leave
+ * together and wake it once.  Each peer's frames keep their order; there
+ * is none to keep between peers, whose sockets are read apart.
+ */
+static int
+outmsg_cmp(const void *a, const void *b)
+{
+	const struct outmsg *x = *(const struct outmsg *const *)a;
+	const struct outmsg *y = *(const struct outmsg *const *)b;
+
+	if (x->conn != y->conn)
+		return (uintptr_t)x->conn < (uintptr_t)y->conn ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 void
 outbox_flush(void)
 {
-	struct outmsg *m = mbd->outbox, *n;
+	struct outmsg *m, *one, **v = &one;
+	size_t n = 0, i, j;
 
+	for (m = mbd->outbox; m; m = m->next)
+		m->seq = n++;
+	if (n > 1)
+		v = xcalloc(n, sizeof(*v));
+	for (i = 0, m = mbd->outbox; m; m = m->next)
+		v[i++] = m;
 	mbd->outbox = NULL;
 	mbd->outbox_tail = &mbd->outbox;
-	for (; m; m = n) {
-		n = m->next;
-		if (m->conn)
-			conn_send_now(m->conn, &m->w);
-		wbuf_release(&m->w);
-		free(m);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), outmsg_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j]->conn == v[i]->conn; j++)
+			if (v[i]->conn)
+				wbuf_append(&v[i]->w, &v[j]->w);
+		if (v[i]->conn)
+			conn_send_now(v[i]->conn, &v[i]->w);
 	}
+	for (i = 0; i < n; i++) {
+		wbuf_release(&v[i]->w);
+		free(v[i]);
+	}
+	if (v != &one)
+		free(v);
 }
 
 int

@@ -1694,6 +1694,46 @@ START_TEST(test_frames)
 }
 END_TEST
 
+/* Frames of one buffer appended to another's, as mbatchd's outbox
+ * joins those for one peer: all of them, in order, parse back. */
+START_TEST(test_append)
+{
+	struct wbuf a, b, empty;
+	struct wire_hdr h;
+	const char *why;
+	uint32_t want[] = { 1, 2, 3 };
+	size_t off = 0;
+	int nframes = 0;
+
+	wbuf_init(&a);
+	wbuf_init(&b);
+	wbuf_init(&empty);
+	wbuf_append(&a, &empty);
+	ck_assert_uint_eq(a.len, 0);
+	msg_put_empty(&b, MSG_OK, 1);
+	wbuf_append(&a, &b);
+	ck_assert_uint_eq(a.len, WIRE_HDR_LEN);
+	wbuf_reset(&b);
+	msg_put_empty(&b, MSG_PING, 2);
+	msg_put_error(&b, 3, LSBE_NO_JOB, "7", NULL);
+	wbuf_append(&a, &b);
+	wbuf_append(&a, &empty);
+	ck_assert_uint_eq(a.len, WIRE_HDR_LEN + b.len);
+	while (off < a.len) {
+		ck_assert_int_eq(wire_parse_hdr(a.data + off, a.len - off, &h,
+		    &why), 1);
+		ck_assert_int_lt(nframes, 3);
+		ck_assert_uint_eq(h.seq, want[nframes]);
+		off += h.len;
+		nframes++;
+	}
+	ck_assert_uint_eq(off, a.len);
+	ck_assert_int_eq(nframes, 3);
+	wbuf_release(&a);
+	wbuf_release(&b);
+}
+END_TEST
+
 START_TEST(test_names)
 {
 	ck_assert_str_eq(msg_type_name(MSG_SUBMIT), "MSG_SUBMIT");
@@ -2093,6 +2133,7 @@ proto_suite(void)
 	tcase_add_test(tc, test_bad_values);
 	tcase_add_test(tc, test_header);
 	tcase_add_test(tc, test_frames);
+	tcase_add_test(tc, test_append);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_mutations);
 	suite_add_tcase(s, tc);
