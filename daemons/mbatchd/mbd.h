@@ -28,9 +28,9 @@
  * Every request is handled in one turn of the event loop; records go to
  * the log buffer, replies to the outbox.  At the end of the turn (a low-
  * priority event) the scheduler runs if something changed, the log is
- * written and fdatasync'ed once, and only then is the outbox sent: one
- * fsync covers all the requests of a turn, and no answer goes out before
- * what it reports is on disk.
+ * written and fdatasync'ed once, and only then is the outbox sent (one
+ * send for each peer): one fsync covers all the requests of a turn, and
+ * no answer goes out before what it reports is on disk.
  */
 #ifndef MBD_H
 #define MBD_H
