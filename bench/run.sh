@@ -1,6 +1,7 @@
 #!/bin/bash
 # The benchmark suite of issue 4 (`make bench` runs it after building):
-# the machine's physical limits, our workloads 1-8 (bench/wNN-*.sh),
+# the machine's physical limits (bench/limits.c, and bench/tools/chain.c
+# for workload 4's floor), our workloads 1-8 (bench/wNN-*.sh),
 # workload 9 (bench/sim/run.sh) and Slurm side by side
 # (bench/peers/slurm.sh, skipped when BENCH_NO_SLURM is set).  Every
 # RESULT|key|value|unit line goes to bench/out/results.tsv; then one
@@ -49,6 +50,7 @@ build_tools() {
 		    "$BENCH/tools/rtcli.c" || exit 1
 	fi
 	cc $cflags -o "$BTOOLS/stamp" "$BENCH/tools/stamp.c" || exit 1
+	cc $cflags -o "$BTOOLS/chain" "$BENCH/tools/chain.c" || exit 1
 	need_tool mklog >/dev/null
 }
 
@@ -99,6 +101,9 @@ run_all() {
 	if want limits; then
 		run_part limits "$BTOOLS/limits" -d "$BENCH_TMP" \
 		    -p "$BTOOLS/nop" "${NOP_GLIBC[@]}" -c "$BTOOLS/rtcli" \
+		    -n "$(scaled 2000 200)"
+		# Workload 4's floor for a system of this shape.
+		run_part limits "$BTOOLS/chain" -d "$BENCH_TMP" -s 2 \
 		    -n "$(scaled 2000 200)"
 	fi
 	for f in "$BENCH"/w[0-9][0-9]-*.sh; do
