@@ -125,13 +125,30 @@ helper(int fd)
 	_exit(0);
 }
 
+/* A start to the first idle helper. */
+static void
+hand_down(const int *hfd, int *busy, int slots, char *job)
+{
+	int i;
+
+	for (i = 0; i < slots && busy[i]; i++)
+		;
+	if (i == slots) {
+		fprintf(stderr, "chain: a start with every slot busy\n");
+		exit(1);
+	}
+	busy[i] = 1;
+	if (io_all(hfd[i], job, JOB_LEN, 1) < 0)
+		die("agent write");
+}
+
 static void
 agent(const struct sockaddr_in *to, int slots)
 {
 	static char in[BUF_LEN], out[BUF_LEN], job[JOB_LEN];
 	struct pollfd pfd[MAX_SLOTS + 1];
 	int hfd[MAX_SLOTS], busy[MAX_SLOTS], c, sp[2], i;
-	size_t inlen = 0, outlen, l;
+	size_t inlen = 0, outlen, off, l;
 	ssize_t n;
 
 	for (i = 0; i < slots; i++) {
@@ -173,22 +190,12 @@ agent(const struct sockaddr_in *to, int slots)
 			if ((n = read(c, in + inlen, BUF_LEN - inlen)) <= 0)
 				break;
 			inlen += (size_t)n;
-			while (inlen > 0 && inlen >= (l = frame_len(in[0]))) {
-				if (in[0] == 'S') {
-					for (i = 0; i < slots && busy[i]; i++)
-						;
-					if (i == slots) {
-						fprintf(stderr, "chain: a start "
-						    "with every slot busy\n");
-						exit(1);
-					}
-					busy[i] = 1;
-					if (io_all(hfd[i], job, JOB_LEN, 1) < 0)
-						die("agent write");
-				}
-				memmove(in, in + l, inlen - l);
-				inlen -= l;
-			}
+			for (off = 0; off < inlen &&
+			    inlen - off >= (l = frame_len(in[off])); off += l)
+				if (in[off] == 'S')
+					hand_down(hfd, busy, slots, job);
+			memmove(in, in + off, inlen - off);
+			inlen -= off;
 		}
 		if (outlen > 0 && io_all(c, out, outlen, 1) < 0)
 			die("agent send");
@@ -262,10 +269,9 @@ main(int argc, char **argv)
 		if ((n = read(c, in + inlen, BUF_LEN - inlen)) <= 0)
 			die("read");
 		inlen += (size_t)n;
-		for (k = 0; inlen >= DONE_LEN; k++) {
-			memmove(in, in + DONE_LEN, inlen - DONE_LEN);
-			inlen -= DONE_LEN;
-		}
+		k = (long)(inlen / DONE_LEN);
+		memmove(in, in + (size_t)k * DONE_LEN, inlen % DONE_LEN);
+		inlen %= DONE_LEN;
 		if (k == 0)
 			continue;
 		if (k > started - done) {
