@@ -17,6 +17,8 @@
 #				on 2 CPUs, so at full size the rate is
 #				measured over the elements done within it
 #	SLURM_FILL_SECS		time budget to fill the system for w6 (900)
+#	BENCH_POLL_PAUSE	w6's pollers' pause between calls, as
+#				ours (0.1 s)
 #	SLURM_SCHEDULER_TYPE, SLURM_SCHEDULER_PARAMETERS
 #				override SchedulerType/SchedulerParameters
 #				(to re-check the choices explained below)
@@ -47,6 +49,7 @@ N6A=$(scaled 10000 100)		# w6: jobs in the system, small
 N6B=$(scaled 100000 1000)	# w6: jobs in the system, large
 N6P=$(scaled 1000 20)		# w6: submissions per rate measurement
 POLLERS=20
+POLL_PAUSE=${BENCH_POLL_PAUSE:-0.1}
 
 S_DIR=""
 S_PIDS=""
@@ -542,24 +545,19 @@ rate3() {
 	    'BEGIN { printf "%.3g\n", n / ((b - a) / 1e6) }'
 }
 
+# One polling client, pausing between calls as ours do (w06-query.sh).
 poller() {
 	local deadline=$(( $(now_s) + $1 ))
 	while [ ! -e "$S_DIR/stop.poll" ] && [ "$(now_s)" -lt "$deadline" ]; do
 		squeue -h -o "%i %t" >/dev/null 2>&1
+		[ "$POLL_PAUSE" = 0 ] || nap "$POLL_PAUSE"
 	done
 }
 
-w6() {
-	local have t0 t1 n one un po k pids=""
-	say "w6: filling to $N6A pending jobs"
-	now_us t0
-	have=$(fill "$N6A" "$SLURM_FILL_SECS")
-	now_us t1
-	say "w6: $have jobs pending (filled in $(ms "$t0" "$t1") ms)"
-	one=$(squeue -h -p idle -o %i | tail -n 1)
-	result slurm.w6.list_10k_ms "$(median_ms 11 squeue -h -o "%i %t")" ms
-	result slurm.w6.one_10k_ms "$(median_ms 21 squeue -h -j "$one" -o "%i %t")" ms
-
+# w6's submissions with and without pollers, first in w6 as in ours: the
+# pollers list what this run submits, not the 10,000 jobs filled below.
+w6_polling() {
+	local have t0 t1 n un po k pids=""
 	say "w6: $N6P sequential sbatch, unpolled, then under $POLLERS pollers"
 	# Jobs are counted in the controller: under load an sbatch can time
 	# out (MessageTimeout) although its job was created.
@@ -569,6 +567,9 @@ w6() {
 	now_us t1
 	n=$(( $(idle_jobs) - have ))
 	un=$(rate3 "$n" "$t0" "$t1")
+	# From an empty controller again, as ours runs each on a fresh
+	# cluster: the pollers list the jobs of this run only.
+	slurm_reset
 	rm -f "$S_DIR/stop.poll"
 	for ((k = 0; k < POLLERS; k++)); do
 		poller 900 &
@@ -587,6 +588,20 @@ w6() {
 	result slurm.w6.submit_rate_unpolled "$un" jobs/s
 	result slurm.w6.submit_rate_polled "$po" jobs/s
 	result slurm.w6.polled_ratio "$(ratio "$po" "$un")" ratio
+	slurm_reset
+}
+
+w6() {
+	local have t0 t1 one
+	w6_polling
+	say "w6: filling to $N6A pending jobs"
+	now_us t0
+	have=$(fill "$N6A" "$SLURM_FILL_SECS")
+	now_us t1
+	say "w6: $have jobs pending (filled in $(ms "$t0" "$t1") ms)"
+	one=$(squeue -h -p idle -o %i | tail -n 1)
+	result slurm.w6.list_10k_ms "$(median_ms 11 squeue -h -o "%i %t")" ms
+	result slurm.w6.one_10k_ms "$(median_ms 21 squeue -h -j "$one" -o "%i %t")" ms
 
 	say "w6: filling to $N6B pending jobs (budget ${SLURM_FILL_SECS}s)"
 	now_us t0
