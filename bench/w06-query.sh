@@ -95,7 +95,7 @@ submit_rate() {
 	bench_stop
 }
 # One run of each takes about a second, and on this kind of machine one
-# unpolled run alone measured anything from 1,300 to 1,630 jobs/s (the
+# unpolled run alone measured anything from 1,230 to 1,630 jobs/s (the
 # disk's sync time drifts), which a single pair puts straight into the
 # ratio: so ROUNDS pairs, alternating, and the median of each.
 ROUNDS=${BENCH_W6_ROUNDS:-3}
