@@ -69,8 +69,13 @@ median_ms() {
 		"$@" >/dev/null 2>&1 || { say "$* failed"; exit 1; }
 		now_us b
 		echo $((b - a))
-	done | sort -n | awk '{ v[NR] = $1 } END {
-	    printf "%.2f\n", v[int((NR + 1) / 2)] / 1e3 }'
+	done | median | awk '{ printf "%.2f\n", $1 / 1e3 }'
+}
+
+# median: the median of the numbers on stdin, one a line (the lower of
+# the middle two when there is an even count).
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
 # ratio A B SCALE: A / B * SCALE with 1 decimal (4 for small numbers).

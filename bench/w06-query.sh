@@ -111,19 +111,15 @@ for ((round = 1; round <= ROUNDS; round++)); do
 	polled_rates="$polled_rates $RATE"
 	poll_rates="$poll_rates $POLL_RATE"
 done
-median() {
-	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-	    print v[int((NR + 1) / 2)] }'
-}
 # shellcheck disable=SC2086 # word splitting wanted
-unpolled=$(median $unpolled_rates)
+unpolled=$(printf '%s\n' $unpolled_rates | median)
 # shellcheck disable=SC2086
-polled=$(median $polled_rates)
+polled=$(printf '%s\n' $polled_rates | median)
 say "unpolled:$unpolled_rates; polled:$polled_rates jobs/s"
 result w6.submit_rate_unpolled "$unpolled" jobs/s
 result w6.submit_rate_polled "$polled" jobs/s
 # shellcheck disable=SC2086
-result w6.polls_per_s "$(median $poll_rates)" calls/s
+result w6.polls_per_s "$(printf '%s\n' $poll_rates | median)" calls/s
 result w6.polled_ratio "$(ratio "$polled" "$unpolled")" x
 say "$N bsub with $P clients polling bjobs without a pause"
 PAUSE=0
