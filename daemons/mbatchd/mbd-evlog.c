@@ -49,49 +49,58 @@ outbox_drop_conn(struct conn *c)
 /*
  * One send for each peer: an sbatchd's ack of one job's end and the
  * start of the next, or the starts of an array's elements, leave
- * together and wake it once.  Each peer's frames keep their order; there
- * is none to keep between peers, whose sockets are read apart.
+ * together and wake it once.  Each peer's frames keep their order (the
+ * sort's second key, qsort being unstable); there is none to keep
+ * between peers, whose sockets are read apart.
  */
-static int
-outmsg_cmp(const void *a, const void *b)
-{
-	const struct outmsg *x = *(const struct outmsg *const *)a;
-	const struct outmsg *y = *(const struct outmsg *const *)b;
+struct outref {
+	struct outmsg	*m;
+	size_t		 seq;
+};
 
-	if (x->conn != y->conn)
-		return (uintptr_t)x->conn < (uintptr_t)y->conn ? -1 : 1;
+static int
+outref_cmp(const void *a, const void *b)
+{
+	const struct outref *x = a, *y = b;
+
+	if (x->m->conn != y->m->conn)
+		return (uintptr_t)x->m->conn < (uintptr_t)y->m->conn ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 void
 outbox_flush(void)
 {
-	struct outmsg *m, *one, **v = &one;
+	struct outmsg *m = mbd->outbox;
+	struct outref *v;
 	size_t n = 0, i, j;
 
-	for (m = mbd->outbox; m; m = m->next)
-		m->seq = n++;
-	if (n > 1)
-		v = xcalloc(n, sizeof(*v));
-	for (i = 0, m = mbd->outbox; m; m = m->next)
-		v[i++] = m;
 	mbd->outbox = NULL;
 	mbd->outbox_tail = &mbd->outbox;
-	if (n > 1)
-		qsort(v, n, sizeof(*v), outmsg_cmp);
+	for (struct outmsg *p = m; p; p = p->next)
+		n++;
+	if (n == 0)
+		return;
+	v = xcalloc(n, sizeof(*v));
+	for (i = 0; m; m = m->next, i++) {
+		v[i].m = m;
+		v[i].seq = i;
+	}
+	qsort(v, n, sizeof(*v), outref_cmp);
 	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && v[j]->conn == v[i]->conn; j++)
-			if (v[i]->conn)
-				wbuf_append(&v[i]->w, &v[j]->w);
-		if (v[i]->conn)
-			conn_send_now(v[i]->conn, &v[i]->w);
+		struct outmsg *first = v[i].m;
+
+		for (j = i + 1; j < n && v[j].m->conn == first->conn; j++)
+			if (first->conn)
+				wbuf_append(&first->w, &v[j].m->w);
+		if (first->conn)
+			conn_send_now(first->conn, &first->w);
 	}
 	for (i = 0; i < n; i++) {
-		wbuf_release(&v[i]->w);
-		free(v[i]);
+		wbuf_release(&v[i].m->w);
+		free(v[i].m);
 	}
-	if (v != &one)
-		free(v);
+	free(v);
 }
 
 int

@@ -226,7 +226,6 @@ struct mhost {
 struct outmsg {
 	struct conn	*conn;
 	struct wbuf	 w;
-	size_t		 seq;		/* its place, while the outbox is sent */
 	struct outmsg	*next;
 };
 
