@@ -1,11 +1,21 @@
 #!/bin/bash
 # make demo: a one-host cluster from the sample configuration in etc/,
 # in a private directory, with a few jobs; shows bjobs -a, bqueues,
-# bhosts and lsload, then stops the daemons.  KEEP=1 keeps the directory.
+# bhosts and lsload, then stops the daemons.
+#
+#	KEEP=1		keep the cluster's directory
+#	DEMO_WAIT=N	seconds to wait for each step (default 120)
+#	BUILD=DIR	the build to run (default build/)
+#
+# Nothing here waits a fixed time: each step waits until what it shows
+# has happened, for at most DEMO_WAIT seconds.  If a job is still pending
+# then, the demo says why (bjobs -p) and what to do, and exits 1.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build="$top/build"
+build=${BUILD:-$top/build}
 export PATH="$build/bin:$PATH"
+wait_secs=${DEMO_WAIT:-120}
+. "$top/tools/cluster-conf.sh"
 
 dir=$(mktemp -d /tmp/lsf-demo.XXXXXX)
 chmod 755 "$dir"
@@ -29,13 +39,54 @@ stop() {
 }
 trap stop EXIT
 
-free_port() {
-	local p
-	while :; do
-		p=$(( 20000 + RANDOM % 30000 ))
-		ss -ltnH 2>/dev/null | awk '{print $4}' |
-		    grep -Eq ":($p|$((p + 1))|$((p + 2)))\$" || { echo "$p"; return; }
+# wait_until CMD...: run CMD every 0.1 s until it succeeds; 1 if
+# DEMO_WAIT seconds pass first.
+wait_until() {
+	local end=$((SECONDS + wait_secs))
+	until "$@"; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.1
 	done
+}
+
+stat_of() {
+	bjobs -noheader -o stat "$1" 2>/dev/null
+}
+
+# in_state "STATES" ID...: every job is in one of STATES.
+in_state() {
+	local want=" $1 " id
+	shift
+	for id; do
+		case $want in *" $(stat_of "$id") "*) ;; *) return 1 ;; esac
+	done
+}
+
+# give_up WHAT ID...: the jobs did not get where the demo needs them.
+give_up() {
+	local what=$1
+	shift
+	echo
+	echo "== the demo gave up after ${wait_secs} s waiting for $what"
+	bjobs -a "$@" || true
+	echo
+	bjobs -p "$@" 2>/dev/null || true
+	echo
+	echo "A pending job's reason is above; a load threshold in" \
+	    "etc/lsbatch/cluster1/configdir (lsb.queues, lsb.hosts) or a busy" \
+	    "host may hold it: change the threshold, or run" \
+	    "DEMO_WAIT=600 make demo to wait longer."
+	exit 1
+}
+
+# submit ARGS...: bsub, show its answer, and set $id to the new job's ID.
+id=""
+submit() {
+	local out
+	out=$(bsub "$@")
+	echo "$out"
+	id=$(echo "$out" | sed -n 's/^Job <\([0-9]*\)> is submitted.*/\1/p')
+	[ -n "$id" ]
 }
 
 # The sample configuration, made private: paths, ports, one host.
@@ -43,7 +94,7 @@ mkdir -p "$conf" "$dir/work" "$dir/log" "$dir/jobs"
 chmod 1777 "$dir/jobs"
 cp -R "$top/etc/." "$conf/"
 rm -rf "$conf/systemd"
-port=$(free_port)
+port=$(pick_ports)
 sed -i -e "s|^LSF_CONFDIR=.*|LSF_CONFDIR=$conf|" \
     -e "s|^LSB_SHAREDIR=.*|LSB_SHAREDIR=$dir/work|" \
     -e "s|^LSF_LOGDIR=.*|LSF_LOGDIR=$dir/log|" \
@@ -57,7 +108,12 @@ sed -i -e '/^hostB /d' -e '/^hostC /d' -e 's/^hostA /demohost /' \
     -e 's/^EXINTERVAL = .*/EXINTERVAL = 2/' \
     -e "s/^Administrators = .*/Administrators = $(id -un)/" \
     "$conf/lsf.cluster.cluster1"
-sed -i -e 's/^hostA /demohost /' "$conf/lsbatch/cluster1/configdir/lsb.hosts"
+# One slot per CPU, as in the sample, but two at least: the demo's
+# analysis job asks for two on one host.
+mxj='!'
+[ "$(nproc)" -lt 2 ] && mxj=2
+sed -i -e "s/^hostA  *!/demohost    $mxj/" \
+    "$conf/lsbatch/cluster1/configdir/lsb.hosts"
 echo "127.0.0.1 demohost" >"$conf/hosts"
 export LSF_ENVDIR="$conf"
 
@@ -67,16 +123,21 @@ badmin ckconfig
 pids="$pids $!"
 "$build/sbin/sbatchd" -f -N demohost 2>>"$dir/log/stderr" &
 pids="$pids $!"
-for i in $(seq 1 200); do
-	bhosts 2>/dev/null | grep -q '^demohost *ok' && break
-	sleep 0.1
-done
+host_ok() {
+	bhosts 2>/dev/null | grep -q '^demohost *ok'
+}
+if ! wait_until host_ok; then
+	echo "The cluster did not come up within ${wait_secs} s; its logs:"
+	tail -n 20 "$dir"/log/*
+	exit 1
+fi
 lsid
 echo
 
 cd "$dir/jobs"
 echo "== jobs"
-bsub -J hello -o hello.%J 'echo "hello from job $LSB_JOBID on $LSB_HOSTS"'
+submit -J hello -o hello.%J 'echo "hello from job $LSB_JOBID on $LSB_HOSTS"'
+hello=$id
 cat >analysis.sh <<'EOF'
 #!/bin/bash
 #BSUB -J analysis
@@ -87,25 +148,28 @@ cat >analysis.sh <<'EOF'
 echo "running on $LSB_HOSTS with $LSB_DJOB_NUMPROC slots"
 sleep 1
 EOF
-bsub <analysis.sh
-bsub -J fails -o fails.%J "exit 3"
-long=$(bsub -J long sleep 300 | sed 's/Job <\([0-9]*\)>.*/\1/')
-echo "Job <$long> is submitted ..."
-bsub -J waits sleep 300
-bsub -q night -J tonight -x echo later
-sleep 0.5
+submit <analysis.sh
+analysis=$id
+submit -J fails -o fails.%J "exit 3"
+fails=$id
+submit -J long sleep 300
+long=$id
+submit -J waits sleep 300
+submit -q night -J tonight -x echo later
+wait_until in_state "RUN" "$long" || give_up "job $long to start" "$long"
 bjobs -u all
 echo
-sleep 2
 echo "== bkill $long"
 bkill "$long"
-sleep 1
+wait_until in_state "DONE EXIT" "$hello" "$analysis" "$fails" "$long" ||
+    give_up "jobs $hello, $analysis, $fails and $long to finish" \
+    "$hello" "$analysis" "$fails" "$long"
 echo
 echo "== bjobs -a"
 bjobs -a
 echo
 echo "== bjobs -p"
-bjobs -p
+bjobs -p || true	# none pends at night, when the night queue opens
 echo
 echo "== bqueues"
 bqueues
@@ -116,8 +180,7 @@ echo
 echo "== lsload"
 lsload
 echo
-id=$(bjobs -a -noheader -o "jobid job_name" | awk '$2 == "hello" {print $1}')
-echo "== the output file of job $id (with LSF's job report)"
-cat "hello.$id"
+echo "== the output file of job $hello (with LSF's job report)"
+cat "hello.$hello"
 bkill 0 >/dev/null 2>&1 || true
 echo "== stopping the daemons"

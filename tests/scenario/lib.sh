@@ -118,6 +118,7 @@ mbd_restart() {
 
 dump_logs() {
 	local f
+	[ -n "$T_DIR" ] || return 0
 	for f in "$T_DIR"/log/*; do
 		echo "# ---- $f"
 		tail -n 30 "$f" | sed 's/^/# /'
