@@ -17,7 +17,7 @@ PREFIX	?= /usr/local
 DESTDIR	?=
 O	:= build
 
-PKGS	:= libevent sqlite3 yaml-0.1
+PKGS	:= libevent sqlite3 yaml-0.1 munge
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=c11 -D_GNU_SOURCE -Iinclude -MMD -MP -Wall -Wextra \
 	   -Wno-unused-parameter -Wshadow -Wpointer-arith -Wstrict-prototypes \
@@ -29,7 +29,7 @@ ifdef SANITIZE
 CFLAGS	+= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS	+= -fsanitize=$(SANITIZE)
 endif
-LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -levent -lsqlite3 -lyaml) -lm
+LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -levent -lsqlite3 -lyaml -lmunge) -lm
 # The commands link libc statically: a dynamic loader costs each bsub or
 # bjobs ~140 us of start-up on a small VM, a sixth of a durable
 # submission, and self-relocating as a static-pie another ~6% of bsub's
@@ -89,7 +89,8 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # The commands' objects and library, apart when another libc builds them
-# (src/conn.c is libevent's side: the commands do not use it).  With
+# (src/conn*.c are libevent's side and src/auth.c MUNGE's: the commands
+# do not use them).  With
 # musl they also get their own malloc (cmds/cmd-malloc.c).
 CMD_LIB	:= $(CMD_O)/lib/liblsf.a
 ifneq ($(CMD_O),$(O))
@@ -97,7 +98,7 @@ $(CMD_O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CMD_CC) $(CFLAGS) -DLSF_SHORTALLOC -c -o $@ $<
 
-$(CMD_LIB): $(patsubst %.c,$(CMD_O)/%.o,$(filter-out src/conn.c,$(LIB_SRC)))
+$(CMD_LIB): $(patsubst %.c,$(CMD_O)/%.o,$(filter-out src/conn.c src/conn-auth.c src/auth.c,$(LIB_SRC)))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 endif

@@ -38,6 +38,14 @@ struct conn {
 	/* Address of a TCP peer. */
 	struct sockaddr_storage	 peer;
 	socklen_t		 peerlen;
+	/*
+	 * What the MUNGE handshake proved (conn-auth.c): the peer's role
+	 * (enum auth_role, 0 for none) and host; uid and gid above then
+	 * come from its credential.
+	 */
+	int			 auth_role;
+	char			 auth_host[256];
+	struct conn_auth	*auth;		/* the handshake, under way */
 	/* Internal. */
 	int			 busy;		/* inside a callback */
 	bool			 dead;
@@ -75,6 +83,36 @@ size_t		 conn_pending_out(const struct conn *);
  * executes itself again.  -1 if some of it could not be written.
  */
 int		 conn_flush_now(struct conn *, int timeout_ms);
+
+/*
+ * The MUNGE handshake (include/auth.h).  A server's first frame must be
+ * MSG_AUTH with a claim naming it (me, myhost); check, if given, then
+ * judges the proven peer (return -1 with an allocated *why to refuse).
+ * With optional, a peer whose first frame is something else is served
+ * anonymously (auth_role 0).
+ */
+struct auth_claim;
+enum auth_role;
+typedef int (*conn_auth_check)(struct conn *, const struct auth_claim *,
+		    uid_t, char **why);
+void		 conn_auth_server(struct conn *, enum auth_role me,
+		    const char *myhost, bool optional, conn_auth_check check);
+/*
+ * conn_connect, then the handshake: connected runs with err 0 once the
+ * server has proven to be `them` on theirhost, with EACCES if it did not
+ * (the conn is closed after it returns).
+ */
+struct conn	*conn_connect_auth(struct event_base *,
+		    const struct host_addr *to, const struct host_addr *from,
+		    conn_msg_cb, conn_close_cb,
+		    void (*connected)(struct conn *, int err, void *),
+		    void *arg, enum auth_role me, const char *myhost,
+		    enum auth_role them, const char *theirhost);
+/* The handshake on a blocking socket; -1 with a cause. */
+int		 auth_client_fd(int fd, enum auth_role me, const char *myhost,
+		    enum auth_role them, const char *theirhost, int timeout_ms,
+		    char **cause);
+void		 conn_auth_free(struct conn_auth *);
 
 /* Accept connections on a listening fd; cb gets each new fd. */
 struct listener;

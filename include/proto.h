@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	4
+#define PROTO_VERSION	5
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -24,6 +24,8 @@ enum msg_type {
 	MSG_ERROR		= 2,	/* struct msg_error */
 	MSG_PING		= 3,	/* no body; answered with MSG_OK */
 	MSG_REDIRECT		= 4,	/* str: the master host to ask */
+	MSG_AUTH		= 5,	/* str: MUNGE credential (auth.h) */
+	MSG_AUTH_OK		= 6,	/* str: the answer's credential */
 
 	/* 100-199: commands to mbatchd */
 	MSG_SUBMIT		= 100,	/* struct submit_req */

@@ -233,6 +233,7 @@ conn_free(struct conn *c)
 {
 	if (c->bev)
 		bufferevent_free(c->bev);
+	conn_auth_free(c->auth);
 	free(c->name);
 	free(c);
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "daemon.h"
 #include "log.h"
 #include "lsf.h"
@@ -125,7 +126,12 @@ void
 daemon_start(const struct daemon_opts *o, const struct lsf_config *c)
 {
 	enum log_level lvl = log_level_from_mask(c->lsf.log_mask);
-	char *path = NULL;
+	char *path = NULL, *cause = NULL;
+
+	if (auth_init(c, &cause) < 0) {
+		fprintf(stderr, "%s: %s\n", o->name, cause);
+		exit(1);
+	}
 
 	if (o->debug) {
 		lvl = LOG_LVL_DEBUG;

@@ -28,6 +28,33 @@ pick_ports() {
 	done
 }
 
+# munge_start DIR: a private munged with its own key, its socket in
+# DIR/munge (the daemons prove who they are with MUNGE; see
+# include/auth.h), and LSF_MUNGE_SOCKET naming it in DIR/conf/lsf.conf.
+# It is found and stopped by its socket's path, which holds DIR.
+munge_start() {
+	local m="$1/munge" i
+	mkdir -p "$m"
+	chmod 755 "$m"
+	head -c 1024 /dev/urandom >"$m/key"
+	chmod 600 "$m/key"
+	munged -f -S "$m/sock" --key-file="$m/key" --log-file="$m/log" \
+	    --pid-file="$m/pid" --seed-file="$m/seed" || {
+		echo "munged did not start" >&2
+		exit 1
+	}
+	for i in $(seq 1 100); do
+		[ -S "$m/sock" ] && break
+		sleep 0.05
+	done
+	echo "LSF_MUNGE_SOCKET=$m/sock" >>"$1/conf/lsf.conf"
+}
+
+munge_stop() {
+	[ -S "$1/munge/sock" ] && munged -s -S "$1/munge/sock" >/dev/null 2>&1
+	return 0
+}
+
 cluster_conf() {
 	local dir=$1 n=$2 mask=$3 admins=$4 i h base
 	shift 4
@@ -57,6 +84,7 @@ LSF_MASTER_LIST="$MASTER"
 LSF_UNIT_FOR_LIMITS=MB
 EOF
 	for i in "$@"; do echo "$i" >>"$LSF_CONF/lsf.conf"; done
+	munge_start "$dir"
 	cat >"$LSF_CONF/lsf.shared" <<EOF
 Begin Cluster
 ClusterName

@@ -26,6 +26,7 @@ stop() {
 	set +e
 	for p in $pids; do kill "$p" 2>/dev/null; done
 	for p in $pids; do wait "$p" 2>/dev/null; done
+	munge_stop "$dir"
 	# Jobs outlive sbatchd by design: end this cluster's, by the locks
 	# their supervisors hold.
 	for f in "$dir"/work/*/sbd/*/jobs/*/lock; do
@@ -115,6 +116,7 @@ mxj='!'
 sed -i -e "s/^hostA  *!/demohost    $mxj/" \
     "$conf/lsbatch/cluster1/configdir/lsb.hosts"
 echo "127.0.0.1 demohost" >"$conf/hosts"
+munge_start "$dir"
 export LSF_ENVDIR="$conf"
 
 echo "== a one-host cluster in $dir"

@@ -92,6 +92,7 @@ probe(const char *host, char **master_out)
 	uint8_t *body = NULL;
 	struct lim_probe_reply rep;
 	struct rbuf r;
+	char *cause = NULL;
 	int fd;
 
 	*master_out = NULL;
@@ -100,6 +101,13 @@ probe(const char *host, char **master_out)
 	fd = net_connect_tcp(&to, &from, PROBE_TIMEOUT_MS);
 	if (fd < 0)
 		return -1;
+	if (auth_client_fd(fd, AUTH_LIM, lim->host, AUTH_LIM, host,
+	    PROBE_TIMEOUT_MS, &cause) < 0) {
+		log_warnx("LIM on %s: not following it: %s", host, cause);
+		free(cause);
+		close(fd);
+		return -1;
+	}
 	wbuf_init(&w);
 	wbuf_begin(&w, MSG_LIM_PROBE, 0, 0);
 	put_str(&w, lim->host);

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lim.h"
 #include "log.h"
@@ -115,6 +116,21 @@ bad_request(struct conn *c, uint32_t seq, const char *what)
 	conn_close_after_write(c);
 }
 
+/* Only a LIM that proved to be the host it reports for. */
+static void
+refuse(struct conn *c, uint32_t seq, const char *what, const char *host)
+{
+	struct wbuf w;
+
+	log_warnx("%s: %s for %s refused: %s", c->name, what,
+	    host ? host : "?", c->auth_role == AUTH_LIM ?
+	    "it authenticated as another host" : "not an authenticated LIM");
+	wbuf_init(&w);
+	msg_put_error(&w, seq, LSBE_PERMISSION, NULL, what);
+	reply(c, &w);
+	conn_close_after_write(c);
+}
+
 static void
 serve_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
     void *arg)
@@ -152,6 +168,12 @@ serve_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 		if (!lim_host_unpack(r, &rep) || rbuf_end(r) < 0) {
 			lim_host_release(&rep);
 			bad_request(c, h->seq, "load report");
+			break;
+		}
+		if (c->auth_role != AUTH_LIM || rep.name == NULL ||
+		    strcasecmp(rep.name, c->auth_host) != 0) {
+			refuse(c, h->seq, "load report", rep.name);
+			lim_host_release(&rep);
 			break;
 		}
 		if (lim->is_master)
@@ -225,4 +247,5 @@ serve_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 	memcpy(&c->peer, sa, len);
 	c->peerlen = len;
 	c->name = xstrdup(net_addr_str(sa, len));
+	conn_auth_server(c, AUTH_LIM, lim->host, true, NULL);
 }

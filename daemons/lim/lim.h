@@ -17,6 +17,7 @@
 #include <event2/event.h>
 
 #include "conf.h"
+#include "auth.h"
 #include "conn.h"
 #include "daemon.h"
 #include "loadsample.h"

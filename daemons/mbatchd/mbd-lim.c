@@ -137,8 +137,9 @@ lim_connect(void)
 		retry();
 		return;
 	}
-	mbd->lim = conn_connect(mbd->base, &to, &from, lim_msg, lim_closed,
-	    lim_connected, NULL);
+	mbd->lim = conn_connect_auth(mbd->base, &to, &from, lim_msg,
+	    lim_closed, lim_connected, NULL, AUTH_MBD, mbd->host, AUTH_LIM,
+	    mbd->host);
 	if (mbd->lim == NULL) {
 		retry();
 		return;

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "log.h"
@@ -196,7 +197,8 @@ do_register(struct conn *c, struct sbd_register *reg)
 		conn_close_after_write(c);
 		return;
 	}
-	if (!net_same_ip((struct sockaddr *)&h->addr.ss,
+	if (strcasecmp(h->name, c->auth_host) != 0 ||
+	    !net_same_ip((struct sockaddr *)&h->addr.ss,
 	    (struct sockaddr *)&c->peer)) {
 		log_warnx("%s: claims to be %s; refused", c->name, h->name);
 		client_reply_error(c, 0, LSBE_PERMISSION, h->name,
@@ -304,6 +306,17 @@ sbd_closed(struct conn *c, void *arg)
 	mbd_sched_dirty();
 }
 
+/* Only an sbatchd, proven by its credential, is served on this port. */
+static int
+sbd_check(struct conn *c, const struct auth_claim *cl, uid_t uid, char **why)
+{
+	if (cl->from_role == AUTH_SBD)
+		return 0;
+	*why = xasprintf("a %s may not connect to the sbatchd port",
+	    auth_role_name(cl->from_role));
+	return -1;
+}
+
 void
 sbd_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 {
@@ -312,4 +325,5 @@ sbd_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 	memcpy(&c->peer, sa, len);
 	c->peerlen = len;
 	c->name = xasprintf("sbatchd at %s", net_addr_str(sa, len));
+	conn_auth_server(c, AUTH_MBD, mbd->host, false, sbd_check);
 }

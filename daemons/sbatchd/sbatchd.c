@@ -85,8 +85,9 @@ lim_subscribe(void)
 
 	if (net_resolve(sbd->host, sbd->conf.lsf.lim_port, &to) < 0)
 		fatalx("cannot resolve %s", sbd->host);
-	sbd->lim = conn_connect(sbd->base, &to, &sbd->addr, lim_msg,
-	    lim_closed, lim_connected, NULL);
+	sbd->lim = conn_connect_auth(sbd->base, &to, &sbd->addr, lim_msg,
+	    lim_closed, lim_connected, NULL, AUTH_SBD, sbd->host, AUTH_LIM,
+	    sbd->host);
 	if (sbd->lim == NULL) {
 		lim_retry();
 		return;

@@ -213,8 +213,9 @@ mbd_connect(void)
 		return;
 	}
 	conn_gen++;
-	sbd->mbd = conn_connect(sbd->base, &to, &sbd->addr, mbd_msg,
-	    mbd_closed, mbd_connected, NULL);
+	sbd->mbd = conn_connect_auth(sbd->base, &to, &sbd->addr, mbd_msg,
+	    mbd_closed, mbd_connected, NULL, AUTH_SBD, sbd->host, AUTH_MBD,
+	    sbd->master);
 	if (sbd->mbd == NULL) {
 		log_warn("connect to mbatchd");
 		mbd_connect_soon(RETRY_MAX_MS);
