@@ -56,6 +56,17 @@ else
 CMD_CC	:= $(CC)
 CMD_O	:= $(O)
 endif
+# The commands prove their user to mbatchd on another host with MUNGE
+# (src/auth.c), so they link libmunge: its archive when they are static
+# (with musl, cmds/cmd-fortify.c stands in for the few glibc entry points
+# Debian's archive calls, and munge.h is copied beside musl's headers).
+MUNGE_LIBDIR := $(shell pkg-config --variable=libdir munge 2>/dev/null || echo /usr/lib/x86_64-linux-gnu)
+MUNGE_INCDIR := $(shell pkg-config --variable=includedir munge 2>/dev/null || echo /usr/include)
+ifeq ($(STATIC)$(SANITIZE),1)
+CMD_LIBS := $(MUNGE_LIBDIR)/libmunge.a
+else
+CMD_LIBS := -lmunge
+endif
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
 
 LIB_SRC	:= $(sort $(wildcard src/*.c))
@@ -89,23 +100,26 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # The commands' objects and library, apart when another libc builds them
-# (src/conn*.c are libevent's side and src/auth.c MUNGE's: the commands
-# do not use them).  With
+# (src/conn*.c are libevent's side: the commands do not use them).  With
 # musl they also get their own malloc (cmds/cmd-malloc.c).
 CMD_LIB	:= $(CMD_O)/lib/liblsf.a
 ifneq ($(CMD_O),$(O))
-$(CMD_O)/%.o: %.c
+$(CMD_O)/%.o: %.c | $(CMD_O)/include/munge.h
 	@mkdir -p $(dir $@)
-	$(CMD_CC) $(CFLAGS) -DLSF_SHORTALLOC -c -o $@ $<
+	$(CMD_CC) $(CFLAGS) -I$(CMD_O)/include -DLSF_SHORTALLOC -c -o $@ $<
 
-$(CMD_LIB): $(patsubst %.c,$(CMD_O)/%.o,$(filter-out src/conn.c src/conn-auth.c src/auth.c,$(LIB_SRC)))
+$(CMD_O)/include/munge.h: $(MUNGE_INCDIR)/munge.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(CMD_LIB): $(patsubst %.c,$(CMD_O)/%.o,$(filter-out src/conn.c src/conn-auth.c,$(LIB_SRC)))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 endif
 
 $(O)/bin/%: $(CMD_O)/cmds/%.o $(CMD_COMMON_OBJ) $(CMD_LIB)
 	@mkdir -p $(dir $@)
-	$(CMD_CC) $(LDFLAGS) $(CMD_LDFLAGS) -o $@ $^
+	$(CMD_CC) $(LDFLAGS) $(CMD_LDFLAGS) -o $@ $^ $(CMD_LIBS)
 
 define daemon_rule
 $(O)/sbin/$(1): $$(patsubst %.c,$(O)/%.o,$$(wildcard daemons/$(1)/*.c)) $(LIB)

@@ -79,4 +79,13 @@ int		 auth_encode(const struct auth_claim *, char **cred,
 int		 auth_decode(const char *cred, struct auth_claim *, uid_t *,
 		    gid_t *, char **cause);
 
+/*
+ * The connecting side's handshake on a blocking socket (conn-auth.c has
+ * the daemons' own, on their event loops): -1 with a cause unless the
+ * peer proved to be `them` on theirhost within timeout_ms.
+ */
+int		 auth_client_fd(int fd, enum auth_role me, const char *myhost,
+		    enum auth_role them, const char *theirhost, int timeout_ms,
+		    char **cause);
+
 #endif

@@ -108,10 +108,6 @@ struct conn	*conn_connect_auth(struct event_base *,
 		    void (*connected)(struct conn *, int err, void *),
 		    void *arg, enum auth_role me, const char *myhost,
 		    enum auth_role them, const char *theirhost);
-/* The handshake on a blocking socket; -1 with a cause. */
-int		 auth_client_fd(int fd, enum auth_role me, const char *myhost,
-		    enum auth_role them, const char *theirhost, int timeout_ms,
-		    char **cause);
 void		 conn_auth_free(struct conn_auth *);
 
 /* Accept connections on a listening fd; cb gets each new fd. */

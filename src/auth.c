@@ -12,7 +12,9 @@
 
 #include "auth.h"
 #include "conf.h"
+#include "proto.h"
 #include "util.h"
+#include "wire.h"
 
 #define CLAIM_MAGIC	"lsf-auth 1"
 
@@ -277,5 +279,63 @@ auth_decode(const char *cred, struct auth_claim *c, uid_t *uid, gid_t *gid,
 		rc = 0;
 	free(payload);
 	munge_ctx_destroy(ctx);
+	return rc;
+}
+
+int
+auth_client_fd(int fd, enum auth_role me, const char *myhost,
+    enum auth_role them, const char *theirhost, int timeout_ms, char **cause)
+{
+	struct auth_claim cl, rep;
+	struct wbuf w;
+	struct wire_hdr h;
+	struct rbuf r;
+	uint8_t *body = NULL;
+	char *cred = NULL;
+	uid_t uid;
+	gid_t gid;
+	int rc = -1;
+
+	memset(&cl, 0, sizeof(cl));
+	cl.kind = AUTH_HELLO;
+	cl.from_role = me;
+	snprintf(cl.from_host, sizeof(cl.from_host), "%s", myhost);
+	cl.to_role = them;
+	snprintf(cl.to_host, sizeof(cl.to_host), "%s", theirhost);
+	auth_new_nonce(&cl);
+	if (auth_encode(&cl, &cred, cause) < 0)
+		return -1;
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_AUTH, 0, 0);
+	put_str(&w, cred);
+	wbuf_end_frame(&w);
+	free(cred);
+	cred = NULL;
+	if (wire_send(fd, &w) < 0 || wire_recv(fd, &h, &body, timeout_ms) < 0) {
+		*cause = xstrdup("no answer to the handshake");
+		goto out;
+	}
+	rbuf_init(&r, body, h.len - WIRE_HDR_LEN);
+	if (h.type != MSG_AUTH_OK || !get_str(&r, &cred) || cred == NULL ||
+	    rbuf_end(&r) < 0) {
+		*cause = xasprintf("it answered %s, not the handshake",
+		    msg_type_name(h.type));
+		goto out;
+	}
+	if (auth_decode(cred, &rep, &uid, &gid, cause) < 0)
+		goto out;
+	if (!auth_uid_is_daemon(uid) || rep.kind != AUTH_REPLY ||
+	    strcmp(rep.nonce, cl.nonce) != 0 || rep.from_role != them ||
+	    strcasecmp(rep.from_host, theirhost) != 0 || rep.to_role != me ||
+	    strcasecmp(rep.to_host, myhost) != 0) {
+		*cause = xasprintf("it did not prove to be %s on %s",
+		    auth_role_name(them), theirhost);
+		goto out;
+	}
+	rc = 0;
+out:
+	wbuf_release(&w);
+	free(cred);
+	free(body);
 	return rc;
 }

@@ -7,10 +7,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "client.h"
 #include "net.h"
 
 #define LIM_TIMEOUT_MS	5000
+#define MBD_TCP_TIMEOUT_MS 10000
 #define RETRY_FOREVER_S	600
 
 static struct lsf_config cconf;
@@ -21,8 +23,14 @@ client_config(unsigned parts)
 {
 	struct conf_diag d;
 
-	if (cconf_loaded)
+	if (cconf_loaded && (cconf.loaded & parts) == parts)
 		return &cconf;
+	if (cconf_loaded) {
+		/* More of it is wanted now (mbatchd from another host). */
+		config_release(&cconf);
+		memset(&cconf, 0, sizeof(cconf));
+		cconf_loaded = false;
+	}
 	conf_diag_init(&d);
 	if (config_load(&cconf, NULL, parts, &d) < 0) {
 		conf_diag_print(&d, stderr);
@@ -77,11 +85,58 @@ ntries(void)
 	return -1;
 }
 
+/*
+ * mbatchd from a host other than the master: the LIMs name the master,
+ * and mbatchd's TCP port takes a command that proves, with MUNGE, which
+ * user runs it (include/auth.h).  -1 while nothing answers (try again);
+ * -2 with a cause when the answer was no.
+ */
+static int
+mbd_connect_tcp(char **cause)
+{
+	const struct lsf_config *c = client_config(CONF_CLUSTER);
+	struct lim_cluster_info ci;
+	struct host_addr a;
+	struct reply rp;
+	struct wbuf w;
+	char *me;
+	int fd = -1, rc;
+
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_LIM_CLUSTER_QUERY, 0, 0);
+	wbuf_end_frame(&w);
+	rc = lim_call(&w, &rp);
+	wbuf_release(&w);
+	if (rc < 0)
+		return -1;
+	memset(&ci, 0, sizeof(ci));
+	if (rp.hdr.type != MSG_LIM_CLUSTER_INFO ||
+	    !lim_cluster_info_unpack(&rp.r, &ci) || rbuf_end(&rp.r) < 0 ||
+	    ci.master == NULL ||
+	    net_resolve(ci.master, c->lsf.mbd_port, &a) < 0 ||
+	    (fd = net_connect_tcp(&a, NULL, MBD_TCP_TIMEOUT_MS)) < 0) {
+		lim_cluster_info_release(&ci);
+		reply_release(&rp);
+		return -1;
+	}
+	reply_release(&rp);
+	me = net_local_hostname();
+	if (auth_init(c, cause) < 0 ||
+	    auth_client_fd(fd, AUTH_CMD, me, AUTH_MBD, ci.master,
+	    MBD_TCP_TIMEOUT_MS, cause) < 0) {
+		close(fd);
+		fd = -2;
+	}
+	free(me);
+	lim_cluster_info_release(&ci);
+	return fd;
+}
+
 int
 mbd_connect(void)
 {
 	const struct lsf_config *c = client_config(CONF_SHARED);
-	char *path = mbd_socket_path(c);
+	char *path = mbd_socket_path(c), *cause = NULL;
 	long tries = ntries(), n = 0;
 	uint64_t start = mono_ms();
 	int delay_ms = 20;
@@ -89,9 +144,22 @@ mbd_connect(void)
 	int fd;
 
 	for (;;) {
+		int err;
+
 		fd = net_connect_unix(path);
 		if (fd >= 0)
 			break;
+		err = errno;
+		/* Not on the master host, or mbatchd is restarting. */
+		fd = mbd_connect_tcp(&cause);
+		if (fd >= 0)
+			break;
+		if (fd == -2) {
+			fprintf(stderr, "%s: mbatchd cannot be used: %s\n",
+			    progname, cause);
+			exit(255);
+		}
+		errno = err;
 		n++;
 		if ((tries >= 0 && n > tries) || (tries < 0 &&
 		    mono_ms() - start > RETRY_FOREVER_S * 1000ull)) {

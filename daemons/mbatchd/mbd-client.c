@@ -1,7 +1,9 @@
 /*
- * The command socket.  A Unix-domain socket: the kernel tells who the
- * caller is (SO_PEERCRED), and that uid is the caller's identity for
- * everything.  One table maps each request to its handler and says
+ * Commands.  On the master host they use a Unix-domain socket, where the
+ * kernel tells who the caller is (SO_PEERCRED); from other hosts they
+ * come to the TCP port with a MUNGE credential naming their user
+ * (mbd-sbd.c takes those and hands them here).  That uid is the caller's
+ * identity for everything.  One table maps each request to its handler and says
  * whether only cluster administrators may send it; that is checked here,
  * in one place.  Per-job rights (owner or administrator) are checked by
  * the handlers, which know the jobs.
@@ -186,7 +188,7 @@ wait_job(struct conn *c, uint32_t seq, struct rbuf *r)
 	c->data = j;
 }
 
-static void
+void
 client_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
     void *arg)
 {
@@ -207,7 +209,7 @@ client_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 	    "unexpected request", false);
 }
 
-static void
+void
 client_closed(struct conn *c, void *arg)
 {
 	outbox_drop_conn(c);

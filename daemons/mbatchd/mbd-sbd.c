@@ -244,6 +244,10 @@ sbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 	struct job_status st;
 	struct peek_reply pr;
 
+	if (c->auth_role == AUTH_CMD) {
+		client_msg(c, h, r, arg);
+		return;
+	}
 	switch (h->type) {
 	case MSG_SBD_REGISTER:
 		if (!sbd_register_unpack(r, &reg) || rbuf_end(r) < 0) {
@@ -297,6 +301,10 @@ sbd_closed(struct conn *c, void *arg)
 {
 	struct mhost *h = c->data;
 
+	if (c->auth_role == AUTH_CMD) {
+		client_closed(c, arg);
+		return;
+	}
 	outbox_drop_conn(c);
 	if (h == NULL)
 		return;
@@ -306,12 +314,21 @@ sbd_closed(struct conn *c, void *arg)
 	mbd_sched_dirty();
 }
 
-/* Only an sbatchd, proven by its credential, is served on this port. */
+/*
+ * Sbatchds and commands from other hosts, each proven by its credential,
+ * are served on this port; a command then goes to mbd-client.c.
+ */
 static int
 sbd_check(struct conn *c, const struct auth_claim *cl, uid_t uid, char **why)
 {
 	if (cl->from_role == AUTH_SBD)
 		return 0;
+	if (cl->from_role == AUTH_CMD) {
+		free(c->name);
+		c->name = xasprintf("command uid %d from %s", (int)uid,
+		    cl->from_host);
+		return 0;
+	}
 	*why = xasprintf("a %s may not connect to the sbatchd port",
 	    auth_role_name(cl->from_role));
 	return -1;

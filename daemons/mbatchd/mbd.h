@@ -431,6 +431,10 @@ int	 job_set_resreq(struct job *, const char *unit, char **cause);
 
 /* mbd-client.c */
 void	 client_accept(int fd, struct sockaddr *, socklen_t, void *);
+/* A command's request and its connection's end (Unix socket or TCP). */
+void	 client_msg(struct conn *, const struct wire_hdr *, struct rbuf *,
+	    void *);
+void	 client_closed(struct conn *, void *);
 void	 client_reply_error(struct conn *, uint32_t seq, int code,
 	    const char *context, const char *detail, bool wait_log);
 void	 client_job_event(struct job *, int what);
