@@ -1,7 +1,8 @@
 /*
  * badmin's requests: close and open hosts; close, open, inactivate and
- * activate queues; reconfig and mbdrestart.  Only cluster administrators
- * get here (the dispatch table says so).
+ * activate queues; reconfig and mbdrestart.  Cluster administrators may
+ * do all of it; a queue's ADMINISTRATORS only the queue operations, on
+ * their own queues (admin_handle, queue_ctrl).
  *
  * Each change is a HOST_CTRL or QUEUE_CTRL record with who asked and
  * why, written before the answer goes out and replayed at start-up, so a
@@ -193,7 +194,7 @@ queue_op(int op)
 
 static void
 queue_ctrl(const struct admin_req *rq, int uid, const char *user,
-    struct results *rs)
+    bool cluster_admin, struct results *rs)
 {
 	static const char *const done[] = {
 		"", "opened", "closed", "activated", "inactivated"
@@ -215,6 +216,10 @@ queue_ctrl(const struct admin_req *rq, int uid, const char *user,
 
 		if (q == NULL) {
 			result_add(rs, names.v[i], LSBE_BAD_QUEUE, NULL);
+			continue;
+		}
+		if (!cluster_admin && !strv_contains(&q->admins, user)) {
+			result_add(rs, q->name, LSBE_PERMISSION, NULL);
 			continue;
 		}
 		log_ctrl("QUEUE_CTRL", op, q->name, uid, user, rq->comment);
@@ -277,11 +282,19 @@ admin_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 	struct results rs = { NULL, 0 };
 	int uid = (int)c->uid;
 	const char *user = user_name(uid);
+	bool cluster_admin = user_is_admin(user, uid);
 
 	if (!admin_req_unpack(r, &rq) || rbuf_end(r) < 0 ||
 	    rq.op < ADM_HOST_OPEN || rq.op > ADM_MBD_RESTART) {
 		admin_req_release(&rq);
 		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	/* A queue's ADMINISTRATORS may open, close and (in)activate it. */
+	if (!cluster_admin && (rq.op < ADM_QUEUE_OPEN ||
+	    rq.op > ADM_QUEUE_INACT)) {
+		client_reply_error(c, seq, LSBE_PERMISSION, NULL, NULL, false);
+		admin_req_release(&rq);
 		return;
 	}
 	if (mbd->restart) {
@@ -303,7 +316,7 @@ admin_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 		restart(c, user, rq.comment, &rs);
 		break;
 	default:
-		queue_ctrl(&rq, uid, user, &rs);
+		queue_ctrl(&rq, uid, user, cluster_admin, &rs);
 		break;
 	}
 	results_reply(c, seq, &rs);

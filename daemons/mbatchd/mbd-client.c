@@ -36,7 +36,8 @@ static const struct {
 	{ MSG_JOB_CONTROL,	control_handle,	false },
 	{ MSG_JOB_MODIFY,	modify_handle,	false },
 	{ MSG_JOB_PEEK,		peek_handle,	false },
-	{ MSG_ADMIN,		admin_handle,	true },
+	/* Queue administrators have some of it: admin_handle checks. */
+	{ MSG_ADMIN,		admin_handle,	false },
 };
 
 void
@@ -161,8 +162,8 @@ wait_job(struct conn *c, uint32_t seq, struct rbuf *r)
 		client_reply_error(c, seq, LSBE_NO_JOB, NULL, NULL, false);
 		return;
 	}
-	if ((int)c->uid != j->uid && !user_is_admin(user_name((int)c->uid),
-	    (int)c->uid)) {
+	if ((int)c->uid != j->uid && !user_admins_job(j,
+	    user_name((int)c->uid), (int)c->uid)) {
 		client_reply_error(c, seq, LSBE_PERMISSION, NULL, NULL, false);
 		return;
 	}

@@ -474,8 +474,10 @@ do_mig(struct job *j, struct ctl *c)
 static int
 control_one(struct job *j, void *arg)
 {
-	struct ctl *c = arg;
+	struct ctl cj = *(struct ctl *)arg, *c = &cj;
 
+	/* The job's queue administrators may do what cluster ones may. */
+	cj.admin = cj.admin || user_admins_job(j, cj.user, cj.uid);
 	switch (c->rq->op) {
 	case JC_STOP:
 		return do_stop(j, c);

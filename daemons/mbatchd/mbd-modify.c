@@ -420,6 +420,7 @@ modify_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 		code = LSBE_NO_JOB;
 		goto out;
 	}
+	admin = admin || user_admins_job(j, user, (int)c->uid);
 	code = check(j, &m, user, (int)c->uid, admin, &context, &detail);
 	if (code == LSBE_NO_ERROR && JOB_STAT_PENDING(j->status))
 		code = queue_check(j, &m, user, (int)c->uid, &context,

@@ -139,7 +139,7 @@ peek_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 		peek_error(c, seq, LSBE_NO_JOB, rq.jobid, rq.idx, NULL);
 		goto out;
 	}
-	if (j->uid != (int)c->uid && !user_is_admin(caller, (int)c->uid)) {
+	if (j->uid != (int)c->uid && !user_admins_job(j, caller, (int)c->uid)) {
 		peek_error(c, seq, LSBE_PERMISSION, j->jobid, j->idx, NULL);
 		goto out;
 	}

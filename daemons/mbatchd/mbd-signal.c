@@ -273,7 +273,8 @@ signal_one(struct job *j, void *arg)
 {
 	struct sig_ctx *c = arg;
 
-	return do_signal(j, c->rq, c->uid, c->user, c->admin);
+	return do_signal(j, c->rq, c->uid, c->user,
+	    c->admin || user_admins_job(j, c->user, c->uid));
 }
 
 void

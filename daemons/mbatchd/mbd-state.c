@@ -83,6 +83,19 @@ user_is_admin(const char *user, int uid)
 	return uid == 0 || (user && strv_contains(&mbd->admins, user));
 }
 
+/*
+ * Queue administrators control every job of their queue as its owner
+ * would, and more (what cluster administrators may do to a job); not
+ * the cluster's hosts or other queues' jobs.
+ */
+bool
+user_admins_job(const struct job *j, const char *user, int uid)
+{
+	if (user_is_admin(user, uid))
+		return true;
+	return user && j->queue && strv_contains(&j->queue->admins, user);
+}
+
 static void
 expand_users(const struct strv *in, struct strv *out, int depth)
 {
@@ -924,6 +937,8 @@ queue_configure(struct mqueue *q, const struct queue_conf *qc, int order)
 	q->pq.host_ok = q->host_ok;
 	strv_release(&q->users);
 	expand_users(&qc->users, &q->users, 0);
+	strv_release(&q->admins);
+	expand_users(&qc->administrators, &q->admins, 0);
 	queue_set_active(q, time(NULL));
 }
 

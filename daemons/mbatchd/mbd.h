@@ -191,6 +191,7 @@ struct mqueue {
 	struct resreq	*rr;		/* RES_REQ */
 	bool		*host_ok;	/* per host index, NULL = all */
 	struct strv	 users;		/* USERS expanded; empty = all */
+	struct strv	 admins;	/* ADMINISTRATORS expanded */
 	int		 index;
 	bool		 open;
 	bool		 active;
@@ -316,6 +317,8 @@ bool	*host_mask(const char *);
 bool	 job_on_hosts(const struct job *, const bool *mask);
 void	 host_refresh(struct mhost *);
 bool	 user_is_admin(const char *user, int uid);
+/* A cluster administrator, or one of the job's queue's ADMINISTRATORS. */
+bool	 user_admins_job(const struct job *, const char *user, int uid);
 bool	 queue_user_ok(const struct mqueue *, const char *user, int uid);
 const char *user_name(int uid);
 struct menv *env_find(const char *id);

@@ -303,7 +303,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	    "badmin: User permission denied" "$out"
 	check "so it stays open" test "$(host_status hostb)" != closed_Adm
 	out=$(as_nobody badmin qinact normal 2>&1)
-	expect_eq "nor inactivate a queue" "badmin: User permission denied" "$out"
+	expect_eq "nor inactivate a queue" "normal: User permission denied" "$out"
 	check "nor reconfigure" sh -c "! setpriv --reuid=65534 \
 	    --regid=65534 --clear-groups -- badmin reconfig -f >/dev/null 2>&1"
 	out=$(as_nobody lsadmin reconfig -f 2>/dev/null | head -n 1)
