@@ -82,6 +82,7 @@ LSB_MBD_PORT=$((base + 1))
 LSB_SBD_PORT=$((base + 2))
 LSF_MASTER_LIST="$MASTER"
 LSF_UNIT_FOR_LIMITS=MB
+LSF_ROOT_REX=local
 EOF
 	for i in "$@"; do echo "$i" >>"$LSF_CONF/lsf.conf"; done
 	munge_start "$dir"

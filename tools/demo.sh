@@ -117,6 +117,9 @@ sed -i -e "s/^hostA  *!/demohost    $mxj/" \
     "$conf/lsbatch/cluster1/configdir/lsb.hosts"
 echo "127.0.0.1 demohost" >"$conf/hosts"
 munge_start "$dir"
+# The demo submits as whoever runs it, root on a fresh machine: let
+# root's jobs run here (the sample lsf.conf does not).
+[ "$(id -u)" -eq 0 ] && echo "LSF_ROOT_REX=local" >>"$conf/lsf.conf"
 export LSF_ENVDIR="$conf"
 
 echo "== a one-host cluster in $dir"

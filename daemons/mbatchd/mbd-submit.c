@@ -275,6 +275,13 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 		    "malformed submission", false);
 		return;
 	}
+	/* A job runs as its submitter: as root only where LSF allows it. */
+	if (c->uid == 0 &&
+	    lsf_conf_get(&mbd->conf.lsf, "LSF_ROOT_REX") == NULL) {
+		verdict_set(&v, LSBE_PERMISSION, NULL,
+		    "root's jobs are not run: LSF_ROOT_REX is not set");
+		goto refuse;
+	}
 	if (r->sub_home == NULL || *r->sub_home == '\0') {
 		/* bsub ran without HOME: the submitter's home from passwd. */
 		struct passwd *pw = getpwuid(c->uid);

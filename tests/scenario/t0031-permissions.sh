@@ -88,4 +88,25 @@ expect_eq "as the user" nobody "$(bjobs -noheader -o user "$c")"
 out=$(bkill "$c" 2>&1)
 expect_eq "root kills the user's job" "Job <$c> is being terminated" "$out"
 bkill "$b" >/dev/null 2>&1
+
+# The environment a job carries (secrets and all) is for its owner.
+secret=$(SECRET_TOKEN=s3cr3t-$$ submit -o /dev/null sleep 60)
+check "the job with a secret runs" wait_for job_is "$secret" RUN
+out=$(as_nobody bjobs -l "$secret" 2>&1)
+check "another user's bjobs -l does not show it" \
+    sh -c "! echo \"\$1\" | grep -q s3cr3t" _ "$out"
+check "lsb.envs is the cluster's alone" \
+    test "$(stat -c %a "$T_DIR/work/c1/logdir/lsb.envs")" = 600
+bkill "$secret" >/dev/null 2>&1
+
+# Without LSF_ROOT_REX root's jobs are refused (they would run as root).
+sed -i '/^LSF_ROOT_REX=/d' "$LSF_CONF/lsf.conf"
+badmin reconfig -f >/dev/null 2>&1
+out=$(bsub -o /dev/null true 2>&1)
+expect_match "root may not submit without LSF_ROOT_REX" \
+    "^bsub: root's jobs are not run: LSF_ROOT_REX is not set\$" "$out"
+expect_match "as LSF says it" "^User permission denied\. Job not submitted\.\$" \
+    "$out"
+out=$(as_nobody bsub -o /dev/null true 2>&1)
+expect_match "while a user still may" '^Job <[0-9]+> is submitted' "$out"
 finish
