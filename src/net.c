@@ -178,10 +178,13 @@ net_listen_tcp(const struct host_addr *a, char **cause)
 	}
 	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
 	if (bind(fd, (const struct sockaddr *)&a->ss, a->len) < 0) {
+		int err = errno;
+
 		*cause = xasprintf("bind %s: %s",
 		    net_addr_str((const struct sockaddr *)&a->ss, a->len),
-		    strerror(errno));
+		    strerror(err));
 		close(fd);
+		errno = err;
 		return -1;
 	}
 	if (listen(fd, 1024) < 0) {

@@ -188,8 +188,17 @@ main(int argc, char **argv)
 		fprintf(stderr, "sbatchd: cannot resolve host %s\n", sbd->host);
 		exit(1);
 	}
-	/* The port is ours alone: one sbatchd per host. */
-	fd_sbd = net_listen_tcp(&a, &cause);
+	/*
+	 * The port is ours alone: one sbatchd per host.  A supervisor
+	 * forked by an sbatchd that just died may hold it for a moment,
+	 * until it closes what it inherited: wait for that, briefly.
+	 */
+	for (int i = 0; (fd_sbd = net_listen_tcp(&a, &cause)) < 0 &&
+	    errno == EADDRINUSE && i < 50; i++) {
+		free(cause);
+		cause = NULL;
+		usleep(100 * 1000);
+	}
 	if (fd_sbd < 0) {
 		fprintf(stderr, "sbatchd: %s\n", cause);
 		exit(1);

@@ -33,6 +33,10 @@ out=$(as_user "$fake" noauth 127.0.0.12 127.0.0.11 "$mport" hostb)
 expect_eq "registering without a credential is refused" 0 "$?"
 expect_match "as unauthenticated" 'MSG_SBD_REGISTER before authenticating' "$out"
 
+out=$(as_user "$fake" query 127.0.0.12 127.0.0.11 "$mport")
+expect_eq "a command's request without a credential is refused" 0 "$?"
+expect_match "before it is read" 'MSG_JOB_QUERY before authenticating' "$out"
+
 out=$("$fake" replay 127.0.0.12 127.0.0.11 "$mport" hostb hosta)
 expect_eq "root's credential works once, not twice" 0 "$?"
 expect_match "the first use is answered" '^first use: accepted: MSG_AUTH_OK$' "$out"

@@ -14,6 +14,8 @@
  *	sbatchd on HOST talking to mbatchd on TO_HOST.
  *   fakepeer noauth FROM MBD_ADDR PORT HOST
  *	register as sbatchd on HOST without any handshake.
+ *   fakepeer query FROM MBD_ADDR PORT
+ *	ask for the job list, as a command would, without any handshake.
  *   fakepeer replay FROM MBD_ADDR PORT HOST TO_HOST
  *	(as root) make one good credential and send it twice, on two
  *	connections: prints both answers; exits 0 if the second is refused.
@@ -270,6 +272,19 @@ main(int argc, char **argv)
 		fd = connect_from(argv[2], argv[3], atoi(argv[4]));
 		send_register(fd, argv[5]);
 		return answer(fd, "register");
+	}
+	if (strcmp(argv[1], "query") == 0 && argc == 5) {
+		struct job_query q;
+		struct wbuf w;
+
+		memset(&q, 0, sizeof(q));
+		fd = connect_from(argv[2], argv[3], atoi(argv[4]));
+		wbuf_init(&w);
+		wbuf_begin(&w, MSG_JOB_QUERY, 0, 0);
+		job_query_pack(&w, &q);
+		wbuf_end_frame(&w);
+		(void)wire_send(fd, &w);
+		return answer(fd, "job query");
 	}
 	if (strcmp(argv[1], "replay") == 0 && argc == 7) {
 		char *cred = hello(argv[5], argv[6], AUTH_MBD);
