@@ -15,7 +15,7 @@
 
 /* Load the configuration (dies with the diagnostics on errors). */
 const struct lsf_config *client_config(unsigned parts);
-/* The socket mbatchd listens on for commands. */
+/* The socket mbatchd listens on for commands (needs LSB_SHAREDIR). */
 char	*mbd_socket_path(const struct lsf_config *);
 /* A LIM's administrator socket (lsadmin reconfig, limrestart), or NULL
  * without LSB_SHAREDIR. */

@@ -136,7 +136,9 @@ int
 mbd_connect(void)
 {
 	const struct lsf_config *c = client_config(CONF_SHARED);
-	char *path = mbd_socket_path(c), *cause = NULL;
+	/* A client host need not see LSB_SHAREDIR: then TCP alone. */
+	char *path = c->lsf.sharedir ? mbd_socket_path(c) : NULL;
+	char *cause = NULL;
 	long tries = ntries(), n = 0;
 	uint64_t start = mono_ms();
 	int delay_ms = 20;
@@ -144,12 +146,14 @@ mbd_connect(void)
 	int fd;
 
 	for (;;) {
-		int err;
+		int err = ENOENT;
 
-		fd = net_connect_unix(path);
-		if (fd >= 0)
-			break;
-		err = errno;
+		if (path) {
+			fd = net_connect_unix(path);
+			if (fd >= 0)
+				break;
+			err = errno;
+		}
 		/* Not on the master host, or mbatchd is restarting. */
 		fd = mbd_connect_tcp(&cause);
 		if (fd >= 0)
@@ -165,8 +169,9 @@ mbd_connect(void)
 		    mono_ms() - start > RETRY_FOREVER_S * 1000ull)) {
 			fprintf(stderr, "LSF is down. Please wait ...\n");
 			fprintf(stderr, "%s: batch system daemon not "
-			    "responding (%s: %s)\n", progname, path,
-			    strerror(errno));
+			    "responding (%s: %s)\n", progname,
+			    path ? path : "no LSB_SHAREDIR, and no mbatchd on "
+			    "the master's port", strerror(errno));
 			exit(255);
 		}
 		if (!told && n >= 3) {
