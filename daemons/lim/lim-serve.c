@@ -217,7 +217,7 @@ serve_closed(struct conn *c, void *arg)
 	master_conn_closed(c);
 }
 
-void
+struct conn *
 serve_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 {
 	struct conn *c = conn_new(lim->base, fd, serve_msg, serve_closed, NULL);
@@ -225,4 +225,5 @@ serve_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 	memcpy(&c->peer, sa, len);
 	c->peerlen = len;
 	c->name = xstrdup(net_addr_str(sa, len));
+	return c;
 }

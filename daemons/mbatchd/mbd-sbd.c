@@ -304,7 +304,7 @@ sbd_closed(struct conn *c, void *arg)
 	mbd_sched_dirty();
 }
 
-void
+struct conn *
 sbd_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 {
 	struct conn *c = conn_new(mbd->base, fd, sbd_msg, sbd_closed, NULL);
@@ -312,4 +312,5 @@ sbd_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 	memcpy(&c->peer, sa, len);
 	c->peerlen = len;
 	c->name = xasprintf("sbatchd at %s", net_addr_str(sa, len));
+	return c;
 }

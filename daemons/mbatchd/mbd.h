@@ -429,7 +429,7 @@ void	 job_fill_new(struct job *, struct ev_job_new *, struct mqueue *);
 int	 job_set_resreq(struct job *, const char *unit, char **cause);
 
 /* mbd-client.c */
-void	 client_accept(int fd, struct sockaddr *, socklen_t, void *);
+struct conn *client_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 client_reply_error(struct conn *, uint32_t seq, int code,
 	    const char *context, const char *detail, bool wait_log);
 void	 client_job_event(struct job *, int what);
@@ -497,7 +497,7 @@ int	 queue_accepts(struct mqueue *, struct job *, const char *user,
 void	 job_set_asked(struct job *, const struct strv *hosts);
 
 /* mbd-sbd.c */
-void	 sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
+struct conn *sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 sbd_send(struct mhost *, uint16_t type,
 	    void (*pack)(struct wbuf *, const void *), const void *,
 	    bool after_log);
