@@ -11,6 +11,7 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -462,10 +463,18 @@ struct listener {
 	int			 nconns;
 	struct event		*ev_resume;
 	unsigned		 failed;	/* accepts failed this episode */
+	unsigned		 batch;		/* accepted this loop turn */
 };
 
 /* How long a listener at the descriptor limit waits before trying again. */
 #define LISTENER_PAUSE_MS	250
+/*
+ * Connections accepted in one go before the loop turns.  libevent
+ * accepts until the backlog is empty: under a flood that is thousands,
+ * while connections already open wait, and those closed to make room
+ * keep their descriptors until the loop frees them.
+ */
+#define LISTENER_BATCH		32
 
 static void
 listener_forget(struct listener *ctx, struct conn *c)
@@ -503,10 +512,27 @@ peer_key(int fd, const struct sockaddr *sa)
 }
 
 /*
+ * Has c sent nothing at all?  Not even bytes still in the socket: a
+ * command sends its request as it connects, so one accepted a moment
+ * ago has it waiting there, and a flood that connects again as fast as
+ * its connections are closed must not make it the oldest idle one.
+ */
+static bool
+conn_silent(struct conn *c)
+{
+	int n = 0;
+
+	if (c->nframes > 0 || c->dead || c->why_close ||
+	    evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)
+		return false;
+	return ioctl(c->fd, FIONREAD, &n) == 0 && n == 0;
+}
+
+/*
  * A new connection from peer key is over a limit: close the oldest
- * connection that has not sent a whole frame (the peer's own if that is
- * the limit it is over), or refuse.  With key 0, any such connection:
- * to free a descriptor.
+ * connection that has sent nothing (the peer's own if that is the limit
+ * it is over), or refuse.  With any, the oldest silent one of anyone: to
+ * free a descriptor.
  */
 static bool
 listener_make_room(struct listener *ctx, uint64_t key, bool any)
@@ -515,15 +541,11 @@ listener_make_room(struct listener *ctx, uint64_t key, bool any)
 	int n = 0;
 
 	TAILQ_FOREACH(c, &ctx->conns, entry) {
-		bool idle = c->nframes == 0 && !c->dead &&
-		    c->why_close == NULL;
-
 		if (c->peer_key == key) {
 			n++;
-			if (idle && mine == NULL)
+			if (mine == NULL && conn_silent(c))
 				mine = c;
-		}
-		if (idle && oldest == NULL)
+		} else if (oldest == NULL && conn_silent(c))
 			oldest = c;
 	}
 	if (ctx->lim.max_per_peer > 0 && n >= ctx->lim.max_per_peer)
@@ -560,6 +582,12 @@ listener_cb(struct evconnlistener *l, evutil_socket_t fd,
 		    "attempts", ctx->failed);
 		ctx->failed = 0;
 	}
+	if (++ctx->batch >= LISTENER_BATCH) {
+		struct timeval now = { 0, 0 };
+
+		evconnlistener_disable(ctx->l);
+		evtimer_add(ctx->ev_resume, &now);
+	}
 	if (ctx->limited) {
 		key = peer_key(fd, sa);
 		if (!listener_make_room(ctx, key, false)) {
@@ -591,6 +619,7 @@ listener_resume_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct listener *ctx = arg;
 
+	ctx->batch = 0;
 	evconnlistener_enable(ctx->l);
 }
 
