@@ -529,6 +529,7 @@ block_until_done(int fd, int64_t jobid)
 	bool told_start = false;
 
 	fprintf(stderr, "<<Waiting for dispatch ...>>\n");
+	mbd_recv_timeout(0);
 	for (;;) {
 		struct reply rp;
 		struct job_event ev;

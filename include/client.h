@@ -36,11 +36,18 @@ void	 reply_release(struct reply *);
  * with LSF's message.
  */
 int	 mbd_connect(void);
-/* Send the request and read one reply frame; -1 on a broken connection
- * (the caller prints its own message). */
+/*
+ * Send the request and read one reply frame; -1 on a broken connection
+ * (the caller prints its own message) or when mbatchd says nothing for
+ * LSB_API_RECVTIMEOUT seconds (600 unset; "batch system daemon not
+ * responding" is printed then).
+ */
 int	 mbd_call(int fd, const struct wbuf *req, struct reply *out);
 /* Read the next frame of a multi-frame reply. */
 int	 mbd_next(int fd, struct reply *out);
+/* Wait that long for mbatchd's next byte instead; 0 waits for ever
+ * (bsub -K: a job may run for days). */
+void	 mbd_recv_timeout(long seconds);
 /* If the reply is MSG_ERROR, unpack it into e (returns true). */
 bool	 reply_is_error(struct reply *, struct msg_error *e);
 

@@ -162,6 +162,7 @@ struct lsb_params {
 	int		 max_jobid;		/* 999999 */
 	int		 job_terminate_interval;/* 10 */
 	int		 max_sbd_fail;		/* 3 */
+	int		 max_sbd_conns;		/* 0: 2 * hosts + 200 */
 	int		 max_job_num;		/* 1000 */
 	int		 pg_susp_it;		/* 180 */
 	int		 max_user_priority;	/* -1 = undefined */

@@ -8,6 +8,9 @@
 #define LSF_CONN_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/queue.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -17,7 +20,32 @@
 
 #include "wire.h"
 
+/*
+ * What one peer may make a daemon hold (docs/ARCHITECTURE.md, "Bounds").
+ *
+ * max_frame	A frame announcing more (header included) closes the
+ *		connection from its header, before any of its body is read.
+ *		A frame's bytes are buffered only as they arrive.
+ * max_out	Bytes of output the peer has not read: past this it is
+ *		closed (logged).  Above CONN_OUT_PAUSE (or max_out if less)
+ *		its further requests are not read until it reads its
+ *		replies, so a peer that never reads holds one reply, not one
+ *		per request.  For peers that ask and then read (commands),
+ *		never for two daemons that both send at will.  0: neither.
+ * wait_ms	A peer that has not sent a whole frame this long after it
+ *		connected, or after the first byte of a frame, is closed.
+ *		Between whole frames after the first a connection may be
+ *		idle for ever (an sbatchd's is).  0: no timeout.
+ */
+#define CONN_OUT_PAUSE	(256u * 1024)
+struct conn_limits {
+	uint32_t	 max_frame;
+	size_t		 max_out;
+	int		 wait_ms;
+};
+
 struct conn;
+struct listener;
 typedef void (*conn_msg_cb)(struct conn *, const struct wire_hdr *,
     struct rbuf *body, void *arg);
 typedef void (*conn_close_cb)(struct conn *, void *arg);
@@ -47,6 +75,14 @@ struct conn {
 	char			 auth_host[256];
 	struct conn_auth	*auth;		/* the handshake, under way */
 	/* Internal. */
+	struct conn_limits	 lim;
+	struct event		*ev_wait;	/* wait_ms, and deferred closes */
+	const char		*why_close;	/* deferred close: why */
+	uint64_t		 nframes;	/* frames read */
+	bool			 paused;	/* not reading: output unread */
+	struct listener		*owner;		/* counted against its limits */
+	TAILQ_ENTRY(conn)	 entry;		/* in owner's list */
+	uint64_t		 peer_key;	/* uid or address, for owner */
 	int			 busy;		/* inside a callback */
 	bool			 dead;
 	bool			 close_after_write;
@@ -54,7 +90,7 @@ struct conn {
 	void			(*on_connect)(struct conn *, int err, void *);
 };
 
-/* Wrap a connected socket (takes ownership of fd). */
+/* Wrap a connected socket (takes ownership of fd); no limits. */
 struct conn	*conn_new(struct event_base *, int fd, conn_msg_cb,
 		    conn_close_cb, void *arg);
 /*
@@ -67,6 +103,8 @@ struct conn	*conn_connect(struct event_base *, const struct host_addr *to,
 		    const struct host_addr *from, conn_msg_cb, conn_close_cb,
 		    void (*connected)(struct conn *, int err, void *),
 		    void *arg);
+/* Apply limits (a connection starts with none: max_frame WIRE_MAX_FRAME). */
+void		 conn_set_limits(struct conn *, const struct conn_limits *);
 /* Queue the frames in w (w is left untouched). */
 void		 conn_send(struct conn *, const struct wbuf *);
 /* The same, written at once when nothing is queued before it. */
@@ -93,6 +131,9 @@ int		 conn_flush_now(struct conn *, int timeout_ms);
  */
 struct auth_claim;
 enum auth_role;
+/* The largest frame taken before the handshake is over (a credential
+ * is some 300 bytes; a LIM's anonymous query some more). */
+#define CONN_AUTH_MAX_FRAME	(64 * 1024)
 typedef int (*conn_auth_check)(struct conn *, const struct auth_claim *,
 		    uid_t, char **why);
 void		 conn_auth_server(struct conn *, enum auth_role me,
@@ -110,11 +151,39 @@ struct conn	*conn_connect_auth(struct event_base *,
 		    enum auth_role them, const char *theirhost);
 void		 conn_auth_free(struct conn_auth *);
 
-/* Accept connections on a listening fd; cb gets each new fd. */
-struct listener;
-struct listener	*listener_new(struct event_base *, int fd,
-		    void (*cb)(int fd, struct sockaddr *, socklen_t, void *),
+/*
+ * Accept connections on a listening fd; cb gets each new fd and returns
+ * the conn it made of it (NULL if it closed it at once), which then
+ * counts against the listener's limits until it closes.
+ *
+ * At the process's file-descriptor limit the listener stops accepting
+ * for a moment instead of retrying at once (logged once per episode).
+ */
+typedef struct conn *(*listener_accept_fn)(int fd, struct sockaddr *,
+		    socklen_t, void *);
+struct listener	*listener_new(struct event_base *, int fd, listener_accept_fn,
 		    void *arg);
 void		 listener_free(struct listener *);
+
+/*
+ * max_conns	Connections open at once (0: no limit).
+ * max_per_peer	... from one peer: a uid on a Unix socket, an address on
+ *		TCP (0: no limit).
+ * conn		Limits for each connection accepted.
+ * A connection over either count first makes room by closing the oldest
+ * connection (of that peer, for max_per_peer) that has not sent a whole
+ * frame yet: a flood of idle connections cannot keep anyone else out.
+ * With none to close, the new one is refused.  Both are logged, at most
+ * every few seconds.
+ */
+struct listener_limits {
+	int			 max_conns;
+	int			 max_per_peer;
+	struct conn_limits	 conn;
+};
+void		 listener_set_limits(struct listener *,
+		    const struct listener_limits *);
+/* Connections open now. */
+int		 listener_count(const struct listener *);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "conf.h"
+#include "wire.h"
 
 struct daemon_opts {
 	const char	*name;		/* "lim", "sbatchd", "mbatchd" */
@@ -32,6 +33,43 @@ struct daemon_opts {
  * again at once, where any other exit waits out a growing delay.
  */
 #define MBD_EXIT_RESTART	3
+
+/*
+ * Bounds on what peers can make a daemon hold (docs/ARCHITECTURE.md,
+ * "Bounds"; struct conn_limits and struct listener_limits in conn.h).
+ *
+ * A command's frame is a request, the largest a submission with its
+ * script and environment (the environment alone can be ~2 MB on Linux);
+ * a daemon's may be a job list or a registration with every job of a
+ * host, up to WIRE_MAX_FRAME.  A command's unread output may reach a
+ * whole listing of every job (a million jobs of bjobs' default fields is
+ * ~150 MB); what keeps many such from adding up is that a command that
+ * does not read is not read either (CONN_OUT_PAUSE).  A command sends its
+ * request as soon as it connects; a daemon too, but may be far away.
+ */
+#define CMD_MAX_FRAME		(16u * 1024 * 1024)
+#define CMD_MAX_OUT		((size_t)256 * 1024 * 1024)
+#define CMD_WAIT_MS		10000
+#define CMD_MAX_PER_USER	512	/* concurrent commands of one uid */
+#define DAEMON_MAX_FRAME	WIRE_MAX_FRAME
+#define DAEMON_WAIT_MS		60000
+#define LIM_MAX_FRAME		(4u * 1024 * 1024)
+#define LIM_MAX_OUT		((size_t)64 * 1024 * 1024)
+#define LIM_MAX_PER_ADDR	256	/* a host's commands come from one */
+#define SBD_MAX_PER_ADDR	8	/* mbatchd: one sbatchd per address */
+#define ADMIN_MAX_CONNS		64	/* lsadmin's socket to a LIM */
+/* Descriptors a daemon keeps for its files, pipes and own connections. */
+#define NOFILE_RESERVE		64
+
+/*
+ * Raise the soft limit on open files to the hard one (systemd's default
+ * soft limit is 1,024) and return it: what the daemon's connection
+ * limits are cut from.
+ */
+int	 daemon_nofile(void);
+/* What is left for n connections' worth of listeners after keep: at
+ * least a few, so a daemon with a tiny limit still serves. */
+int	 daemon_conns_left(int nofile, int keep);
 
 /* Parse the common options; exits on -V, -h and bad options. */
 void	 daemon_getopt(struct daemon_opts *, const char *name, int argc,

@@ -110,9 +110,10 @@ size_t	 rbuf_left(const struct rbuf *);
 int	 wire_parse_hdr(const void *p, size_t avail, struct wire_hdr *hdr,
 	    const char **why);
 
-/* Blocking I/O for commands: send a whole buffer; receive one frame into
- * *body (allocated).  timeout_ms < 0 waits forever.  -1 on error/EOF
- * (errno ETIMEDOUT on timeout, EPROTO on a bad frame). */
+/* Blocking I/O for commands: send a whole buffer (no SIGPIPE); receive
+ * one frame into *body (allocated).  timeout_ms is the longest wait for
+ * the next byte; < 0 waits forever.  -1 on error/EOF (errno ETIMEDOUT on
+ * timeout, EPROTO on a bad frame). */
 int	 wire_send(int fd, const struct wbuf *);
 int	 wire_recv(int fd, struct wire_hdr *, uint8_t **body, int timeout_ms);
 

@@ -1,6 +1,7 @@
 /* The commands' way to the daemons. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,14 @@
 #define LIM_TIMEOUT_MS	5000
 #define MBD_TCP_TIMEOUT_MS 10000
 #define RETRY_FOREVER_S	600
+/*
+ * How long a command waits for the next byte from mbatchd (lsf.conf
+ * LSB_API_RECVTIMEOUT, in seconds).  Silence, not the whole answer: a
+ * listing of every job may take long to arrive, but it keeps arriving.
+ */
+#define RECV_TIMEOUT_S	600
+
+static long recv_timeout_s = -1;	/* -1: not read yet */
 
 static struct lsf_config cconf;
 static bool cconf_loaded;
@@ -73,16 +82,28 @@ reply_release(struct reply *r)
 }
 
 static long
-ntries(void)
+env_or_conf(const char *name, long dflt)
 {
-	const char *s = getenv("LSB_NTRIES");
+	const char *s = getenv(name);
 	long n;
 
 	if (s == NULL && cconf_loaded)
-		s = lsf_conf_get(&cconf.lsf, "LSB_NTRIES");
+		s = lsf_conf_get(&cconf.lsf, name);
 	if (s && parse_long(s, &n) == 0 && n >= 0)
 		return n;
-	return -1;
+	return dflt;
+}
+
+static long
+ntries(void)
+{
+	return env_or_conf("LSB_NTRIES", -1);
+}
+
+void
+mbd_recv_timeout(long seconds)
+{
+	recv_timeout_s = seconds;
 }
 
 /*
@@ -205,10 +226,23 @@ mbd_call(int fd, const struct wbuf *req, struct reply *out)
 int
 mbd_next(int fd, struct reply *out)
 {
+	int ms;
+
 	free(out->body);
 	memset(out, 0, sizeof(*out));
-	if (wire_recv(fd, &out->hdr, &out->body, -1) < 0)
+	if (recv_timeout_s < 0)
+		recv_timeout_s = env_or_conf("LSB_API_RECVTIMEOUT",
+		    RECV_TIMEOUT_S);
+	ms = recv_timeout_s == 0 || recv_timeout_s > INT_MAX / 1000 ? -1 :
+	    (int)recv_timeout_s * 1000;
+	if (wire_recv(fd, &out->hdr, &out->body, ms) < 0) {
+		/* The caller says what that means for its request. */
+		if (errno == ETIMEDOUT)
+			fprintf(stderr, "%s: batch system daemon not "
+			    "responding (no reply in %ld seconds)\n",
+			    progname, recv_timeout_s);
 		return -1;
+	}
 	fill_reply(out);
 	return 0;
 }

@@ -156,6 +156,7 @@ dump_params(const struct lsb_params *p, FILE *fp)
 	fprintf(fp, "%sJOB_TERMINATE_INTERVAL = %d\n", pre,
 	    p->job_terminate_interval);
 	fprintf(fp, "%sMAX_SBD_FAIL = %d\n", pre, p->max_sbd_fail);
+	fprintf(fp, "%sMAX_SBD_CONNS = %d\n", pre, p->max_sbd_conns);
 	fprintf(fp, "%sMAX_JOB_NUM = %d\n", pre, p->max_job_num);
 	fprintf(fp, "%sPG_SUSP_IT = %d\n", pre, p->pg_susp_it);
 	fprintf(fp, "%sMAX_USER_PRIORITY = %d\n", pre, p->max_user_priority);

@@ -31,6 +31,8 @@ static const struct int_param {
 	    offsetof(struct lsb_params, job_terminate_interval), 0, 86400 },
 	{ "MAX_SBD_FAIL", offsetof(struct lsb_params, max_sbd_fail),
 	    1, 1000000 },
+	{ "MAX_SBD_CONNS", offsetof(struct lsb_params, max_sbd_conns),
+	    1, 1048576 },
 	{ "MAX_JOB_NUM", offsetof(struct lsb_params, max_job_num),
 	    1, INT_MAXID },
 	{ "PG_SUSP_IT", offsetof(struct lsb_params, pg_susp_it),

@@ -1,6 +1,8 @@
 /* Framed connections over libevent bufferevents. */
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,7 +11,9 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 
 #include "conn.h"
 #include "net.h"
@@ -17,6 +21,49 @@
 #include "util.h"
 
 static void conn_free(struct conn *);
+static void conn_readcb(struct bufferevent *, void *);
+static void listener_forget(struct listener *, struct conn *);
+
+/*
+ * What a peer can cause at will (a timeout, a refused frame) is logged at
+ * most once every RATELOG_MS for each kind, with a count of the rest: a
+ * thousand hostile connections must not write a thousand lines each.
+ */
+#define RATELOG_MS	10000
+struct ratelog {
+	uint64_t	 last;
+	unsigned	 skipped;
+};
+static struct ratelog rl_frame, rl_wait, rl_out, rl_room;
+
+static void PRINTF(2, 3)
+log_limited(struct ratelog *rl, const char *fmt, ...)
+{
+	uint64_t now = mono_ms();
+	char buf[512];
+	va_list ap;
+
+	if (rl->last != 0 && now - rl->last < RATELOG_MS) {
+		rl->skipped++;
+		return;
+	}
+	va_start(ap, fmt);
+	(void)vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (rl->skipped > 0)
+		log_warnx("%s (and %u more like it in the last %d s)", buf,
+		    rl->skipped, (int)((now - rl->last) / 1000));
+	else
+		log_warnx("%s", buf);
+	rl->last = now;
+	rl->skipped = 0;
+}
+
+static const char *
+conn_name(const struct conn *c)
+{
+	return c->name ? c->name : "connection";
+}
 
 static void
 conn_fail(struct conn *c, const char *why)
@@ -34,14 +81,123 @@ conn_fail(struct conn *c, const char *why)
 		conn_free(c);
 }
 
+/* Output above this stops reading the peer's requests. */
+static size_t
+conn_pause_at(const struct conn *c)
+{
+	if (c->lim.max_out > 0 && c->lim.max_out < CONN_OUT_PAUSE)
+		return c->lim.max_out;
+	return CONN_OUT_PAUSE;
+}
+
+/*
+ * The wait_ms timer runs while the peer owes us bytes: before its first
+ * frame (from the connection), and in a frame (from its first byte, so
+ * a byte a second does not keep it going).  It stops between frames and
+ * while we do not read (the peer is waiting for us then).
+ */
+static void
+conn_wait_arm(struct conn *c, bool restart)
+{
+	struct timeval tv;
+	size_t avail;
+
+	if (c->ev_wait == NULL || c->lim.wait_ms <= 0 || c->why_close)
+		return;
+	avail = evbuffer_get_length(bufferevent_get_input(c->bev));
+	if (c->paused || (avail == 0 && c->nframes > 0)) {
+		evtimer_del(c->ev_wait);
+		return;
+	}
+	if (!restart && evtimer_pending(c->ev_wait, NULL))
+		return;
+	tv.tv_sec = c->lim.wait_ms / 1000;
+	tv.tv_usec = (c->lim.wait_ms % 1000) * 1000;
+	evtimer_add(c->ev_wait, &tv);
+}
+
+static void
+conn_wait_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	if (c->why_close) {
+		conn_fail(c, c->why_close);
+		return;
+	}
+	log_limited(&rl_wait, "%s: no whole %s within %d ms; closing",
+	    conn_name(c), c->nframes ? "message" : "first request",
+	    c->lim.wait_ms);
+	conn_fail(c, "timed out");
+}
+
+static struct event *
+conn_timer(struct conn *c)
+{
+	if (c->ev_wait == NULL)
+		c->ev_wait = evtimer_new(bufferevent_get_base(c->bev),
+		    conn_wait_cb, c);
+	if (c->ev_wait == NULL)
+		fatalx("evtimer_new failed");
+	return c->ev_wait;
+}
+
+/*
+ * Close from the loop, not from here: a send happens deep in a handler
+ * or in the middle of a walk over queued replies, which must not see the
+ * connection freed under them.
+ */
+static void
+conn_defer_close(struct conn *c, const char *why)
+{
+	struct timeval tv = { 0, 0 };
+
+	c->why_close = why;
+	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+	evtimer_add(conn_timer(c), &tv);
+}
+
+/* After a send: close a peer over max_out, pause one over the mark. */
+static void
+conn_check_out(struct conn *c)
+{
+	size_t out;
+
+	if (c->lim.max_out == 0 || c->dead || c->why_close)
+		return;
+	out = conn_pending_out(c);
+	if (out > c->lim.max_out) {
+		log_limited(&rl_out, "%s: %zu bytes of replies unread, over "
+		    "the limit of %zu; closing", conn_name(c), out,
+		    c->lim.max_out);
+		conn_defer_close(c, "output over its limit");
+		return;
+	}
+	if (out > conn_pause_at(c) && !c->paused) {
+		c->paused = true;
+		bufferevent_disable(c->bev, EV_READ);
+		conn_wait_arm(c, false);
+	}
+}
+
+/* Until it has proven who it is, a peer sends only small frames. */
+static uint32_t
+conn_max_frame(const struct conn *c)
+{
+	if (c->auth && c->lim.max_frame > CONN_AUTH_MAX_FRAME)
+		return CONN_AUTH_MAX_FRAME;
+	return c->lim.max_frame;
+}
+
 static void
 conn_readcb(struct bufferevent *bev, void *arg)
 {
 	struct conn *c = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
+	bool progressed = false;
 
 	c->busy++;
-	while (!c->dead) {
+	while (!c->dead && !c->paused && c->why_close == NULL) {
 		size_t avail = evbuffer_get_length(in);
 		unsigned char hdrbuf[WIRE_HDR_LEN];
 		struct wire_hdr h;
@@ -54,21 +210,33 @@ conn_readcb(struct bufferevent *bev, void *arg)
 			break;
 		evbuffer_copyout(in, hdrbuf, WIRE_HDR_LEN);
 		rc = wire_parse_hdr(hdrbuf, avail, &h, &why);
+		if (rc >= 0 && h.len > conn_max_frame(c)) {
+			log_limited(&rl_frame, "%s: a frame of %u bytes, over "
+			    "the limit of %u; closing", conn_name(c), h.len,
+			    conn_max_frame(c));
+			rc = -1;
+			why = "frame over the limit";
+		} else if (rc < 0)
+			log_limited(&rl_frame, "%s: %s; closing", conn_name(c),
+			    why);
 		if (rc < 0) {
-			log_warnx("%s: %s; closing", c->name ? c->name :
-			    "connection", why);
 			c->busy--;
 			conn_fail(c, why);
 			return;
 		}
 		if (rc == 0)
 			break;
+		/* The whole frame is here: only now is it made contiguous. */
 		p = evbuffer_pullup(in, h.len);
 		rbuf_init(&r, p + WIRE_HDR_LEN, h.len - WIRE_HDR_LEN);
+		c->nframes++;
+		progressed = true;
 		c->on_msg(c, &h, &r, c->arg);
 		if (!c->dead)
 			evbuffer_drain(in, h.len);
 	}
+	if (!c->dead)
+		conn_wait_arm(c, progressed);
 	c->busy--;
 	if (c->dead && c->busy == 0)
 		conn_free(c);
@@ -78,10 +246,20 @@ static void
 conn_writecb(struct bufferevent *bev, void *arg)
 {
 	struct conn *c = arg;
+	size_t out = evbuffer_get_length(bufferevent_get_output(bev));
 
-	if (c->close_after_write &&
-	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	if (c->close_after_write && out == 0) {
 		conn_fail(c, "done");
+		return;
+	}
+	/* The peer read its replies: read its requests again, starting
+	 * with those already here (conn_readcb may free c). */
+	if (c->paused && !c->close_after_write && c->why_close == NULL &&
+	    out <= conn_pause_at(c) / 2) {
+		c->paused = false;
+		bufferevent_enable(bev, EV_READ);
+		conn_readcb(bev, c);
+	}
 }
 
 static void
@@ -138,7 +316,24 @@ conn_new(struct event_base *base, int fd, conn_msg_cb on_msg,
 		fatalx("bufferevent_socket_new failed");
 	bufferevent_setcb(c->bev, conn_readcb, conn_writecb, conn_eventcb, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	c->lim.max_frame = WIRE_MAX_FRAME;
 	return c;
+}
+
+void
+conn_set_limits(struct conn *c, const struct conn_limits *l)
+{
+	c->lim = *l;
+	if (c->lim.max_frame == 0 || c->lim.max_frame > WIRE_MAX_FRAME)
+		c->lim.max_frame = WIRE_MAX_FRAME;
+	if (c->lim.max_out > 0)
+		bufferevent_setwatermark(c->bev, EV_WRITE,
+		    conn_pause_at(c) / 2, 0);
+	if (c->lim.wait_ms > 0) {
+		(void)conn_timer(c);
+		conn_wait_arm(c, c->nframes == 0);
+	} else if (c->ev_wait && c->why_close == NULL)
+		evtimer_del(c->ev_wait);
 }
 
 struct conn *
@@ -186,11 +381,12 @@ conn_connect(struct event_base *base, const struct host_addr *to,
 void
 conn_send(struct conn *c, const struct wbuf *w)
 {
-	if (c->dead)
+	if (c->dead || c->why_close)
 		return;
 	if (w->open)
 		BUG("conn_send with a frame open");
 	bufferevent_write(c->bev, w->data, w->len);
+	conn_check_out(c);
 }
 
 /*
@@ -206,7 +402,7 @@ conn_send_now(struct conn *c, const struct wbuf *w)
 	ssize_t n;
 
 	if (c->dead || w->open || c->connecting || c->close_after_write ||
-	    conn_pending_out(c) > 0) {
+	    c->why_close || conn_pending_out(c) > 0) {
 		conn_send(c, w);
 		return;
 	}
@@ -217,6 +413,7 @@ conn_send_now(struct conn *c, const struct wbuf *w)
 		return;
 	if (n > 0) {
 		bufferevent_write(c->bev, w->data + n, w->len - (size_t)n);
+		conn_check_out(c);
 		return;
 	}
 	conn_send(c, w);
@@ -231,6 +428,10 @@ conn_pending_out(const struct conn *c)
 static void
 conn_free(struct conn *c)
 {
+	if (c->owner)
+		listener_forget(c->owner, c);
+	if (c->ev_wait)
+		event_free(c->ev_wait);
 	if (c->bev)
 		bufferevent_free(c->bev);
 	conn_auth_free(c->auth);
@@ -260,19 +461,150 @@ conn_close_after_write(struct conn *c)
 		conn_fail(c, "done");
 }
 
+TAILQ_HEAD(conn_list, conn);
+
 struct listener {
-	struct evconnlistener *l;
-	void	(*cb)(int, struct sockaddr *, socklen_t, void *);
-	void	*arg;
+	struct evconnlistener	*l;
+	listener_accept_fn	 cb;
+	void			*arg;
+	struct listener_limits	 lim;
+	bool			 limited;
+	struct conn_list	 conns;		/* oldest first */
+	int			 nconns;
+	struct event		*ev_resume;
+	unsigned		 failed;	/* accepts failed this episode */
+	unsigned		 batch;		/* accepted this loop turn */
 };
+
+/* How long a listener at the descriptor limit waits before trying again. */
+#define LISTENER_PAUSE_MS	250
+/*
+ * Connections accepted in one go before the loop turns.  libevent
+ * accepts until the backlog is empty: under a flood that is thousands,
+ * while connections already open wait, and those closed to make room
+ * keep their descriptors until the loop frees them.
+ */
+#define LISTENER_BATCH		32
+
+static void
+listener_forget(struct listener *ctx, struct conn *c)
+{
+	TAILQ_REMOVE(&ctx->conns, c, entry);
+	ctx->nconns--;
+	c->owner = NULL;
+}
+
+/* Who a peer is, for max_per_peer: its uid, or its address. */
+static uint64_t
+peer_key(int fd, const struct sockaddr *sa)
+{
+	uint64_t k = 0xcbf29ce484222325ull;
+	const uint8_t *p;
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+
+	switch (sa->sa_family) {
+	case AF_UNIX:
+		if (net_peer_cred(fd, &uid, &gid, &pid) < 0)
+			return 1ull << 63;
+		return (1ull << 32) | (uint32_t)uid;
+	case AF_INET:
+		return (2ull << 32) |
+		    ((const struct sockaddr_in *)sa)->sin_addr.s_addr;
+	case AF_INET6:
+		p = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+		for (int i = 0; i < 16; i++)
+			k = (k ^ p[i]) * 0x100000001b3ull;
+		return k | (1ull << 62);
+	}
+	return 0;
+}
+
+/*
+ * Has c sent nothing at all?  Not even bytes still in the socket: a
+ * command sends its request as it connects, so one accepted a moment
+ * ago has it waiting there, and a flood that connects again as fast as
+ * its connections are closed must not make it the oldest idle one.
+ */
+static bool
+conn_silent(struct conn *c)
+{
+	int n = 0;
+
+	if (c->nframes > 0 || c->dead || c->why_close ||
+	    evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)
+		return false;
+	return ioctl(c->fd, FIONREAD, &n) == 0 && n == 0;
+}
+
+/*
+ * A new connection from peer key is over a limit: close the oldest
+ * connection that has sent nothing (the peer's own if that is the limit
+ * it is over), or refuse.  With any, the oldest silent one of anyone: to
+ * free a descriptor.
+ */
+static bool
+listener_make_room(struct listener *ctx, uint64_t key, bool any)
+{
+	struct conn *c, *mine = NULL, *oldest = NULL, *victim;
+	int n = 0;
+
+	TAILQ_FOREACH(c, &ctx->conns, entry) {
+		if (c->peer_key == key) {
+			n++;
+			if (mine == NULL && conn_silent(c))
+				mine = c;
+		} else if (oldest == NULL && conn_silent(c))
+			oldest = c;
+	}
+	if (ctx->lim.max_per_peer > 0 && n >= ctx->lim.max_per_peer)
+		victim = mine;
+	else if (any || (ctx->lim.max_conns > 0 &&
+	    ctx->nconns >= ctx->lim.max_conns))
+		victim = mine ? mine : oldest;
+	else
+		return true;
+	if (victim == NULL) {
+		if (!any)
+			log_limited(&rl_room, "%d connections open, %d from "
+			    "this peer: refusing another", ctx->nconns, n);
+		return false;
+	}
+	log_limited(&rl_room, "%d connections open, %d from this peer: "
+	    "closing %s, which sent nothing yet, to make room",
+	    ctx->nconns, n, conn_name(victim));
+	conn_fail(victim, "closed to make room");
+	return true;
+}
 
 static void
 listener_cb(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int len, void *arg)
 {
 	struct listener *ctx = arg;
+	struct conn *c;
+	uint64_t key = 0;
 	int on = 1;
 
+	if (ctx->failed > 0) {
+		log_info("accepting connections again after %u failed "
+		    "attempts", ctx->failed);
+		ctx->failed = 0;
+	}
+	if (++ctx->batch >= LISTENER_BATCH) {
+		struct timeval now = { 0, 0 };
+
+		evconnlistener_disable(ctx->l);
+		evtimer_add(ctx->ev_resume, &now);
+	}
+	if (ctx->limited) {
+		key = peer_key(fd, sa);
+		if (!listener_make_room(ctx, key, false)) {
+			close(fd);
+			return;
+		}
+	}
 	/*
 	 * Accepted TCP sockets need TCP_NODELAY as much as connected ones:
 	 * without it mbatchd's job start, written right after the ack of a
@@ -281,36 +613,88 @@ listener_cb(struct evconnlistener *l, evutil_socket_t fd,
 	if (sa->sa_family == AF_INET || sa->sa_family == AF_INET6)
 		(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on,
 		    sizeof(on));
-	ctx->cb(fd, sa, (socklen_t)len, ctx->arg);
+	c = ctx->cb(fd, sa, (socklen_t)len, ctx->arg);
+	if (c == NULL || c->dead)
+		return;
+	c->owner = ctx;
+	c->peer_key = key;
+	TAILQ_INSERT_TAIL(&ctx->conns, c, entry);
+	ctx->nconns++;
+	if (ctx->limited)
+		conn_set_limits(c, &ctx->lim.conn);
 }
 
 static void
+listener_resume_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct listener *ctx = arg;
+
+	ctx->batch = 0;
+	evconnlistener_enable(ctx->l);
+}
+
+/*
+ * accept() failed for a reason that retrying at once will not cure,
+ * mostly the descriptor limit (EMFILE): libevent would call accept again
+ * as soon as the loop turns, for ever.  Stop for a moment instead, free
+ * a descriptor held by a peer that sent nothing, and say so once.
+ */
+static void
 listener_errcb(struct evconnlistener *l, void *arg)
 {
-	log_warn("accept");
+	struct listener *ctx = arg;
+	struct timeval tv = { 0, LISTENER_PAUSE_MS * 1000 };
+
+	if (ctx->failed++ == 0)
+		log_warn("accept; pausing for %d ms at a time until it "
+		    "works again", LISTENER_PAUSE_MS);
+	evconnlistener_disable(l);
+	evtimer_add(ctx->ev_resume, &tv);
+	if (ctx->nconns > 0)
+		(void)listener_make_room(ctx, 0, true);
 }
 
 struct listener *
-listener_new(struct event_base *base, int fd,
-    void (*cb)(int, struct sockaddr *, socklen_t, void *), void *arg)
+listener_new(struct event_base *base, int fd, listener_accept_fn cb,
+    void *arg)
 {
 	struct listener *ctx = xcalloc(1, sizeof(*ctx));
 
 	ctx->cb = cb;
 	ctx->arg = arg;
+	TAILQ_INIT(&ctx->conns);
 	ctx->l = evconnlistener_new(base, listener_cb, ctx,
 	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
-	if (ctx->l == NULL)
+	ctx->ev_resume = evtimer_new(base, listener_resume_cb, ctx);
+	if (ctx->l == NULL || ctx->ev_resume == NULL)
 		fatalx("evconnlistener_new failed");
 	evconnlistener_set_error_cb(ctx->l, listener_errcb);
 	return ctx;
 }
 
 void
+listener_set_limits(struct listener *ctx, const struct listener_limits *l)
+{
+	ctx->lim = *l;
+	ctx->limited = true;
+}
+
+int
+listener_count(const struct listener *ctx)
+{
+	return ctx->nconns;
+}
+
+void
 listener_free(struct listener *ctx)
 {
+	struct conn *c;
+
 	if (ctx == NULL)
 		return;
+	while ((c = TAILQ_FIRST(&ctx->conns)) != NULL)
+		listener_forget(ctx, c);
+	event_free(ctx->ev_resume);
 	evconnlistener_free(ctx->l);
 	free(ctx);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -182,4 +183,39 @@ daemon_start(const struct daemon_opts *o, const struct lsf_config *c)
 	}
 	log_info("%s starting as host %s (%s %s)", o->name, o->host,
 	    PROJECT_NAME, PROJECT_VERSION);
+}
+
+int
+daemon_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 1024;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rlim_t want = rl.rlim_max;
+
+		/* select() users are gone; a million is plenty. */
+		if (want == RLIM_INFINITY || want > 1048576)
+			want = 1048576;
+		if (want > rl.rlim_cur) {
+			rl.rlim_cur = want;
+			if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+				log_debug("open files limit raised to %llu",
+				    (unsigned long long)want);
+			else
+				(void)getrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1048576)
+		return 1048576;
+	return (int)rl.rlim_cur;
+}
+
+int
+daemon_conns_left(int nofile, int keep)
+{
+	int left = nofile - keep - NOFILE_RESERVE;
+
+	return left < 16 ? 16 : left;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 #include "proto.h"
 #include "util.h"
@@ -470,14 +471,36 @@ wire_parse_hdr(const void *buf, size_t avail, struct wire_hdr *h,
 	return avail >= h->len ? 1 : 0;
 }
 
+/*
+ * MSG_NOSIGNAL: a peer gone (mbatchd restarting) is an error to report,
+ * not a SIGPIPE that kills a command without a word.
+ */
 int
 wire_send(int fd, const struct wbuf *w)
 {
+	const uint8_t *p = w->data;
+	size_t n = w->len;
+
 	if (w->open)
 		BUG("wire_send with a frame open");
-	return write_all(fd, w->data, w->len);
+	while (n > 0) {
+		ssize_t sent = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (sent < 0 && errno == ENOTSOCK)
+			return write_all(fd, p, n);
+		if (sent < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += sent;
+		n -= (size_t)sent;
+	}
+	return 0;
 }
 
+/* timeout_ms is the longest silence: a long answer that keeps coming
+ * is waited for however long it takes. */
 static int
 read_full(int fd, uint8_t *p, size_t n, int timeout_ms)
 {
@@ -516,6 +539,8 @@ read_full(int fd, uint8_t *p, size_t n, int timeout_ms)
 		}
 		p += got;
 		n -= (size_t)got;
+		if (timeout_ms >= 0)
+			deadline = mono_ms() + (uint64_t)timeout_ms;
 	}
 	return 0;
 }

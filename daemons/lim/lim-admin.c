@@ -242,7 +242,7 @@ admin_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 	lim_restart();
 }
 
-static void
+static struct conn *
 admin_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 {
 	struct conn *c = conn_new(lim->base, fd, admin_msg, NULL, NULL);
@@ -250,11 +250,12 @@ admin_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 	if (net_peer_cred(fd, &c->uid, &c->gid, &c->pid) < 0) {
 		log_warn("SO_PEERCRED");
 		conn_close(c);
-		return;
+		return NULL;
 	}
 	c->have_cred = true;
 	c->name = xasprintf("lsadmin pid %d uid %d", (int)c->pid,
 	    (int)c->uid);
+	return c;
 }
 
 void
@@ -283,6 +284,10 @@ lim_admin_init(void)
 		return;
 	}
 	admin_listener = listener_new(lim->base, fd, admin_accept, NULL);
+	listener_set_limits(admin_listener, &(struct listener_limits){
+	    .max_conns = ADMIN_MAX_CONNS,
+	    .max_per_peer = ADMIN_MAX_CONNS / 4,
+	    .conn = { LIM_MAX_FRAME, LIM_MAX_OUT, CMD_WAIT_MS } });
 }
 
 void

@@ -239,7 +239,7 @@ serve_closed(struct conn *c, void *arg)
 	master_conn_closed(c);
 }
 
-void
+struct conn *
 serve_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 {
 	struct conn *c = conn_new(lim->base, fd, serve_msg, serve_closed, NULL);
@@ -248,4 +248,5 @@ serve_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 	c->peerlen = len;
 	c->name = xstrdup(net_addr_str(sa, len));
 	conn_auth_server(c, AUTH_LIM, lim->host, true, NULL);
+	return c;
 }

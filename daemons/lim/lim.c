@@ -166,7 +166,15 @@ main(int argc, char **argv)
 		sigs[i] = evsignal_new(lim->base, signums[i], signal_cb, NULL);
 		evsignal_add(sigs[i], NULL);
 	}
+	/*
+	 * Commands, the other LIMs, sbatchds and mbatchd all come here, to
+	 * ask and read: the same limits for all (lim.h has no big frame).
+	 */
 	listener = listener_new(lim->base, fd, serve_accept, NULL);
+	listener_set_limits(listener, &(struct listener_limits){
+	    .max_conns = daemon_conns_left(daemon_nofile(), 0),
+	    .max_per_peer = LIM_MAX_PER_ADDR,
+	    .conn = { LIM_MAX_FRAME, LIM_MAX_OUT, CMD_WAIT_MS } });
 	lim_admin_init();
 
 	lim->exinterval = lim->conf.cluster.exinterval > 0 ?

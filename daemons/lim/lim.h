@@ -98,7 +98,7 @@ void	 lim_admin_init(void);
 void	 lim_admin_close(void);
 
 /* lim-serve.c */
-void	 serve_accept(int fd, struct sockaddr *, socklen_t, void *);
+struct conn *serve_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 serve_send_cluster_info(struct conn *, uint32_t seq);
 
 #endif

@@ -121,6 +121,34 @@ take_lock(void)
 	free(path);
 }
 
+/*
+ * The descriptors this process may open are shared out: sbatchds get
+ * MAX_SBD_CONNS (LSF's default, 2 per host and 200 more, at most half),
+ * commands what is left but a reserve for the logs and mbatchd's own.
+ */
+static void
+set_limits(struct listener *l_cmd, struct listener *l_sbd)
+{
+	int nofile = daemon_nofile();
+	int sbd_max = mbd->conf.params.max_sbd_conns;
+
+	if (sbd_max <= 0)
+		sbd_max = 2 * mbd->conf.cluster.nhosts + 200;
+	if (sbd_max > nofile / 2)
+		sbd_max = nofile / 2;
+	listener_set_limits(l_sbd, &(struct listener_limits){
+	    .max_conns = sbd_max,
+	    .max_per_peer = SBD_MAX_PER_ADDR,
+	    .conn = { DAEMON_MAX_FRAME, 0, DAEMON_WAIT_MS } });
+	listener_set_limits(l_cmd, &(struct listener_limits){
+	    .max_conns = daemon_conns_left(nofile, sbd_max),
+	    .max_per_peer = CMD_MAX_PER_USER,
+	    .conn = { CMD_MAX_FRAME, CMD_MAX_OUT, CMD_WAIT_MS } });
+	log_debug("connection limits: %d sbatchds, %d commands (%d of one "
+	    "user), of %d open files", sbd_max,
+	    daemon_conns_left(nofile, sbd_max), CMD_MAX_PER_USER, nofile);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -192,6 +220,7 @@ main(int argc, char **argv)
 		fatalx("%s", cause);
 	l_cmd = listener_new(mbd->base, fd_cmd, client_accept, NULL);
 	l_sbd = listener_new(mbd->base, fd_sbd, sbd_accept, NULL);
+	set_limits(l_cmd, l_sbd);
 	mbd->ev_tick = event_new(mbd->base, -1, EV_PERSIST, tick_cb, NULL);
 	tv.tv_sec = 1;
 	tv.tv_usec = 0;

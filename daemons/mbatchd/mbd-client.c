@@ -219,7 +219,7 @@ client_closed(struct conn *c, void *arg)
 	peek_drop_conn(c);
 }
 
-void
+struct conn *
 client_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 {
 	struct conn *c = conn_new(mbd->base, fd, client_msg, client_closed,
@@ -228,8 +228,9 @@ client_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 	if (net_peer_cred(fd, &c->uid, &c->gid, &c->pid) < 0) {
 		log_warn("SO_PEERCRED");
 		conn_close(c);
-		return;
+		return NULL;
 	}
 	c->have_cred = true;
 	c->name = xasprintf("command pid %d uid %d", (int)c->pid, (int)c->uid);
+	return c;
 }

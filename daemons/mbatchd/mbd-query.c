@@ -813,6 +813,8 @@ query_params(struct conn *c, uint32_t seq, struct rbuf *r)
 		kv_int(&kv, "MAX_USER_PRIORITY", p->max_user_priority);
 	if (p->max_pend_jobs > 0)
 		kv_int(&kv, "MAX_PEND_JOBS", p->max_pend_jobs);
+	if (p->max_sbd_conns > 0)
+		kv_int(&kv, "MAX_SBD_CONNS", p->max_sbd_conns);
 	/* Everything else the file sets, as written. */
 	for (size_t i = 0; i < p->keys.n; i++)
 		if (!strv_contains(&kv.keys, p->keys.v[i]))

@@ -334,7 +334,7 @@ sbd_check(struct conn *c, const struct auth_claim *cl, uid_t uid, char **why)
 	return -1;
 }
 
-void
+struct conn *
 sbd_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 {
 	struct conn *c = conn_new(mbd->base, fd, sbd_msg, sbd_closed, NULL);
@@ -343,4 +343,5 @@ sbd_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 	c->peerlen = len;
 	c->name = xasprintf("sbatchd at %s", net_addr_str(sa, len));
 	conn_auth_server(c, AUTH_MBD, mbd->host, false, sbd_check);
+	return c;
 }

@@ -433,7 +433,7 @@ void	 job_fill_new(struct job *, struct ev_job_new *, struct mqueue *);
 int	 job_set_resreq(struct job *, const char *unit, char **cause);
 
 /* mbd-client.c */
-void	 client_accept(int fd, struct sockaddr *, socklen_t, void *);
+struct conn *client_accept(int fd, struct sockaddr *, socklen_t, void *);
 /* A command's request and its connection's end (Unix socket or TCP). */
 void	 client_msg(struct conn *, const struct wire_hdr *, struct rbuf *,
 	    void *);
@@ -505,7 +505,7 @@ int	 queue_accepts(struct mqueue *, struct job *, const char *user,
 void	 job_set_asked(struct job *, const struct strv *hosts);
 
 /* mbd-sbd.c */
-void	 sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
+struct conn *sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 sbd_send(struct mhost *, uint16_t type,
 	    void (*pack)(struct wbuf *, const void *), const void *,
 	    bool after_log);

@@ -233,6 +233,17 @@ main(int argc, char **argv)
 	}
 	l_sbd = listener_new(sbd->base, fd_sbd, jobs_sup_accept, NULL);
 	l_sup = listener_new(sbd->base, fd_sup, jobs_sup_accept, NULL);
+	/*
+	 * Nothing is served on LSB_SBD_PORT yet.  The supervisors (one per
+	 * job, all of our uid) may take what descriptors are left; they
+	 * send at will as sbatchd does, so no output limit.
+	 */
+	listener_set_limits(l_sbd, &(struct listener_limits){
+	    .max_conns = 16, .max_per_peer = 4,
+	    .conn = { LIM_MAX_FRAME, 0, CMD_WAIT_MS } });
+	listener_set_limits(l_sup, &(struct listener_limits){
+	    .max_conns = daemon_conns_left(daemon_nofile(), 0),
+	    .conn = { DAEMON_MAX_FRAME, 0, DAEMON_WAIT_MS } });
 	sbd->ev_lim_retry = evtimer_new(sbd->base, lim_retry_cb, NULL);
 	{
 		struct event *ev = event_new(sbd->base, -1, EV_PERSIST,

@@ -546,7 +546,7 @@ sup_closed(struct conn *c, void *arg)
 	check_orphan(j);
 }
 
-void
+struct conn *
 jobs_sup_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 {
 	struct conn *c = conn_new(sbd->base, fd, sup_msg, sup_closed, NULL);
@@ -559,13 +559,14 @@ jobs_sup_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 			log_warnx("supervisor socket: refused uid %d",
 			    (int)c->uid);
 			conn_close(c);
-			return;
+			return NULL;
 		}
 		c->name = xasprintf("supervisor pid %d", (int)c->pid);
-	} else {
-		/* LSB_SBD_PORT: nothing is served there yet. */
-		conn_close(c);
+		return c;
 	}
+	/* LSB_SBD_PORT: nothing is served there yet. */
+	conn_close(c);
+	return NULL;
 }
 
 /* Wire-encoded files. */

@@ -113,7 +113,7 @@ struct sjob *jobs_find(int64_t jobid, int32_t idx);
 void	 jobs_start(struct job_spec *);
 void	 jobs_signal(const struct sbd_signal *);
 void	 jobs_ack(const struct job_ack *);
-void	 jobs_sup_accept(int fd, struct sockaddr *, socklen_t, void *);
+struct conn *jobs_sup_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 jobs_reap(pid_t);
 void	 jobs_sup_free(pid_t);	/* its supervisor serves no job of ours */
 void	 jobs_check_orphans(void);
