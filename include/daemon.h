@@ -6,6 +6,7 @@
  *	-d	stay in the foreground and log to stderr, with debug messages
  *	-n	check the configuration and exit (0 if it has no errors)
  *	-N name	run as host "name" and bind the address it resolves to
+ *		(without -N: $LSF_LOCAL_HOST, else this machine's name)
  *	-e dir	read lsf.conf from dir instead of $LSF_ENVDIR
  *	-V	print the version and exit
  */
@@ -45,6 +46,9 @@ void	 daemon_config(struct daemon_opts *, struct lsf_config *,
 	    unsigned parts);
 /* Open the log (LSF_LOGDIR/<name>.log.<host>) and daemonize unless -f/-d. */
 void	 daemon_start(const struct daemon_opts *, const struct lsf_config *);
+/* The arguments to execute the daemon again with (limrestart,
+ * hrestart): argv, with -f if it was not there.  Allocated vector. */
+char	**daemon_reexec_argv(const struct daemon_opts *, char **argv);
 /* Path of a daemon's log file, allocated (NULL without LSF_LOGDIR). */
 char	*daemon_log_path(const struct lsf_config *, const char *name,
 	    const char *host);

@@ -90,6 +90,8 @@ struct sbd {
 	int			 mbd_backoff_ms;
 	struct event		*ev_mbd_restart;
 	bool			 stopping;
+	bool			 restart;	/* execute again once stopped */
+	char			**argv;		/* as started: hrestart */
 
 	struct sjob		*jobs;
 
@@ -99,6 +101,9 @@ struct sbd {
 };
 
 extern struct sbd *sbd;
+
+/* sbatchd.c: end the loop; with restart, execute sbatchd again after. */
+void	 sbd_stop(bool restart);
 
 /* sbd-mbd.c */
 void	 mbd_master_changed(void);
