@@ -154,4 +154,23 @@ expect_eq "both say STOPPING=1 when they stop" "1 1" \
 expect_eq "nothing spoke but lim and sbatchd" "" \
     "$(awk -v a="$lim" -v b="$sbd" '$1 != a && $1 != b' "$T_DIR/notify.out")"
 
+# ---- lsf_daemons, without systemd: the installed daemons, directly
+ld="$dest/opt/lsf/sbin/lsf_daemons"
+export LSF_LOCAL_HOST=hosta
+out=$("$ld" start 2>&1)
+check "lsf_daemons start" test $? -eq 0
+wait_for all_hosts_ok
+check "the cluster comes up" all_hosts_ok
+out=$("$ld" status 2>&1)
+expect_eq "status names each daemon and its pid" "lim: running (pid N)
+sbatchd: running (pid N)
+mbatchd: running (pid N)" "$(echo "$out" | sed 's/[0-9][0-9]*/N/')"
+"$ld" stop >/dev/null 2>&1
+out=$("$ld" status 2>&1)
+rc=$?
+expect_eq "stop stops them; status says so (exit 3)" "3 lim: stopped
+sbatchd: stopped
+mbatchd: not running on this host" "$rc $out"
+unset LSF_LOCAL_HOST
+
 finish
