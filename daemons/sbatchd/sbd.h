@@ -3,7 +3,8 @@
  * their states; on the master host it also starts mbatchd and restarts it
  * when it dies.
  *
- *	sbatchd.c	main, sockets, signals, the LIM subscription
+ *	sbatchd.c	main, sockets, signals, the LIM subscription; stop
+ *			and restart (badmin hshutdown, hrestart)
  *	sbd-mbd.c	the connection to mbatchd: register, start, signal, ack
  *	sbd-jobs.c	the job table, the state directory, supervisors
  *	sbd-spare.c	spare supervisors, forked before their jobs come
