@@ -46,9 +46,6 @@ void	 daemon_config(struct daemon_opts *, struct lsf_config *,
 	    unsigned parts);
 /* Open the log (LSF_LOGDIR/<name>.log.<host>) and daemonize unless -f/-d. */
 void	 daemon_start(const struct daemon_opts *, const struct lsf_config *);
-/* The arguments to execute the daemon again with (limrestart,
- * hrestart): argv, with -f if it was not there.  Allocated vector. */
-char	**daemon_reexec_argv(const struct daemon_opts *, char **argv);
 /* Path of a daemon's log file, allocated (NULL without LSF_LOGDIR). */
 char	*daemon_log_path(const struct lsf_config *, const char *name,
 	    const char *host);

@@ -208,22 +208,3 @@ daemon_start(const struct daemon_opts *o, const struct lsf_config *c)
 	log_info("%s starting as host %s (%s %s)", o->name, o->host,
 	    PROJECT_NAME, PROJECT_VERSION);
 }
-
-char **
-daemon_reexec_argv(const struct daemon_opts *o, char **argv)
-{
-	char **v;
-	int n = 0;
-
-	/* Already detached: in the foreground, the new image keeps this
-	 * pid, which systemd and whoever started us know it by. */
-	while (argv[n] != NULL)
-		n++;
-	v = xcalloc((size_t)n + 2, sizeof(*v));
-	v[0] = argv[0];
-	if (!o->foreground)
-		v[1] = "-f";
-	for (int i = 1, k = o->foreground ? 1 : 2; i < n; i++, k++)
-		v[k] = argv[i];
-	return v;
-}

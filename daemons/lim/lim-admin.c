@@ -192,16 +192,14 @@ lim_reconfig(char **cause)
 static void NORETURN
 lim_restart(void)
 {
-	char **argv = daemon_reexec_argv(&lim->opts, lim->argv);
-
 	log_info("restarting");
 	notify_reloading();
 	notify_before_exec();
 	if (sockpath)
 		(void)unlink(sockpath);
 	close_fds_from(3, -1);
-	execv("/proc/self/exe", argv);
-	execvp(argv[0], argv);
+	execv("/proc/self/exe", lim->argv);
+	execvp(lim->argv[0], lim->argv);
 	fatal("cannot execute %s again", lim->argv[0]);
 }
 

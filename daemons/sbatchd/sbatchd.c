@@ -116,17 +116,19 @@ sbd_stop(bool restart)
 	event_base_loopbreak(sbd->base);
 }
 
-/* Execute ourselves again, same pid, same arguments (so the same -N). */
+/*
+ * Execute ourselves again with the same arguments (so the same -N).  In
+ * the foreground (-f, as systemd runs us) the pid stays; a detached
+ * sbatchd detaches again, with a new one, as limrestart does.
+ */
 static void NORETURN
 sbd_reexec(void)
 {
-	char **argv = daemon_reexec_argv(&sbd->opts, sbd->argv);
-
 	log_info("restarting");
 	notify_before_exec();
 	close_fds_from(3, -1);
-	execv("/proc/self/exe", argv);
-	execvp(argv[0], argv);
+	execv("/proc/self/exe", sbd->argv);
+	execvp(sbd->argv[0], sbd->argv);
 	fatal("cannot execute %s again", sbd->argv[0]);
 }
 
