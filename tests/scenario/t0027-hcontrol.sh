@@ -91,6 +91,21 @@ expect_match "badmin hhist shows the shutdown" \
 expect_match "and the restart" \
     "sbatchd on host <hostb> restarted by administrator <root>" "$out"
 
+# "all" asks first on a terminal; "n" leaves every host alone.
+if command -v script >/dev/null; then
+	out=$(echo n | script -qec "badmin hshutdown all" /dev/null 2>&1 |
+	    tr -d '\r')
+	expect_match "hshutdown all asks" \
+	    "Do you really want to shut down slave batch daemons on all hosts\? \[y/n\]" \
+	    "$out"
+	out=$(echo n | script -qec "lsadmin limshutdown all" /dev/null 2>&1 |
+	    tr -d '\r')
+	expect_match "limshutdown all asks" \
+	    "Do you really want to shut down LIMs on all hosts\? \[y/n\]" "$out"
+	sleep 0.5
+	check "and the answer n leaves every host up" all_hosts_ok
+fi
+
 # ---- LIM on hostc
 out=$(lsadmin limshutdown hostc 2>&1)
 expect_eq "limshutdown says done" "Shut down LIM on <hostc> ...... done" "$out"
