@@ -16,7 +16,10 @@ trap 'for p in $NOTIFY_PIDS; do kill $p 2>/dev/null; done; cluster_stop' EXIT
 
 # ---- make install
 dest="$T_DIR/dest"
-make -s -C "$TOP" O="$BUILD" install DESTDIR="$dest" PREFIX=/opt/lsf \
+# O as the Makefile spells its own (relative) paths: an absolute one
+# would not match the objects' dependency files and rebuild everything.
+O_REL=$(realpath --relative-to="$TOP" "$BUILD")
+make -s -C "$TOP" O="$O_REL" install DESTDIR="$dest" PREFIX=/opt/lsf \
     >"$T_DIR/install.out" 2>&1
 check "make install DESTDIR=... PREFIX=/opt/lsf" test $? -eq 0
 for f in opt/lsf/sbin/lim opt/lsf/sbin/sbatchd opt/lsf/sbin/mbatchd \
@@ -33,7 +36,7 @@ expect_eq "sbatchd's unit leaves the jobs alone when it stops" \
     "$(grep ^KillMode= "$dest/etc/systemd/system/sbatchd.service")"
 expect_eq "both are Type=notify" "Type=notify
 Type=notify" "$(cat "$dest"/etc/systemd/system/*.service | grep ^Type=)"
-make -s -C "$TOP" O="$BUILD" install DESTDIR="$T_DIR/dest2" \
+make -s -C "$TOP" O="$O_REL" install DESTDIR="$T_DIR/dest2" \
     PREFIX=/usr/local/lsf UNITDIR= >>"$T_DIR/install.out" 2>&1
 expect_eq "another PREFIX is in the units' paths" \
     "Environment=LSF_ENVDIR=/usr/local/lsf/conf
@@ -90,6 +93,10 @@ EOP
 said() {
 	grep -c "^$1 $2\$" "$T_DIR/notify.out"
 }
+# said_ge PID MESSAGE N: at least N times (for wait_for).
+said_ge() {
+	[ "$(said "$1" "$2")" -ge "$3" ]
+}
 
 : >"$T_DIR/notify.out"
 notify_listen "$T_DIR/notify.sock" "$T_DIR/notify.out"
@@ -111,11 +118,11 @@ check "and to its log file" grep -q "lim starting as host hosta" \
 
 out=$(lsadmin reconfig -f 2>/dev/null)
 expect_eq "lsadmin reconfig" "Restart LIM on <hosta> ...... done" "$out"
-wait_for test "$(said "$lim" READY=1)" -ge 2
+wait_for said_ge "$lim" READY=1 2
 expect_eq "lim said RELOADING=1 for it" 1 "$(said "$lim" RELOADING=1)"
 expect_eq "then READY=1" 2 "$(said "$lim" READY=1)"
 lsadmin limrestart hosta >/dev/null 2>&1
-wait_for test "$(said "$lim" READY=1)" -ge 3
+wait_for said_ge "$lim" READY=1 3
 expect_eq "limrestart: RELOADING=1, and READY=1 from the same pid" "2 3" \
     "$(said "$lim" RELOADING=1) $(said "$lim" READY=1)"
 
@@ -124,7 +131,7 @@ NOTIFY_SOCKET="$T_DIR/notify.sock" "$SBIN/sbatchd" -f -N hosta \
 sbd=$!
 T_PIDS="$T_PIDS $sbd"
 PID_sbatchd_hosta=$sbd
-wait_for test "$(said "$sbd" READY=1)" -ge 1
+wait_for said_ge "$sbd" READY=1 1
 expect_eq "sbatchd says READY=1 from its pid" 1 "$(said "$sbd" READY=1)"
 check "by then it is listening" sh -c "ss -ltnH | grep -q \
     '127.0.0.11:$(sed -n 's/^LSB_SBD_PORT=//p' "$LSF_CONF/lsf.conf")'"
@@ -141,7 +148,7 @@ check "the job's environment has none" \
     sh -c "! grep -q NOTIFY_SOCKET $T_DIR/jobs/env.out"
 
 badmin hrestart hosta >/dev/null 2>&1
-wait_for test "$(said "$sbd" READY=1)" -ge 2
+wait_for said_ge "$sbd" READY=1 2
 expect_eq "hrestart: RELOADING=1 then READY=1 from the same pid" "1 2" \
     "$(said "$sbd" RELOADING=1) $(said "$sbd" READY=1)"
 
