@@ -10,7 +10,7 @@
 #                         (the unit suites also under ASan and UBSan)
 #   make demo             install missing packages, build, run a one-host demo
 #   make bench            build, run the benchmark suite (bench/run.sh)
-#   make install PREFIX=/opt/lsf DESTDIR=...
+#   make install PREFIX=/opt/lsf DESTDIR=... [UNITDIR=/etc/systemd/system]
 
 CC	?= cc
 PREFIX	?= /usr/local
@@ -67,6 +67,10 @@ CMD_LIBS := $(MUNGE_LIBDIR)/libmunge.a
 else
 CMD_LIBS := -lmunge
 endif
+# libsystemd (sd_notify) for the daemons only: daemons/*.c outside the
+# daemons' own directories are linked into each of them, never into a
+# command.
+DAEMON_LIBS := $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsystemd)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
 
 LIB_SRC	:= $(sort $(wildcard src/*.c))
@@ -74,6 +78,7 @@ LIB_OBJ	:= $(LIB_SRC:%.c=$(O)/%.o)
 LIB	:= $(O)/lib/liblsf.a
 
 DAEMONS	:= lim sbatchd mbatchd
+DAEMON_COMMON_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard daemons/*.c))
 CMDS	:= $(sort $(basename $(notdir $(wildcard cmds/*.c))))
 CMDS	:= $(filter-out cmd-%,$(CMDS))
 CMD_COMMON_SRC := $(wildcard cmds/cmd-*.c)
@@ -122,9 +127,10 @@ $(O)/bin/%: $(CMD_O)/cmds/%.o $(CMD_COMMON_OBJ) $(CMD_LIB)
 	$(CMD_CC) $(LDFLAGS) $(CMD_LDFLAGS) -o $@ $^ $(CMD_LIBS)
 
 define daemon_rule
-$(O)/sbin/$(1): $$(patsubst %.c,$(O)/%.o,$$(wildcard daemons/$(1)/*.c)) $(LIB)
+$(O)/sbin/$(1): $$(patsubst %.c,$(O)/%.o,$$(wildcard daemons/$(1)/*.c)) \
+    $(DAEMON_COMMON_OBJ) $(LIB)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LIBS)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LIBS) $$(DAEMON_LIBS)
 endef
 $(foreach d,$(DAEMONS),$(eval $(call daemon_rule,$(d))))
 
@@ -169,14 +175,35 @@ bench: deps
 	$(MAKE) all
 	BUILD=$(abspath $(O)) bench/run.sh
 
+# The systemd units (etc/systemd, written for /opt/lsf) with PREFIX in
+# their paths, and lsf_daemons, which starts them or the daemons.
+# UNITDIR= (empty) installs no unit outside PREFIX.
+UNITDIR	?= /etc/systemd/system
+UNITS	:= $(patsubst etc/systemd/%,$(O)/systemd/%,$(wildcard etc/systemd/*.service))
+
+$(O)/systemd/%.service: etc/systemd/%.service
+	@mkdir -p $(dir $@)
+	sed 's|/opt/lsf|$(PREFIX)|g' $< >$@
+
+$(O)/lsf_daemons: tools/lsf_daemons
+	@mkdir -p $(dir $@)
+	sed 's|@PREFIX@|$(PREFIX)|g' $< >$@
+
+# The units and the script depend on PREFIX: made again at each install.
 install: all
+	rm -f $(UNITS) $(O)/lsf_daemons
+	$(MAKE) $(UNITS) $(O)/lsf_daemons
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
 		$(DESTDIR)$(PREFIX)/conf $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(SBINS) $(DESTDIR)$(PREFIX)/sbin
+	install -m 0755 $(SBINS) $(O)/lsf_daemons $(DESTDIR)$(PREFIX)/sbin
 	# The sample configuration (LSF_TOP/conf); never over an edited one.
 	cp -Rn etc/. $(DESTDIR)$(PREFIX)/conf/
+	# The units are built, not edited (drop-ins change them): replaced.
+	install -m 0644 $(UNITS) $(DESTDIR)$(PREFIX)/conf/systemd/
+	[ -z "$(UNITDIR)" ] || { install -d $(DESTDIR)$(UNITDIR) && \
+		install -m 0644 $(UNITS) $(DESTDIR)$(UNITDIR)/; }
 	for s in 1 5 8; do \
 		for f in man/*.$$s; do [ -e "$$f" ] && \
 			install -m 0644 $$f $(DESTDIR)$(PREFIX)/share/man/man$$s/; done; \

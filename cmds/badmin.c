@@ -1,8 +1,9 @@
 /*
  * badmin: the batch administrator's command.  Host and queue control,
- * reconfiguration and restart of mbatchd go to mbatchd (which lets only
- * cluster administrators do them); ckconfig and the history subcommands
- * read the files here; showconf asks mbatchd.
+ * restart and shutdown of sbatchds, reconfiguration and restart of
+ * mbatchd go to mbatchd (which lets only cluster administrators do
+ * them); hstartup starts sbatchds here or through LSF_RSH; ckconfig and
+ * the history subcommands read the files here; showconf asks mbatchd.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 
 /* LSF's subcommands this version does not do yet. */
 static const char *const later[] = {
-	"hrestart", "hshutdown", "hstartup", "hghostadd", "hghostdel",
+	"hghostadd", "hghostdel",
 	"perfmon", "diagnose", "schddebug", "schdtime", "sbddebug",
 	"sbdtime", "mbddebug", "mbdtime", "security", "rc", "gpddebug",
 	"gpdtime", "showstatus", "lsfproxyd",
@@ -32,6 +33,9 @@ usage(int rc)
 	    "    mbdrestart [-C comment] [-v] [-f]\n"
 	    "    hclose [-C comment] [host_name ... | host_group ... | all]\n"
 	    "    hopen [-C comment] [host_name ... | host_group ... | all]\n"
+	    "    hrestart [-f] [host_name ... | all]\n"
+	    "    hshutdown [-f] [host_name ... | all]\n"
+	    "    hstartup [-f] [host_name ... | all]\n"
 	    "    qclose [-C comment] [queue_name ... | all]\n"
 	    "    qopen [-C comment] [queue_name ... | all]\n"
 	    "    qact [-C comment] [queue_name ... | all]\n"
@@ -43,7 +47,7 @@ usage(int rc)
 	    "    showconf mbd\n"
 	    "    help\n"
 	    "Not supported by this version:\n"
-	    "    hrestart hshutdown hstartup showconf sbd\n");
+	    "    showconf sbd\n");
 	exit(rc);
 }
 
@@ -142,6 +146,150 @@ host_ctrl(int op, int argc, char **argv)
 		rc = 255;
 	}
 	results_free(res, n);
+	admin_req_release(&rq);
+	return rc;
+}
+
+/* "[-f] [host ... | all]": the hosts in rq, true with -f. */
+static bool
+parse_sbd_ctrl(int argc, char **argv, struct admin_req *rq)
+{
+	static const struct cmdopt opts[] = {
+		{ "f", false, 1 },
+		{ NULL, false, 0 }
+	};
+	struct cmdopt_state st;
+	bool force = false;
+	const char *val;
+	char **rest;
+	int id, nrest;
+
+	cmdopt_init(&st, argc, argv, true);
+	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
+		if (id != 1)
+			usage(255);
+		force = true;
+	}
+	rest = cmdopt_rest(&st, &nrest);
+	for (int i = 0; i < nrest; i++)
+		strv_push(&rq->names, rest[i]);
+	cmdopt_release(&st);
+	return force;
+}
+
+static bool
+names_all(const struct admin_req *rq)
+{
+	return rq->names.n == 1 && strcmp(rq->names.v[0], "all") == 0;
+}
+
+/* No host named: this one, when it is in the cluster (else mbatchd's). */
+static void
+default_host(const struct lsf_config *c, struct admin_req *rq)
+{
+	char *local;
+
+	if (rq->names.n > 0 || (local = adm_local_host(c)) == NULL)
+		return;
+	strv_push_nodup(&rq->names, local);
+}
+
+/*
+ * hrestart, hshutdown: mbatchd (administrators only) passes the request
+ * to each host's sbatchd; "Restart slave batch daemon on <hostB> ......
+ * done" for each.  Running jobs are not touched.
+ */
+static int
+sbd_ctrl(int op, int argc, char **argv)
+{
+	const char *verb = op == ADM_HOST_RESTART ? "Restart" : "Shut down";
+	struct admin_req rq = { .op = op };
+	struct admin_result *res;
+	uint32_t n;
+	bool force;
+	int rc = 0;
+
+	force = parse_sbd_ctrl(argc, argv, &rq);
+	if (names_all(&rq) && !adm_confirm(op == ADM_HOST_RESTART ?
+	    "Do you really want to restart slave batch daemons on all "
+	    "hosts?" : "Do you really want to shut down slave batch daemons "
+	    "on all hosts?", force)) {
+		admin_req_release(&rq);
+		return 255;
+	}
+	default_host(client_config(CONF_CLUSTER), &rq);
+	admin_call(&rq, &res, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		const char *name = res[i].name ? res[i].name : "";
+
+		if (res[i].code == LSBE_BAD_HOST) {
+			fprintf(stderr, "%s: %s\n", name,
+			    lsb_errmsg(res[i].code));
+			rc = 255;
+			continue;
+		}
+		printf("%s slave batch daemon on <%s> ...... %s\n", verb, name,
+		    res[i].code == LSBE_NO_ERROR ? "done" :
+		    lsb_errmsg(res[i].code));
+		if (res[i].code != LSBE_NO_ERROR)
+			rc = 255;
+	}
+	results_free(res, n);
+	admin_req_release(&rq);
+	return rc;
+}
+
+/*
+ * hstartup: sbatchd here, or through LSF_RSH on another host; only
+ * root and cluster administrators (it takes root there).
+ */
+static int
+sbd_startup(int argc, char **argv)
+{
+	struct admin_req rq = { .op = 0 };
+	const struct lsf_config *c = client_config(CONF_CLUSTER);
+	struct strv hosts = STRV_INIT;
+	bool force;
+	int rc = 0;
+
+	force = parse_sbd_ctrl(argc, argv, &rq);
+	if (!adm_caller_is_admin(c)) {
+		fprintf(stderr, "%s: %s\n", progname,
+		    lsb_errmsg(LSBE_PERMISSION));
+		admin_req_release(&rq);
+		return 255;
+	}
+	if (names_all(&rq)) {
+		if (!adm_confirm("Do you really want to start up slave batch "
+		    "daemon on all hosts?", force)) {
+			admin_req_release(&rq);
+			return 255;
+		}
+		for (int i = 0; i < c->cluster.nhosts; i++)
+			if (c->cluster.hosts[i].server)
+				strv_push(&hosts, c->cluster.hosts[i].name);
+	} else {
+		default_host(c, &rq);
+		if (rq.names.n == 0)
+			die("this host is not in the cluster; name the hosts");
+		for (size_t i = 0; i < rq.names.n; i++) {
+			const struct cluster_host *ch =
+			    config_cluster_host(c, rq.names.v[i]);
+
+			if (ch == NULL) {
+				fprintf(stderr, "%s: %s\n", rq.names.v[i],
+				    lsb_errmsg(LSBE_BAD_HOST));
+				rc = 255;
+				continue;
+			}
+			strv_push(&hosts, ch->name);
+		}
+	}
+	for (size_t i = 0; i < hosts.n; i++)
+		if (adm_daemon_start(c, hosts.v[i], "sbatchd",
+		    "slave batch daemon") < 0)
+			rc = 255;
+	strv_release(&hosts);
 	admin_req_release(&rq);
 	return rc;
 }
@@ -320,6 +468,8 @@ static const struct {
 	{ "qinact", ADM_QUEUE_INACT },
 	{ "reconfig", ADM_RECONFIG },
 	{ "mbdrestart", ADM_MBD_RESTART },
+	{ "hrestart", ADM_HOST_RESTART },
+	{ "hshutdown", ADM_HOST_SHUTDOWN },
 };
 
 static const struct {
@@ -350,6 +500,8 @@ main(int argc, char **argv)
 		return ckconfig(argc - 1, argv + 1);
 	if (strcmp(sub, "showconf") == 0)
 		return showconf(argc - 1, argv + 1);
+	if (strcmp(sub, "hstartup") == 0)
+		return sbd_startup(argc - 1, argv + 1);
 	for (size_t i = 0; i < ARRAY_SIZE(ctrl_subs); i++) {
 		int op = ctrl_subs[i].op;
 
@@ -359,6 +511,8 @@ main(int argc, char **argv)
 			return host_ctrl(op, argc - 1, argv + 1);
 		if (op == ADM_RECONFIG || op == ADM_MBD_RESTART)
 			return reconfig(op, argc - 1, argv + 1);
+		if (op == ADM_HOST_RESTART || op == ADM_HOST_SHUTDOWN)
+			return sbd_ctrl(op, argc - 1, argv + 1);
 		return queue_ctrl(op, argc - 1, argv + 1);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(hist_subs); i++)

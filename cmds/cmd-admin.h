@@ -21,6 +21,19 @@ int	 adm_check(unsigned parts, bool verbose, bool force,
  * true without a terminal (nobody to ask) or with force. */
 bool	 adm_confirm(const char *question, bool force);
 
+/* This machine's host in the cluster ($LSF_LOCAL_HOST, else by its
+ * name), allocated; NULL when it is not in the cluster. */
+char	*adm_local_host(const struct lsf_config *);
+/* Root or a cluster administrator (ClusterAdmins). */
+bool	 adm_caller_is_admin(const struct lsf_config *);
+/*
+ * "Start up <what> on <host> ...... done": run LSF_SERVERDIR/<daemon>
+ * here, or "$LSF_RSH host LSF_SERVERDIR/<daemon>" (ssh by default) for
+ * another host.  -1 (and "failed: why") when it did not start.
+ */
+int	 adm_daemon_start(const struct lsf_config *, const char *host,
+	    const char *daemon, const char *what);
+
 /* badmin hist, hhist, qhist, mbdhist. */
 #define HIST_HOST	0x01
 #define HIST_QUEUE	0x02

@@ -1,9 +1,11 @@
 /*
  * lsadmin: the LIM administrator's command.  It checks the configuration
  * (ckconfig), shows a LIM's lsf.conf parameters (showconf lim), and has
- * LIMs read their configuration again (reconfig) or restart (limrestart)
- * through each LIM's administrator socket, a Unix-domain socket under
- * LSB_SHAREDIR: so only LIMs on this machine are reached.
+ * LIMs read their configuration again (reconfig), restart (limrestart)
+ * or stop (limshutdown) through each LIM's administrator socket, a
+ * Unix-domain socket under LSB_SHAREDIR: so only LIMs on this machine are
+ * reached.  limstartup runs the LIM here, or on another host through
+ * LSF_RSH.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +21,7 @@
 
 /* LSF's subcommands this version does not do yet. */
 static const char *const later[] = {
-	"limstartup", "limshutdown", "limlock", "limunlock", "resrestart",
+	"limlock", "limunlock", "resrestart",
 	"resstartup", "resshutdown", "reslogon", "reslogoff", "limdebug",
 	"limtime", "resdebug", "restime", "expire", "showstatus",
 };
@@ -36,12 +38,17 @@ usage(int rc)
 	    "configuration again\n"
 	    "    limrestart [-v] [-f] [host_name ... | all]\n"
 	    "                                  restart LIMs\n"
+	    "    limstartup [-f] [host_name ... | all]\n"
+	    "                                  start LIMs (here, or through "
+	    "LSF_RSH)\n"
+	    "    limshutdown [-f] [host_name ... | all]\n"
+	    "                                  shut down LIMs\n"
 	    "    showconf lim [-h host ... | -h all]\n"
 	    "                                  show the lsf.conf parameters "
 	    "a LIM uses\n"
 	    "    help                          show this list\n"
 	    "Not supported by this version:\n"
-	    "    limstartup limshutdown limlock limunlock\n"
+	    "    limlock limunlock\n"
 	    "    resrestart resstartup resshutdown limdebug limtime\n");
 	exit(rc);
 }
@@ -162,29 +169,30 @@ showconf(int argc, char **argv)
 	return rc;
 }
 
-/* The cluster's name for this machine, as the daemons find it. */
-static char *
-local_host(const struct lsf_config *c)
-{
-	char *local = net_local_hostname();
-	size_t ln = strcspn(local, ".");
+enum lim_ctl { CTL_RECONFIG, CTL_RESTART, CTL_SHUTDOWN, CTL_STARTUP };
 
-	for (int i = 0; i < c->cluster.nhosts; i++) {
-		const char *h = c->cluster.hosts[i].name;
-		size_t hn = strcspn(h, ".");
-
-		if (strcasecmp(h, local) == 0 || (hn == ln &&
-		    strncasecmp(h, local, ln) == 0)) {
-			free(local);
-			return xstrdup(h);
-		}
-	}
-	die("this host (%s) is not in the cluster; name the hosts", local);
-}
+static const struct {
+	const char	*name;
+	const char	*verb;		/* "<verb> LIM on <host> ......" */
+	const char	*question;	/* before all hosts */
+	uint16_t	 type;
+} ctls[] = {
+	[CTL_RECONFIG] = { "reconfig", "Restart",
+	    "Do you really want to restart LIMs on all hosts?",
+	    MSG_LIM_RECONFIG },
+	[CTL_RESTART] = { "limrestart", "Restart",
+	    "Do you really want to restart LIMs on all hosts?",
+	    MSG_LIM_RESTART },
+	[CTL_SHUTDOWN] = { "limshutdown", "Shut down",
+	    "Do you really want to shut down LIMs on all hosts?",
+	    MSG_LIM_SHUTDOWN },
+	[CTL_STARTUP] = { "limstartup", "Start up",
+	    "Do you really want to start up LIM on all hosts?", 0 },
+};
 
 /* Ask the LIM of host over its administrator socket; 0 when done. */
 static int
-lim_admin(const struct lsf_config *c, const char *host, uint16_t type)
+lim_admin(const struct lsf_config *c, const char *host, enum lim_ctl k)
 {
 	char *path = lim_socket_path(c, host);
 	struct msg_error e;
@@ -192,7 +200,7 @@ lim_admin(const struct lsf_config *c, const char *host, uint16_t type)
 	struct wbuf w;
 	int fd, rc = 0;
 
-	printf("Restart LIM on <%s> ...... ", host);
+	printf("%s LIM on <%s> ...... ", ctls[k].verb, host);
 	fflush(stdout);
 	if (path == NULL) {
 		printf("failed: LSB_SHAREDIR is not set\n");
@@ -207,7 +215,7 @@ lim_admin(const struct lsf_config *c, const char *host, uint16_t type)
 	}
 	free(path);
 	wbuf_init(&w);
-	msg_put_empty(&w, type, 1);
+	msg_put_empty(&w, ctls[k].type, 1);
 	if (mbd_call(fd, &w, &rp) < 0) {
 		printf("failed: no answer from the LIM\n");
 		rc = -1;
@@ -230,13 +238,17 @@ lim_admin(const struct lsf_config *c, const char *host, uint16_t type)
 }
 
 /*
- * reconfig [-v] [-f] and limrestart [-v] [-f] [host ... | all]: check
- * the configuration, ask before touching every host, then each LIM in
- * turn.  LSF says "Restart LIM" for both: its reconfig restarts the LIMs,
- * ours have them read the files again in place.
+ * reconfig [-v] [-f], limrestart [-v] [-f] [host ... | all],
+ * limshutdown [-f] [host ... | all], limstartup [-f] [host ... | all]:
+ * check the configuration (reconfig, limrestart), ask before touching
+ * every host, then each LIM in turn; no host is this one.  LSF says
+ * "Restart LIM" for reconfig too: its reconfig restarts the LIMs, ours
+ * have them read the files again in place.  Start-up runs the LIM here
+ * or through LSF_RSH, which needs root there; the LIMs check the others
+ * themselves.
  */
 static int
-control(bool restart, int argc, char **argv)
+control(enum lim_ctl k, int argc, char **argv)
 {
 	static const struct cmdopt opts[] = {
 		{ "v", false, 1 },
@@ -246,14 +258,15 @@ control(bool restart, int argc, char **argv)
 	const struct lsf_config *c;
 	struct cmdopt_state st;
 	struct strv hosts = STRV_INIT;
-	bool verbose = false, force = false, all;
+	bool verbose = false, force = false, all, checks;
 	const char *val;
 	char **rest;
 	int id, nrest, rc = 0;
 
+	checks = k == CTL_RECONFIG || k == CTL_RESTART;
 	cmdopt_init(&st, argc, argv, true);
 	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
-		if (id == 1)
+		if (id == 1 && checks)
 			verbose = true;
 		else if (id == 2)
 			force = true;
@@ -261,17 +274,26 @@ control(bool restart, int argc, char **argv)
 			usage(255);
 	}
 	rest = cmdopt_rest(&st, &nrest);
-	if (!restart && nrest > 0)
+	if (k == CTL_RECONFIG && nrest > 0)
 		usage(255);
-	all = !restart || (nrest == 1 && strcmp(rest[0], "all") == 0);
-	if (conf_check(NULL, CONF_CLUSTER, verbose, stderr) != 0)
+	all = k == CTL_RECONFIG || (nrest == 1 && strcmp(rest[0], "all") == 0);
+	if (checks && conf_check(NULL, CONF_CLUSTER, verbose, stderr) != 0)
 		return 255;
 	c = client_config(CONF_CLUSTER);
+	if (k == CTL_STARTUP && !adm_caller_is_admin(c)) {
+		fprintf(stderr, "%s: %s\n", progname,
+		    lsb_errmsg(LSBE_PERMISSION));
+		return 255;
+	}
 	if (all) {
 		for (int i = 0; i < c->cluster.nhosts; i++)
 			strv_push(&hosts, c->cluster.hosts[i].name);
 	} else if (nrest == 0) {
-		strv_push_nodup(&hosts, local_host(c));
+		char *local = adm_local_host(c);
+
+		if (local == NULL)
+			die("this host is not in the cluster; name the hosts");
+		strv_push_nodup(&hosts, local);
 	} else {
 		for (int i = 0; i < nrest; i++) {
 			const struct cluster_host *ch =
@@ -287,15 +309,18 @@ control(bool restart, int argc, char **argv)
 		}
 	}
 	cmdopt_release(&st);
-	if (rc != 0 || (all && !adm_confirm("Do you really want to restart "
-	    "LIMs on all hosts?", force))) {
+	if (rc != 0 || (all && !adm_confirm(ctls[k].question, force))) {
 		strv_release(&hosts);
 		return 255;
 	}
-	for (size_t i = 0; i < hosts.n; i++)
-		if (lim_admin(c, hosts.v[i], restart ? MSG_LIM_RESTART :
-		    MSG_LIM_RECONFIG) < 0)
+	for (size_t i = 0; i < hosts.n; i++) {
+		int r = k == CTL_STARTUP ?
+		    adm_daemon_start(c, hosts.v[i], "lim", "LIM") :
+		    lim_admin(c, hosts.v[i], k);
+
+		if (r < 0)
 			rc = 255;
+	}
 	strv_release(&hosts);
 	return rc;
 }
@@ -317,10 +342,9 @@ main(int argc, char **argv)
 		return ckconfig(argc - 1, argv + 1);
 	if (strcmp(sub, "showconf") == 0)
 		return showconf(argc - 1, argv + 1);
-	if (strcmp(sub, "reconfig") == 0)
-		return control(false, argc - 1, argv + 1);
-	if (strcmp(sub, "limrestart") == 0)
-		return control(true, argc - 1, argv + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(ctls); i++)
+		if (strcmp(sub, ctls[i].name) == 0)
+			return control((enum lim_ctl)i, argc - 1, argv + 1);
 	for (size_t i = 0; i < ARRAY_SIZE(later); i++)
 		if (strcmp(sub, later[i]) == 0) {
 			fprintf(stderr, "lsadmin: %s is not supported by this "

@@ -6,6 +6,7 @@
  *	-d	stay in the foreground and log to stderr, with debug messages
  *	-n	check the configuration and exit (0 if it has no errors)
  *	-N name	run as host "name" and bind the address it resolves to
+ *		(without -N: $LSF_LOCAL_HOST, else this machine's name)
  *	-e dir	read lsf.conf from dir instead of $LSF_ENVDIR
  *	-V	print the version and exit
  */

@@ -1,7 +1,8 @@
 /*
  * Daemon logging in the OpenBSD manner: log_warn appends strerror(errno),
  * log_warnx does not; fatal/fatalx log and exit.  Lines go to
- * LSF_LOGDIR/<daemon>.log.<host>, or to stderr in the foreground with -d.
+ * LSF_LOGDIR/<daemon>.log.<host>, or to stderr in the foreground with -d;
+ * under systemd to the journal as well.
  */
 #ifndef LSF_LOG_H
 #define LSF_LOG_H
@@ -18,6 +19,9 @@ int	 log_init(const char *ident, const char *path, enum log_level);
 /* Reopen the same file (after rotation). */
 void	 log_reopen(void);
 void	 log_set_level(enum log_level);
+/* Also write each line to stderr, with journald's priority prefix (the
+ * daemon runs under systemd, whose journal reads its stderr). */
+void	 log_also_journal(bool);
 /* Parse LSF_LOG_MASK values (LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG*). */
 enum log_level log_level_from_mask(const char *);
 

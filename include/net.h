@@ -35,6 +35,12 @@ char	*net_official_name(const char *host);
 char	*net_name_of_addr(const struct sockaddr *, socklen_t);
 /* This machine's name: gethostname(), made official if possible. */
 char	*net_local_hostname(void);
+/*
+ * The cluster host a daemon runs as when it has no -N, and the host
+ * lsadmin and badmin take for "this host": set by whoever starts a
+ * daemon for one of several hosts on one machine (the tests' LSF_RSH).
+ */
+#define LSF_LOCAL_HOST_ENV	"LSF_LOCAL_HOST"
 /* Printable "addr:port". */
 const char *net_addr_str(const struct sockaddr *, socklen_t);
 bool	 net_same_ip(const struct sockaddr *, const struct sockaddr *);

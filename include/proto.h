@@ -64,6 +64,8 @@ enum msg_type {
 	MSG_SBD_JOB_SIGNAL	= 352,	/* struct sbd_signal */
 	MSG_SBD_JOB_ACK		= 353,	/* struct job_ack */
 	MSG_SBD_PEEK		= 354,	/* struct peek_req */
+	MSG_SBD_SHUTDOWN	= 355,	/* no body: badmin hshutdown */
+	MSG_SBD_RESTART		= 356,	/* no body: badmin hrestart */
 
 	/* 400-449: LIM to LIM */
 	MSG_LIM_REPORT		= 400,	/* struct lim_host: the sender's load */
@@ -77,6 +79,7 @@ enum msg_type {
 	MSG_LIM_CONF_QUERY	= 453,	/* no body */
 	MSG_LIM_RECONFIG	= 454,	/* no body: reread lsf.cluster (admin) */
 	MSG_LIM_RESTART		= 455,	/* no body: exec itself again (admin) */
+	MSG_LIM_SHUTDOWN	= 456,	/* no body: exit (admin) */
 	MSG_LIM_LOAD_LIST	= 470,	/* struct lim_load_list */
 	MSG_LIM_CLUSTER_INFO	= 471,	/* struct lim_cluster_info */
 	MSG_LIM_CONF_LIST	= 472,	/* struct kv_list */
@@ -126,6 +129,7 @@ enum lsb_err {
 	LSBE_LOCKED,		/* The job is being acted on; try later */
 	LSBE_CONF,		/* The configuration has errors */
 	LSBE_DEP_NOT_FOUND,	/* a -w names a job that does not exist */
+	LSBE_SBD_UNREACH,	/* the host's sbatchd is not connected */
 	LSBE_NERR
 };
 const char	*lsb_errmsg(int);
@@ -501,6 +505,8 @@ struct peek_reply {
 #define ADM_QUEUE_INACT	6
 #define ADM_RECONFIG	7
 #define ADM_MBD_RESTART	8
+#define ADM_HOST_RESTART	9	/* badmin hrestart: the hosts' sbatchds */
+#define ADM_HOST_SHUTDOWN	10	/* badmin hshutdown */
 struct admin_req {
 	int		 op;
 	struct strv	 names;		/* hosts or queues; empty = all */

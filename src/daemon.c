@@ -57,6 +57,11 @@ daemon_getopt(struct daemon_opts *o, const char *name, int argc, char **argv)
 			usage(name);
 		}
 	}
+	/* Without -N, the name a starter gave (lsadmin limstartup, badmin
+	 * hstartup through LSF_RSH on a machine holding several hosts). */
+	if (o->host == NULL && getenv(LSF_LOCAL_HOST_ENV) != NULL &&
+	    *getenv(LSF_LOCAL_HOST_ENV) != '\0')
+		o->host = xstrdup(getenv(LSF_LOCAL_HOST_ENV));
 	o->argc = argc - optind;
 	o->argv = argv + optind;
 }
@@ -123,10 +128,31 @@ daemon_log_path(const struct lsf_config *c, const char *name, const char *host)
 	return xasprintf("%s/%s.log.%s", c->lsf.logdir, name, host);
 }
 
+/*
+ * Is our stderr the journal?  systemd says so in JOURNAL_STREAM
+ * ("device:inode" of the stream it connected), which an inherited
+ * variable would also carry, hence the comparison with fd 2 itself.
+ */
+static bool
+stderr_is_journal(void)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	if (js == NULL || sscanf(js, "%llu:%llu", &dev, &ino) != 2)
+		return false;
+	if (fstat(2, &st) < 0)
+		return false;
+	return (unsigned long long)st.st_dev == dev &&
+	    (unsigned long long)st.st_ino == ino;
+}
+
 void
 daemon_start(const struct daemon_opts *o, const struct lsf_config *c)
 {
 	enum log_level lvl = log_level_from_mask(c->lsf.log_mask);
+	bool journal = stderr_is_journal(), to_file;
 	char *path = NULL, *cause = NULL;
 
 	if (auth_init(c, &cause) < 0) {
@@ -146,6 +172,7 @@ daemon_start(const struct daemon_opts *o, const struct lsf_config *c)
 		    strerror(errno));
 		exit(1);
 	}
+	to_file = path != NULL;
 	free(path);
 	if (!o->foreground) {
 		pid_t pid = fork();
@@ -167,7 +194,7 @@ daemon_start(const struct daemon_opts *o, const struct lsf_config *c)
 		if (fd >= 0) {
 			dup2(fd, 0);
 			dup2(fd, 1);
-			if (c->lsf.logdir)
+			if (c->lsf.logdir && !journal)
 				dup2(fd, 2);
 			if (fd > 2)
 				close(fd);
@@ -181,6 +208,10 @@ daemon_start(const struct daemon_opts *o, const struct lsf_config *c)
 				close(fd);
 		}
 	}
+	/* Under systemd the lines go to the journal too (they go to
+	 * stderr alone without LSF_LOGDIR, or with -d). */
+	if (journal && to_file)
+		log_also_journal(true);
 	log_info("%s starting as host %s (%s %s)", o->name, o->host,
 	    PROJECT_NAME, PROJECT_VERSION);
 }

@@ -14,6 +14,7 @@ static const char *log_ident = "lsf";
 static char *log_path;
 static int log_fd = 2;
 static enum log_level log_level = LOG_LVL_INFO;
+static bool log_journal;	/* also to stderr, which is the journal */
 
 int
 log_init(const char *ident, const char *path, enum log_level lvl)
@@ -43,6 +44,12 @@ log_reopen(void)
 {
 	if (log_path)
 		(void)log_init(log_ident, log_path, log_level);
+}
+
+void
+log_also_journal(bool on)
+{
+	log_journal = on;
 }
 
 void
@@ -86,6 +93,19 @@ vlog(enum log_level lvl, int errnum, const char *fmt, va_list ap)
 		sb_addf(&sb, ": %s", strerror(errnum));
 	sb_addc(&sb, '\n');
 	(void)write_all(log_fd, sb.buf, sb.len);
+	if (log_journal && log_fd != 2) {
+		/* journald takes "<N>" as the syslog priority and stamps
+		 * the line itself: the message alone after it. */
+		static const int prio[] = { 3, 4, 6, 7 };
+		size_t skip = strlen(ts) + 5;		/* ".mmm " */
+		char pfx[8];
+		int n = snprintf(pfx, sizeof(pfx), "<%d>", prio[lvl]);
+
+		if (skip < sb.len) {
+			(void)write_all(2, pfx, (size_t)n);
+			(void)write_all(2, sb.buf + skip, sb.len - skip);
+		}
+	}
 	sb_release(&sb);
 }
 

@@ -432,7 +432,8 @@ static const struct {
 	N(MSG_JS_STATUS), N(MSG_JS_ACK), N(MSG_JOB_CONTROL),
 	N(MSG_JOB_MODIFY), N(MSG_JOB_PEEK), N(MSG_ADMIN), N(MSG_PEEK_REPLY),
 	N(MSG_ADMIN_REPLY), N(MSG_SBD_PEEK_REPLY), N(MSG_SBD_PEEK),
-	N(MSG_LIM_RECONFIG), N(MSG_LIM_RESTART),
+	N(MSG_LIM_RECONFIG), N(MSG_LIM_RESTART), N(MSG_SBD_SHUTDOWN),
+	N(MSG_SBD_RESTART), N(MSG_LIM_SHUTDOWN),
 #undef N
 };
 
@@ -481,6 +482,7 @@ static const char *const errmsgs[LSBE_NERR] = {
 	[LSBE_LOCKED] = "Job is being acted on; try again later",
 	[LSBE_CONF] = "Bad configuration",
 	[LSBE_DEP_NOT_FOUND] = "No matching job found",
+	[LSBE_SBD_UNREACH] = "Slave batch daemon (sbatchd) is unreachable",
 };
 
 const char *

@@ -3,7 +3,7 @@
 # Run by "make check" and "make demo"; needs root (or sudo) only when
 # something is missing.
 set -e
-pkgs="build-essential musl-tools pkg-config libevent-dev libsqlite3-dev libyaml-dev munge libmunge-dev check procps psmisc iproute2 util-linux python3"
+pkgs="build-essential musl-tools pkg-config libevent-dev libsqlite3-dev libyaml-dev munge libmunge-dev libsystemd-dev check procps psmisc iproute2 util-linux python3"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

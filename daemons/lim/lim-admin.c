@@ -1,8 +1,8 @@
 /*
  * The LIM's administrator socket: a Unix-domain socket,
  * $LSB_SHAREDIR/<cluster>/lim.<host>.sock, on which the kernel says who
- * is calling (SO_PEERCRED).  lsadmin reconfig and limrestart come this
- * way, and only root and the cluster administrators are served.  There is
+ * is calling (SO_PEERCRED).  lsadmin reconfig, limrestart and
+ * limshutdown come this way, and only root and the cluster administrators are served.  There is
  * deliberately no administrator request over TCP: a LIM on another
  * machine is reached when the commands get an authenticated transport.
  *
@@ -20,6 +20,7 @@
 #include "client.h"
 #include "lim.h"
 #include "log.h"
+#include "notify.h"
 
 #define CAUSE_MAX	5
 
@@ -192,6 +193,8 @@ static void NORETURN
 lim_restart(void)
 {
 	log_info("restarting");
+	notify_reloading();
+	notify_before_exec();
 	if (sockpath)
 		(void)unlink(sockpath);
 	close_fds_from(3, -1);
@@ -215,7 +218,8 @@ admin_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 		reply_ok(c, h->seq);
 		return;
 	}
-	if (h->type != MSG_LIM_RECONFIG && h->type != MSG_LIM_RESTART) {
+	if (h->type != MSG_LIM_RECONFIG && h->type != MSG_LIM_RESTART &&
+	    h->type != MSG_LIM_SHUTDOWN) {
 		reply_error(c, h->seq, LSBE_PROTOCOL, "unexpected request");
 		return;
 	}
@@ -226,13 +230,24 @@ admin_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 		return;
 	}
 	if (h->type == MSG_LIM_RECONFIG) {
+		notify_reloading();
 		if (lim_reconfig(&cause) < 0) {
+			notify_send("READY=1");
 			log_warnx("reconfig refused: %s", cause);
 			reply_error(c, h->seq, LSBE_CONF, cause);
 			free(cause);
 			return;
 		}
+		notify_send("READY=1");
 		reply_ok(c, h->seq);
+		return;
+	}
+	if (h->type == MSG_LIM_SHUTDOWN) {
+		log_info("%s asks for a shutdown", c->name);
+		reply_ok(c, h->seq);
+		(void)conn_flush_now(c, 2000);
+		notify_send("STOPPING=1");
+		event_base_loopbreak(lim->base);
 		return;
 	}
 	log_info("%s asks for a restart", c->name);

@@ -9,6 +9,7 @@
 
 #include "lim.h"
 #include "log.h"
+#include "notify.h"
 
 struct lim *lim;
 
@@ -109,6 +110,7 @@ signal_cb(evutil_socket_t sig, short ev, void *arg)
 	case SIGTERM:
 	case SIGINT:
 		log_info("caught signal %d, stopping", (int)sig);
+		notify_send("STOPPING=1");
 		event_base_loopbreak(lim->base);
 		break;
 	case SIGHUP:
@@ -140,6 +142,7 @@ main(int argc, char **argv)
 	const char *tmpdir;
 	int fd;
 
+	notify_init();
 	lim = xcalloc(1, sizeof(*lim));
 	lim->argv = argv;
 	daemon_getopt(&lim->opts, "lim", argc, argv);
@@ -192,6 +195,8 @@ main(int argc, char **argv)
 	elect_run();
 	add_timer(&lim->ev_sample, lim->sample_interval, sample_cb);
 	add_timer(&lim->ev_elect, lim->exinterval, elect_cb);
+	/* Bound, master elected or followed, own load sampled. */
+	notify_ready_on(lim->base);
 
 	event_base_dispatch(lim->base);
 

@@ -6,7 +6,8 @@
  *	lim-elect.c	who is master; the connection up to it
  *	lim-master.c	the master's host table and its subscribers
  *	lim-serve.c	requests from commands, daemons and other LIMs
- *	lim-admin.c	lsadmin reconfig and limrestart, on a Unix socket
+ *	lim-admin.c	lsadmin reconfig, limrestart and limshutdown, on a
+ *			Unix socket
  */
 #ifndef LIM_H
 #define LIM_H

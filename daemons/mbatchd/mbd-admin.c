@@ -1,8 +1,9 @@
 /*
- * badmin's requests: close and open hosts; close, open, inactivate and
- * activate queues; reconfig and mbdrestart.  Cluster administrators may
- * do all of it; a queue's ADMINISTRATORS only the queue operations, on
- * their own queues (admin_handle, queue_ctrl).
+ * badmin's requests: close and open hosts; restart and shut down their
+ * sbatchds; close, open, inactivate and activate queues; reconfig and
+ * mbdrestart.  Cluster administrators may do all of it; a queue's
+ * ADMINISTRATORS only the queue operations, on their own queues
+ * (admin_handle, queue_ctrl).
  *
  * Each change is a HOST_CTRL or QUEUE_CTRL record with who asked and
  * why, written before the answer goes out and replayed at start-up, so a
@@ -21,6 +22,8 @@
 /* Record opcodes (include/evlog.h). */
 #define HCTRL_OPEN	1
 #define HCTRL_CLOSE	2
+#define HCTRL_RESTART	3	/* LSF's HOST_REBOOT: sbatchd restarted */
+#define HCTRL_SHUTDOWN	4
 #define QCTRL_OPEN	1
 #define QCTRL_CLOSE	2
 #define QCTRL_ACT	3
@@ -135,10 +138,54 @@ hosts_named(const char *name, struct strv *out, bool *bad)
 }
 
 static void
+pack_nothing(struct wbuf *w, const void *x)
+{
+}
+
+/*
+ * hrestart, hshutdown: the request goes down the host's own sbatchd
+ * connection, after the HOST_CTRL record that badmin hhist shows (the
+ * answer and the request leave together, after the log is synced).
+ * sbatchd stops or executes itself again; its jobs keep running under
+ * their supervisors.  A host whose sbatchd is not connected cannot be
+ * reached from here.
+ */
+static void
+host_sbd_ctrl(struct mhost *h, int op, int uid, const char *user,
+    const char *comment, struct results *rs)
+{
+	if (h->sbd == NULL) {
+		result_add(rs, h->name, LSBE_SBD_UNREACH, NULL);
+		return;
+	}
+	log_ctrl("HOST_CTRL", op, h->name, uid, user, comment);
+	sbd_send(h, op == HCTRL_RESTART ? MSG_SBD_RESTART : MSG_SBD_SHUTDOWN,
+	    pack_nothing, NULL, true);
+	log_info("sbatchd on %s %s by %s", h->name, op == HCTRL_RESTART ?
+	    "restarted" : "shut down", user);
+	result_add(rs, h->name, LSBE_NO_ERROR, NULL);
+}
+
+static int
+host_op(int adm_op)
+{
+	switch (adm_op) {
+	case ADM_HOST_OPEN:
+		return HCTRL_OPEN;
+	case ADM_HOST_CLOSE:
+		return HCTRL_CLOSE;
+	case ADM_HOST_RESTART:
+		return HCTRL_RESTART;
+	default:
+		return HCTRL_SHUTDOWN;
+	}
+}
+
+static void
 host_ctrl(const struct admin_req *rq, int uid, const char *user,
     struct results *rs)
 {
-	int op = rq->op == ADM_HOST_OPEN ? HCTRL_OPEN : HCTRL_CLOSE;
+	int op = host_op(rq->op);
 	struct strv names = STRV_INIT;
 
 	/* No name: the host the command runs on, which is ours. */
@@ -163,6 +210,11 @@ host_ctrl(const struct admin_req *rq, int uid, const char *user,
 				/* A client host: mbatchd has nothing there. */
 				result_add(rs, hosts.v[k], LSBE_BAD_HOST,
 				    "not a server host");
+				continue;
+			}
+			if (op == HCTRL_RESTART || op == HCTRL_SHUTDOWN) {
+				host_sbd_ctrl(h, op, uid, user, rq->comment,
+				    rs);
 				continue;
 			}
 			log_ctrl("HOST_CTRL", op, h->name, uid, user,
@@ -285,7 +337,7 @@ admin_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 	bool cluster_admin = user_is_admin(user, uid);
 
 	if (!admin_req_unpack(r, &rq) || rbuf_end(r) < 0 ||
-	    rq.op < ADM_HOST_OPEN || rq.op > ADM_MBD_RESTART) {
+	    rq.op < ADM_HOST_OPEN || rq.op > ADM_HOST_SHUTDOWN) {
 		admin_req_release(&rq);
 		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
 		return;
@@ -307,6 +359,8 @@ admin_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 	switch (rq.op) {
 	case ADM_HOST_OPEN:
 	case ADM_HOST_CLOSE:
+	case ADM_HOST_RESTART:
+	case ADM_HOST_SHUTDOWN:
 		host_ctrl(&rq, uid, user, &rs);
 		break;
 	case ADM_RECONFIG:

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "notify.h"
 #include "sbd.h"
 
 struct sbd *sbd;
@@ -95,6 +96,43 @@ lim_subscribe(void)
 	sbd->lim->name = xstrdup("LIM");
 }
 
+/*
+ * Stop (SIGTERM, badmin hshutdown) or restart (badmin hrestart): the loop
+ * ends after this turn, and main closes up.  The jobs' supervisors are
+ * in sessions of their own and are not signalled: they keep their jobs,
+ * and a new sbatchd finds them by their directories' locks.  mbatchd, our
+ * child on the master host, is stopped either way; a restarted sbatchd
+ * starts a new one, which replays the log.
+ */
+void
+sbd_stop(bool restart)
+{
+	sbd->stopping = true;
+	sbd->restart = restart;
+	child_stop();
+	if (restart)
+		notify_reloading();
+	else
+		notify_send("STOPPING=1");
+	event_base_loopbreak(sbd->base);
+}
+
+/*
+ * Execute ourselves again with the same arguments (so the same -N).  In
+ * the foreground (-f, as systemd runs us) the pid stays; a detached
+ * sbatchd detaches again, with a new one, as limrestart does.
+ */
+static void NORETURN
+sbd_reexec(void)
+{
+	log_info("restarting");
+	notify_before_exec();
+	close_fds_from(3, -1);
+	execv("/proc/self/exe", sbd->argv);
+	execvp(sbd->argv[0], sbd->argv);
+	fatal("cannot execute %s again", sbd->argv[0]);
+}
+
 static void
 signal_cb(evutil_socket_t sig, short ev, void *arg)
 {
@@ -105,9 +143,7 @@ signal_cb(evutil_socket_t sig, short ev, void *arg)
 	case SIGTERM:
 	case SIGINT:
 		log_info("caught signal %d, stopping", (int)sig);
-		sbd->stopping = true;
-		child_stop();
-		event_base_loopbreak(sbd->base);
+		sbd_stop(false);
 		break;
 	case SIGHUP:
 		log_reopen();
@@ -178,7 +214,9 @@ main(int argc, char **argv)
 	char *cause = NULL, *jobsdir;
 	int fd_sbd, fd_sup;
 
+	notify_init();
 	sbd = xcalloc(1, sizeof(*sbd));
+	sbd->argv = argv;
 	daemon_getopt(&sbd->opts, "sbatchd", argc, argv);
 	daemon_config(&sbd->opts, &sbd->conf, CONF_ALL);
 	sbd->host = sbd->opts.host;
@@ -258,12 +296,16 @@ main(int argc, char **argv)
 	jobs_scan();
 	spares_init();
 	lim_subscribe();
+	/* Bound, and every job of the state directory taken back. */
+	notify_ready_on(sbd->base);
 
 	event_base_dispatch(sbd->base);
 
 	listener_free(l_sbd);
 	listener_free(l_sup);
 	(void)unlink(sbd->sockpath);
+	if (sbd->restart)
+		sbd_reexec();
 	log_info("sbatchd stopped");
 	return 0;
 }

@@ -148,6 +148,15 @@ mbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 		peek_reply_release(&pr);
 		peek_req_release(&pk);
 		break;
+	case MSG_SBD_SHUTDOWN:
+	case MSG_SBD_RESTART:
+		/* mbatchd let only an administrator's request through. */
+		if (rbuf_end(r) < 0)
+			goto bad;
+		log_info("mbatchd asks for a %s",
+		    h->type == MSG_SBD_RESTART ? "restart" : "shutdown");
+		sbd_stop(h->type == MSG_SBD_RESTART);
+		break;
 	case MSG_ERROR:
 		if (msg_error_unpack(r, &e))
 			log_warnx("mbatchd refused us: %s%s%s",

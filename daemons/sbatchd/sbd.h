@@ -3,7 +3,8 @@
  * their states; on the master host it also starts mbatchd and restarts it
  * when it dies.
  *
- *	sbatchd.c	main, sockets, signals, the LIM subscription
+ *	sbatchd.c	main, sockets, signals, the LIM subscription; stop
+ *			and restart (badmin hshutdown, hrestart)
  *	sbd-mbd.c	the connection to mbatchd: register, start, signal, ack
  *	sbd-jobs.c	the job table, the state directory, supervisors
  *	sbd-spare.c	spare supervisors, forked before their jobs come
@@ -91,6 +92,8 @@ struct sbd {
 	int			 mbd_backoff_ms;
 	struct event		*ev_mbd_restart;
 	bool			 stopping;
+	bool			 restart;	/* execute again once stopped */
+	char			**argv;		/* as started: hrestart */
 
 	struct sjob		*jobs;
 
@@ -100,6 +103,9 @@ struct sbd {
 };
 
 extern struct sbd *sbd;
+
+/* sbatchd.c: end the loop; with restart, execute sbatchd again after. */
+void	 sbd_stop(bool restart);
 
 /* sbd-mbd.c */
 void	 mbd_master_changed(void);

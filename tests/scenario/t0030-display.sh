@@ -145,10 +145,10 @@ expect_match "badmin ckconfig on stderr" "No errors found" \
     "$(badmin ckconfig 2>&1 >/dev/null)"
 lsadmin ckconfig >/dev/null 2>&1
 expect_eq "lsadmin ckconfig" 0 "$?"
-err=$(badmin hrestart 2>&1)
-expect_eq "badmin hrestart exit status" 255 "$?"
-expect_eq "badmin hrestart message" \
-    "badmin: hrestart is not supported by this version" "$err"
+err=$(badmin hghostadd 2>&1)
+expect_eq "badmin hghostadd exit status" 255 "$?"
+expect_eq "badmin hghostadd message" \
+    "badmin: hghostadd is not supported by this version" "$err"
 lsadmin limlock >/dev/null 2>&1
 expect_eq "lsadmin limlock exit status" 255 "$?"
 
