@@ -45,6 +45,7 @@ usage(int rc)
 	    "    qhist [-f logfile_name] [queue_name ...]\n"
 	    "    mbdhist [-f logfile_name]\n"
 	    "    showconf mbd\n"
+	    "    statedump\n"
 	    "    help\n"
 	    "Not supported by this version:\n"
 	    "    showconf sbd\n");
@@ -420,6 +421,35 @@ history(unsigned what, bool names_ok, int argc, char **argv)
 	return rc;
 }
 
+/*
+ * statedump: mbatchd's state as canonical text, the same before and
+ * after a restart (tests/scenario/t0034-replay.sh); this
+ * implementation's, for tests and debugging.
+ */
+static int
+statedump(int argc, char **argv)
+{
+	struct admin_req rq = { .op = ADM_STATE_DUMP };
+	struct admin_result *res;
+	uint32_t n;
+	int rc = 0;
+
+	if (argc != 1)
+		usage(255);
+	admin_call(&rq, &res, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (res[i].code != LSBE_NO_ERROR) {
+			fprintf(stderr, "badmin: %s\n",
+			    lsb_errmsg(res[i].code));
+			rc = 255;
+			continue;
+		}
+		printf("%s\n", res[i].detail ? res[i].detail : "");
+	}
+	results_free(res, n);
+	return rc;
+}
+
 static int
 ckconfig(int argc, char **argv)
 {
@@ -500,6 +530,8 @@ main(int argc, char **argv)
 		return ckconfig(argc - 1, argv + 1);
 	if (strcmp(sub, "showconf") == 0)
 		return showconf(argc - 1, argv + 1);
+	if (strcmp(sub, "statedump") == 0)
+		return statedump(argc - 1, argv + 1);
 	if (strcmp(sub, "hstartup") == 0)
 		return sbd_startup(argc - 1, argv + 1);
 	for (size_t i = 0; i < ARRAY_SIZE(ctrl_subs); i++) {

@@ -507,6 +507,7 @@ struct peek_reply {
 #define ADM_MBD_RESTART	8
 #define ADM_HOST_RESTART	9	/* badmin hrestart: the hosts' sbatchds */
 #define ADM_HOST_SHUTDOWN	10	/* badmin hshutdown */
+#define ADM_STATE_DUMP		11	/* badmin statedump: one line a result */
 struct admin_req {
 	int		 op;
 	struct strv	 names;		/* hosts or queues; empty = all */

@@ -327,6 +327,23 @@ restart(struct conn *c, const char *user, const char *comment,
 	result_add(rs, NULL, LSBE_NO_ERROR, NULL);
 }
 
+/* badmin statedump: mbd-dump.c's text, a result per line. */
+static void
+state_dump_results(struct results *rs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *next;
+
+	state_dump(&sb);
+	for (line = sb.buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		result_add(rs, NULL, LSBE_NO_ERROR, line);
+	}
+	sb_release(&sb);
+}
+
 void
 admin_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 {
@@ -337,7 +354,7 @@ admin_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 	bool cluster_admin = user_is_admin(user, uid);
 
 	if (!admin_req_unpack(r, &rq) || rbuf_end(r) < 0 ||
-	    rq.op < ADM_HOST_OPEN || rq.op > ADM_HOST_SHUTDOWN) {
+	    rq.op < ADM_HOST_OPEN || rq.op > ADM_STATE_DUMP) {
 		admin_req_release(&rq);
 		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
 		return;
@@ -368,6 +385,9 @@ admin_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 		break;
 	case ADM_MBD_RESTART:
 		restart(c, user, rq.comment, &rs);
+		break;
+	case ADM_STATE_DUMP:
+		state_dump_results(&rs);
 		break;
 	default:
 		queue_ctrl(&rq, uid, user, cluster_admin, &rs);

@@ -28,12 +28,6 @@ struct ctl {
 	int		 nhosts;
 };
 
-void
-job_log_state(struct job *j)
-{
-	log_job_status(j);
-}
-
 static bool
 may_control(const struct ctl *c, const struct job *j)
 {
@@ -51,10 +45,9 @@ job_stop(struct job *j, int uid, const char *user, bool admin)
 	if (JOB_STAT_FINISHED(j->status))
 		return LSBE_JOB_FINISH;
 	if (j->status & JOB_STAT_PEND) {
-		j->hold_reason = owner ? PEND_USER_STOP : PEND_ADMIN_STOP;
-		log_job_signal(j, "STOP", uid, user, 0);
-		job_set_status(j, JOB_STAT_PSUSP);
-		job_log_state(j);
+		job_signal_record(j, "STOP", uid, user, 0);
+		job_status_change(j, JOB_STAT_PSUSP, owner ? PEND_USER_STOP :
+		    PEND_ADMIN_STOP);
 		mbd_sched_dirty();
 		return LSBE_NO_ERROR;
 	}
@@ -66,11 +59,10 @@ job_stop(struct job *j, int uid, const char *user, bool admin)
 		 * bresumed but not continued yet: it is still stopped, and
 		 * the host's reports of a stopped job would not change it.
 		 */
-		j->susp_reason = owner ? SUSP_USER_STOP : SUSP_ADMIN_STOP;
-		job_set_status(j, JOB_STAT_USUSP);
-		job_log_state(j);
+		job_status_change(j, JOB_STAT_USUSP, owner ? SUSP_USER_STOP :
+		    SUSP_ADMIN_STOP);
 	}
-	log_job_signal(j, "STOP", uid, user, 0);
+	job_signal_record(j, "STOP", uid, user, 0);
 	signal_send(j, SBD_SIG_SUSPEND, owner ? SUSP_USER_STOP :
 	    SUSP_ADMIN_STOP);
 	/* RUN until the host says it stopped it; bresume may cancel it. */
@@ -91,10 +83,8 @@ job_resume(struct job *j, int uid, const char *user, bool admin)
 	if (j->status & JOB_STAT_PSUSP) {
 		if (j->hold_reason == PEND_ADMIN_STOP && !admin)
 			return LSBE_PERMISSION;
-		log_job_signal(j, "CONT", uid, user, 0);
-		j->hold_reason = 0;
-		job_set_status(j, JOB_STAT_PEND);
-		job_log_state(j);
+		job_signal_record(j, "CONT", uid, user, 0);
+		job_status_change(j, JOB_STAT_PEND, j->pend_note);
 		mbd_sched_dirty();
 		return LSBE_NO_ERROR;
 	}
@@ -105,10 +95,8 @@ job_resume(struct job *j, int uid, const char *user, bool admin)
 		 * Not resumed at once: the job waits, like one suspended by
 		 * the system, until its host's load allows (resume_pass).
 		 */
-		log_job_signal(j, "CONT", uid, user, 0);
-		j->susp_reason = SUSP_USER_RESUME;
-		job_set_status(j, JOB_STAT_SSUSP);
-		job_log_state(j);
+		job_signal_record(j, "CONT", uid, user, 0);
+		job_status_change(j, JOB_STAT_SSUSP, SUSP_USER_RESUME);
 		mbd_sched_dirty();
 		return LSBE_NO_ERROR;
 	}
@@ -116,9 +104,9 @@ job_resume(struct job *j, int uid, const char *user, bool admin)
 		return LSBE_NO_ERROR;	/* the system resumes it */
 	if ((j->status & JOB_STAT_RUN) && j->sig_pending &&
 	    j->pending_sig == SBD_SIG_SUSPEND) {
-		/* A bstop still waiting for the host: the latest wins. */
-		log_job_signal(j, "CONT", uid, user, 0);
-		j->sig_pending = false;
+		/* A bstop still waiting for the host: the latest wins (the
+		 * record's apply drops it). */
+		job_signal_record(j, "CONT", uid, user, 0);
 		return LSBE_NO_ERROR;
 	}
 	if ((j->status & JOB_STAT_RUN) && j->stop_sent) {
@@ -127,7 +115,7 @@ job_resume(struct job *j, int uid, const char *user, bool admin)
 		 * started a moment ago): send the resume after it, else
 		 * the job would end up stopped after a bresume.
 		 */
-		log_job_signal(j, "CONT", uid, user, 0);
+		job_signal_record(j, "CONT", uid, user, 0);
 		j->stop_sent = false;
 		signal_send(j, SBD_SIG_RESUME, 0);
 		return LSBE_NO_ERROR;
@@ -166,7 +154,6 @@ job_clear_run(struct job *j)
 	j->forced = j->no_susp = false;
 	j->end_action = 0;
 	j->kill_done = false;
-	j->removed = false;
 	j->sig_pending = false;
 	free(j->exec_cwd);
 	free(j->exec_home);
@@ -174,27 +161,13 @@ job_clear_run(struct job *j)
 	j->exec_cwd = j->exec_home = j->exec_user = NULL;
 }
 
+/* Back to the head of its queue, its run forgotten (run count kept). */
 void
 job_requeue(struct job *j, bool hold, int note)
 {
-	struct ev_job_requeue ev;
-	struct strbuf sb = STRBUF_INIT;
-
-	job_set_status(j, hold ? JOB_STAT_PSUSP : JOB_STAT_PEND);
-	job_clear_run(j);
-	j->restart = false;
-	j->hold_reason = hold ? PEND_USER_STOP : 0;
-	j->pend_note = note;
-	/* Requeued jobs go to the head of their queue. */
-	policy_job_remove(&j->pj);
-	policy_job_prepend(&j->queue->pq, &j->pj);
-	j->pj.reason_pass = 0;
-	job_log_state(j);
-	ev.jobid = j->jobid;
-	ev.idx = j->idx;
-	ev_job_requeue_write(&sb, time(NULL), &ev);
-	log_record(&sb);
-	sb_release(&sb);
+	job_status_change(j, hold ? JOB_STAT_PSUSP : JOB_STAT_PEND,
+	    hold ? PEND_USER_STOP : note);
+	job_requeue_record(j);
 	mbd_sched_dirty();
 }
 
@@ -216,7 +189,7 @@ do_requeue(struct job *j, struct ctl *c)
 
 		if (!want)
 			return LSBE_JOB_FINISH;
-		log_job_signal(j, "KILL", c->uid, c->user, SIG_F_REQUEUE |
+		job_signal_record(j, "KILL", c->uid, c->user, SIG_F_REQUEUE |
 		    (hold ? SIG_F_HOLD : 0));
 		job_requeue(j, hold, PEND_REQUEUED);
 		return LSBE_NO_ERROR;
@@ -225,8 +198,9 @@ do_requeue(struct job *j, struct ctl *c)
 	if (!any && !(f & JC_F_ALL) && !((f & JC_F_RUN) &&
 	    (j->status & JOB_STAT_RUN)))
 		return LSBE_JOB_STARTED;
-	j->end_action = SIG_F_REQUEUE | (hold ? SIG_F_HOLD : 0);
-	log_job_signal(j, "KILL", c->uid, c->user, j->end_action);
+	/* Its end brings it back: the record's apply sets end_action. */
+	job_signal_record(j, "KILL", c->uid, c->user, SIG_F_REQUEUE |
+	    (hold ? SIG_F_HOLD : 0));
 	signal_send(j, SIG_KILL_SEQ, owner ? TERM_REQUEUE_OWNER :
 	    TERM_REQUEUE_ADMIN);
 	return LSBE_NO_ERROR;
@@ -257,7 +231,7 @@ job_move(struct job *j, int position, bool top, bool mine_only)
 	if (top) {
 		/* Before the position-th job of its class from the top. */
 		for (p = q->head; p; p = p->next) {
-			if (!same_class(j, (struct job *)p, mine_only))
+			if (!same_class(j, JOB_OF_PJ(p), mine_only))
 				continue;
 			if (++n == position) {
 				anchor = p;
@@ -270,12 +244,12 @@ job_move(struct job *j, int position, bool top, bool mine_only)
 		}
 		/* Fewer than that: after the last of its class. */
 		for (p = q->tail; p; p = p->prev)
-			if (same_class(j, (struct job *)p, mine_only))
+			if (same_class(j, JOB_OF_PJ(p), mine_only))
 				break;
 	} else {
 		/* After the position-th of its class from the bottom. */
 		for (p = q->tail; p; p = p->prev) {
-			if (!same_class(j, (struct job *)p, mine_only))
+			if (!same_class(j, JOB_OF_PJ(p), mine_only))
 				continue;
 			if (++n == position) {
 				anchor = p;
@@ -287,7 +261,7 @@ job_move(struct job *j, int position, bool top, bool mine_only)
 			return;
 		}
 		for (p = q->head; p; p = p->next)
-			if (same_class(j, (struct job *)p, mine_only))
+			if (same_class(j, JOB_OF_PJ(p), mine_only))
 				break;
 		if (p) {
 			policy_job_insert_before(q, p, &j->pj);
@@ -461,11 +435,9 @@ do_mig(struct job *j, struct ctl *c)
 	ev_mig_write(&sb, time(NULL), &ev);
 	log_record(&sb);
 	sb_release(&sb);
-	if (c->nhosts > 0)
-		job_set_asked(j, &ev.hosts);
+	job_mig_apply(j, &ev);
 	strv_release(&ev.hosts);
-	j->end_action = SIG_F_MIG;
-	log_job_signal(j, "KILL", c->uid, c->user, SIG_F_MIG);
+	job_signal_record(j, "KILL", c->uid, c->user, SIG_F_MIG);
 	signal_send(j, SIG_KILL_SEQ, owner ? TERM_REQUEUE_OWNER :
 	    TERM_REQUEUE_ADMIN);
 	return LSBE_NO_ERROR;

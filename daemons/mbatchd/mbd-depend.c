@@ -266,7 +266,7 @@ depend_pass(void)
 	for (int i = 0; i < mbd->pc.nqueues; i++)
 		for (struct pol_job *p = mbd->pc.queues[i]->head; p;
 		    p = p->next) {
-			struct job *j = (struct job *)p;
+			struct job *j = JOB_OF_PJ(p);
 
 			if (j->x && j->x->depend_cond)
 				judge(j);

@@ -52,7 +52,7 @@ deadline_pass(int64_t now)
 
 		for (; p; p = next) {
 			/* pj is the first member of struct job. */
-			struct job *j = (struct job *)p;
+			struct job *j = JOB_OF_PJ(p);
 
 			next = p->next;
 			if (j->x == NULL || j->x->term_time <= 0 ||

@@ -17,54 +17,31 @@
 #include "log.h"
 #include "mbd.h"
 
-static void
-retry_later(struct job *j, int64_t when)
-{
-	j->pend_note = PEND_PRE_EXEC;
-	j->pj.eligible_time = when + PREEXEC_RETRY_INTERVAL;
-	j->pj.eligible_reason = PEND_PRE_EXEC;
-	/* As after a requeue, it goes first in its queue. */
-	policy_job_remove(&j->pj);
-	policy_job_prepend(&j->queue->pq, &j->pj);
-	j->pj.reason_pass = 0;
-}
-
 void
 preexec_failed(struct job *j, const struct job_status *st)
 {
 	int max = mbd->conf.params.max_preexec_retry;
-	int64_t now = time(NULL);
+	struct ev_job_status ev;
 
-	j->preexec_fails++;
-	if (max > 0 && j->preexec_fails >= max) {
+	if (max > 0 && j->preexec_fails + 1 >= max) {
 		log_info("job %lld: pre-exec failed %d times; the job exits",
-		    (long long)j->jobid, j->preexec_fails);
-		j->preexec_fails = 0;
-		j->exit_status = st->pre_exec_failed;
-		j->exit_reason = 0;
-		j->cpu_time = st->cpu_time;
-		j->end_time = st->end_time ? st->end_time : now;
-		job_set_status(j, JOB_STAT_EXIT);
-		log_job_status(j);
+		    (long long)j->jobid, j->preexec_fails + 1);
+		job_status_fill(j, JOB_STAT_EXIT, &ev);
+		ev.exit_status = st->pre_exec_failed;
+		ev.exit_info = 0;
+		ev.cpu_time = st->cpu_time;
+		ev.end_time = st->end_time ? st->end_time : time(NULL);
+		job_status_record(j, &ev);
 		client_job_event(j, JE_FINISHED);
 		mbd_sched_dirty();
 		return;
 	}
 	log_info("job %lld: pre-exec failed (status %d); pending again",
 	    (long long)j->jobid, st->pre_exec_failed);
-	/* The state first: it releases the slots of the hosts it held. */
-	job_set_status(j, JOB_STAT_PEND);
-	job_clear_run(j);
-	retry_later(j, now);
-	log_job_status(j);
+	/* Back first in its queue, not dispatched again for a while, one
+	 * failure more (mbd-apply.c). */
+	job_status_change(j, JOB_STAT_PEND, PEND_PRE_EXEC);
 	mbd_sched_dirty();
-}
-
-void
-preexec_replayed(struct job *j, int64_t when)
-{
-	j->preexec_fails++;
-	retry_later(j, when);
 }
 
 void
@@ -77,8 +54,7 @@ postexec_done(struct job *j, const struct job_status *st)
 		return;
 	log_debug("job %lld: post-exec %s (status %d)", (long long)j->jobid,
 	    bit == JOB_STAT_PDONE ? "done" : "failed", st->post_exec_status);
-	job_set_status(j, j->status | bit);
-	log_job_status(j);
+	job_status_change(j, j->status | bit, 0);
 	/* post_done() and post_err() dependencies may now hold. */
 	mbd_sched_dirty();
 }

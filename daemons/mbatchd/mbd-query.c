@@ -326,7 +326,7 @@ collect(struct jq *jq, struct jvec *out)
 	for (int i = 0; i < mbd->pc.nqueues; i++)
 		for (struct pol_job *p = mbd->pc.queues[i]->head; p;
 		    p = p->next) {
-			struct job *j = (struct job *)p;
+			struct job *j = JOB_OF_PJ(p);
 
 			if (JOB_IS_PARENT(j))
 				push_virtual(jq, out, j, &j->arr->pend,

@@ -215,30 +215,22 @@ static int
 on_job_start(struct ev_reader *r)
 {
 	struct ev_job_start ev;
+	struct mhost **hosts;
 	struct job *j;
+	int n = 0;
 
 	if (ev_job_start_read(r, &ev) < 0)
 		return -1;
 	j = find_or_warn(ev.jobid, ev.idx, "JOB_START");
 	if (j && !JOB_STAT_FINISHED(j->status)) {
-		job_set_status(j, JOB_STAT_NULL);
-		free(j->exec);
-		j->exec = xcalloc(ev.exec_hosts.n + 1, sizeof(*j->exec));
-		j->nexec = 0;
-		for (size_t i = 0; i < ev.exec_hosts.n; i++) {
-			struct mhost *h = host_find(ev.exec_hosts.v[i]);
-
-			if (h)
-				j->exec[j->nexec++] = h;
-		}
-		if (j->run_count == 0 && JOB_IS_ELEMENT(j))
-			j->arr->nstarted++;
-		j->run_count = ev.run_count ? ev.run_count : j->run_count + 1;
-		j->start_time = r->when;
-		j->executed = false;
-		policy_job_remove(&j->pj);
-		job_set_status(j, JOB_STAT_RUN);
-		reserve_add(j);
+		hosts = xcalloc(ev.exec_hosts.n + 1, sizeof(*hosts));
+		for (size_t i = 0; i < ev.exec_hosts.n; i++)
+			if ((hosts[n] = host_find(ev.exec_hosts.v[i])) != NULL)
+				n++;
+		/* Logs before run_count was recorded: one run more. */
+		job_start_apply(j, hosts, n, ev.run_count ? ev.run_count :
+		    j->run_count + 1, r->when);
+		free(hosts);
 	}
 	ev_job_start_release(&ev);
 	return 0;
@@ -253,18 +245,8 @@ on_job_execute(struct ev_reader *r)
 	if (ev_job_execute_read(r, &ev) < 0)
 		return -1;
 	j = find_or_warn(ev.jobid, ev.idx, "JOB_EXECUTE");
-	if (j && JOB_STAT_STARTED(j->status)) {
-		j->pid = ev.pid;
-		j->pgid = ev.pgid;
-		j->executed = true;
-		free(j->exec_cwd);
-		free(j->exec_home);
-		free(j->exec_user);
-		j->exec_cwd = ev.exec_cwd;
-		j->exec_home = ev.exec_home;
-		j->exec_user = ev.exec_user;
-		ev.exec_cwd = ev.exec_home = ev.exec_user = NULL;
-	}
+	if (j)
+		job_execute_apply(j, &ev);
 	ev_job_execute_release(&ev);
 	return 0;
 }
@@ -278,103 +260,22 @@ on_job_status(struct ev_reader *r)
 	if (ev_job_status_read(r, &ev) < 0)
 		return -1;
 	j = find_or_warn(ev.jobid, ev.idx, "JOB_STATUS");
-	if (j == NULL)
-		return 0;
-	if (JOB_IS_PARENT(j)) {
-		/* The array's virtual elements: held, released, ended. */
-		if (JOB_STAT_FINISHED(ev.status))
-			array_end_virtual(j, ev.end_time ? ev.end_time :
-			    r->when, ev.exit_info);
-		else if (JOB_STAT_PENDING(ev.status) &&
-		    JOB_STAT_PENDING(j->status)) {
-			job_set_status(j, ev.status & JOB_STAT_PSUSP ?
-			    JOB_STAT_PSUSP : JOB_STAT_PEND);
-			j->hold_reason = ev.status & JOB_STAT_PSUSP ?
-			    ev.reason : 0;
-		}
-		return 0;
-	}
-	if (JOB_STAT_FINISHED(ev.status)) {
-		policy_job_remove(&j->pj);
-		j->exit_status = ev.exit_status;
-		j->exit_reason = ev.exit_info;
-		j->cpu_time = ev.cpu_time;
-		j->end_time = ev.end_time ? ev.end_time : r->when;
-		j->max_mem_kb = ev.max_mem_kb;
-		j->avg_mem_kb = ev.avg_mem_kb;
-		j->sig_pending = false;
-		j->end_action = 0;
-		j->preexec_fails = 0;
-		/* With its post-exec's outcome, when that is known. */
-		job_set_status(j, ev.status & (JOB_STAT_DONE | JOB_STAT_EXIT |
-		    JOB_STAT_PDONE | JOB_STAT_PERR));
-	} else if (JOB_STAT_PENDING(ev.status)) {
-		int st = ev.status & JOB_STAT_PSUSP ? JOB_STAT_PSUSP :
-		    JOB_STAT_PEND;
-
-		if (JOB_STAT_STARTED(j->status) ||
-		    JOB_STAT_FINISHED(j->status)) {
-			/* Back in its queue (requeue, migration, a lost run);
-			 * a JOB_REQUEUE that follows moves it to the head. */
-			job_set_status(j, st);
-			job_clear_run(j);
-			job_make_pending(j);
-			if (st == JOB_STAT_PEND && ev.reason == PEND_PRE_EXEC)
-				preexec_replayed(j, r->when);
-		} else {
-			job_set_status(j, st);
-		}
-		j->hold_reason = st == JOB_STAT_PSUSP ? ev.reason : 0;
-	} else if (JOB_STAT_STARTED(j->status)) {
-		/* RUN, USUSP or SSUSP of a started job. */
-		j->susp_reason = ev.status & JOB_STAT_RUN ? 0 : ev.reason;
-		job_set_status(j, ev.status & (JOB_STAT_RUN | JOB_STAT_USUSP |
-		    JOB_STAT_SSUSP));
-	}
+	if (j)
+		job_status_apply(j, &ev, r->when);
 	return 0;
 }
 
-/*
- * A termination asked for a job that is still running when the log ends:
- * it may not have reached the job before the restart, so it is sent
- * again when the job's sbatchd registers (the TERMINATE sequence is
- * idempotent).  So is a bstop not undone by a later bresume (stopping a
- * stopped job changes nothing); other signals are not repeated.
- */
 static int
 on_job_signal(struct ev_reader *r)
 {
 	struct ev_job_signal ev;
 	struct job *j;
-	int sig;
 
 	if (ev_job_signal_read(r, &ev) < 0)
 		return -1;
 	j = find_or_warn(ev.jobid, ev.idx, "JOB_SIGNAL");
-	sig = ev.signal ? sig_from_name(ev.signal) : -1;
-	if (j && JOB_STAT_STARTED(j->status) && ev.run_count == j->run_count &&
-	    (ev.flags & (SIG_F_REQUEUE | SIG_F_MIG)))
-		j->end_action = ev.flags & (SIG_F_REQUEUE | SIG_F_HOLD |
-		    SIG_F_MIG);
-	if (j && JOB_STAT_STARTED(j->status) && ev.run_count == j->run_count &&
-	    (sig == SIGKILL || sig == SIGTERM || sig == SIGINT)) {
-		j->sig_pending = true;
-		j->pending_sig = sig == SIGKILL && !(ev.flags & SIG_F_FORCE) ?
-		    SIG_KILL_SEQ : sig;
-		j->pending_reason = ev.uid == j->uid ? TERM_OWNER : TERM_ADMIN;
-		if (ev.flags & SIG_F_DONE)
-			j->kill_done = true;
-	} else if (j && JOB_STAT_STARTED(j->status) &&
-	    ev.run_count == j->run_count && sig == SIGSTOP &&
-	    !(j->sig_pending && j->pending_sig != SBD_SIG_SUSPEND)) {
-		j->sig_pending = true;
-		j->pending_sig = SBD_SIG_SUSPEND;
-		j->pending_reason = ev.uid == j->uid ? SUSP_USER_STOP :
-		    SUSP_ADMIN_STOP;
-	} else if (j && sig == SIGCONT && j->sig_pending &&
-	    j->pending_sig == SBD_SIG_SUSPEND) {
-		j->sig_pending = false;
-	}
+	if (j)
+		job_signal_apply(j, &ev);
 	ev_job_signal_release(&ev);
 	return 0;
 }
@@ -428,11 +329,8 @@ on_job_requeue(struct ev_reader *r)
 	if (ev_job_requeue_read(r, &ev) < 0)
 		return -1;
 	j = find_or_warn(ev.jobid, ev.idx, "JOB_REQUEUE");
-	if (j && JOB_STAT_PENDING(j->status)) {
-		policy_job_remove(&j->pj);
-		policy_job_prepend(&j->queue->pq, &j->pj);
-		j->pend_note = PEND_REQUEUED;
-	}
+	if (j)
+		job_requeue_apply(j);
 	ev_job_requeue_release(&ev);
 	return 0;
 }
@@ -463,11 +361,8 @@ on_mig(struct ev_reader *r)
 	if (ev_mig_read(r, &ev) < 0)
 		return -1;
 	j = find_or_warn(ev.jobid, ev.idx, "MIG");
-	if (j) {
-		if (ev.hosts.n)
-			job_set_asked(j, &ev.hosts);
-		j->restart = true;
-	}
+	if (j)
+		job_mig_apply(j, &ev);
 	ev_mig_release(&ev);
 	return 0;
 }

@@ -81,18 +81,11 @@ apply_suspension(struct job *j, const struct job_status *st)
 		j->stop_sent = false;
 		if (j->status & JOB_STAT_RUN || (want == JOB_STAT_USUSP &&
 		    (j->status & JOB_STAT_SSUSP) &&
-		    j->susp_reason != SUSP_USER_RESUME)) {
-			j->susp_reason = st->susp_reason;
-			j->resume_sent = false;
-			job_set_status(j, want);
-			job_log_state(j);
-		}
+		    j->susp_reason != SUSP_USER_RESUME))
+			job_status_change(j, want, st->susp_reason);
 	} else if ((st->status & JOB_STAT_RUN) &&
 	    (j->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP))) {
-		j->susp_reason = 0;
-		j->resume_sent = false;
-		job_set_status(j, JOB_STAT_RUN);
-		job_log_state(j);
+		job_status_change(j, JOB_STAT_RUN, 0);
 		mbd_sched_dirty();
 	}
 }
@@ -122,18 +115,8 @@ apply_status(struct mhost *h, struct job_status *st)
 	}
 	if (JOB_STAT_FINISHED(j->status))
 		return;		/* bkill -r: its end is still to come */
-	if (!j->executed && st->pid > 0) {
-		j->pid = st->pid;
-		j->pgid = st->pgid;
-		j->executed = true;
-		free(j->exec_cwd);
-		free(j->exec_home);
-		free(j->exec_user);
-		j->exec_cwd = st->exec_cwd ? xstrdup(st->exec_cwd) : NULL;
-		j->exec_home = st->exec_home ? xstrdup(st->exec_home) : NULL;
-		j->exec_user = st->exec_user ? xstrdup(st->exec_user) : NULL;
-		log_job_execute(j);
-	}
+	if (!j->executed && st->pid > 0)
+		job_execute_record(j, st);
 	apply_suspension(j, st);
 	if (st->mem_kb >= 0)
 		j->mem_kb = st->mem_kb;
@@ -163,22 +146,20 @@ reconcile_missing(struct mhost *h, const struct sbd_register *reg)
 		if (known)
 			continue;
 		if (j->executed) {
+			struct ev_job_status ev;
+
 			log_warnx("job %lld: %s has no trace of it; it is "
 			    "lost", (long long)j->jobid, h->name);
-			policy_job_remove(&j->pj);
-			j->exit_reason = TERM_ZOMBIE;
-			j->end_time = time(NULL);
-			job_set_status(j, JOB_STAT_EXIT);
-			log_job_status(j);
+			job_status_fill(j, JOB_STAT_EXIT, &ev);
+			ev.exit_info = TERM_ZOMBIE;
+			ev.end_time = time(NULL);
+			job_status_record(j, &ev);
 			client_job_event(j, JE_FINISHED);
 		} else {
 			/* It never reached the host: run it again. */
 			log_info("job %lld never reached %s; pending again",
 			    (long long)j->jobid, h->name);
-			job_set_status(j, JOB_STAT_PEND);
-			j->nexec = 0;
-			job_make_pending(j);
-			log_job_status(j);
+			job_status_change(j, JOB_STAT_PEND, 0);
 		}
 	}
 }

@@ -71,31 +71,14 @@ job_dispatch(struct job *j, const int *slots, int64_t now)
 {
 	struct job_spec spec;
 	int n = j->pj.num_procs;
+	struct mhost **hosts = xcalloc((size_t)n, sizeof(*hosts));
 
-	policy_job_remove(&j->pj);
-	/* Leave PEND (its slot count) before the hosts are set. */
-	job_set_status(j, JOB_STAT_NULL);
-	free(j->exec);
-	j->exec = xcalloc((size_t)n, sizeof(*j->exec));
 	for (int i = 0; i < n; i++) {
-		j->exec[i] = mbd->hosts[slots[i]];
-		j->exec[i]->ph.last_dispatch = now;
+		hosts[i] = mbd->hosts[slots[i]];
+		hosts[i]->ph.last_dispatch = now;
 	}
-	j->nexec = n;
-	if (j->run_count++ == 0 && JOB_IS_ELEMENT(j))
-		j->arr->nstarted++;
-	j->start_time = now;
-	j->executed = false;
-	j->pid = j->pgid = 0;
-	j->exit_status = -1;
-	j->exit_reason = 0;
-	j->susp_reason = 0;
-	j->pend_note = 0;
-	j->resume_sent = false;
-	j->window_sent = false;
-	job_set_status(j, JOB_STAT_RUN);
-	reserve_add(j);
-	log_job_start(j);
+	job_start_record(j, hosts, n, now);
+	free(hosts);
 	fill_spec(j, &spec);
 	sbd_send(j->exec[0], MSG_SBD_JOB_START,
 	    (void (*)(struct wbuf *, const void *))job_spec_pack, &spec, true);
@@ -123,7 +106,7 @@ sched_run(void)
 	reserve_pass(now);
 	n = policy_schedule(&mbd->pc, d, MAX_DISPATCH_PER_PASS);
 	for (int i = 0; i < n; i++) {
-		struct job *j = (struct job *)d[i].job;
+		struct job *j = JOB_OF_PJ(d[i].job);
 
 		/* An array's parent: its next element starts. */
 		if (JOB_IS_PARENT(j) && (j = array_take_next(j)) == NULL)
@@ -172,6 +155,7 @@ void
 sched_finish_job(struct job *j, const struct job_status *st)
 {
 	struct mhost *h = j->exec[0];
+	struct ev_job_status ev;
 	int status;
 
 	if (st->pre_exec_failed && !JOB_STAT_FINISHED(j->status)) {
@@ -190,29 +174,26 @@ sched_finish_job(struct job *j, const struct job_status *st)
 		bool mig = j->end_action & SIG_F_MIG;
 		bool hold = j->end_action & SIG_F_HOLD;
 
+		/* The status record's apply keeps LSB_RESTART for bmig. */
 		job_requeue(j, hold, mig ? PEND_MIGRATING : PEND_REQUEUED);
-		j->restart = mig;
 		goto ack;
 	}
+	/* Ended before its start was reported: the start first. */
+	if (!j->executed && st->pid > 0)
+		job_execute_record(j, st);
 	status = st->status & JOB_STAT_DONE ? JOB_STAT_DONE : JOB_STAT_EXIT;
 	if (j->kill_done)
 		status = JOB_STAT_DONE;
-	j->exit_status = st->exit_status;
-	j->exit_reason = st->exit_reason;
-	j->cpu_time = st->cpu_time;
-	j->end_time = st->end_time ? st->end_time : time(NULL);
+	job_status_fill(j, status, &ev);
+	ev.exit_status = st->exit_status < 0 ? 0 : st->exit_status;
+	ev.exit_info = st->exit_reason;
+	ev.cpu_time = st->cpu_time;
+	ev.end_time = st->end_time ? st->end_time : time(NULL);
 	if (st->max_mem_kb >= 0)
-		j->max_mem_kb = st->max_mem_kb;
+		ev.max_mem_kb = st->max_mem_kb;
 	if (st->avg_mem_kb >= 0)
-		j->avg_mem_kb = st->avg_mem_kb;
-	if (!j->executed && st->pid > 0) {
-		j->pid = st->pid;
-		j->pgid = st->pgid;
-		j->executed = true;
-	}
-	j->preexec_fails = 0;
-	job_set_status(j, status);
-	log_job_status(j);
+		ev.avg_mem_kb = st->avg_mem_kb;
+	job_status_record(j, &ev);
 	client_job_event(j, JE_FINISHED);
 	/* Its post-exec may have ended too while mbatchd was away. */
 	if (st->post_exec_status >= 0)

@@ -48,27 +48,13 @@ signal_send(struct job *j, int sig, int reason)
 void
 job_finish_now(struct job *j, int status, int reason)
 {
-	int64_t now = time(NULL);
+	struct ev_job_status ev;
 
-	if (JOB_IS_PARENT(j)) {
-		/* The array's virtual elements end together. */
-		j->exit_reason = reason;
-		j->end_time = now;
-		log_job_status_as(j, status);
-		array_end_virtual(j, now, reason);
-		client_job_event(j, JE_FINISHED);
-		mbd_sched_dirty();
-		return;
-	}
-	policy_job_remove(&j->pj);
-	j->exit_reason = reason;
-	j->end_time = now;
-	if (j->exit_status < 0)
-		j->exit_status = 0;
-	if (!JOB_STAT_STARTED(j->status))
-		j->start_time = 0;
-	job_set_status(j, status);
-	log_job_status(j);
+	/* An array's parent: its virtual elements end together. */
+	job_status_fill(j, status, &ev);
+	ev.exit_info = reason;
+	ev.end_time = time(NULL);
+	job_status_record(j, &ev);
 	client_job_event(j, JE_FINISHED);
 	mbd_sched_dirty();
 }
@@ -105,18 +91,15 @@ do_signal(struct job *j, const struct sig_req *rq, int uid, const char *user,
 	if (JOB_STAT_PENDING(j->status)) {
 		if (!kill_like(rq->sig) && !force)
 			return LSBE_NOT_STARTED;
-		log_job_signal(j, symbol, uid, user, (int)rq->flags);
+		job_signal_record(j, symbol, uid, user, (int)rq->flags);
 		job_finish_now(j, rq->flags & SIG_F_DONE ? JOB_STAT_DONE :
 		    JOB_STAT_EXIT, reason);
 		return LSBE_NO_ERROR;
 	}
-	log_job_signal(j, symbol, uid, user, (int)rq->flags);
-	if (rq->flags & SIG_F_DONE)
-		j->kill_done = true;
+	job_signal_record(j, symbol, uid, user, (int)rq->flags);
 	signal_send(j, force ? SIGKILL : rq->sig, reason);
 	if (force) {
 		/* Removed now; its end, when it comes, is only acknowledged. */
-		j->removed = true;
 		j->exit_status = (128 + SIGKILL) << 8;
 		job_finish_now(j, rq->flags & SIG_F_DONE ? JOB_STAT_DONE :
 		    JOB_STAT_EXIT, reason);

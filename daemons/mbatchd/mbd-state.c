@@ -630,7 +630,7 @@ job_make_pending(struct job *j)
 
 	policy_job_remove(&j->pj);
 	for (p = q->tail; p; p = p->prev)
-		if (job_priority((struct job *)p) >= prio)
+		if (job_priority(JOB_OF_PJ(p)) >= prio)
 			break;
 	policy_job_insert_after(q, p, &j->pj);
 	j->pj.reason_pass = 0;

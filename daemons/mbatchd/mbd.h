@@ -36,6 +36,7 @@
 #define MBD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -161,7 +162,6 @@ struct job {
 	int64_t		 max_mem_kb;
 	int64_t		 avg_mem_kb;
 	bool		 kill_done;	/* bkill -d: record DONE */
-	bool		 removed;	/* bkill -r: already EXIT */
 	int		 susp_reason;	/* SUSP_* while suspended */
 	int		 hold_reason;	/* PEND_USER_STOP / PEND_ADMIN_STOP */
 	int		 end_action;	/* SIG_F_REQUEUE|HOLD|MIG on its end */
@@ -183,6 +183,14 @@ struct job {
 	struct job	*next;		/* all jobs, by job ID */
 	struct job	*prev;
 };
+
+/*
+ * A job from the policy's view of it (struct pol_job is struct job's
+ * first member, checked here): the one way from the one to the other.
+ */
+_Static_assert(offsetof(struct job, pj) == 0,
+    "struct pol_job must start struct job");
+#define JOB_OF_PJ(p)	((struct job *)(void *)(p))
 
 struct mqueue {
 	struct pol_queue pq;
@@ -403,18 +411,34 @@ void	 users_reconfigure(void);
 /* After reconfig: limits again for every job. */
 void	 jobs_reattach_limits(void);
 
+/*
+ * mbd-apply.c: each job record's effect, the same live and in replay.
+ * The *_record functions build the record, append it and apply it.
+ */
+void	 job_start_apply(struct job *, struct mhost **, int n,
+	    uint32_t run_count, int64_t when);
+void	 job_execute_apply(struct job *, const struct ev_job_execute *);
+void	 job_status_apply(struct job *, const struct ev_job_status *,
+	    int64_t when);
+void	 job_signal_apply(struct job *, const struct ev_job_signal *);
+void	 job_mig_apply(struct job *, const struct ev_mig *);
+void	 job_requeue_apply(struct job *);
+void	 job_start_record(struct job *, struct mhost **, int n, int64_t now);
+void	 job_execute_record(struct job *, const struct job_status *);
+void	 job_status_fill(const struct job *, int status,
+	    struct ev_job_status *);
+void	 job_status_record(struct job *, const struct ev_job_status *);
+void	 job_status_change(struct job *, int status, int reason);
+void	 job_signal_record(struct job *, const char *sig, int uid,
+	    const char *user, int flags);
+void	 job_requeue_record(struct job *);
+
 /* mbd-evlog.c */
 off_t	 log_record(struct strbuf *rec);
 void	 outbox_add(struct conn *, struct wbuf *);	/* takes w */
 void	 outbox_drop_conn(struct conn *);
 void	 outbox_flush(void);
 int	 log_job_new(struct job *, const struct ev_job_new *);
-void	 log_job_start(struct job *);
-void	 log_job_execute(struct job *);
-void	 log_job_status(struct job *);
-void	 log_job_status_as(struct job *, int status);
-void	 log_job_signal(struct job *, const char *sig, int uid,
-	    const char *user, int flags);
 void	 log_job_clean(struct job *);
 void	 log_mbd_start(void);
 void	 log_mbd_die(int code);
@@ -431,6 +455,9 @@ int	 replay_log(off_t *valid_end, char **cause);
 int	 replay_envs(off_t *valid_end, char **cause);
 void	 job_fill_new(struct job *, struct ev_job_new *, struct mqueue *);
 int	 job_set_resreq(struct job *, const char *unit, char **cause);
+
+/* mbd-dump.c */
+void	 state_dump(struct strbuf *);
 
 /* mbd-client.c */
 struct conn *client_accept(int fd, struct sockaddr *, socklen_t, void *);
@@ -488,7 +515,6 @@ void	 job_results_reply(struct conn *, uint32_t seq, struct job_results *);
 void	 control_handle(struct conn *, uint32_t seq, struct rbuf *);
 /* Put an ended or stopped job back in its queue (at the head). */
 void	 job_requeue(struct job *, bool hold, int note);
-void	 job_log_state(struct job *);
 void	 resume_pass(void);
 void	 run_windows(int64_t now);
 int	 job_stop(struct job *, int uid, const char *user, bool admin);
@@ -555,7 +581,6 @@ void	 deadline_pass(int64_t now);
 /* The job's pre-exec failed: PEND again, or EXIT after too many tries. */
 void	 preexec_failed(struct job *, const struct job_status *);
 /* A replayed PEND record of a pre-exec failure at when. */
-void	 preexec_replayed(struct job *, int64_t when);
 /* Its post-exec ended (post_exec_status >= 0): PDONE or PERR. */
 void	 postexec_done(struct job *, const struct job_status *);
 

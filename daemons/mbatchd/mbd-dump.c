@@ -1,0 +1,132 @@
+/*
+ * mbatchd's durable state as canonical text (badmin statedump): every
+ * job, array, queue and host field that lsb.events carries or that
+ * follows from it, one line per object, in a fixed order.  A restart
+ * replays the log; the state it rebuilds must print the same text as the
+ * state before it (tests/scenario/t0034-replay.sh), which is what proves
+ * that each record is applied the same way live and in replay.
+ *
+ * Left out, because they are not the log's: what the scheduler computes
+ * each pass (pending reasons, reservations' load), what hosts report
+ * (loads, a running job's current usage), and what is on its way to a
+ * host (stop_sent, resume_sent, window_sent: a restarted mbatchd asks
+ * again, or the host's registration tells).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbd.h"
+
+static const char *
+s(const char *v)
+{
+	return v ? v : "-";
+}
+
+static void
+dump_x(struct strbuf *sb, const struct job_extra *x)
+{
+	if (x == NULL)
+		return;
+	sb_addf(sb, " asked=");
+	for (size_t i = 0; i < x->asked_hosts.n; i++)
+		sb_addf(sb, "%s%s", i ? "," : "", x->asked_hosts.v[i]);
+	sb_addf(sb, " mail=%s ugroup=%s dep=%s pre=%s post=%s shell=%s "
+	    "in=%s cwd=%s begin=%lld term=%lld sp=%d", s(x->mail_user),
+	    s(x->user_group), s(x->depend_cond), s(x->pre_exec),
+	    s(x->post_exec), s(x->login_shell), s(x->in_file), s(x->cwd_req),
+	    (long long)x->begin_time, (long long)x->term_time,
+	    x->user_priority);
+	sb_addf(sb, " rlim=");
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		sb_addf(sb, "%s%lld", i ? "," : "", (long long)x->rlimits[i]);
+}
+
+static void
+dump_array(struct strbuf *sb, const struct jarray *a)
+{
+	char *pend = idxset_format(&a->pend), *gone = idxset_format(&a->gone);
+
+	sb_addf(sb, " array total=%lld limit=%d pend=%s gone=%s "
+	    "gone_reason=%d started=%lld pdone=%lld perr=%lld nstat=",
+	    (long long)a->total, a->limit, pend, gone, a->gone_reason,
+	    (long long)a->nstarted, (long long)a->npdone,
+	    (long long)a->nperr);
+	for (int i = 0; i < AS_NSTATES; i++)
+		sb_addf(sb, "%s%lld", i ? "," : "", (long long)a->nstat[i]);
+	free(pend);
+	free(gone);
+}
+
+static void
+dump_job(struct strbuf *sb, const struct job *j)
+{
+	bool ended = JOB_STAT_FINISHED(j->status);
+
+	sb_addf(sb, "job %lld[%d] status=0x%x queue=%s user=%s uid=%d "
+	    "options=0x%x/0x%x name=%s out=%s err=%s res_req=%s procs=%d "
+	    "submit=%lld run_count=%u", (long long)j->jobid, j->idx,
+	    (unsigned)j->status, j->queue->name, s(j->user), j->uid,
+	    j->options, j->options2, s(j->job_name), s(j->out_file),
+	    s(j->err_file), s(j->res_req), j->pj.num_procs,
+	    (long long)j->submit_time, j->run_count);
+	sb_addf(sb, " exec=");
+	for (int i = 0; i < j->nexec; i++)
+		sb_addf(sb, "%s%s", i ? "," : "", j->exec[i]->name);
+	sb_addf(sb, " start=%lld pid=%d pgid=%d executed=%d xcwd=%s xhome=%s "
+	    "xuser=%s", (long long)j->start_time, j->pid, j->pgid,
+	    j->executed, s(j->exec_cwd), s(j->exec_home), s(j->exec_user));
+	if (ended)
+		sb_addf(sb, " end=%lld exit=%d exit_reason=%d cpu=%.2f "
+		    "maxmem=%lld avgmem=%lld", (long long)j->end_time,
+		    j->exit_status, j->exit_reason, j->cpu_time,
+		    (long long)j->max_mem_kb, (long long)j->avg_mem_kb);
+	sb_addf(sb, " susp=%d hold=%d note=%d end_action=0x%x kill_done=%d "
+	    "preexec_fails=%d forced=%d no_susp=%d restart=%d",
+	    j->susp_reason, j->hold_reason, j->pend_note, j->end_action,
+	    j->kill_done, j->preexec_fails, j->forced, j->no_susp,
+	    j->restart);
+	if (j->sig_pending)
+		sb_addf(sb, " sig_pending=%d/%d", j->pending_sig,
+		    j->pending_reason);
+	dump_x(sb, j->x);
+	if (JOB_IS_PARENT(j))
+		dump_array(sb, j->arr);
+	sb_addc(sb, '\n');
+}
+
+static void
+dump_queue(struct strbuf *sb, const struct mqueue *q)
+{
+	sb_addf(sb, "queue %s open=%d active=%d slots=%d/%d/%d/%d pending=",
+	    q->name, q->open, q->active, q->nslots_pend, q->nslots_run,
+	    q->nslots_ssusp, q->nslots_ususp);
+	/* The dispatch order, which btop, bbot and requeues change. */
+	for (const struct pol_job *p = q->pq.head; p; p = p->next) {
+		const struct job *j = JOB_OF_PJ(p);
+
+		sb_addf(sb, "%s%lld[%d]", p == q->pq.head ? "" : ",",
+		    (long long)j->jobid, j->idx);
+	}
+	sb_addc(sb, '\n');
+}
+
+static void
+dump_host(struct strbuf *sb, const struct mhost *h)
+{
+	sb_addf(sb, "host %s closed_adm=%d removed=%d run=%d ssusp=%d "
+	    "ususp=%d used_slots=%d\n", h->name, h->closed_adm, h->removed,
+	    h->nrun, h->nssusp, h->nususp, h->ph.used_slots);
+}
+
+void
+state_dump(struct strbuf *sb)
+{
+	sb_addf(sb, "next_jobid %lld\n", (long long)mbd->next_jobid);
+	for (int i = 0; i < mbd->nqueues; i++)
+		dump_queue(sb, mbd->queues[i]);
+	for (int i = 0; i < mbd->nhosts; i++)
+		dump_host(sb, mbd->hosts[i]);
+	for (const struct job *j = mbd->jobs_head; j; j = j->next)
+		dump_job(sb, j);
+}

@@ -1,0 +1,127 @@
+#!/bin/bash
+# Replay equals live: drive mbatchd through every kind of state change
+# the project has, dump its state (badmin statedump), kill -9 it, let
+# the restarted one replay lsb.events and take the sbatchds back, and
+# dump again: the two must be identical.  The cluster is left still
+# (long jobs, full hosts) so that nothing changes between the dumps but
+# the restart.  Each later issue that adds a record adds it here.
+. "$(dirname "$0")/lib.sh"
+
+cluster_init 3
+sed -i 's/^End Parameters/MAX_JOB_NUM = 4\n&/' "$LSB_CONF/lsb.params"
+cat >>"$LSB_CONF/lsb.queues" <<EOT
+
+Begin Queue
+QUEUE_NAME = other
+PRIORITY = 20
+End Queue
+
+Begin Queue
+QUEUE_NAME = rq
+PRIORITY = 10
+REQUEUE_EXIT_VALUES = 7
+End Queue
+EOT
+cluster_start
+cd "$T_DIR/jobs"
+S=600
+
+# Finished jobs: done, exited, killed while pending, killed running.
+d=$(submit -o /dev/null true)
+e=$(submit -o /dev/null "exit 3")
+kp=$(submit -H -o /dev/null true)
+bkill "$kp" >/dev/null
+kr=$(submit -o /dev/null sleep $S)
+wait_for job_is "$kr" RUN
+bkill "$kr" >/dev/null
+wait_for job_is "$kr" EXIT
+wait_for job_is "$d" DONE
+wait_for job_is "$e" EXIT
+
+# On hostc, an array: one element done, one running, one killed, the
+# rest pending behind its %limit; and a job that depends on it.
+arr=$(submit -m hostc -J "a[1-6]%1" -o /dev/null \
+    "sleep \$((LSB_JOBINDEX == 1 ? 0 : $S))")
+wait_for job_is "$arr[2]" RUN
+bkill "$arr[3]" >/dev/null
+dep=$(submit -w "done($arr)" -o /dev/null true)
+
+# On hosta and hostb, running jobs: stopped by the user; stopped and
+# resumed; switched to another queue; requeued, so that it runs again.
+r1=$(submit -m hosta -o /dev/null sleep $S)
+r2=$(submit -m hosta -o /dev/null sleep $S)
+r3=$(submit -m hostb -o /dev/null sleep $S)
+r4=$(submit -m hostb -o /dev/null sleep $S)
+for j in $r1 $r2 $r3 $r4; do wait_for job_is "$j" RUN; done
+bstop "$r1" >/dev/null
+wait_for job_is "$r1" USUSP
+bstop "$r2" >/dev/null
+wait_for job_is "$r2" USUSP
+bresume "$r2" >/dev/null
+wait_for job_is "$r2" RUN
+bswitch other "$r3" >/dev/null
+brequeue "$r4" >/dev/null
+ran_twice() {
+	badmin statedump | grep -q "^job $r4\\[0\\] status=0x4 .* run_count=2 "
+}
+check "the requeued job runs again" wait_for ran_twice
+
+# Pending jobs, with every queue inactive so that they stay so: held,
+# released, reordered, modified, switched; one forced to run on hostc's
+# free slot, which exits with a REQUEUE_EXIT_VALUES code and so pends
+# again.
+badmin qinact normal >/dev/null
+badmin qinact rq >/dev/null
+badmin qinact other >/dev/null
+p1=$(submit -o /dev/null sleep $S)
+p2=$(submit -o /dev/null sleep $S)
+p3=$(submit -q rq -o /dev/null "exit 7")
+h=$(submit -H -o /dev/null sleep $S)
+p4=$(submit -o /dev/null sleep $S)
+btop "$p4" >/dev/null 2>&1
+bbot "$p1" >/dev/null 2>&1
+bmod -J renamed "$p2" >/dev/null
+bswitch other "$p2" >/dev/null
+bstop "$p1" >/dev/null
+bresume "$h" >/dev/null
+brun -m hostc "$p3" >/dev/null
+requeued() {
+	badmin statedump |
+	    grep -q "^job $p3\\[0\\] status=0x1 .* run_count=1 .* note=20 "
+}
+check "the forced job is back in its queue" wait_for requeued
+badmin hclose hostc >/dev/null
+badmin qclose other >/dev/null
+badmin reconfig -f >/dev/null 2>&1
+sleep 1	# reconfig applies in the turn after its answer
+
+check "lsb.events was switched at MAX_JOB_NUM" \
+    test -e "$T_DIR/work/c1/logdir/lsb.events.1"
+before=$(badmin statedump)
+check "badmin statedump answers" test -n "$before"
+echo "$before" >"$T_DIR/dump.before"
+
+old=$(pgrep -P "$PID_sbatchd_hosta" -x mbatchd)
+kill -9 "$old"
+restarted() {
+	p=$(pgrep -P "$PID_sbatchd_hosta" -x mbatchd) && [ "$p" != "$old" ] &&
+	    all_hosts_ok
+}
+check "mbatchd comes back and the hosts register" wait_for restarted
+# Registration is asynchronous: wait until three sbatchds have.
+regs() {
+	[ "$(grep -c 'sbatchd registered' "$T_DIR/log/mbatchd.log.hosta")" -ge 6 ]
+}
+wait_for regs
+after=$(badmin statedump)
+echo "$after" >"$T_DIR/dump.after"
+if [ "$before" = "$after" ]; then
+	pass "the state after the restart is the state before it"
+else
+	fail "the state after the restart is the state before it"
+	diff "$T_DIR/dump.before" "$T_DIR/dump.after" | head -n 40 | sed 's/^/#   /'
+fi
+expect_match "the dump holds every job" "^job $dep\\[0\\]" "$after"
+
+bkill 0 >/dev/null 2>&1
+finish
