@@ -7,6 +7,9 @@
  *	mbd-state.c	jobs, queues and hosts in memory; interned strings
  *	mbd-evlog.c	writing records; replies that wait for the disk
  *	mbd-replay.c	rebuilding the state from lsb.events
+ *	mbd-apply.c	what each job record does: one function, live and
+ *			replayed (JOB_START, _EXECUTE, _STATUS, _SIGNAL...)
+ *	mbd-dump.c	badmin statedump: the durable state as text
  *	mbd-client.c	the command socket: one dispatch table, permissions
  *	mbd-submit.c	bsub
  *	mbd-query.c	bjobs, bqueues, bhosts, bparams, showconf
