@@ -134,6 +134,18 @@ $(O)/sbin/$(1): $$(patsubst %.c,$(O)/%.o,$$(wildcard daemons/$(1)/*.c)) \
 endef
 $(foreach d,$(DAEMONS),$(eval $(call daemon_rule,$(d))))
 
+# check_mbd links mbatchd's state core, its I/O stubbed.
+MBD_CORE := state array users reserve depend limits apply dump replay \
+	control modify signal prepost
+$(O)/tests/check_mbd: $(O)/tests/unit/check_mbd.o \
+    $(O)/tests/unit/stubs/mbd-stubs.o \
+    $(MBD_CORE:%=$(O)/daemons/mbatchd/mbd-%.o) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(CHECK_LIBS)
+
+$(O)/tests/unit/check_mbd.o $(O)/tests/unit/stubs/mbd-stubs.o: \
+    CFLAGS += -Idaemons/mbatchd -Itests/unit/stubs
+
 $(O)/tests/check_%: $(O)/tests/unit/check_%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(CHECK_LIBS)

@@ -421,7 +421,6 @@ struct replay {
 static int
 replay_cb(void *arg, struct ev_reader *r, off_t off)
 {
-	const char *t = r->type;
 	struct replay *rp = arg;
 
 	rp->n++;
@@ -430,6 +429,15 @@ replay_cb(void *arg, struct ev_reader *r, off_t off)
 		mbd->log_nfinished = 0;
 		rp->counting = true;
 	}
+	return replay_record(r, off);
+}
+
+/* One record's effect on the state, whatever its type. */
+int
+replay_record(struct ev_reader *r, off_t off)
+{
+	const char *t = r->type;
+
 	if (strcmp(t, "JOB_NEW") == 0)
 		return on_job_new(r, off);
 	if (strcmp(t, "JOB_START") == 0)

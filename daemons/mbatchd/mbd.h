@@ -455,6 +455,7 @@ int	 env_read(const struct menv *, struct strv *);
 
 /* mbd-replay.c */
 int	 replay_log(off_t *valid_end, char **cause);
+int	 replay_record(struct ev_reader *, off_t);
 int	 replay_envs(off_t *valid_end, char **cause);
 void	 job_fill_new(struct job *, struct ev_job_new *, struct mqueue *);
 int	 job_set_resreq(struct job *, const char *unit, char **cause);

@@ -1,0 +1,402 @@
+/*
+ * mbatchd's state core, without its sockets and its disk (the log is
+ * kept in memory by tests/unit/stubs/mbd-stubs.c).  Each case drives a
+ * job through the live code's state changes, which append their records
+ * and apply them (mbd-apply.c), then builds a second state by replaying
+ * those records into a fresh mbatchd, as a restart would, and requires
+ * badmin statedump's text of the two to be identical.  A few cases also
+ * check the fields a change must set, by hand.
+ */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mbd.h"
+#include "mbd-stubs.h"
+
+static char confdir[] = "/tmp/check_mbd.XXXXXX";
+static struct strbuf scratch = STRBUF_INIT;	/* JOB_NEW's borrowed reads */
+
+static void
+write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+static void
+write_conf(void)
+{
+	char *cd, *lsb, *text;
+
+	ck_assert_ptr_nonnull(mkdtemp(confdir));
+	cd = xasprintf("%s/conf", confdir);
+	lsb = xasprintf("%s/lsbatch/c1/configdir", cd);
+	for (char *s = lsb + strlen(confdir) + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			(void)mkdir(lsb, 0755);
+			*s = '/';
+		}
+	ck_assert_int_eq(mkdir(lsb, 0755), 0);
+	text = xasprintf("LSF_CONFDIR=%s\nLSB_SHAREDIR=%s/work\n"
+	    "LSF_MASTER_LIST=\"hosta\"\nLSF_ROOT_REX=local\n", cd, confdir);
+	write_file(confdir, "lsf.conf", text);
+	free(text);
+	write_file(cd, "hosts", "127.0.0.11 hosta\n127.0.0.12 hostb\n");
+	write_file(cd, "lsf.shared", "Begin Cluster\nClusterName\nc1\n"
+	    "End Cluster\n");
+	write_file(cd, "lsf.cluster.c1", "Begin ClusterAdmins\n"
+	    "Administrators = root\nEnd ClusterAdmins\n\nBegin Host\n"
+	    "HOSTNAME model type server RESOURCES\nhosta ! ! 1 ()\n"
+	    "hostb ! ! 1 ()\nEnd Host\n");
+	write_file(lsb, "lsb.params", "Begin Parameters\n"
+	    "DEFAULT_QUEUE = normal\nEnd Parameters\n");
+	write_file(lsb, "lsb.queues", "Begin Queue\nQUEUE_NAME = normal\n"
+	    "PRIORITY = 30\nEnd Queue\n");
+	write_file(lsb, "lsb.hosts", "Begin Host\nHOST_NAME MXJ\n"
+	    "default 2\nEnd Host\n");
+	write_file(lsb, "lsb.users", "");
+	free(cd);
+	free(lsb);
+}
+
+/* A fresh mbatchd state from the configuration (the old one leaks). */
+static void
+state_fresh(void)
+{
+	struct conf_diag d;
+
+	mbd = xcalloc(1, sizeof(*mbd));
+	mbd->outbox_tail = &mbd->outbox;
+	conf_diag_init(&d);
+	ck_assert_int_eq(config_load(&mbd->conf, confdir, CONF_ALL, &d), 0);
+	conf_diag_release(&d);
+	net_set_hosts(&mbd->conf);
+	mbd->cluster = mbd->conf.cluster.name;
+	mbd->host = "hosta";
+	state_init();
+}
+
+static void
+setup(void)
+{
+	sb_reset(&mbd_stub_log);
+	state_fresh();
+}
+
+static void
+remove_conf(void)
+{
+	char *cmd = xasprintf("rm -rf %s", confdir);
+
+	(void)system(cmd);
+	free(cmd);
+}
+
+/* Every record logged so far, applied to the state as replay does. */
+static void
+replay_all(void)
+{
+	const char *p = mbd_stub_log.buf, *end = p + mbd_stub_log.len;
+
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *why;
+		struct ev_reader r;
+
+		ck_assert_ptr_nonnull(nl);
+		ck_assert_msg(evr_init(&r, p, (size_t)(nl - p), &why) == 0,
+		    "record does not read back: %s", why);
+		evr_set_scratch(&r, &scratch);
+		ck_assert_int_eq(replay_record(&r, p - mbd_stub_log.buf), 0);
+		p = nl + 1;
+	}
+}
+
+/* The live state, then the replayed one: their dumps are the same. */
+static void
+assert_replay_equal(void)
+{
+	struct strbuf live = STRBUF_INIT, replayed = STRBUF_INIT;
+
+	state_dump(&live);
+	state_fresh();
+	replay_all();
+	state_dump(&replayed);
+	ck_assert_str_eq(replayed.buf, live.buf);
+	sb_release(&live);
+	sb_release(&replayed);
+}
+
+/* bsub: a JOB_NEW record, applied as replay applies it. */
+static struct job *
+submit(int64_t jobid, bool hold)
+{
+	struct ev_job_new ev;
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+	const char *why;
+	size_t start = mbd_stub_log.len;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.jobid = jobid;
+	ev.uid = 1000;
+	ev.user = "alice";
+	ev.submit_time = 1000;
+	ev.queue = "normal";
+	ev.req.num_procs = ev.req.max_procs = 1;
+	ev.req.command = "sleep 60";
+	ev.req.user_priority = -1;
+	ev.req.options2 = hold ? SUB2_HOLD : 0;
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		ev.req.rlimits[i] = DEFAULT_RLIMIT;
+	ev_job_new_write(&sb, ev.submit_time, &ev);
+	log_record(&sb);
+	sb_release(&sb);
+	ck_assert_int_eq(evr_init(&r, mbd_stub_log.buf + start,
+	    mbd_stub_log.len - start - 1, &why), 0);
+	evr_set_scratch(&r, &scratch);
+	ck_assert_int_eq(replay_record(&r, (off_t)start), 0);
+	return job_find(jobid, 0);
+}
+
+static void
+start(struct job *j, const char *host)
+{
+	struct mhost *h = host_find(host);
+
+	ck_assert_ptr_nonnull(h);
+	job_start_record(j, &h, 1, 2000);
+}
+
+/* What the host reports when the job's process runs. */
+static void
+executed(struct job *j, int pid)
+{
+	struct job_status st;
+
+	memset(&st, 0, sizeof(st));
+	st.jobid = j->jobid;
+	st.pid = st.pgid = pid;
+	st.exec_cwd = "/tmp";
+	st.exec_home = "/home/alice";
+	st.exec_user = "alice";
+	job_execute_record(j, &st);
+}
+
+static void
+ended(struct job *j, int status, int exit_status)
+{
+	struct ev_job_status ev;
+
+	job_status_fill(j, status, &ev);
+	ev.exit_status = exit_status;
+	ev.cpu_time = 1.5;
+	ev.end_time = 3000;
+	job_status_record(j, &ev);
+}
+
+START_TEST(test_start_and_end)
+{
+	struct job *j = submit(1, false);
+
+	start(j, "hostb");
+	ck_assert_int_eq(j->status, JOB_STAT_RUN);
+	ck_assert_int_eq(j->nexec, 1);
+	ck_assert_str_eq(j->exec[0]->name, "hostb");
+	ck_assert_uint_eq(j->run_count, 1);
+	ck_assert_int_eq(j->exit_status, -1);
+	executed(j, 4242);
+	ck_assert(j->executed);
+	ck_assert_int_eq(j->pid, 4242);
+	ended(j, JOB_STAT_DONE, 0);
+	ck_assert_int_eq(j->status, JOB_STAT_DONE);
+	ck_assert_int_eq(j->end_time, 3000);
+	assert_replay_equal();
+}
+END_TEST
+
+/* bstop, the host's report, bresume (SSUSP until the load allows). */
+START_TEST(test_stop_resume)
+{
+	struct job *j = submit(2, false);
+
+	start(j, "hosta");
+	executed(j, 100);
+	ck_assert_int_eq(job_stop(j, 1000, "alice", false), LSBE_NO_ERROR);
+	job_status_change(j, JOB_STAT_USUSP, SUSP_USER_STOP);
+	ck_assert_int_eq(j->susp_reason, SUSP_USER_STOP);
+	ck_assert_int_eq(job_resume(j, 1000, "alice", false), LSBE_NO_ERROR);
+	ck_assert_int_eq(j->status, JOB_STAT_SSUSP);
+	ck_assert_int_eq(j->susp_reason, SUSP_USER_RESUME);
+	assert_replay_equal();
+}
+END_TEST
+
+/* A pending job held, released, held again, then killed. */
+START_TEST(test_pending_stop_kill)
+{
+	struct job *j = submit(3, false);
+
+	ck_assert_int_eq(job_stop(j, 0, "root", true), LSBE_NO_ERROR);
+	ck_assert_int_eq(j->status, JOB_STAT_PSUSP);
+	ck_assert_int_eq(j->hold_reason, PEND_ADMIN_STOP);
+	ck_assert_int_eq(job_resume(j, 1000, "alice", false), LSBE_PERMISSION);
+	ck_assert_int_eq(job_resume(j, 0, "root", true), LSBE_NO_ERROR);
+	ck_assert_int_eq(j->status, JOB_STAT_PEND);
+	ck_assert_int_eq(j->hold_reason, 0);
+	job_signal_record(j, "KILL", 1000, "alice", 0);
+	job_finish_now(j, JOB_STAT_EXIT, TERM_OWNER);
+	ck_assert_int_eq(j->status, JOB_STAT_EXIT);
+	ck_assert_int_eq(j->exit_reason, TERM_OWNER);
+	assert_replay_equal();
+}
+END_TEST
+
+/* brequeue of a running job: the kill, its end, back first in the queue
+ * with its note, and a second run that forgets the note. */
+START_TEST(test_requeue_runs_again)
+{
+	struct job *j = submit(4, false), *k = submit(5, false);
+
+	start(j, "hosta");
+	executed(j, 200);
+	job_signal_record(j, "KILL", 1000, "alice", SIG_F_REQUEUE);
+	ck_assert_int_eq(j->end_action, SIG_F_REQUEUE);
+	ck_assert(j->sig_pending);
+	job_requeue(j, false, PEND_REQUEUED);
+	ck_assert_int_eq(j->status, JOB_STAT_PEND);
+	ck_assert_int_eq(j->pend_note, PEND_REQUEUED);
+	ck_assert_int_eq(j->nexec, 0);
+	ck_assert_int_eq(j->pid, 0);
+	ck_assert_ptr_eq(JOB_OF_PJ(j->queue->pq.head), j);
+	ck_assert_ptr_eq(JOB_OF_PJ(j->queue->pq.head->next), k);
+	start(j, "hostb");
+	ck_assert_uint_eq(j->run_count, 2);
+	ck_assert_int_eq(j->pend_note, 0);
+	ended(j, JOB_STAT_EXIT, 1 << 8);
+	assert_replay_equal();
+}
+END_TEST
+
+/* bmig: the next run gets LSB_RESTART=Y, live and replayed. */
+START_TEST(test_mig_restart)
+{
+	struct job *j = submit(6, false);
+	struct ev_mig ev;
+
+	start(j, "hosta");
+	executed(j, 300);
+	memset(&ev, 0, sizeof(ev));
+	ev.jobid = j->jobid;
+	job_mig_apply(j, &ev);
+	job_signal_record(j, "KILL", 0, "root", SIG_F_MIG);
+	job_requeue(j, false, PEND_MIGRATING);
+	ck_assert(j->restart);
+	ck_assert_int_eq(j->pend_note, PEND_MIGRATING);
+	/* The live bmig also logs MIG; replay gets the restart from the
+	 * signal's SIG_F_MIG alone. */
+	assert_replay_equal();
+}
+END_TEST
+
+/* A job that ends before its start was reported gets its JOB_EXECUTE. */
+START_TEST(test_pre_exec_failures)
+{
+	struct job *j = submit(7, false);
+	struct job_status st;
+
+	memset(&st, 0, sizeof(st));
+	st.jobid = j->jobid;
+	st.pre_exec_failed = 1;
+	start(j, "hosta");
+	preexec_failed(j, &st);
+	ck_assert_int_eq(j->status, JOB_STAT_PEND);
+	ck_assert_int_eq(j->preexec_fails, 1);
+	ck_assert_int_eq(j->pend_note, PEND_PRE_EXEC);
+	ck_assert_int_eq(j->pj.eligible_reason, PEND_PRE_EXEC);
+	start(j, "hostb");
+	ck_assert_uint_eq(j->run_count, 2);
+	executed(j, 400);
+	ended(j, JOB_STAT_DONE, 0);
+	ck_assert_int_eq(j->preexec_fails, 0);
+	assert_replay_equal();
+}
+END_TEST
+
+/* bkill of a running job, with -d: DONE when it ends. */
+START_TEST(test_kill_done)
+{
+	struct job *j = submit(8, false);
+
+	start(j, "hosta");
+	executed(j, 500);
+	job_signal_record(j, "KILL", 1000, "alice", SIG_F_DONE);
+	ck_assert(j->kill_done);
+	ck_assert_int_eq(j->pending_sig, SIG_KILL_SEQ);
+	ck_assert_int_eq(j->pending_reason, TERM_OWNER);
+	ended(j, JOB_STAT_DONE, (128 + SIGKILL) << 8);
+	ck_assert(!j->sig_pending);
+	ck_assert_int_eq(j->end_action, 0);
+	assert_replay_equal();
+}
+END_TEST
+
+/* A job submitted held, released, started and stopped by the host. */
+START_TEST(test_held_then_suspended)
+{
+	struct job *j = submit(9, true);
+
+	ck_assert_int_eq(j->status, JOB_STAT_PSUSP);
+	ck_assert_int_eq(job_resume(j, 1000, "alice", false), LSBE_NO_ERROR);
+	start(j, "hostb");
+	executed(j, 600);
+	job_status_change(j, JOB_STAT_SSUSP, SUSP_LOAD);
+	ck_assert_int_eq(j->susp_reason, SUSP_LOAD);
+	job_status_change(j, JOB_STAT_RUN, 0);
+	ck_assert_int_eq(j->susp_reason, 0);
+	assert_replay_equal();
+}
+END_TEST
+
+static Suite *
+mbd_suite(void)
+{
+	Suite *s = suite_create("mbd");
+	TCase *tc = tcase_create("apply");
+
+	tcase_add_unchecked_fixture(tc, write_conf, remove_conf);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_start_and_end);
+	tcase_add_test(tc, test_stop_resume);
+	tcase_add_test(tc, test_pending_stop_kill);
+	tcase_add_test(tc, test_requeue_runs_again);
+	tcase_add_test(tc, test_mig_restart);
+	tcase_add_test(tc, test_pre_exec_failures);
+	tcase_add_test(tc, test_kill_done);
+	tcase_add_test(tc, test_held_then_suspended);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(mbd_suite());
+	int failed;
+
+	progname = "check_mbd";
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

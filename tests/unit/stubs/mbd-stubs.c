@@ -1,0 +1,98 @@
+/*
+ * What mbatchd's state core calls outside itself, for check_mbd: the
+ * log keeps its records in memory (mbd_stub_log), and nothing is sent
+ * to a host or a command.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbd.h"
+#include "mbd-stubs.h"
+
+struct mbd *mbd;
+struct strbuf mbd_stub_log = STRBUF_INIT;
+int mbd_stub_sends;
+
+off_t
+log_record(struct strbuf *rec)
+{
+	off_t off = (off_t)mbd_stub_log.len;
+
+	sb_add(&mbd_stub_log, rec->buf, rec->len);
+	return off;
+}
+
+void
+outbox_add(struct conn *c, struct wbuf *w)
+{
+	wbuf_release(w);
+}
+
+void
+sbd_send(struct mhost *h, uint16_t type,
+    void (*pack)(struct wbuf *, const void *), const void *x, bool after_log)
+{
+	mbd_stub_sends++;
+}
+
+void
+client_job_event(struct job *j, int what)
+{
+}
+
+void
+client_reply_error(struct conn *c, uint32_t seq, int code, const char *context,
+    const char *detail, bool wait_log)
+{
+}
+
+void
+mbd_sched_dirty(void)
+{
+}
+
+void
+mbd_kick(void)
+{
+}
+
+int
+admin_replay_ctrl(struct ev_reader *r)
+{
+	return 0;
+}
+
+int
+env_read(const struct menv *e, struct strv *env)
+{
+	return -1;
+}
+
+char *
+job_command(struct job *j)
+{
+	return xstrdup(j->command ? j->command : "");
+}
+
+void
+job_dispatch(struct job *j, const int *slots, int64_t now)
+{
+	BUG("check_mbd dispatches nothing");
+}
+
+int
+queue_accepts(struct mqueue *q, struct job *j, const char *user, int uid)
+{
+	return LSBE_NO_ERROR;
+}
+
+struct mqueue *
+queue_lost_found(void)
+{
+	return mbd->queues[0];
+}
+
+void
+job_set_asked(struct job *j, const struct strv *hosts)
+{
+}

@@ -1,0 +1,10 @@
+/* check_mbd's stand-ins for mbatchd's I/O (mbd-stubs.c). */
+#ifndef MBD_STUBS_H
+#define MBD_STUBS_H
+
+#include "util.h"
+
+extern struct strbuf mbd_stub_log;	/* every record appended */
+extern int mbd_stub_sends;		/* messages for sbatchds */
+
+#endif
