@@ -29,6 +29,8 @@ void	 log_warn(const char *, ...) PRINTF(1, 2);
 void	 log_warnx(const char *, ...) PRINTF(1, 2);
 void	 log_info(const char *, ...) PRINTF(1, 2);
 void	 log_debug(const char *, ...) PRINTF(1, 2);
+/* For set_die_routine: die() and BUG() go to the log. */
+void	 log_die_routine(const char *msg);
 void	 fatal(const char *, ...) PRINTF(1, 2) NORETURN;
 void	 fatalx(const char *, ...) PRINTF(1, 2) NORETURN;
 

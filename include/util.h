@@ -34,6 +34,12 @@ void	  die(const char *, ...) PRINTF(1, 2) NORETURN;
 void	  die_errno(const char *, ...) PRINTF(1, 2) NORETURN;
 /* Print "progname: message" to stderr and return -1. */
 int	  error(const char *, ...) PRINTF(1, 2);
+/*
+ * Where die() and BUG() report: "progname: message" on stderr, or, once
+ * a daemon has set one, the routine (its log), given the message alone.
+ * The routine must not allocate: it reports running out of memory too.
+ */
+void	  set_die_routine(void (*)(const char *));
 /* A broken invariant: print where, and abort. */
 #define BUG(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
 void	  bug_at(const char *, int, const char *, ...) PRINTF(3, 4) NORETURN;

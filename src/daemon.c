@@ -172,6 +172,8 @@ daemon_start(const struct daemon_opts *o, const struct lsf_config *c)
 		    strerror(errno));
 		exit(1);
 	}
+	/* An out-of-memory die() or a BUG() leaves its line in the log. */
+	set_die_routine(log_die_routine);
 	to_file = path != NULL;
 	free(path);
 	if (!o->foreground) {

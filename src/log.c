@@ -125,6 +125,35 @@ LOGFN(log_warnx, LOG_LVL_WARN, 0)
 LOGFN(log_info, LOG_LVL_INFO, 0)
 LOGFN(log_debug, LOG_LVL_DEBUG, 0)
 
+/*
+ * die() and BUG() in a daemon (set_die_routine): an ERR line in the log,
+ * and in the journal, written from the stack: memory may be what ran out.
+ */
+void
+log_die_routine(const char *msg)
+{
+	char line[2304], ts[32];
+	struct timeval tv;
+	struct tm tm;
+	int n;
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(ts, sizeof(ts), "%b %d %H:%M:%S", &tm);
+	n = snprintf(line, sizeof(line), "%s.%03d %s[%d] ERR: %s\n", ts,
+	    (int)(tv.tv_usec / 1000), log_ident, (int)getpid(), msg);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = (int)sizeof(line) - 1;
+	(void)write_all(log_fd, line, (size_t)n);
+	if (log_journal && log_fd != 2) {
+		n = snprintf(line, sizeof(line), "<3>%s\n", msg);
+		if (n > 0 && (size_t)n < sizeof(line))
+			(void)write_all(2, line, (size_t)n);
+	}
+}
+
 void
 fatal(const char *fmt, ...)
 {

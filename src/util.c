@@ -78,18 +78,40 @@ xasprintf(const char *fmt, ...)
 	return sb_detach(&sb);
 }
 
+static void (*die_routine)(const char *);
+
+void
+set_die_routine(void (*fn)(const char *))
+{
+	die_routine = fn;
+}
+
+/*
+ * A stack buffer, not a strbuf: die() is how an allocation that failed
+ * is reported, and must not allocate itself.
+ */
+static void
+report(const char *prefix, const char *fmt, va_list ap, int errnum)
+{
+	char buf[2048];
+	size_t n;
+
+	snprintf(buf, sizeof(buf), "%s", prefix);
+	n = strlen(buf);
+	vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	n = strlen(buf);
+	if (errnum)
+		snprintf(buf + n, sizeof(buf) - n, ": %s", strerror(errnum));
+	if (die_routine)
+		die_routine(buf);
+	else
+		(void)fprintf(stderr, "%s: %s\n", progname, buf);
+}
+
 static void
 vreport(const char *fmt, va_list ap, int errnum)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	sb_addf(&sb, "%s: ", progname);
-	sb_vaddf(&sb, fmt, ap);
-	if (errnum)
-		sb_addf(&sb, ": %s", strerror(errnum));
-	sb_addc(&sb, '\n');
-	(void)write_all(2, sb.buf, sb.len);
-	sb_release(&sb);
+	report("", fmt, ap, errnum);
 }
 
 void
@@ -129,13 +151,13 @@ error(const char *fmt, ...)
 void
 bug_at(const char *file, int line, const char *fmt, ...)
 {
+	char prefix[256];
 	va_list ap;
 
-	fprintf(stderr, "%s: BUG at %s:%d: ", progname, file, line);
+	snprintf(prefix, sizeof(prefix), "BUG at %s:%d: ", file, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report(prefix, fmt, ap, 0);
 	va_end(ap);
-	fputc('\n', stderr);
 	abort();
 }
 
