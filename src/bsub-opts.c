@@ -284,7 +284,10 @@ double_quoted(const char *s, struct strbuf *w)
 	}
 	if (*s == '"')
 		s++;
-	sb_grow(w, 0);		/* "" is a word, if an empty one */
+	/* "" is a word, if an empty one: the buffer must hold a string
+	 * even when nothing was added (sb_grow alone leaves it
+	 * unterminated). */
+	sb_add(w, "", 0);
 	return s;
 }
 
