@@ -145,7 +145,8 @@ fuzz:
 
 fuzz-targets: $(FUZZ_BIN)
 
-$(FUZZ_BIN): build-fuzz/%: tests/fuzz/%.c $(FUZZ_AUX) $(wildcard tests/fuzz/*.h) $(LIB)
+$(FUZZ_BIN): build-fuzz/%: tests/fuzz/%.c $(FUZZ_AUX) \
+    $(wildcard tests/fuzz/*.h) $(LIB)
 	clang -g -O1 -Iinclude -Itests/fuzz -D_GNU_SOURCE -std=c11 \
 	    -fsanitize=fuzzer,$(FUZZ_SAN) -fno-sanitize-recover=undefined \
 	    -o $@ $< $(FUZZ_AUX) $(LIB) $(LIBS)

@@ -1,11 +1,11 @@
 #!/bin/bash
 # Run every test layer, in order of cost: the Check unit suites, the
 # golden configuration cases, the fuzz targets over their corpora, then
-# the scenario tests that start real clusters.  Prints one summary line, "N passed, M failed", and exits
-# non-zero if anything failed.
+# the scenario tests that start real clusters.  Prints one summary line,
+# "N passed, M failed", and exits non-zero if anything failed.
 #
 #	tools/run-tests.sh [scenario-name-pattern]
-#	tools/run-tests.sh fuzz		the fuzz targets alone
+#	tools/run-tests.sh fuzz		(the fuzz targets alone)
 set -u
 cd "$(dirname "$0")/.."
 pattern=${1:-}

@@ -1,14 +1,16 @@
 /*
  * libFuzzer target: bsub's options.  The input is a script, a NUL, then
  * command-line arguments separated by NULs: the arguments are parsed as
- * bsub's command line, the script's #BSUB lines as bsub reads them, and
- * the one laid over the other, as cmds/bsub.c does.
+ * bsub's command line, the script's #BSUB lines as bsub reads them, the
+ * one laid over the other, and -t and -b read as times, as cmds/bsub.c
+ * does.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bsub-opts.h"
+#include "timespec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -27,6 +29,25 @@ static const char *
 unit(void)
 {
 	return "MB";
+}
+
+/* -t and -b, at a fixed now (a Wednesday in 2023). */
+static void
+times(const struct bsub_opts *g)
+{
+	const char *t[] = { g->term, g->begin };
+	char *cause;
+	int64_t out;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (t[i] == NULL)
+			continue;
+		cause = NULL;
+		if (timespec_parse(t[i], 1700000000, i == 0, &out,
+		    &cause) == 0 && cause != NULL)
+			abort();
+		free(cause);
+	}
 }
 
 /* The NUL-separated words of [p, end), after "bsub". */
@@ -69,6 +90,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = bsub_opts_script(&sc, script, unit, &ignored, &cause);
 	check_cause(rc, cause);
 	bsub_opts_overlay(&sc, &cl);
+	times(&sc);
 	if (sc.nmin < 0 || sc.nmax < sc.nmin)
 		abort();
 	free(cause);
