@@ -299,8 +299,8 @@ main(int argc, char **argv)
 	progname = "bsub";
 	bsub_opts_init(&cl);
 	bsub_opts_init(&sc);
-	parsed(bsub_opts_parse(&cl, argc, argv, unit, &st, &cause), cause,
-	    "command line");
+	rc = bsub_opts_parse(&cl, argc, argv, unit, &st, &cause);
+	parsed(rc, cause, "command line");
 	rest = cmdopt_rest(&st, &nrest);
 
 	if (getcwd(cwd, sizeof(cwd)) == NULL)
