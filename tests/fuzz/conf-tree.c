@@ -93,15 +93,26 @@ remove_tree(void)
 {
 	char *cmd;
 
-	if (asprintf(&cmd, "rm -rf '%s'", top) >= 0 && system(cmd) == 0)
-		free(cmd);
+	if (asprintf(&cmd, "rm -rf '%s'", top) < 0)
+		return;
+	(void)system(cmd);
+	free(cmd);
+}
+
+static void
+make_dir(const char *sub)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/%s", top, sub) < 0 || mkdir(path, 0700) < 0)
+		abort();
+	free(path);
 }
 
 static void
 make_tree(void)
 {
 	const char *tmp = getenv("TMPDIR");
-	char *lsb;
 
 	/* /dev/shm: a run writes a file, and the disk need not see it. */
 	if (access("/dev/shm", W_OK) == 0)
@@ -112,17 +123,9 @@ make_tree(void)
 	    mkdtemp(top) == NULL)
 		abort();
 	atexit(remove_tree);
-	if (asprintf(&lsb, "%s/lsbatch", top) < 0 || mkdir(lsb, 0700) < 0)
-		abort();
-	free(lsb);
-	if (asprintf(&lsb, "%s/lsbatch/%s", top, CONF_TREE_CLUSTER) < 0 ||
-	    mkdir(lsb, 0700) < 0)
-		abort();
-	free(lsb);
-	if (asprintf(&lsb, "%s/%s", top, CONF_TREE_LSB) < 0 ||
-	    mkdir(lsb, 0700) < 0)
-		abort();
-	free(lsb);
+	make_dir("lsbatch");
+	make_dir("lsbatch/" CONF_TREE_CLUSTER);
+	make_dir(CONF_TREE_LSB);
 	for (size_t i = 0; i < sizeof(tree) / sizeof(tree[0]); i++)
 		put(tree[i].file, tree[i].text, strlen(tree[i].text), "");
 	put("lsf.conf", "", 0, lsf_conf_tail());
