@@ -7,7 +7,9 @@
 #   make STATIC=0         link the commands dynamically
 #   make MUSL=0           build the static commands with glibc, not musl
 #   make check            install missing packages, build, run every test
-#                         (the unit suites also under ASan and UBSan)
+#                         (the unit suites also under ASan and UBSan, and
+#                         each fuzz target a few seconds)
+#   make fuzz             build the libFuzzer targets into build-fuzz (clang)
 #   make demo             install missing packages, build, run a one-host demo
 #   make bench            build, run the benchmark suite (bench/run.sh)
 #   make install PREFIX=/opt/lsf DESTDIR=... [UNITDIR=/etc/systemd/system]
@@ -154,18 +156,33 @@ $(TOOL_BIN): $(O)/tests/%: $(O)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-# Fuzz targets (clang's libFuzzer): make fuzz, then e.g.
-# build-fuzz/fuzz_wire -max_total_time=60 tests/fuzz/corpus/wire
-FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+# Fuzz targets (clang's libFuzzer, under ASan and UBSan): tests/fuzz/fuzz_*.c,
+# each linked with the other tests/fuzz/*.c and the library built apart
+# in build-fuzz/.  make check runs each a few seconds over its corpus
+# (tools/run-tests.sh); for a longer run, e.g.
+#   make fuzz && build-fuzz/fuzz_wire -max_total_time=600 \
+#	/tmp/new tests/fuzz/corpus/wire
+# UBSan stops at its first report, so libFuzzer saves the input.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_AUX := $(filter-out $(FUZZ_SRC),$(wildcard tests/fuzz/*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_SAN := address,undefined
+ifdef FUZZ_HALT
+CFLAGS	+= -fno-sanitize-recover=undefined
+endif
 fuzz:
-	$(MAKE) O=build-fuzz CC=clang SANITIZE=fuzzer-no-link,address,undefined \
-	    build-fuzz/lib/liblsf.a
-	for f in $(FUZZ_SRC); do \
-		clang -g -O1 -Iinclude -D_GNU_SOURCE \
-		    -fsanitize=fuzzer,address,undefined -o \
-		    build-fuzz/$$(basename $$f .c) $$f build-fuzz/lib/liblsf.a \
-		    $(LIBS) || exit 1; \
-	done
+	@command -v clang >/dev/null || { echo "make fuzz: clang is" \
+	    "not installed (tools/install-deps.sh installs it)" >&2; exit 1; }
+	$(MAKE) O=build-fuzz CC=clang SANITIZE=fuzzer-no-link,$(FUZZ_SAN) \
+	    FUZZ_HALT=1 fuzz-targets
+
+fuzz-targets: $(FUZZ_BIN)
+
+$(FUZZ_BIN): build-fuzz/%: tests/fuzz/%.c $(FUZZ_AUX) \
+    $(wildcard tests/fuzz/*.h) $(LIB)
+	clang -g -O1 -Iinclude -Itests/fuzz -D_GNU_SOURCE -std=c11 \
+	    -fsanitize=fuzzer,$(FUZZ_SAN) -fno-sanitize-recover=undefined \
+	    -o $@ $< $(FUZZ_AUX) $(LIB) $(LIBS)
 
 deps:
 	@tools/install-deps.sh
@@ -173,6 +190,7 @@ deps:
 check: deps
 	$(MAKE) all units
 	$(MAKE) O=build-asan SANITIZE=address,undefined units
+	$(MAKE) fuzz
 	tools/run-tests.sh
 
 units: $(UNIT_BIN)
@@ -224,7 +242,7 @@ install: all
 clean:
 	rm -rf $(O)
 
-.PHONY: all deps check units demo install clean fuzz bench
+.PHONY: all deps check units demo install clean fuzz fuzz-targets bench
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

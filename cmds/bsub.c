@@ -22,82 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bsub-opts.h"
 #include "client.h"
-#include "cmdopt.h"
 #include "lsf.h"
 #include "timespec.h"
 
 extern char **environ;
-
-enum {
-	O_Q = 1, O_J, O_N, O_O, O_E, O_OO, O_EO, O_CWD, O_R, O_M, O_X, O_W,
-	O_MEM, O_RERUN, O_HOLD, O_P, O_G, O_ENV, O_K, O_U, O_I, O_L,
-	O_CPU, O_CORE, O_DATA, O_FSIZE, O_STACK, O_SWAP, O_NPROC, O_TERM,
-	O_PRE, O_POST, O_DEPEND, O_BEGIN, O_SPRIO,
-	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_LATER
-};
-
-static const struct cmdopt opts[] = {
-	{ "q", true, O_Q }, { "J", true, O_J }, { "n", true, O_N },
-	{ "o", true, O_O }, { "e", true, O_E }, { "oo", true, O_OO },
-	{ "eo", true, O_EO }, { "cwd", true, O_CWD }, { "R", true, O_R },
-	{ "m", true, O_M }, { "x", false, O_X }, { "W", true, O_W },
-	{ "M", true, O_MEM }, { "r", false, O_RERUN }, { "H", false, O_HOLD },
-	{ "P", true, O_P }, { "G", true, O_G }, { "env", true, O_ENV },
-	{ "K", false, O_K }, { "u", true, O_U }, { "i", true, O_I },
-	{ "L", true, O_L }, { "h", false, O_HELP }, { "V", false, O_VERSION },
-	{ "c", true, O_CPU }, { "C", true, O_CORE }, { "D", true, O_DATA },
-	{ "F", true, O_FSIZE }, { "S", true, O_STACK }, { "v", true, O_SWAP },
-	{ "p", true, O_NPROC }, { "t", true, O_TERM }, { "E", true, O_PRE },
-	{ "Ep", true, O_POST },
-	/* Options of LSF's bsub this version does not do yet. */
-	{ "w", true, O_DEPEND }, { "b", true, O_BEGIN },
-	{ "sp", true, O_SPRIO }, { "app", true, O_LATER },
-	{ "sla", true, O_LATER }, { "B", false, O_MAIL_BEGIN },
-	{ "N", false, O_MAIL_END }, { "I", false, O_LATER },
-	{ "Ip", false, O_LATER }, { "Is", false, O_LATER },
-	{ "a", true, O_LATER }, { "k", true, O_LATER }, { "f", true, O_LATER },
-	{ "Jd", true, O_LATER }, { "g", true, O_LATER },
-	{ "nnodes", true, O_LATER }, { "is", true, O_LATER },
-	{ "rn", false, O_LATER }, { "ext", true, O_LATER },
-	{ NULL, false, 0 }
-};
-
-/* One source of options (script or command line); NULL/0 = not given. */
-struct given {
-	char		*queue;
-	char		*name;
-	int		 nmin;
-	int		 nmax;
-	char		*out;
-	bool		 out_over;
-	char		*err;
-	bool		 err_over;
-	char		*cwd;
-	struct strv	 res;
-	char		*hosts;
-	bool		 exclusive;
-	int64_t		 runlimit;	/* seconds, 0 = unset */
-	int64_t		 memlimit;	/* KB, 0 = unset */
-	int64_t		 rlim[LSF_RLIM_NLIMITS]; /* -c -C -D -F -S -v -p */
-	char		*term;		/* -t as written */
-	char		*pre;		/* -E */
-	char		*post;		/* -Ep */
-	char		*depend;	/* -w */
-	char		*begin;		/* -b as written */
-	int		 sprio;		/* -sp, 0 = unset */
-	bool		 rerun;
-	bool		 hold;
-	char		*project;
-	char		*group;
-	char		*env;
-	bool		 block;
-	char		*mail;
-	bool		 mail_begin;	/* -B */
-	bool		 mail_end;	/* -N */
-	char		*in;
-	char		*shell;
-};
 
 static void NORETURN
 usage_exit(int code)
@@ -141,269 +71,44 @@ unit(void)
 	return c->lsf.unit_for_limits ? c->lsf.unit_for_limits : "KB";
 }
 
+/* Act on what stopped the parse of options from where. */
 static void
-set_str(char **dst, const char *v)
+parsed(int rc, const char *cause, const char *where)
 {
-	free(*dst);
-	*dst = xstrdup(v);
-}
-
-/* Apply one parsed option to g; from says where it came from. */
-static void
-apply(struct given *g, int id, const char *v, const char *opt)
-{
-	long long minutes, kb;
-	char *end;
-	long a, b;
-
-	switch (id) {
-	case O_Q: set_str(&g->queue, v); break;
-	case O_J: set_str(&g->name, v); break;
-	case O_N:
-		errno = 0;
-		a = strtol(v, &end, 10);
-		b = a;
-		if (*end == ',') {
-			b = strtol(end + 1, &end, 10);
-		}
-		if (errno || *end || a <= 0 || b < a)
-			not_submitted("%s: Bad argument", v);
-		g->nmin = (int)a;
-		g->nmax = (int)b;
-		break;
-	case O_O: set_str(&g->out, v); g->out_over = false; break;
-	case O_OO: set_str(&g->out, v); g->out_over = true; break;
-	case O_E: set_str(&g->err, v); g->err_over = false; break;
-	case O_EO: set_str(&g->err, v); g->err_over = true; break;
-	case O_CWD: set_str(&g->cwd, v); break;
-	case O_R: strv_push(&g->res, v); break;
-	case O_M: set_str(&g->hosts, v); break;
-	case O_X: g->exclusive = true; break;
-	case O_W:
-		if (parse_time_limit(v, &minutes) < 0 || minutes <= 0)
-			not_submitted("%s: Bad time specification", v);
-		g->runlimit = minutes * 60;
-		break;
-	case O_MEM: {
-		char *s = xstrdup(v);
-		size_t n = strlen(s);
-
-		if (n && s[n - 1] == '!')
-			s[n - 1] = '\0';	/* hard limit: enforced anyway */
-		if (parse_mem_kb(s, unit(), &kb) < 0 || kb <= 0)
-			not_submitted("%s: Bad argument", v);
-		free(s);
-		g->memlimit = kb;
-		break;
-	}
-	case O_CPU:
-		if (parse_time_limit(v, &minutes) < 0 || minutes <= 0)
-			not_submitted("%s: Bad time specification", v);
-		g->rlim[LSF_RLIMIT_CPU] = minutes * 60;
-		break;
-	case O_CORE: case O_DATA: case O_FSIZE: case O_STACK: case O_SWAP:
-		if (parse_mem_kb(v, unit(), &kb) < 0 || kb <= 0)
-			not_submitted("%s: Bad argument", v);
-		g->rlim[id == O_CORE ? LSF_RLIMIT_CORE : id == O_DATA ?
-		    LSF_RLIMIT_DATA : id == O_FSIZE ? LSF_RLIMIT_FSIZE :
-		    id == O_STACK ? LSF_RLIMIT_STACK : LSF_RLIMIT_SWAP] = kb;
-		break;
-	case O_NPROC:
-		errno = 0;
-		a = strtol(v, &end, 10);
-		if (errno || *end || a <= 0 || a > INT32_MAX)
-			not_submitted("%s: Bad argument", v);
-		g->rlim[LSF_RLIMIT_PROCESS] = a;
-		break;
-	case O_TERM: set_str(&g->term, v); break;
-	case O_PRE: set_str(&g->pre, v); break;
-	case O_DEPEND: set_str(&g->depend, v); break;
-	case O_BEGIN: set_str(&g->begin, v); break;
-	case O_SPRIO:
-		errno = 0;
-		a = strtol(v, &end, 10);
-		if (errno || *end || a <= 0 || a > INT32_MAX)
-			not_submitted("%s: Bad argument", v);
-		g->sprio = (int)a;
-		break;
-	case O_POST: set_str(&g->post, v); break;
-	case O_RERUN: g->rerun = true; break;
-	case O_HOLD: g->hold = true; break;
-	case O_P: set_str(&g->project, v); break;
-	case O_G: set_str(&g->group, v); break;
-	case O_ENV: set_str(&g->env, v); break;
-	case O_K: g->block = true; break;
-	case O_U: set_str(&g->mail, v); break;
-	case O_MAIL_BEGIN: g->mail_begin = true; break;
-	case O_MAIL_END: g->mail_end = true; break;
-	case O_I: set_str(&g->in, v); break;
-	case O_L: set_str(&g->shell, v); break;
-	case O_HELP: usage_exit(0);
-	case O_VERSION:
+	switch (rc) {
+	case BSUB_OPTS_OK:
+		return;
+	case BSUB_OPTS_HELP:
+		usage_exit(0);
+	case BSUB_OPTS_VERSION:
 		print_version();
 		exit(0);
-	case O_LATER:
-		/* The option as written, up to any value attached to it. */
-		fprintf(stderr, "bsub: option %.*s is not supported by this "
-		    "version\n", (int)strcspn(opt ? opt : "", " "), opt ? opt : "");
+	case BSUB_OPTS_BAD_OPTION:
+		fprintf(stderr, "bsub: %s: bad option %s\n", where, cause);
+		usage_exit(255);
+	case BSUB_OPTS_UNSUPPORTED:
+		fprintf(stderr, "bsub: option %s is not supported by this "
+		    "version\n", cause);
 		not_submitted("Bad argument");
+	default:
+		not_submitted("%s", cause);
 	}
-}
-
-/* Overlay: what the command line gives wins over the script. */
-static void
-overlay(struct given *dst, const struct given *src)
-{
-#define OV_STR(f) if (src->f) set_str(&dst->f, src->f)
-#define OV_VAL(f) if (src->f) dst->f = src->f
-	OV_STR(queue); OV_STR(name); OV_STR(cwd); OV_STR(hosts);
-	OV_STR(project); OV_STR(group); OV_STR(env); OV_STR(mail);
-	OV_STR(in); OV_STR(shell); OV_STR(term); OV_STR(pre); OV_STR(post);
-	OV_STR(depend); OV_STR(begin); OV_VAL(sprio);
-	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
-		OV_VAL(rlim[i]);
-	if (src->out) {
-		set_str(&dst->out, src->out);
-		dst->out_over = src->out_over;
-	}
-	if (src->err) {
-		set_str(&dst->err, src->err);
-		dst->err_over = src->err_over;
-	}
-	if (src->nmin) {
-		dst->nmin = src->nmin;
-		dst->nmax = src->nmax;
-	}
-	if (src->res.n) {
-		strv_release(&dst->res);
-		strv_copy(&dst->res, &src->res);
-	}
-	OV_VAL(exclusive); OV_VAL(runlimit); OV_VAL(memlimit);
-	OV_VAL(rerun); OV_VAL(hold); OV_VAL(block);
-	OV_VAL(mail_begin); OV_VAL(mail_end);
-#undef OV_STR
-#undef OV_VAL
-}
-
-static void
-parse_args(struct given *g, int argc, char **argv, bool permute,
-    struct cmdopt_state *st, const char *where)
-{
-	const char *v;
-	int id;
-
-	cmdopt_init(st, argc, argv, permute);
-	while ((id = cmdopt_next(st, opts, &v)) != 0) {
-		if (id < 0) {
-			fprintf(stderr, "bsub: %s: bad option %s\n", where,
-			    st->bad ? st->bad : "");
-			usage_exit(255);
-		}
-		apply(g, id, v, st->opt);
-	}
-}
-
-/* Split a #BSUB line the way a shell would; a '#' word ends it. */
-static void
-shell_words(const char *s, struct strv *out)
-{
-	struct strbuf w = STRBUF_INIT;
-	bool in_word = false;
-
-	for (;;) {
-		char c = *s;
-
-		if (c == '\0' || ((c == ' ' || c == '\t') && in_word)) {
-			if (in_word) {
-				strv_push(out, w.buf ? w.buf : "");
-				sb_reset(&w);
-				in_word = false;
-			}
-			if (c == '\0')
-				break;
-			s++;
-			continue;
-		}
-		if (c == ' ' || c == '\t') {
-			s++;
-			continue;
-		}
-		if (c == '#' && !in_word)
-			break;
-		in_word = true;
-		if (c == '\'') {
-			const char *e = strchr(s + 1, '\'');
-
-			if (e == NULL)
-				e = s + strlen(s);
-			sb_add(&w, s + 1, (size_t)(e - s - 1));
-			s = *e ? e + 1 : e;
-		} else if (c == '"') {
-			s++;
-			while (*s && *s != '"') {
-				if (*s == '\\' && (s[1] == '"' || s[1] == '\\'
-				    || s[1] == '$' || s[1] == '`'))
-					s++;
-				sb_addc(&w, *s++);
-			}
-			if (*s == '"')
-				s++;
-			sb_grow(&w, 0);
-		} else if (c == '\\' && s[1]) {
-			sb_addc(&w, s[1]);
-			s += 2;
-		} else {
-			sb_addc(&w, c);
-			s++;
-		}
-	}
-	sb_release(&w);
 }
 
 /* #BSUB lines up to the first command of the script. */
 static void
-parse_script(struct given *g, const char *script)
+parse_script(struct bsub_opts *g, const char *script)
 {
-	const char *p = script;
+	struct strv ignored = STRV_INIT;
+	char *cause = NULL;
+	int rc;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = xstrndup(p, len), *t = line;
-
-		p += len + (nl ? 1 : 0);
-		while (*t == ' ' || *t == '\t')
-			t++;
-		if (*t == '\0') {
-			free(line);
-			continue;
-		}
-		if (*t != '#') {
-			free(line);
-			break;		/* the first command */
-		}
-		t++;
-		while (*t == ' ' || *t == '\t')
-			t++;
-		if (strncmp(t, "BSUB", 4) == 0 && (t[4] == ' ' ||
-		    t[4] == '\t')) {
-			struct strv words = STRV_INIT;
-			struct cmdopt_state st;
-			int n;
-
-			strv_push(&words, "bsub");
-			shell_words(t + 4, &words);
-			parse_args(g, (int)words.n, words.v, false, &st,
-			    "#BSUB line");
-			cmdopt_rest(&st, &n);
-			if (n > 0)
-				fprintf(stderr, "bsub: #BSUB line: \"%s\" "
-				    "ignored\n", cmdopt_rest(&st, &n)[0]);
-			cmdopt_release(&st);
-			strv_release(&words);
-		}
-		free(line);
-	}
+	rc = bsub_opts_script(g, script, unit, &ignored, &cause);
+	for (size_t i = 0; i < ignored.n; i++)
+		fprintf(stderr, "bsub: #BSUB line: \"%s\" ignored\n",
+		    ignored.v[i]);
+	parsed(rc, cause, "#BSUB line");
+	strv_release(&ignored);
 }
 
 static bool
@@ -579,23 +284,24 @@ block_until_done(int fd, int64_t jobid)
 int
 main(int argc, char **argv)
 {
-	struct given cl, sc, *g;
+	struct bsub_opts cl, sc, *g;
 	struct cmdopt_state st;
 	struct submit_req rq;
 	struct submit_reply rep;
 	struct reply rp;
 	struct msg_error e;
 	struct wbuf w;
-	char **rest, cwd[4096], host[256], *script = NULL;
+	char **rest, cwd[4096], host[256], *script = NULL, *cause = NULL;
 	const char *home, *envq;
 	int nrest, fd, rc;
 	mode_t um;
 	bool exec_file = false;
 
 	progname = "bsub";
-	memset(&cl, 0, sizeof(cl));
-	memset(&sc, 0, sizeof(sc));
-	parse_args(&cl, argc, argv, false, &st, "command line");
+	bsub_opts_init(&cl);
+	bsub_opts_init(&sc);
+	rc = bsub_opts_parse(&cl, argc, argv, unit, &st, &cause);
+	parsed(rc, cause, "command line");
 	rest = cmdopt_rest(&st, &nrest);
 
 	if (getcwd(cwd, sizeof(cwd)) == NULL)
@@ -617,7 +323,7 @@ main(int argc, char **argv)
 			script = sb_detach(&sb);	/* spool its text */
 	}
 	/* Options on the command line win over #BSUB lines. */
-	overlay(&sc, &cl);
+	bsub_opts_overlay(&sc, &cl);
 	g = &sc;
 
 	submit_req_init(&rq);

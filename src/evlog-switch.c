@@ -101,8 +101,11 @@ ev_sw_classify(struct ev_reader *r, struct ev_sw_rec *out)
 		bool host = t[0] == 'H';
 		struct ev_ctrl c;
 
-		if (ev_ctrl_read(r, &c) < 0)
+		if (ev_ctrl_read(r, &c) < 0) {
+			/* What it read before the damage is allocated. */
+			ev_ctrl_release(&c);
 			return -1;
+		}
 		/* Open and close set one state; a queue's activate and
 		 * inactivate another; a host's 3 and 4 (sbatchd restart,
 		 * shutdown) none. */

@@ -1,10 +1,11 @@
 #!/bin/bash
 # Run every test layer, in order of cost: the Check unit suites, the
-# golden configuration cases, then the scenario tests that start real
-# clusters.  Prints one summary line, "N passed, M failed", and exits
-# non-zero if anything failed.
+# golden configuration cases, the fuzz targets over their corpora, then
+# the scenario tests that start real clusters.  Prints one summary line,
+# "N passed, M failed", and exits non-zero if anything failed.
 #
 #	tools/run-tests.sh [scenario-name-pattern]
+#	tools/run-tests.sh fuzz		(the fuzz targets alone)
 set -u
 cd "$(dirname "$0")/.."
 pattern=${1:-}
@@ -42,6 +43,69 @@ run_units() {
 	done
 }
 
+# fuzz_one NAME OUTFILE: one fuzz target for FUZZ_TIME seconds, from its
+# committed corpus (replayed first, so every crash once found is a
+# regression test).  New inputs and any crash go to a scratch directory,
+# never into the repository.
+fuzz_one() {
+	local scratch
+	scratch=$(mktemp -d "${TMPDIR:-/tmp}/fuzz.XXXXXX") || return 1
+	mkdir -p "$scratch/new"
+	"build-fuzz/$1" -max_total_time="${FUZZ_TIME:-4}" -timeout=10 \
+	    -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix="$scratch/" "$scratch/new" \
+	    "tests/fuzz/corpus/${1#fuzz_}" >"$2" 2>&1
+	echo $? >"$2.rc"
+	# Keep what failed: it becomes a seed once the bug is fixed.
+	for f in "$scratch"/crash-* "$scratch"/leak-* "$scratch"/timeout-* \
+	    "$scratch"/oom-*; do
+		[ -f "$f" ] || continue
+		mkdir -p build-fuzz/artifacts
+		cp "$f" "build-fuzz/artifacts/$1-${f##*/}"
+		echo "kept build-fuzz/artifacts/$1-${f##*/}" >>"$2"
+	done
+	rm -rf "$scratch"
+}
+
+# run_fuzz: every target of tests/fuzz, two at a time (make fuzz builds
+# them with clang; without them this step fails, it does not skip).
+run_fuzz() {
+	local src name out n=0 rc runs seeds verdict
+	out=$(mktemp -d "${TMPDIR:-/tmp}/fuzzlog.XXXXXX") || return
+	for src in tests/fuzz/fuzz_*.c; do
+		name=$(basename "$src" .c)
+		if [ ! -x "build-fuzz/$name" ]; then
+			echo "fuzz $name: not built (make fuzz needs clang)"
+			count "fuzz-$name" 1 0 1
+			continue
+		fi
+		fuzz_one "$name" "$out/$name" &
+		n=$((n + 1))
+		[ $n -ge 2 ] && { wait -n; n=$((n - 1)); }
+	done
+	wait
+	for src in tests/fuzz/fuzz_*.c; do
+		name=$(basename "$src" .c)
+		[ -f "$out/$name.rc" ] || continue
+		rc=$(cat "$out/$name.rc")
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
+		    "$out/$name" | tail -n 1)
+		seeds=$(ls "tests/fuzz/corpus/${name#fuzz_}" 2>/dev/null |
+		    wc -l)
+		verdict=ok
+		[ "$rc" -ne 0 ] && verdict=FAILED
+		echo "fuzz $name: $seeds seeds, ${runs:-0} runs, $verdict"
+		[ "$rc" -ne 0 ] && grep -v '^#\|^INFO\|^stat::' \
+		    "$out/$name" | head -n 60
+		if [ "$rc" -eq 0 ]; then
+			count "fuzz-$name" 0 1 0
+		else
+			count "fuzz-$name" "$rc" 0 1
+		fi
+	done
+	rm -rf "$out"
+}
+
 if [ -z "$pattern" ]; then
 	run_units "${BUILD:-build}"
 	# The same suites under ASan and UBSan (make check builds them):
@@ -59,7 +123,12 @@ if [ -z "$pattern" ]; then
 	[ "$rc" -ne 0 ] && echo "$out" | tail -n 40
 	count conf "$rc" "$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')" \
 	    "$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')"
+
+	# The fuzz targets (make check builds them), a few seconds each.
+	[ -z "${BUILD:-}" ] && run_fuzz
 fi
+
+[ "$pattern" = fuzz ] && run_fuzz
 
 for t in tests/scenario/t[0-9]*.sh; do
 	[ -n "$pattern" ] && ! echo "$t" | grep -q -- "$pattern" && continue

@@ -173,4 +173,21 @@ wait_for job_is "$id" DONE
 expect_match "repeated -R merged" 'span\[hosts=1\]' \
     "$(bjobs -noheader -o effective_resreq "$id")"
 
+# Bad options and values are refused before mbatchd is asked, in LSF's
+# words, from the command line and from #BSUB lines alike.
+err=$(bsub -n 3,2 true 2>&1)
+expect_eq "-n max below min" "3,2: Bad argument. Job not submitted." "$err"
+err=$(bsub -W 0 true 2>&1)
+expect_eq "-W 0" "0: Bad time specification. Job not submitted." "$err"
+err=$(bsub -zz true 2>&1 | head -n 1)
+expect_eq "an unknown option" "bsub: command line: bad option -zz" "$err"
+err=$(bsub -app x true 2>&1)
+expect_eq "an option not done yet" "bsub: option -app is not supported \
+by this version
+Bad argument. Job not submitted." "$err"
+err=$(printf '#BSUB -x stray\n#BSUB -sp x\ntrue\n' | bsub 2>&1)
+expect_eq "#BSUB: words left, then a bad value" \
+    "bsub: #BSUB line: \"stray\" ignored
+x: Bad argument. Job not submitted." "$err"
+
 finish
