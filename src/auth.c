@@ -84,14 +84,19 @@ auth_claim_format(const struct auth_claim *c, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-/* The next space-separated word of [*p, end); its length, 0 at the end. */
+/*
+ * The next word of [*p, end), after exactly one space: a claim has one
+ * spelling, the one auth_claim_format writes.  Its length, 0 if none.
+ */
 static size_t
 next_word(const char **p, const char *end, const char **word)
 {
 	const char *s = *p;
 
-	while (s < end && *s == ' ')
+	if (s < end && *s == ' ')
 		s++;
+	else
+		s = end;
 	*word = s;
 	while (s < end && *s != ' ')
 		s++;

@@ -109,6 +109,9 @@ static const char *const bad_cases[] = {
 	"lsf-auth 1 hello sbatchd hostb mbatchd hosta " NONCE " extra",
 	"lsf-auth 1 hello sbatchd hostb mbatchd hosta " NONCE "0",
 	"lsf-auth 1 hello sbatchd host\tb mbatchd hosta " NONCE,
+	"lsf-auth 1 hello sbatchd  hostb mbatchd hosta " NONCE,
+	"lsf-auth 1 hello sbatchd hostb mbatchd hosta  " NONCE,
+	" lsf-auth 1 hello sbatchd hostb mbatchd hosta " NONCE,
 };
 
 START_TEST(test_parse_bad)
