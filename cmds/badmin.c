@@ -62,9 +62,7 @@ admin_call(const struct admin_req *rq, struct admin_result **res,
 	int fd;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_ADMIN, 1, 0);
-	admin_req_pack(&w, rq);
-	wbuf_end_frame(&w);
+	admin_req_frame(&w, MSG_ADMIN, 1, rq);
 	fd = mbd_connect();
 	if (mbd_call(fd, &w, &rp) < 0)
 		die("Failed in sending/receiving a message to mbatchd");

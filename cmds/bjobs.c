@@ -830,9 +830,7 @@ main(int argc, char **argv)
 		q.fields |= JI(project);
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_JOB_QUERY, 1, 0);
-	job_query_pack(&w, &q);
-	wbuf_end_frame(&w);
+	job_query_frame(&w, MSG_JOB_QUERY, 1, &q);
 	fd = mbd_connect();
 	if (mbd_call(fd, &w, &rp) < 0) {
 		fprintf(stderr, "bjobs: lost the connection to mbatchd\n");

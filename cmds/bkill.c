@@ -128,9 +128,7 @@ main(int argc, char **argv)
 		exit(255);
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_JOB_SIGNAL, 1, 0);
-	sig_req_pack(&w, &rq);
-	wbuf_end_frame(&w);
+	sig_req_frame(&w, MSG_JOB_SIGNAL, 1, &rq);
 	fd = mbd_connect();
 	if (mbd_call(fd, &w, &rp) < 0) {
 		fprintf(stderr, "bkill: lost the connection to mbatchd\n");

@@ -291,9 +291,7 @@ main(int argc, char **argv)
 	m.idx = ids[0].idx;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_JOB_MODIFY, 1, 0);
-	mod_req_pack(&w, &m);
-	wbuf_end_frame(&w);
+	mod_req_frame(&w, MSG_JOB_MODIFY, 1, &m);
 	fd = mbd_connect();
 	if (mbd_call(fd, &w, &rp) < 0) {
 		fprintf(stderr, "bmod: lost the connection to mbatchd\n");

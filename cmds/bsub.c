@@ -769,9 +769,7 @@ main(int argc, char **argv)
 	build_env(&rq.env, g->env);
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_SUBMIT, 1, 0);
-	submit_req_pack(&w, &rq);
-	wbuf_end_frame(&w);
+	submit_req_frame(&w, MSG_SUBMIT, 1, &rq);
 	fd = mbd_connect();
 	rc = mbd_call(fd, &w, &rp);
 	wbuf_release(&w);

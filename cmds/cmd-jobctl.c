@@ -36,9 +36,7 @@ jobctl_send(struct ctrl_req *rq, const char *ok)
 	int fd, rc = 0;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_JOB_CONTROL, 1, 0);
-	ctrl_req_pack(&w, rq);
-	wbuf_end_frame(&w);
+	ctrl_req_frame(&w, MSG_JOB_CONTROL, 1, rq);
 	fd = mbd_connect();
 	if (mbd_call(fd, &w, &rp) < 0) {
 		fprintf(stderr, "%s: lost the connection to mbatchd\n",
