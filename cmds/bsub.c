@@ -536,6 +536,8 @@ block_until_done(int fd, int64_t jobid)
 		struct msg_error e;
 		int rc;
 
+		/* Released after every reply, an event or not. */
+		memset(&ev, 0, sizeof(ev));
 		wbuf_init(&w);
 		wbuf_begin(&w, MSG_JOB_WAIT, 2, 0);
 		put_i64(&w, jobid);

@@ -32,7 +32,7 @@ jobctl_send(struct ctrl_req *rq, const char *ok)
 	struct wbuf w;
 	struct reply rp;
 	struct msg_error e;
-	uint32_t n;
+	struct job_result_list rl;
 	int fd, rc = 0;
 
 	wbuf_init(&w);
@@ -54,16 +54,15 @@ jobctl_send(struct ctrl_req *rq, const char *ok)
 			fprintf(stderr, "%s: %s\n", progname, e.detail);
 		exit(255);
 	}
-	if (rp.hdr.type != MSG_SIGNAL_REPLY || !get_count(&rp.r, &n, 16)) {
+	if (rp.hdr.type != MSG_SIGNAL_REPLY ||
+	    !job_result_list_unpack(&rp.r, &rl) || rbuf_end(&rp.r) < 0) {
 		fprintf(stderr, "%s: unexpected reply from mbatchd\n", progname);
 		exit(255);
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		struct job_result res;
+	for (uint32_t i = 0; i < rl.n; i++) {
+		const struct job_result res = rl.v[i];
 		char jid[48], line[256];
 
-		if (!job_result_unpack(&rp.r, &res))
-			break;
 		if (res.idx > 0)
 			snprintf(jid, sizeof(jid), "%lld[%d]",
 			    (long long)res.jobid, res.idx);
@@ -93,6 +92,7 @@ jobctl_send(struct ctrl_req *rq, const char *ok)
 			rc = 255;
 		}
 	}
+	job_result_list_release(&rl);
 	reply_release(&rp);
 	close(fd);
 	fflush(stdout);
