@@ -79,14 +79,12 @@ xasprintf(const char *fmt, ...)
 }
 
 static void
-vreport(const char *fmt, va_list ap, int errnum)
+vreport(const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	sb_addf(&sb, "%s: ", progname);
 	sb_vaddf(&sb, fmt, ap);
-	if (errnum)
-		sb_addf(&sb, ": %s", strerror(errnum));
 	sb_addc(&sb, '\n');
 	(void)write_all(2, sb.buf, sb.len);
 	sb_release(&sb);
@@ -98,19 +96,7 @@ die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(fmt, ap, 0);
-	va_end(ap);
-	exit(255);
-}
-
-void
-die_errno(const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap, e);
+	vreport(fmt, ap);
 	va_end(ap);
 	exit(255);
 }
@@ -121,7 +107,7 @@ error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(fmt, ap, 0);
+	vreport(fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -658,6 +644,30 @@ close_fds_from(int lowfd, int keep)
 	closedir(d);
 }
 
+/*
+ * mkdir -p.  A parent that cannot be made is passed over: on some
+ * mounts mkdir of a directory that exists fails with EACCES or EROFS
+ * rather than EEXIST, and if the parent really is missing the last
+ * mkdir says so, with the errno that explains it.
+ */
+int
+mkdir_parents(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		(void)mkdir(p, mode);
+		*s = '/';
+	}
+	free(p);
+	if (mkdir(path, mode) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
 int
 set_nonblock(int fd)
 {
@@ -666,14 +676,4 @@ set_nonblock(int fd)
 	if (fl < 0)
 		return -1;
 	return fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-}
-
-int
-set_cloexec(int fd)
-{
-	int fl = fcntl(fd, F_GETFD);
-
-	if (fl < 0)
-		return -1;
-	return fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
 }
