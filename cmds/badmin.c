@@ -54,8 +54,7 @@ usage(int rc)
 
 /* One MSG_ADMIN; the reply's results, or exit with mbatchd's error. */
 static void
-admin_call(const struct admin_req *rq, struct admin_result **res,
-    uint32_t *nres)
+admin_call(const struct admin_req *rq, struct admin_result_list *rl)
 {
 	struct msg_error e;
 	struct reply rp;
@@ -63,9 +62,7 @@ admin_call(const struct admin_req *rq, struct admin_result **res,
 	int fd;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_ADMIN, 1, 0);
-	admin_req_pack(&w, rq);
-	wbuf_end_frame(&w);
+	admin_req_frame(&w, MSG_ADMIN, 1, rq);
 	fd = mbd_connect();
 	if (mbd_call(fd, &w, &rp) < 0)
 		die("Failed in sending/receiving a message to mbatchd");
@@ -81,21 +78,10 @@ admin_call(const struct admin_req *rq, struct admin_result **res,
 		msg_error_release(&e);
 		exit(255);
 	}
-	if (rp.hdr.type != MSG_ADMIN_REPLY || !get_count(&rp.r, nres, 9))
+	if (rp.hdr.type != MSG_ADMIN_REPLY ||
+	    !admin_result_list_unpack(&rp.r, rl) || rbuf_end(&rp.r) < 0)
 		disp_bad_reply("mbatchd");
-	*res = xcalloc(*nres + 1, sizeof(**res));
-	for (uint32_t i = 0; i < *nres; i++)
-		if (!admin_result_unpack(&rp.r, &(*res)[i]))
-			disp_bad_reply("mbatchd");
 	reply_release(&rp);
-}
-
-static void
-results_free(struct admin_result *res, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		admin_result_release(&res[i]);
-	free(res);
 }
 
 static const struct cmdopt comment_opts[] = {
@@ -130,23 +116,22 @@ static int
 host_ctrl(int op, int argc, char **argv)
 {
 	struct admin_req rq = { .op = op };
-	struct admin_result *res;
-	uint32_t n;
+	struct admin_result_list rl;
 	int rc = 0;
 
 	parse_ctrl(argc, argv, &rq);
-	admin_call(&rq, &res, &n);
-	for (uint32_t i = 0; i < n; i++) {
-		if (res[i].code == LSBE_NO_ERROR) {
+	admin_call(&rq, &rl);
+	for (uint32_t i = 0; i < rl.n; i++) {
+		if (rl.v[i].code == LSBE_NO_ERROR) {
 			printf("%s <%s> ...... done\n", op == ADM_HOST_OPEN ?
-			    "Open" : "Close", res[i].name ? res[i].name : "");
+			    "Open" : "Close", rl.v[i].name ? rl.v[i].name : "");
 			continue;
 		}
-		fprintf(stderr, "%s: %s\n", res[i].name ? res[i].name : "",
-		    lsb_errmsg(res[i].code));
+		fprintf(stderr, "%s: %s\n", rl.v[i].name ? rl.v[i].name : "",
+		    lsb_errmsg(rl.v[i].code));
 		rc = 255;
 	}
-	results_free(res, n);
+	admin_result_list_release(&rl);
 	admin_req_release(&rq);
 	return rc;
 }
@@ -205,8 +190,7 @@ sbd_ctrl(int op, int argc, char **argv)
 {
 	const char *verb = op == ADM_HOST_RESTART ? "Restart" : "Shut down";
 	struct admin_req rq = { .op = op };
-	struct admin_result *res;
-	uint32_t n;
+	struct admin_result_list rl;
 	bool force;
 	int rc = 0;
 
@@ -219,23 +203,23 @@ sbd_ctrl(int op, int argc, char **argv)
 		return 255;
 	}
 	default_host(client_config(CONF_CLUSTER), &rq);
-	admin_call(&rq, &res, &n);
-	for (uint32_t i = 0; i < n; i++) {
-		const char *name = res[i].name ? res[i].name : "";
+	admin_call(&rq, &rl);
+	for (uint32_t i = 0; i < rl.n; i++) {
+		const char *name = rl.v[i].name ? rl.v[i].name : "";
 
-		if (res[i].code == LSBE_BAD_HOST) {
+		if (rl.v[i].code == LSBE_BAD_HOST) {
 			fprintf(stderr, "%s: %s\n", name,
-			    lsb_errmsg(res[i].code));
+			    lsb_errmsg(rl.v[i].code));
 			rc = 255;
 			continue;
 		}
 		printf("%s slave batch daemon on <%s> ...... %s\n", verb, name,
-		    res[i].code == LSBE_NO_ERROR ? "done" :
-		    lsb_errmsg(res[i].code));
-		if (res[i].code != LSBE_NO_ERROR)
+		    rl.v[i].code == LSBE_NO_ERROR ? "done" :
+		    lsb_errmsg(rl.v[i].code));
+		if (rl.v[i].code != LSBE_NO_ERROR)
 			rc = 255;
 	}
-	results_free(res, n);
+	admin_result_list_release(&rl);
 	admin_req_release(&rq);
 	return rc;
 }
@@ -300,9 +284,8 @@ static int
 queue_ctrl(int op, int argc, char **argv)
 {
 	struct admin_req rq = { .op = op };
-	struct admin_result *res;
+	struct admin_result_list rl;
 	const char *done;
-	uint32_t n;
 	int rc = 0;
 
 	switch (op) {
@@ -320,18 +303,18 @@ queue_ctrl(int op, int argc, char **argv)
 		break;
 	}
 	parse_ctrl(argc, argv, &rq);
-	admin_call(&rq, &res, &n);
-	for (uint32_t i = 0; i < n; i++) {
-		if (res[i].code == LSBE_NO_ERROR) {
-			printf("Queue <%s> is %s\n", res[i].name ?
-			    res[i].name : "", done);
+	admin_call(&rq, &rl);
+	for (uint32_t i = 0; i < rl.n; i++) {
+		if (rl.v[i].code == LSBE_NO_ERROR) {
+			printf("Queue <%s> is %s\n", rl.v[i].name ?
+			    rl.v[i].name : "", done);
 			continue;
 		}
-		fprintf(stderr, "%s: %s\n", res[i].name ? res[i].name : "",
-		    lsb_errmsg(res[i].code));
+		fprintf(stderr, "%s: %s\n", rl.v[i].name ? rl.v[i].name : "",
+		    lsb_errmsg(rl.v[i].code));
 		rc = 255;
 	}
-	results_free(res, n);
+	admin_result_list_release(&rl);
 	admin_req_release(&rq);
 	return rc;
 }
@@ -350,11 +333,10 @@ reconfig(int op, int argc, char **argv)
 		{ NULL, false, 0 }
 	};
 	struct admin_req rq = { .op = op };
-	struct admin_result *res;
+	struct admin_result_list rl;
 	struct cmdopt_state st;
 	bool verbose = false, force = false;
 	const char *val;
-	uint32_t n;
 	int id, nrest, rc = 0;
 
 	cmdopt_init(&st, argc, argv, true);
@@ -375,21 +357,21 @@ reconfig(int op, int argc, char **argv)
 	if (adm_check(CONF_ALL, verbose, force, op == ADM_RECONFIG ?
 	    "Do you want to reconfigure?" : "Do you want to restart MBD?") < 0)
 		return 255;
-	admin_call(&rq, &res, &n);
-	for (uint32_t i = 0; i < n; i++) {
-		if (res[i].code == LSBE_NO_ERROR)
+	admin_call(&rq, &rl);
+	for (uint32_t i = 0; i < rl.n; i++) {
+		if (rl.v[i].code == LSBE_NO_ERROR)
 			continue;
 		fprintf(stderr, "%s: mbatchd did not %s: %s\n", progname,
 		    op == ADM_RECONFIG ? "reconfigure" : "restart",
-		    lsb_errmsg(res[i].code));
-		if (res[i].detail)
-			fprintf(stderr, "%s\n", res[i].detail);
+		    lsb_errmsg(rl.v[i].code));
+		if (rl.v[i].detail)
+			fprintf(stderr, "%s\n", rl.v[i].detail);
 		rc = 255;
 	}
 	if (rc == 0)
 		printf("%s\n", op == ADM_RECONFIG ?
 		    "Reconfiguration initiated" : "MBD restart initiated");
-	results_free(res, n);
+	admin_result_list_release(&rl);
 	admin_req_release(&rq);
 	return rc;
 }
@@ -430,23 +412,22 @@ static int
 statedump(int argc, char **argv)
 {
 	struct admin_req rq = { .op = ADM_STATE_DUMP };
-	struct admin_result *res;
-	uint32_t n;
+	struct admin_result_list rl;
 	int rc = 0;
 
 	if (argc != 1)
 		usage(255);
-	admin_call(&rq, &res, &n);
-	for (uint32_t i = 0; i < n; i++) {
-		if (res[i].code != LSBE_NO_ERROR) {
+	admin_call(&rq, &rl);
+	for (uint32_t i = 0; i < rl.n; i++) {
+		if (rl.v[i].code != LSBE_NO_ERROR) {
 			fprintf(stderr, "badmin: %s\n",
-			    lsb_errmsg(res[i].code));
+			    lsb_errmsg(rl.v[i].code));
 			rc = 255;
 			continue;
 		}
-		printf("%s\n", res[i].detail ? res[i].detail : "");
+		printf("%s\n", rl.v[i].detail ? rl.v[i].detail : "");
 	}
-	results_free(res, n);
+	admin_result_list_release(&rl);
 	return rc;
 }
 

@@ -206,11 +206,10 @@ main(int argc, char **argv)
 {
 	struct cmdopt_state st;
 	struct strv names = STRV_INIT;
-	struct host_info *hs;
+	struct host_list hl;
 	struct reply rp;
 	const char *val;
 	bool wide = false, longform = false;
-	uint32_t n;
 	char **rest;
 	int id, nrest;
 
@@ -230,26 +229,18 @@ main(int argc, char **argv)
 		strv_push(&names, rest[i]);
 
 	disp_mbd_query(MSG_HOST_QUERY, &names, MSG_HOST_LIST, &rp);
-	if (!get_count(&rp.r, &n, 4))
+	if (!host_list_unpack(&rp.r, &hl) || rbuf_end(&rp.r) < 0)
 		disp_bad_reply("mbatchd");
-	hs = xcalloc((size_t)n + 1, sizeof(*hs));
-	for (uint32_t i = 0; i < n; i++)
-		if (!host_info_unpack(&rp.r, &hs[i]))
-			disp_bad_reply("mbatchd");
-	if (rbuf_end(&rp.r) < 0)
-		disp_bad_reply("mbatchd");
-	if (n == 0) {
+	if (hl.n == 0) {
 		fprintf(stderr, "No matching host found\n");
 		exit(255);
 	}
 	if (longform)
-		for (uint32_t i = 0; i < n; i++)
-			long_host(&hs[i]);
+		for (uint32_t i = 0; i < hl.n; i++)
+			long_host(&hl.v[i]);
 	else
-		short_table(hs, n, wide);
-	for (uint32_t i = 0; i < n; i++)
-		host_info_release(&hs[i]);
-	free(hs);
+		short_table(hl.v, hl.n, wide);
+	host_list_release(&hl);
 	reply_release(&rp);
 	strv_release(&names);
 	cmdopt_release(&st);

@@ -286,9 +286,11 @@ print_pending(const struct jobs *js, bool noheader)
 	sb_release(&name);
 }
 
-/* bjobs -l: thresholds come from the job's queue. */
-static struct queue_info *queues;
-static uint32_t nqueues;
+/*
+ * bjobs -l: thresholds come from the job's queue.  Without an answer (or
+ * with one that does not parse) the jobs are shown without them.
+ */
+static struct queue_list queues;
 
 static void
 fetch_queues(void)
@@ -303,11 +305,8 @@ fetch_queues(void)
 	wbuf_end_frame(&w);
 	fd = mbd_connect();
 	if (mbd_call(fd, &w, &rp) == 0 && rp.hdr.type == MSG_QUEUE_LIST &&
-	    get_count(&rp.r, &nqueues, 64)) {
-		queues = xcalloc(nqueues + 1, sizeof(*queues));
-		for (uint32_t i = 0; i < nqueues; i++)
-			queue_info_unpack(&rp.r, &queues[i]);
-	}
+	    (!queue_list_unpack(&rp.r, &queues) || rbuf_end(&rp.r) < 0))
+		queue_list_release(&queues);
 	reply_release(&rp);
 	wbuf_release(&w);
 	close(fd);
@@ -316,9 +315,9 @@ fetch_queues(void)
 static const struct queue_info *
 queue_of(const char *name)
 {
-	for (uint32_t i = 0; name && i < nqueues; i++)
-		if (strcmp(queues[i].name, name) == 0)
-			return &queues[i];
+	for (uint32_t i = 0; name && i < queues.n; i++)
+		if (queues.v[i].name && strcmp(queues.v[i].name, name) == 0)
+			return &queues.v[i];
 	return NULL;
 }
 
@@ -830,9 +829,7 @@ main(int argc, char **argv)
 		q.fields |= JI(project);
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_JOB_QUERY, 1, 0);
-	job_query_pack(&w, &q);
-	wbuf_end_frame(&w);
+	job_query_frame(&w, MSG_JOB_QUERY, 1, &q);
 	fd = mbd_connect();
 	if (mbd_call(fd, &w, &rp) < 0) {
 		fprintf(stderr, "bjobs: lost the connection to mbatchd\n");

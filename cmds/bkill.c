@@ -63,7 +63,7 @@ main(int argc, char **argv)
 	const char *v;
 	char **args;
 	int nargs, id, fd, rc = 0;
-	uint32_t n;
+	struct job_result_list rl;
 	struct wbuf w;
 	struct reply rp;
 	struct msg_error e;
@@ -128,9 +128,7 @@ main(int argc, char **argv)
 		exit(255);
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_JOB_SIGNAL, 1, 0);
-	sig_req_pack(&w, &rq);
-	wbuf_end_frame(&w);
+	sig_req_frame(&w, MSG_JOB_SIGNAL, 1, &rq);
 	fd = mbd_connect();
 	if (mbd_call(fd, &w, &rp) < 0) {
 		fprintf(stderr, "bkill: lost the connection to mbatchd\n");
@@ -142,16 +140,15 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s\n", lsb_errmsg(e.code));
 		exit(255);
 	}
-	if (rp.hdr.type != MSG_SIGNAL_REPLY || !get_count(&rp.r, &n, 16)) {
+	if (rp.hdr.type != MSG_SIGNAL_REPLY ||
+	    !job_result_list_unpack(&rp.r, &rl) || rbuf_end(&rp.r) < 0) {
 		fprintf(stderr, "bkill: unexpected reply from mbatchd\n");
 		exit(255);
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		struct job_result res;
+	for (uint32_t i = 0; i < rl.n; i++) {
+		const struct job_result res = rl.v[i];
 		char jid[48];
 
-		if (!job_result_unpack(&rp.r, &res))
-			break;
 		if (res.idx > 0)
 			snprintf(jid, sizeof(jid), "%lld[%d]",
 			    (long long)res.jobid, res.idx);
@@ -169,6 +166,7 @@ main(int argc, char **argv)
 			rc = 255;
 		}
 	}
+	job_result_list_release(&rl);
 	fflush(stdout);
 	return rc;
 }

@@ -291,9 +291,7 @@ main(int argc, char **argv)
 	m.idx = ids[0].idx;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_JOB_MODIFY, 1, 0);
-	mod_req_pack(&w, &m);
-	wbuf_end_frame(&w);
+	mod_req_frame(&w, MSG_JOB_MODIFY, 1, &m);
 	fd = mbd_connect();
 	if (mbd_call(fd, &w, &rp) < 0) {
 		fprintf(stderr, "bmod: lost the connection to mbatchd\n");
@@ -311,20 +309,20 @@ main(int argc, char **argv)
 		exit(255);
 	}
 	{
-		uint32_t cnt;
-		struct job_result res;
+		struct job_result_list rl;
 
 		if (rp.hdr.type != MSG_SIGNAL_REPLY ||
-		    !get_count(&rp.r, &cnt, 16) || cnt != 1 ||
-		    !job_result_unpack(&rp.r, &res)) {
+		    !job_result_list_unpack(&rp.r, &rl) ||
+		    rbuf_end(&rp.r) < 0 || rl.n != 1) {
 			fprintf(stderr, "bmod: unexpected reply from mbatchd\n");
 			exit(255);
 		}
-		if (res.code != LSBE_NO_ERROR) {
+		if (rl.v[0].code != LSBE_NO_ERROR) {
 			fprintf(stderr, "%s. Job not modified.\n",
-			    lsb_errmsg(res.code));
+			    lsb_errmsg(rl.v[0].code));
 			exit(255);
 		}
+		job_result_list_release(&rl);
 		if (m.idx > 0)
 			printf("Parameters of job <%lld[%d]> are being "
 			    "changed\n", (long long)m.jobid, m.idx);

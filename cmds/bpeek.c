@@ -71,9 +71,7 @@ ask(int fd, const struct peek_req *rq, struct peek_reply *rp, bool ended_ok)
 	struct msg_error e;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_JOB_PEEK, 1, 0);
-	peek_req_pack(&w, rq);
-	wbuf_end_frame(&w);
+	peek_req_frame(&w, MSG_JOB_PEEK, 1, rq);
 	if (mbd_call(fd, &w, &r) < 0) {
 		fprintf(stderr, "bpeek: lost the connection to mbatchd\n");
 		exit(255);

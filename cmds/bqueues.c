@@ -347,10 +347,11 @@ main(int argc, char **argv)
 	const struct lsf_config *c = NULL;
 	const char *val, *user = NULL, *host = NULL;
 	struct strv names = STRV_INIT, mhosts = STRV_INIT;
+	struct queue_list ql;
 	struct queue_info *qs;
 	struct reply rp;
 	bool wide = false, longform = false;
-	uint32_t n, shown = 0;
+	uint32_t shown = 0;
 	char **rest;
 	int id, nrest;
 
@@ -390,17 +391,12 @@ main(int argc, char **argv)
 	}
 
 	disp_mbd_query(MSG_QUEUE_QUERY, &names, MSG_QUEUE_LIST, &rp);
-	if (!get_count(&rp.r, &n, 4))
-		disp_bad_reply("mbatchd");
-	qs = xcalloc((size_t)n + 1, sizeof(*qs));
-	for (uint32_t i = 0; i < n; i++)
-		if (!queue_info_unpack(&rp.r, &qs[i]))
-			disp_bad_reply("mbatchd");
-	if (rbuf_end(&rp.r) < 0)
+	if (!queue_list_unpack(&rp.r, &ql) || rbuf_end(&rp.r) < 0)
 		disp_bad_reply("mbatchd");
 
 	/* Keep the queues that pass -u and -m, in mbatchd's order. */
-	for (uint32_t i = 0; i < n; i++) {
+	qs = ql.v;
+	for (uint32_t i = 0; i < ql.n; i++) {
 		if ((user && !user_match(c, &qs[i], user)) ||
 		    (host && !host_match(c, &qs[i], &mhosts))) {
 			queue_info_release(&qs[i]);
@@ -419,9 +415,8 @@ main(int argc, char **argv)
 			long_queue(&qs[i]);
 	else
 		short_table(qs, shown, wide);
-	for (uint32_t i = 0; i < shown; i++)
-		queue_info_release(&qs[i]);
-	free(qs);
+	ql.n = shown;		/* the others were released above */
+	queue_list_release(&ql);
 	reply_release(&rp);
 	strv_release(&names);
 	strv_release(&mhosts);

@@ -241,6 +241,8 @@ block_until_done(int fd, int64_t jobid)
 		struct msg_error e;
 		int rc;
 
+		/* Released after every reply, an event or not. */
+		memset(&ev, 0, sizeof(ev));
 		wbuf_init(&w);
 		wbuf_begin(&w, MSG_JOB_WAIT, 2, 0);
 		put_i64(&w, jobid);
@@ -475,9 +477,7 @@ main(int argc, char **argv)
 	build_env(&rq.env, g->env);
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_SUBMIT, 1, 0);
-	submit_req_pack(&w, &rq);
-	wbuf_end_frame(&w);
+	submit_req_frame(&w, MSG_SUBMIT, 1, &rq);
 	fd = mbd_connect();
 	rc = mbd_call(fd, &w, &rp);
 	wbuf_release(&w);

@@ -3,70 +3,23 @@
  * if it were submitted now; a started job keeps running where it is, so
  * its hosts must be the new queue's too.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "client.h"
 #include "cmd-jobctl.h"
-#include "cmdopt.h"
-#include "lsf.h"
+#include "proto.h"
 
-enum { O_J = 1, O_M, O_Q, O_U, O_H, O_V };
-
-static const struct cmdopt opts[] = {
-	{ "J", true, O_J }, { "m", true, O_M }, { "q", true, O_Q },
-	{ "u", true, O_U }, { "h", false, O_H }, { "V", false, O_V },
-	{ NULL, false, 0 }
+static const struct jobctl_entry bswitch_entry = {
+	.name = "bswitch",
+	.op = JC_SWITCH,
+	.opts = "Jmqu",
+	.name_bad_option = true,
+	.args = JOBCTL_QUEUE_JOBS,
+	.usage = "bswitch [-h] [-V] [-J job_name] [-m host] [-q queue] "
+	    "[-u user | all] destination_queue "
+	    "[jobId | \"jobId[index]\" | 0 ...]",
+	.says = JOBCTL_SAY_SWITCHED,
 };
-
-static void NORETURN
-usage(int code)
-{
-	fprintf(stderr, "Usage: bswitch [-h] [-V] [-J job_name] [-m host] "
-	    "[-q queue] [-u user | all] destination_queue "
-	    "[jobId | \"jobId[index]\" | 0 ...]\n");
-	exit(code);
-}
 
 int
 main(int argc, char **argv)
 {
-	struct cmdopt_state st;
-	struct ctrl_req rq;
-	const char *v;
-	char **rest;
-	int id, nrest;
-
-	progname = "bswitch";
-	memset(&rq, 0, sizeof(rq));
-	rq.op = JC_SWITCH;
-	cmdopt_init(&st, argc, argv, true);
-	while ((id = cmdopt_next(&st, opts, &v)) != 0) {
-		switch (id) {
-		case O_J: rq.job_name = xstrdup(v); break;
-		case O_M: rq.host = xstrdup(v); break;
-		case O_Q: rq.src_queue = xstrdup(v); break;
-		case O_U: rq.user = xstrdup(v); break;
-		case O_H: usage(0);
-		case O_V:
-			print_version();
-			exit(0);
-		default:
-			if (id < 0)
-				fprintf(stderr, "bswitch: bad option %s\n",
-				    st.bad ? st.bad : "");
-			usage(255);
-		}
-	}
-	rest = cmdopt_rest(&st, &nrest);
-	if (nrest < 1)
-		usage(255);
-	rq.queue = xstrdup(rest[0]);
-	if (nrest == 1 && !rq.job_name && !rq.host && !rq.src_queue &&
-	    !rq.user)
-		usage(255);
-	jobctl_ids(&rq, rest + 1, nrest - 1);
-	cmdopt_release(&st);
-	return jobctl_send(&rq, "is switched to queue <%s>");
+	return jobctl_main(&bswitch_entry, argc, argv);
 }

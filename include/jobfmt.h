@@ -25,8 +25,6 @@ struct jfield {
 
 /* Look up a field by name or alias (case-insensitive). */
 const struct jfield *jfield_find(const char *);
-/* Every field, for "-o all". */
-const struct jfield *jfield_all(size_t *n);
 
 /* A parsed -o specification. */
 struct jcol {

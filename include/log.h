@@ -18,7 +18,6 @@ enum log_level { LOG_LVL_ERR, LOG_LVL_WARN, LOG_LVL_INFO, LOG_LVL_DEBUG };
 int	 log_init(const char *ident, const char *path, enum log_level);
 /* Reopen the same file (after rotation). */
 void	 log_reopen(void);
-void	 log_set_level(enum log_level);
 /* Also write each line to stderr, with journald's priority prefix (the
  * daemon runs under systemd, whose journal reads its stderr). */
 void	 log_also_journal(bool);

@@ -48,8 +48,6 @@
 
 /* The STAT column word for a state. */
 const char	*job_stat_str(int status);
-/* The state for a STAT word, or -1. */
-int		 job_stat_from_str(const char *);
 
 /* bsub options (JOB_NEW "options"). */
 #define SUB_JOB_NAME		0x01

@@ -30,9 +30,6 @@ int	 net_resolve(const char *host, int port, struct host_addr *);
 /* The official name of a host as the hosts file or resolver knows it
  * (aliases map to the name), allocated; NULL if unknown. */
 char	*net_official_name(const char *host);
-/* The name of the host an address belongs to (hosts file, then
- * reverse lookup), allocated; NULL if none. */
-char	*net_name_of_addr(const struct sockaddr *, socklen_t);
 /* This machine's name: gethostname(), made official if possible. */
 char	*net_local_hostname(void);
 /*

@@ -44,14 +44,14 @@ enum msg_type {
 	/* 200-299: mbatchd to commands */
 	MSG_SUBMIT_REPLY	= 200,	/* struct submit_reply */
 	MSG_JOB_LIST		= 201,	/* struct job_list; WIRE_F_MORE */
-	MSG_SIGNAL_REPLY	= 202,	/* u32 n, n x job_result */
-	MSG_QUEUE_LIST		= 203,	/* u32 n, n x queue_info */
-	MSG_HOST_LIST		= 204,	/* u32 n, n x host_info */
+	MSG_SIGNAL_REPLY	= 202,	/* struct job_result_list */
+	MSG_QUEUE_LIST		= 203,	/* struct queue_list */
+	MSG_HOST_LIST		= 204,	/* struct host_list */
 	MSG_PARAM_LIST		= 205,	/* struct kv_list */
 	MSG_JOB_EVENT		= 206,	/* struct job_event (bsub -K) */
 	MSG_CONF_LIST		= 207,	/* struct kv_list */
 	MSG_PEEK_REPLY		= 208,	/* struct peek_reply */
-	MSG_ADMIN_REPLY		= 209,	/* u32 n, n x admin_result */
+	MSG_ADMIN_REPLY		= 209,	/* struct admin_result_list */
 
 	/* 300-349: sbatchd to mbatchd */
 	MSG_SBD_REGISTER	= 300,	/* struct sbd_register */
@@ -653,6 +653,45 @@ struct lim_cluster_info {
 };
 
 /*
+ * The replies that are a counted list of items (u32 n, then n items):
+ * described like every other message, so that the reader's bounds come
+ * from the item's field list, not from a size written by hand.
+ */
+struct job_result_list {			/* MSG_SIGNAL_REPLY */
+	uint32_t	 n;
+	struct job_result *v;
+};
+struct queue_list {				/* MSG_QUEUE_LIST */
+	uint32_t	 n;
+	struct queue_info *v;
+};
+struct host_list {				/* MSG_HOST_LIST */
+	uint32_t	 n;
+	struct host_info *v;
+};
+struct admin_result_list {			/* MSG_ADMIN_REPLY */
+	uint32_t	 n;
+	struct admin_result *v;
+};
+
+/*
+ * Every struct that is the body of a message on its own (some carry
+ * several types: job_status is MSG_SBD_JOB_STATUS, MSG_JS_HELLO and
+ * MSG_JS_STATUS), then those that travel only inside another.
+ */
+#define PROTO_MESSAGES(M)						\
+	M(msg_error) M(kv_list) M(submit_req) M(submit_reply)		\
+	M(job_query) M(job_list) M(sig_req) M(job_result_list)		\
+	M(queue_list) M(host_list) M(job_event) M(job_status)		\
+	M(sbd_register) M(sbd_register_reply) M(job_spec)		\
+	M(sbd_signal) M(job_ack) M(lim_host) M(lim_load_list)		\
+	M(lim_probe_reply) M(lim_cluster_info) M(ctrl_req) M(mod_req)	\
+	M(peek_req) M(peek_reply) M(admin_req) M(admin_result_list)
+#define PROTO_ITEMS(M)							\
+	M(job_info) M(job_result) M(queue_info) M(host_info)		\
+	M(admin_result)
+
+/*
  * Codec: x_pack appends the fields to an open frame; x_unpack reads them
  * (true when all were read; the caller checks rbuf_end); x_release frees
  * what unpack allocated and zeroes the struct.
@@ -661,35 +700,25 @@ struct lim_cluster_info {
 	void	 x##_pack(struct wbuf *, const struct x *);		\
 	bool	 x##_unpack(struct rbuf *, struct x *);			\
 	void	 x##_release(struct x *);
-PROTO_DECL(msg_error)
-PROTO_DECL(kv_list)
-PROTO_DECL(submit_req)
-PROTO_DECL(submit_reply)
-PROTO_DECL(job_query)
-PROTO_DECL(job_info)
-PROTO_DECL(job_list)
-PROTO_DECL(sig_req)
-PROTO_DECL(job_result)
-PROTO_DECL(queue_info)
-PROTO_DECL(host_info)
-PROTO_DECL(job_event)
-PROTO_DECL(job_status)
-PROTO_DECL(sbd_register)
-PROTO_DECL(sbd_register_reply)
-PROTO_DECL(job_spec)
-PROTO_DECL(sbd_signal)
-PROTO_DECL(job_ack)
-PROTO_DECL(lim_host)
-PROTO_DECL(lim_load_list)
-PROTO_DECL(lim_probe_reply)
-PROTO_DECL(lim_cluster_info)
-PROTO_DECL(ctrl_req)
-PROTO_DECL(mod_req)
-PROTO_DECL(peek_req)
-PROTO_DECL(peek_reply)
-PROTO_DECL(admin_req)
-PROTO_DECL(admin_result)
+PROTO_MESSAGES(PROTO_DECL)
+PROTO_ITEMS(PROTO_DECL)
 #undef PROTO_DECL
+
+/*
+ * A whole message, typed: x_frame appends one frame of the given type
+ * and seq (no flags) holding *x to w, which may hold frames already.
+ * This is how a message is built at its caller, with the compiler
+ * checking that the struct is the one the packer takes:
+ *
+ *	wbuf_init(&w);
+ *	job_ack_frame(&w, MSG_SBD_JOB_ACK, 0, &ack);
+ *	conn_send(c, &w);
+ */
+#define PROTO_FRAME_DECL(x)						\
+	void	 x##_frame(struct wbuf *, uint16_t type, uint32_t seq,	\
+		    const struct x *);
+PROTO_MESSAGES(PROTO_FRAME_DECL)
+#undef PROTO_FRAME_DECL
 
 void	 submit_req_init(struct submit_req *);
 void	 job_info_init(struct job_info *);

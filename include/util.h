@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a)	__attribute__((format(printf, f, a)))
@@ -30,8 +31,6 @@ char	 *xasprintf(const char *, ...) PRINTF(1, 2);
 
 /* Print "progname: message" to stderr and exit(255). */
 void	  die(const char *, ...) PRINTF(1, 2) NORETURN;
-/* Same, with ": strerror(errno)" appended. */
-void	  die_errno(const char *, ...) PRINTF(1, 2) NORETURN;
 /* Print "progname: message" to stderr and return -1. */
 int	  error(const char *, ...) PRINTF(1, 2);
 /*
@@ -118,6 +117,8 @@ bool	 crc32c_hw_available(void);
 /* Close every descriptor >= lowfd except keep (or -1). */
 void	 close_fds_from(int lowfd, int keep);
 int	 set_nonblock(int fd);
-int	 set_cloexec(int fd);
+/* mkdir -p: path and its missing parents; -1 with errno if path is not
+ * there after. */
+int	 mkdir_parents(const char *path, mode_t mode);
 
 #endif

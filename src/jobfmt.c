@@ -359,13 +359,6 @@ jfield_find(const char *name)
 	return NULL;
 }
 
-const struct jfield *
-jfield_all(size_t *n)
-{
-	*n = ARRAY_SIZE(fields);
-	return fields;
-}
-
 static void
 add_col(struct jformat *jf, const struct jfield *f, int width, bool right,
     const char *unit)

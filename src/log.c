@@ -52,12 +52,6 @@ log_also_journal(bool on)
 	log_journal = on;
 }
 
-void
-log_set_level(enum log_level lvl)
-{
-	log_level = lvl;
-}
-
 enum log_level
 log_level_from_mask(const char *m)
 {

@@ -53,15 +53,6 @@ job_stat_str(int s)
 	return "NULL";
 }
 
-int
-job_stat_from_str(const char *w)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(stat_words); i++)
-		if (strcasecmp(w, stat_words[i].word) == 0)
-			return stat_words[i].bit;
-	return -1;
-}
-
 static const char *const term_names[TERM_NREASONS] = {
 	[TERM_UNKNOWN] = NULL,
 	[TERM_PREEMPT] = "TERM_PREEMPT", [TERM_WINDOW] = "TERM_WINDOW",

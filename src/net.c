@@ -123,23 +123,6 @@ net_same_ip(const struct sockaddr *a, const struct sockaddr *b)
 }
 
 char *
-net_name_of_addr(const struct sockaddr *sa, socklen_t len)
-{
-	char host[NI_MAXHOST];
-
-	for (int i = 0; i < hosts_n; i++) {
-		struct host_addr a;
-
-		if (addr_from_text(hosts_tab[i].addr, 0, &a) == 0 &&
-		    net_same_ip((struct sockaddr *)&a.ss, sa))
-			return xstrdup(hosts_tab[i].name);
-	}
-	if (getnameinfo(sa, len, host, sizeof(host), NULL, 0, NI_NAMEREQD) != 0)
-		return NULL;
-	return xstrdup(host);
-}
-
-char *
 net_local_hostname(void)
 {
 	char buf[256];

@@ -63,6 +63,28 @@
 		t##_release(&x->f[i_]);					\
 	free(x->f);
 
+/*
+ * The fewest bytes each kind takes on the wire (a NULL string, an empty
+ * list), so that a list's bound on its count comes from its item's
+ * field list: PROTO_MIN(FIELDS) is a constant expression.
+ */
+#define MN_U32(f)	+ 4
+#define MN_I32(f)	+ 4
+#define MN_INT(f)	+ 4
+#define MN_I64(f)	+ 8
+#define MN_U64(f)	+ 8
+#define MN_BOOL(f)	+ 1
+#define MN_DBL(f)	+ 8
+#define MN_FLT(f)	+ 4
+#define MN_STR(f)	+ 4
+#define MN_STRV(f)	+ 4
+#define MN_I64A(f, n)	+ 8 * (n)
+#define MN_FLTA(f, n)	+ 4 * (n)
+#define MN_KV(f)	+ 8
+#define MN_LIST(f, n, t, min)	+ 4
+#define F_MN(k, ...)	MN_##k(__VA_ARGS__)
+#define PROTO_MIN(FIELDS)	(0 FIELDS(F_MN))
+
 #define F_PK(k, ...)	PK_##k(__VA_ARGS__)
 #define F_UN(k, ...)	UN_##k(__VA_ARGS__)
 #define F_RL(k, ...)	RL_##k(__VA_ARGS__)
@@ -86,6 +108,18 @@ name##_release(struct name *x)						\
 	FIELDS(F_RL)							\
 	memset(x, 0, sizeof(*x));					\
 }
+
+/* x_frame: one whole frame of a message struct (proto.h). */
+#define PROTO_FRAME(name)						\
+void									\
+name##_frame(struct wbuf *w, uint16_t type, uint32_t seq,		\
+    const struct name *x)						\
+{									\
+	wbuf_begin(w, type, seq, 0);					\
+	name##_pack(w, x);						\
+	wbuf_end_frame(w);						\
+}
+PROTO_MESSAGES(PROTO_FRAME)
 
 /* Small structs used inside lists (not messages on their own). */
 #define JOB_ID_FIELDS(F)	F(I64, jobid) F(I32, idx)
@@ -217,6 +251,9 @@ PROTO_IMPL(sig_req, SIG_REQ_FIELDS)
 
 #define JOB_RESULT_FIELDS(F)	F(I64, jobid) F(I32, idx) F(INT, code)
 PROTO_IMPL(job_result, JOB_RESULT_FIELDS)
+#define JOB_RESULT_LIST_FIELDS(F)					\
+	F(LIST, v, n, job_result, PROTO_MIN(JOB_RESULT_FIELDS))
+PROTO_IMPL(job_result_list, JOB_RESULT_LIST_FIELDS)
 
 #define QUEUE_INFO_FIELDS(F)						\
 	F(STR, name) F(STR, description) F(INT, priority) F(INT, nice)	\
@@ -230,6 +267,9 @@ PROTO_IMPL(job_result, JOB_RESULT_FIELDS)
 	F(I64, runlimit) F(I64, cpulimit) F(I64, memlimit)		\
 	F(INT, proclimit) F(BOOL, exclusive) F(KV, extra)
 PROTO_IMPL(queue_info, QUEUE_INFO_FIELDS)
+#define QUEUE_LIST_FIELDS(F)						\
+	F(LIST, v, n, queue_info, PROTO_MIN(QUEUE_INFO_FIELDS))
+PROTO_IMPL(queue_list, QUEUE_LIST_FIELDS)
 
 #define HOST_INFO_FIELDS(F)						\
 	F(STR, name) F(INT, status) F(FLT, cpuf) F(INT, max_slots)	\
@@ -239,6 +279,9 @@ PROTO_IMPL(queue_info, QUEUE_INFO_FIELDS)
 	F(FLTA, stop, NLOADIDX) F(U32, sched_set) F(U32, stop_set)	\
 	F(U32, busy_mask) F(INT, mig) F(FLTA, rsv, NLOADIDX)
 PROTO_IMPL(host_info, HOST_INFO_FIELDS)
+#define HOST_LIST_FIELDS(F)						\
+	F(LIST, v, n, host_info, PROTO_MIN(HOST_INFO_FIELDS))
+PROTO_IMPL(host_list, HOST_LIST_FIELDS)
 
 #define JOB_EVENT_FIELDS(F)						\
 	F(INT, what) F(I64, jobid) F(STR, host) F(INT, status)		\
@@ -339,6 +382,13 @@ PROTO_IMPL(admin_req, ADMIN_REQ_FIELDS)
 
 #define ADMIN_RESULT_FIELDS(F)	F(STR, name) F(INT, code) F(STR, detail)
 PROTO_IMPL(admin_result, ADMIN_RESULT_FIELDS)
+#define ADMIN_RESULT_LIST_FIELDS(F)					\
+	F(LIST, v, n, admin_result, PROTO_MIN(ADMIN_RESULT_FIELDS))
+PROTO_IMPL(admin_result_list, ADMIN_RESULT_LIST_FIELDS)
+
+/* PROTO_MIN against sizes counted by hand. */
+_Static_assert(PROTO_MIN(JOB_RESULT_FIELDS) == 16, "job_result size");
+_Static_assert(PROTO_MIN(ADMIN_RESULT_FIELDS) == 12, "admin_result size");
 
 void
 submit_req_init(struct submit_req *x)
@@ -398,9 +448,7 @@ msg_put_error(struct wbuf *w, uint32_t seq, int code, const char *context,
 		.detail = (char *)detail,
 	};
 
-	wbuf_begin(w, MSG_ERROR, seq, 0);
-	msg_error_pack(w, &e);
-	wbuf_end_frame(w);
+	msg_error_frame(w, MSG_ERROR, seq, &e);
 }
 
 void

@@ -91,7 +91,7 @@ set_die_routine(void (*fn)(const char *))
  * is reported, and must not allocate itself.
  */
 static void
-report(const char *prefix, const char *fmt, va_list ap, int errnum)
+report(const char *prefix, const char *fmt, va_list ap)
 {
 	char buf[2048];
 	size_t n;
@@ -99,9 +99,6 @@ report(const char *prefix, const char *fmt, va_list ap, int errnum)
 	snprintf(buf, sizeof(buf), "%s", prefix);
 	n = strlen(buf);
 	vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
-	n = strlen(buf);
-	if (errnum)
-		snprintf(buf + n, sizeof(buf) - n, ": %s", strerror(errnum));
 	if (die_routine)
 		die_routine(buf);
 	else
@@ -109,9 +106,9 @@ report(const char *prefix, const char *fmt, va_list ap, int errnum)
 }
 
 static void
-vreport(const char *fmt, va_list ap, int errnum)
+vreport(const char *fmt, va_list ap)
 {
-	report("", fmt, ap, errnum);
+	report("", fmt, ap);
 }
 
 void
@@ -120,19 +117,7 @@ die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(fmt, ap, 0);
-	va_end(ap);
-	exit(255);
-}
-
-void
-die_errno(const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap, e);
+	vreport(fmt, ap);
 	va_end(ap);
 	exit(255);
 }
@@ -143,7 +128,7 @@ error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(fmt, ap, 0);
+	vreport(fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -156,7 +141,7 @@ bug_at(const char *file, int line, const char *fmt, ...)
 
 	snprintf(prefix, sizeof(prefix), "BUG at %s:%d: ", file, line);
 	va_start(ap, fmt);
-	report(prefix, fmt, ap, 0);
+	report(prefix, fmt, ap);
 	va_end(ap);
 	abort();
 }
@@ -680,6 +665,30 @@ close_fds_from(int lowfd, int keep)
 	closedir(d);
 }
 
+/*
+ * mkdir -p.  A parent that cannot be made is passed over: on some
+ * mounts mkdir of a directory that exists fails with EACCES or EROFS
+ * rather than EEXIST, and if the parent really is missing the last
+ * mkdir says so, with the errno that explains it.
+ */
+int
+mkdir_parents(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		(void)mkdir(p, mode);
+		*s = '/';
+	}
+	free(p);
+	if (mkdir(path, mode) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
 int
 set_nonblock(int fd)
 {
@@ -688,14 +697,4 @@ set_nonblock(int fd)
 	if (fl < 0)
 		return -1;
 	return fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-}
-
-int
-set_cloexec(int fd)
-{
-	int fl = fcntl(fd, F_GETFD);
-
-	if (fl < 0)
-		return -1;
-	return fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
 }

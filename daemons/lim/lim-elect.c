@@ -189,9 +189,7 @@ elect_send_report(void)
 	if (lim->up == NULL)
 		return;
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_LIM_REPORT, 0, 0);
-	lim_host_pack(&w, &lim->me);
-	wbuf_end_frame(&w);
+	lim_host_frame(&w, MSG_LIM_REPORT, 0, &lim->me);
 	conn_send(lim->up, &w);
 	wbuf_release(&w);
 }

@@ -185,9 +185,7 @@ push_cb(evutil_socket_t fd, short ev, void *arg)
 		return;
 	master_fill_load_list(&l, NULL);
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_LIM_LOAD_LIST, 0, 0);
-	lim_load_list_pack(&w, &l);
-	wbuf_end_frame(&w);
+	lim_load_list_frame(&w, MSG_LIM_LOAD_LIST, 0, &l);
 	for (int i = 0; i < lim->nsubs; i++)
 		conn_send(lim->subs[i], &w);
 	wbuf_release(&w);

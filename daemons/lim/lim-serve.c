@@ -36,9 +36,7 @@ serve_send_cluster_info(struct conn *c, uint32_t seq)
 			nservers++;
 	ci.nservers = nservers;
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_LIM_CLUSTER_INFO, seq, 0);
-	lim_cluster_info_pack(&w, &ci);
-	wbuf_end_frame(&w);
+	lim_cluster_info_frame(&w, MSG_LIM_CLUSTER_INFO, seq, &ci);
 	reply(c, &w);
 }
 
@@ -50,9 +48,7 @@ send_load_list(struct conn *c, uint32_t seq, const struct strv *names)
 
 	master_fill_load_list(&l, names);
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_LIM_LOAD_LIST, seq, 0);
-	lim_load_list_pack(&w, &l);
-	wbuf_end_frame(&w);
+	lim_load_list_frame(&w, MSG_LIM_LOAD_LIST, seq, &l);
 	free(l.hosts);
 	reply(c, &w);
 }
@@ -97,9 +93,7 @@ send_conf(struct conn *c, uint32_t seq)
 	if (lsf_conf_get(&lim->conf.lsf, "LSF_UNIT_FOR_LIMITS") == NULL)
 		kv_add(&kv, "LSF_UNIT_FOR_LIMITS", lim->conf.lsf.unit_for_limits);
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_LIM_CONF_LIST, seq, 0);
-	kv_list_pack(&w, &kv);
-	wbuf_end_frame(&w);
+	kv_list_frame(&w, MSG_LIM_CONF_LIST, seq, &kv);
 	kv_list_release(&kv);
 	reply(c, &w);
 }
@@ -159,9 +153,7 @@ serve_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 		pr.host = lim->host;
 		pr.master = lim->master;
 		wbuf_init(&w);
-		wbuf_begin(&w, MSG_LIM_PROBE_REPLY, h->seq, 0);
-		lim_probe_reply_pack(&w, &pr);
-		wbuf_end_frame(&w);
+		lim_probe_reply_frame(&w, MSG_LIM_PROBE_REPLY, h->seq, &pr);
 		reply(c, &w);
 		break;
 	case MSG_LIM_REPORT:

@@ -102,9 +102,7 @@ send_status(struct sup *s, uint16_t type)
 	if (s->sock < 0)
 		return;
 	wbuf_init(&w);
-	wbuf_begin(&w, type, 0, 0);
-	job_status_pack(&w, &s->st);
-	wbuf_end_frame(&w);
+	job_status_frame(&w, type, 0, &s->st);
 	if (wire_send(s->sock, &w) < 0)
 		sock_drop(s);
 	wbuf_release(&w);
@@ -299,12 +297,8 @@ hello_and_end(struct sup *s, const struct job_status *run)
 		return -1;
 	s->greeted = true;
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_JS_HELLO, 0, 0);
-	job_status_pack(&w, run);
-	wbuf_end_frame(&w);
-	wbuf_begin(&w, MSG_JS_STATUS, 0, 0);
-	job_status_pack(&w, &s->st);
-	wbuf_end_frame(&w);
+	job_status_frame(&w, MSG_JS_HELLO, 0, run);
+	job_status_frame(&w, MSG_JS_STATUS, 0, &s->st);
 	rc = wire_send(s->sock, &w);
 	wbuf_release(&w);
 	if (rc < 0)

@@ -3,7 +3,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -165,27 +164,6 @@ orphan_cb(evutil_socket_t fd, short ev, void *arg)
 	jobs_check_orphans();
 }
 
-static int
-mkdirs(const char *path, mode_t mode)
-{
-	char *p = xstrdup(path);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, mode) < 0 && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	free(p);
-	if (mkdir(path, mode) < 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 /* Which signals a job's process must reset before its exec: asking
  * once here spares each job a call per signal (64 of them). */
 static void
@@ -244,7 +222,7 @@ main(int argc, char **argv)
 	sbd->statedir = xasprintf("%s/%s", sbd->conf.lsf.sbd_statedir,
 	    sbd->host);
 	jobsdir = xasprintf("%s/jobs", sbd->statedir);
-	if (mkdirs(jobsdir, 0755) < 0) {
+	if (mkdir_parents(jobsdir, 0755) < 0) {
 		fprintf(stderr, "sbatchd: %s: %s\n", jobsdir, strerror(errno));
 		exit(1);
 	}

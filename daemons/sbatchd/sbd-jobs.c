@@ -309,9 +309,7 @@ forward_signal(struct sjob *j, const struct sbd_signal *sg)
 	struct wbuf w;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_SBD_JOB_SIGNAL, 0, 0);
-	sbd_signal_pack(&w, sg);
-	wbuf_end_frame(&w);
+	sbd_signal_frame(&w, MSG_SBD_JOB_SIGNAL, 0, sg);
 	conn_send(j->sup, &w);
 	wbuf_release(&w);
 }
@@ -622,9 +620,7 @@ jobfile_write_spec(const char *dir, const struct job_spec *s)
 	int rc;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_SBD_JOB_START, 0, 0);
-	job_spec_pack(&w, s);
-	wbuf_end_frame(&w);
+	job_spec_frame(&w, MSG_SBD_JOB_START, 0, s);
 	rc = write_frame_file(dir, JOBDIR_SPEC, &w);
 	wbuf_release(&w);
 	return rc;
@@ -655,9 +651,7 @@ jobfile_write_status(const char *dir, const struct job_status *st)
 	int rc;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_JS_STATUS, 0, 0);
-	job_status_pack(&w, st);
-	wbuf_end_frame(&w);
+	job_status_frame(&w, MSG_JS_STATUS, 0, st);
 	rc = write_frame_file(dir, JOBDIR_STATUS, &w);
 	wbuf_release(&w);
 	return rc;

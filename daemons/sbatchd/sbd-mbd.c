@@ -39,22 +39,23 @@ push_cb(evutil_socket_t fd, short ev, void *arg)
 	wbuf_reset(&outq);
 }
 
-static void
-send_frame(uint16_t type, void (*pack)(struct wbuf *, const void *),
-    const void *x)
+/*
+ * The queue for mbatchd, to append one frame to (job_status_frame(...)),
+ * with its send armed for the end of the turn.
+ */
+static struct wbuf *
+outq_frame(void)
 {
 	if (outq_gen != conn_gen) {
 		wbuf_reset(&outq);
 		outq_gen = conn_gen;
 	}
-	wbuf_begin(&outq, type, 0, 0);
-	pack(&outq, x);
-	wbuf_end_frame(&outq);
 	if (ev_push == NULL &&
 	    (ev_push = event_new(sbd->base, -1, 0, push_cb, NULL)) == NULL)
 		fatalx("event_new failed");
 	/* Behind every event already active in this turn. */
 	event_active(ev_push, EV_TIMEOUT, 0);
+	return &outq;
 }
 
 void
@@ -66,8 +67,7 @@ mbd_send_status(struct sjob *j)
 		return;
 	}
 	j->dirty = false;
-	send_frame(MSG_SBD_JOB_STATUS,
-	    (void (*)(struct wbuf *, const void *))job_status_pack, &j->st);
+	job_status_frame(outq_frame(), MSG_SBD_JOB_STATUS, 0, &j->st);
 }
 
 static void
@@ -86,8 +86,7 @@ do_register(void)
 		reg.jobs[reg.njobs++] = j->st;	/* shallow */
 		j->dirty = false;
 	}
-	send_frame(MSG_SBD_REGISTER,
-	    (void (*)(struct wbuf *, const void *))sbd_register_pack, &reg);
+	sbd_register_frame(outq_frame(), MSG_SBD_REGISTER, 0, &reg);
 	free(reg.jobs);
 	sbd->mbd_state = MBD_REGISTERING;
 }
@@ -143,8 +142,7 @@ mbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 			goto bad;
 		}
 		peek_read(&pk, &pr);
-		send_frame(MSG_SBD_PEEK_REPLY,
-		    (void (*)(struct wbuf *, const void *))peek_reply_pack, &pr);
+		peek_reply_frame(outq_frame(), MSG_SBD_PEEK_REPLY, 0, &pr);
 		peek_reply_release(&pr);
 		peek_req_release(&pk);
 		break;

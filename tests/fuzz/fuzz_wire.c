@@ -98,34 +98,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = size;
 
 	(void)wire_parse_hdr(data, size, &h, &why);
-	ROUND(msg_error);
-	ROUND(kv_list);
-	ROUND(submit_req);
-	ROUND(submit_reply);
-	ROUND(job_query);
-	ROUND(job_info);
-	ROUND(job_list);
-	ROUND(sig_req);
-	ROUND(job_result);
-	ROUND(queue_info);
-	ROUND(host_info);
-	ROUND(job_event);
-	ROUND(job_status);
-	ROUND(sbd_register);
-	ROUND(sbd_register_reply);
-	ROUND(job_spec);
-	ROUND(sbd_signal);
-	ROUND(job_ack);
-	ROUND(lim_host);
-	ROUND(lim_load_list);
-	ROUND(lim_probe_reply);
-	ROUND(lim_cluster_info);
-	ROUND(ctrl_req);
-	ROUND(mod_req);
-	ROUND(peek_req);
-	ROUND(peek_reply);
-	ROUND(admin_req);
-	ROUND(admin_result);
+	/* Every struct proto.h lists, so a new message is fuzzed too. */
+#define ROUND_(x)	ROUND(x);
+	PROTO_MESSAGES(ROUND_)
+	PROTO_ITEMS(ROUND_)
+#undef ROUND_
 	COUNTED(job_result, 1);
 	COUNTED(queue_info, 1);
 	COUNTED(host_info, 1);

@@ -575,6 +575,26 @@ VISIT(admin_result)
 	VSTR(name); VINT(code); VSTR(detail);
 }
 
+VISIT(job_result_list)
+{
+	VLIST(v, n, job_result);
+}
+
+VISIT(queue_list)
+{
+	VLIST(v, n, queue_info);
+}
+
+VISIT(host_list)
+{
+	VLIST(v, n, host_info);
+}
+
+VISIT(admin_result_list)
+{
+	VLIST(v, n, admin_result);
+}
+
 /* One table of every message struct, with type-erased wrappers. */
 struct codec {
 	const char	*name;
@@ -622,7 +642,12 @@ WRAP(peek_req)
 WRAP(peek_reply)
 WRAP(admin_req)
 WRAP(admin_result)
+WRAP(job_result_list)
+WRAP(queue_list)
+WRAP(host_list)
+WRAP(admin_result_list)
 
+/* A reply type's codec comes before its item's (codec_for_type). */
 static const struct codec codecs[] = {
 	ENTRY(msg_error, MSG_ERROR),
 	ENTRY(kv_list, MSG_PARAM_LIST),
@@ -632,6 +657,10 @@ static const struct codec codecs[] = {
 	ENTRY(job_info, MSG_JOB_LIST),
 	ENTRY(job_list, MSG_JOB_LIST),
 	ENTRY(sig_req, MSG_JOB_SIGNAL),
+	ENTRY(job_result_list, MSG_SIGNAL_REPLY),
+	ENTRY(queue_list, MSG_QUEUE_LIST),
+	ENTRY(host_list, MSG_HOST_LIST),
+	ENTRY(admin_result_list, MSG_ADMIN_REPLY),
 	ENTRY(job_result, MSG_SIGNAL_REPLY),
 	ENTRY(queue_info, MSG_QUEUE_LIST),
 	ENTRY(host_info, MSG_HOST_LIST),
@@ -1252,6 +1281,10 @@ START_TEST(test_count_bounds)
 		{ "lim_load_list", 64, 5 },
 		{ "kv_list", 4, 0 },		/* keys: a strv */
 		{ "lim_cluster_info", 4, 6 },	/* admins: a strv */
+		{ "job_result_list", 16, 0 },
+		{ "admin_result_list", 12, 0 },
+		{ "queue_list", 129 + 8 * NLOADIDX, 0 },
+		{ "host_list", 60 + 16 * NLOADIDX, 0 },
 	};
 	enum { LEFT = 64 * 12 * 5 };
 
@@ -1312,6 +1345,147 @@ START_TEST(test_count_bounds)
 			free(x);
 			wbuf_release(&w);
 		}
+	}
+}
+END_TEST
+
+/*
+ * The list replies were framed by hand ("u32 n, then n items", as
+ * mbatchd still sends them until its senders use the list structs): the
+ * list struct reads those bytes item for item, and writes them back
+ * byte for byte, so old senders and new readers (and the reverse) agree.
+ */
+static void *
+items_of(const char *list, void *x, uint32_t *n)
+{
+	if (strcmp(list, "job_result_list") == 0) {
+		struct job_result_list *l = x;
+
+		*n = l->n;
+		return l->v;
+	}
+	if (strcmp(list, "queue_list") == 0) {
+		struct queue_list *l = x;
+
+		*n = l->n;
+		return l->v;
+	}
+	if (strcmp(list, "host_list") == 0) {
+		struct host_list *l = x;
+
+		*n = l->n;
+		return l->v;
+	}
+	if (strcmp(list, "admin_result_list") == 0) {
+		struct admin_result_list *l = x;
+
+		*n = l->n;
+		return l->v;
+	}
+	ck_abort_msg("no list %s", list);
+	return NULL;
+}
+
+START_TEST(test_list_compat)
+{
+	static const struct {
+		const char	*list;
+		const char	*item;
+	} lists[] = {
+		{ "job_result_list", "job_result" },
+		{ "queue_list", "queue_info" },
+		{ "host_list", "host_info" },
+		{ "admin_result_list", "admin_result" },
+	};
+	const struct codec *lc = codec_named(lists[_i / NMODES].list);
+	const struct codec *ic = codec_named(lists[_i / NMODES].item);
+	int mode = _i % NMODES;
+	uint32_t n = mode == MODE_EMPTY ? 0 : 3 + (uint32_t)mode, got_n;
+	void **items = xcalloc(n + 1, sizeof(*items));
+	struct wbuf old, expect, again;
+	struct wire_hdr h;
+	const char *why;
+	uint8_t *v;
+	void *got;
+	bool ok;
+
+	wbuf_init(&old);
+	wbuf_init(&again);
+	/* The old sender: the count, then each item's pack. */
+	wbuf_begin(&old, lc->type, 42, 0);
+	put_u32(&old, n);
+	for (uint32_t k = 0; k < n; k++) {
+		wbuf_init(&expect);
+		items[k] = make(ic, mode, &expect);
+		ic->pack(&old, items[k]);
+		wbuf_release(&expect);
+	}
+	wbuf_end_frame(&old);
+
+	/* The new reader. */
+	ck_assert_int_eq(wire_parse_hdr(old.data, old.len, &h, &why), 1);
+	got = decode(lc, old.data + WIRE_HDR_LEN, h.len - WIRE_HDR_LEN, &ok);
+	ck_assert_msg(ok, "%s did not read the old framing", lc->name);
+	v = items_of(lc->name, got, &got_n);
+	ck_assert_uint_eq(got_n, n);
+	for (uint32_t k = 0; k < n; k++)
+		compare(ic, v + k * ic->size, items[k]);
+
+	/* The new sender writes what the old one did. */
+	frame(lc, got, &again, 42, 0);
+	assert_bytes(lc->name, again.data, again.len, old.data, old.len);
+
+	destroy(lc, got);
+	for (uint32_t k = 0; k < n; k++)
+		destroy(ic, items[k]);
+	free(items);
+	wbuf_release(&again);
+	wbuf_release(&old);
+}
+END_TEST
+
+/*
+ * x_frame of every message struct is the frame wbuf_begin, x_pack and
+ * wbuf_end_frame make, appended after what the buffer holds.
+ */
+#define FRAMER(x)							\
+static void								\
+fr_##x(struct wbuf *w, uint16_t type, uint32_t seq, const void *p)	\
+{									\
+	x##_frame(w, type, seq, p);					\
+}
+PROTO_MESSAGES(FRAMER)
+#undef FRAMER
+
+START_TEST(test_typed_frames)
+{
+#define FRAMER_ENTRY(x)	{ #x, fr_##x },
+	static const struct {
+		const char	*name;
+		void		(*frame)(struct wbuf *, uint16_t, uint32_t,
+				    const void *);
+	} framers[] = { PROTO_MESSAGES(FRAMER_ENTRY) };
+#undef FRAMER_ENTRY
+
+	for (size_t i = 0; i < ARRAY_SIZE(framers); i++) {
+		const struct codec *c = codec_named(framers[i].name);
+		struct wbuf expect, a, b;
+		void *x;
+
+		wbuf_init(&expect);
+		wbuf_init(&a);
+		wbuf_init(&b);
+		x = make(c, MODE_FULL, &expect);
+		msg_put_empty(&a, MSG_OK, 1);
+		msg_put_empty(&b, MSG_OK, 1);
+		frame(c, x, &a, 99, 0);
+		framers[i].frame(&b, c->type, 99, x);
+		ck_assert(!b.open);
+		assert_bytes(c->name, b.data, b.len, a.data, a.len);
+		destroy(c, x);
+		wbuf_release(&a);
+		wbuf_release(&b);
+		wbuf_release(&expect);
 	}
 }
 END_TEST
@@ -2005,6 +2179,7 @@ START_TEST(test_mutations)
 		"submit_req", "job_list", "sbd_register", "lim_load_list",
 		"queue_info", "kv_list", "msg_error", "job_spec",
 		"sig_req", "lim_cluster_info", "host_info", "job_query",
+		"host_list", "job_result_list",
 	};
 	static const uint32_t interesting[] = {
 		0, 1, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffff0u,
@@ -2130,6 +2305,8 @@ proto_suite(void)
 	tcase_add_test(tc, test_huge_claims);
 	tcase_add_test(tc, test_max_string);
 	tcase_add_test(tc, test_count_bounds);
+	tcase_add_loop_test(tc, test_list_compat, 0, 4 * NMODES);
+	tcase_add_test(tc, test_typed_frames);
 	tcase_add_test(tc, test_job_info_sparse);
 	tcase_add_test(tc, test_jformat_fields);
 	tcase_add_test(tc, test_job_list_reuse);
