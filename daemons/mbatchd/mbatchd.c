@@ -82,24 +82,6 @@ tick_cb(evutil_socket_t fd, short ev, void *arg)
 	sched_tick();
 }
 
-static int
-mkdirs(const char *path, mode_t mode)
-{
-	char *p = xstrdup(path);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		(void)mkdir(p, mode);
-		*s = '/';
-	}
-	free(p);
-	if (mkdir(path, mode) < 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 /* One mbatchd per cluster: whoever holds the lock on the log directory. */
 static void
 take_lock(void)
@@ -173,7 +155,7 @@ main(int argc, char **argv)
 	mbd->envpath = xasprintf("%s/lsb.envs", mbd->logdir);
 	mbd->sockpath = xasprintf("%s/%s/mbatchd.sock", mbd->conf.lsf.sharedir,
 	    mbd->cluster);
-	if (mkdirs(mbd->logdir, 0755) < 0) {
+	if (mkdir_parents(mbd->logdir, 0755) < 0) {
 		fprintf(stderr, "mbatchd: %s: %s\n", mbd->logdir,
 		    strerror(errno));
 		exit(1);

@@ -52,14 +52,11 @@ result_add(struct results *rs, const char *name, int code, const char *detail)
 static void
 results_reply(struct conn *c, uint32_t seq, struct results *rs)
 {
+	struct admin_result_list l = { rs->n, rs->v };
 	struct wbuf w;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_ADMIN_REPLY, seq, 0);
-	put_u32(&w, rs->n);
-	for (uint32_t i = 0; i < rs->n; i++)
-		admin_result_pack(&w, &rs->v[i]);
-	wbuf_end_frame(&w);
+	admin_result_list_frame(&w, MSG_ADMIN_REPLY, seq, &l);
 	outbox_add(c, &w);
 	for (uint32_t i = 0; i < rs->n; i++)
 		admin_result_release(&rs->v[i]);
@@ -137,11 +134,6 @@ hosts_named(const char *name, struct strv *out, bool *bad)
 	strv_release(&miss);
 }
 
-static void
-pack_nothing(struct wbuf *w, const void *x)
-{
-}
-
 /*
  * hrestart, hshutdown: the request goes down the host's own sbatchd
  * connection, after the HOST_CTRL record that badmin hhist shows (the
@@ -154,13 +146,17 @@ static void
 host_sbd_ctrl(struct mhost *h, int op, int uid, const char *user,
     const char *comment, struct results *rs)
 {
+	struct wbuf w;
+
 	if (h->sbd == NULL) {
 		result_add(rs, h->name, LSBE_SBD_UNREACH, NULL);
 		return;
 	}
 	log_ctrl("HOST_CTRL", op, h->name, uid, user, comment);
-	sbd_send(h, op == HCTRL_RESTART ? MSG_SBD_RESTART : MSG_SBD_SHUTDOWN,
-	    pack_nothing, NULL, true);
+	wbuf_init(&w);
+	msg_put_empty(&w, op == HCTRL_RESTART ? MSG_SBD_RESTART :
+	    MSG_SBD_SHUTDOWN, 0);
+	sbd_send(h, &w, true);
 	log_info("sbatchd on %s %s by %s", h->name, op == HCTRL_RESTART ?
 	    "restarted" : "shut down", user);
 	result_add(rs, h->name, LSBE_NO_ERROR, NULL);

@@ -120,6 +120,7 @@ most_recent(int uid, const struct peek_req *rq)
 void
 peek_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 {
+	struct wbuf w;
 	struct peek_req rq;
 	struct peek *p;
 	struct mhost *h;
@@ -190,8 +191,9 @@ peek_handle(struct conn *c, uint32_t seq, struct rbuf *r)
 	rq.idx = j->idx;
 	rq.run_count = j->run_count;
 	rq.tag = p->tag;
-	sbd_send(h, MSG_SBD_PEEK,
-	    (void (*)(struct wbuf *, const void *))peek_req_pack, &rq, false);
+	wbuf_init(&w);
+	peek_req_frame(&w, MSG_SBD_PEEK, 0, &rq);
+	sbd_send(h, &w, false);
 out:
 	peek_req_release(&rq);
 }

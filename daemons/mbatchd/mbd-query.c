@@ -633,14 +633,12 @@ query_queues(struct conn *c, uint32_t seq, struct rbuf *r)
 		fill_queue(q, &qi[n++]);
 	}
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_QUEUE_LIST, seq, 0);
-	put_u32(&w, n);
+	queue_list_frame(&w, MSG_QUEUE_LIST, seq,
+	    &(struct queue_list){ n, qi });
 	for (uint32_t i = 0; i < n; i++) {
-		queue_info_pack(&w, &qi[i]);
 		free(qi[i].users);
 		free(qi[i].hosts);
 	}
-	wbuf_end_frame(&w);
 	free(qi);
 	strv_release(&names);
 	send_now(c, &w);
@@ -715,8 +713,8 @@ void
 query_hosts(struct conn *c, uint32_t seq, struct rbuf *r)
 {
 	struct strv names = STRV_INIT, want = STRV_INIT;
+	struct host_list hl = { 0, NULL };
 	struct wbuf w;
-	uint32_t n = 0;
 
 	if (!get_strv(r, &names) || rbuf_end(r) < 0) {
 		strv_release(&names);
@@ -744,21 +742,13 @@ query_hosts(struct conn *c, uint32_t seq, struct rbuf *r)
 		strv_release(&got);
 		strv_release(&bad);
 	}
-	wbuf_init(&w);
-	wbuf_begin(&w, MSG_HOST_LIST, seq, 0);
+	hl.v = xcalloc((size_t)mbd->nhosts + 1, sizeof(*hl.v));
 	for (int i = 0; i < mbd->nhosts; i++)
 		if (host_listed(mbd->hosts[i], &names, &want))
-			n++;
-	put_u32(&w, n);
-	for (int i = 0; i < mbd->nhosts; i++) {
-		struct host_info hi;
-
-		if (!host_listed(mbd->hosts[i], &names, &want))
-			continue;
-		fill_host(mbd->hosts[i], &hi);
-		host_info_pack(&w, &hi);
-	}
-	wbuf_end_frame(&w);
+			fill_host(mbd->hosts[i], &hl.v[hl.n++]);
+	wbuf_init(&w);
+	host_list_frame(&w, MSG_HOST_LIST, seq, &hl);
+	free(hl.v);
 	strv_release(&names);
 	strv_release(&want);
 	send_now(c, &w);

@@ -16,42 +16,42 @@
 #include "log.h"
 #include "mbd.h"
 
+/*
+ * A frame the caller built (x_frame, typed) for the host's sbatchd:
+ * after the log (the outbox) or at once.  w is consumed either way.
+ */
 void
-sbd_send(struct mhost *h, uint16_t type,
-    void (*pack)(struct wbuf *, const void *), const void *x, bool after_log)
+sbd_send(struct mhost *h, struct wbuf *w, bool after_log)
 {
-	struct wbuf w;
-
-	if (h->sbd == NULL)
-		return;
-	wbuf_init(&w);
-	wbuf_begin(&w, type, 0, 0);
-	pack(&w, x);
-	wbuf_end_frame(&w);
-	if (after_log) {
-		outbox_add(h->sbd, &w);
+	if (h->sbd == NULL) {
+		wbuf_release(w);
+	} else if (after_log) {
+		outbox_add(h->sbd, w);
 	} else {
-		conn_send(h->sbd, &w);
-		wbuf_release(&w);
+		conn_send(h->sbd, w);
+		wbuf_release(w);
 	}
 }
 
 static void
 send_ack(struct mhost *h, const struct job_status *st)
 {
+	struct wbuf w;
 	struct job_ack a;
 
 	a.jobid = st->jobid;
 	a.idx = st->idx;
 	a.status = st->status;
 	a.run_count = st->run_count;
-	sbd_send(h, MSG_SBD_JOB_ACK,
-	    (void (*)(struct wbuf *, const void *))job_ack_pack, &a, true);
+	wbuf_init(&w);
+	job_ack_frame(&w, MSG_SBD_JOB_ACK, 0, &a);
+	sbd_send(h, &w, true);
 }
 
 static void
 kill_stray(struct mhost *h, const struct job_status *st)
 {
+	struct wbuf w;
 	struct sbd_signal sg;
 
 	memset(&sg, 0, sizeof(sg));
@@ -60,8 +60,9 @@ kill_stray(struct mhost *h, const struct job_status *st)
 	sg.sig = SIGKILL;
 	sg.reason = TERM_ADMIN;
 	sg.run_count = st->run_count;
-	sbd_send(h, MSG_SBD_JOB_SIGNAL,
-	    (void (*)(struct wbuf *, const void *))sbd_signal_pack, &sg, true);
+	wbuf_init(&w);
+	sbd_signal_frame(&w, MSG_SBD_JOB_SIGNAL, 0, &sg);
+	sbd_send(h, &w, true);
 }
 
 /*
@@ -167,6 +168,7 @@ reconcile_missing(struct mhost *h, const struct sbd_register *reg)
 static void
 do_register(struct conn *c, struct sbd_register *reg)
 {
+	struct wbuf w;
 	struct mhost *h = reg->host ? host_find(reg->host) : NULL;
 	struct sbd_register_reply rr;
 
@@ -202,9 +204,9 @@ do_register(struct conn *c, struct sbd_register *reg)
 	rr.cluster = mbd->cluster;
 	rr.job_terminate_interval = mbd->conf.params.job_terminate_interval;
 	rr.sbd_sleep_time = mbd->conf.params.sbd_sleep_time;
-	sbd_send(h, MSG_SBD_REGISTER_REPLY,
-	    (void (*)(struct wbuf *, const void *))sbd_register_reply_pack,
-	    &rr, true);
+	wbuf_init(&w);
+	sbd_register_reply_frame(&w, MSG_SBD_REGISTER_REPLY, 0, &rr);
+	sbd_send(h, &w, true);
 	for (uint32_t i = 0; i < reg->njobs; i++)
 		apply_status(h, &reg->jobs[i]);
 	reconcile_missing(h, reg);

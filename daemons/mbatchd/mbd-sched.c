@@ -69,6 +69,7 @@ fill_spec(struct job *j, struct job_spec *s)
 void
 job_dispatch(struct job *j, const int *slots, int64_t now)
 {
+	struct wbuf w;
 	struct job_spec spec;
 	int n = j->pj.num_procs;
 	struct mhost **hosts = xcalloc((size_t)n, sizeof(*hosts));
@@ -80,8 +81,9 @@ job_dispatch(struct job *j, const int *slots, int64_t now)
 	job_start_record(j, hosts, n, now);
 	free(hosts);
 	fill_spec(j, &spec);
-	sbd_send(j->exec[0], MSG_SBD_JOB_START,
-	    (void (*)(struct wbuf *, const void *))job_spec_pack, &spec, true);
+	wbuf_init(&w);
+	job_spec_frame(&w, MSG_SBD_JOB_START, 0, &spec);
+	sbd_send(j->exec[0], &w, true);
 	free(spec.command);
 	strv_release(&spec.exec_hosts);
 	strv_release(&spec.env);
@@ -154,6 +156,7 @@ requeue_exit_value(const struct job *j, const struct job_status *st)
 void
 sched_finish_job(struct job *j, const struct job_status *st)
 {
+	struct wbuf w;
 	struct mhost *h = j->exec[0];
 	struct ev_job_status ev;
 	int status;
@@ -206,9 +209,9 @@ ack:
 			.status = st->status, .run_count = st->run_count,
 		};
 
-		sbd_send(h, MSG_SBD_JOB_ACK,
-		    (void (*)(struct wbuf *, const void *))job_ack_pack, &a,
-		    true);
+		wbuf_init(&w);
+		job_ack_frame(&w, MSG_SBD_JOB_ACK, 0, &a);
+		sbd_send(h, &w, true);
 	}
 }
 

@@ -22,6 +22,7 @@ kill_like(int sig)
 void
 signal_send(struct job *j, int sig, int reason)
 {
+	struct wbuf w;
 	struct sbd_signal sg;
 	struct mhost *h = j->nexec > 0 ? j->exec[0] : NULL;
 
@@ -39,8 +40,9 @@ signal_send(struct job *j, int sig, int reason)
 	sg.reason = reason;
 	sg.run_count = j->run_count;
 	sg.flags = (uint32_t)j->end_action;
-	sbd_send(h, MSG_SBD_JOB_SIGNAL,
-	    (void (*)(struct wbuf *, const void *))sbd_signal_pack, &sg, true);
+	wbuf_init(&w);
+	sbd_signal_frame(&w, MSG_SBD_JOB_SIGNAL, 0, &sg);
+	sbd_send(h, &w, true);
 	j->sig_pending = false;
 }
 
@@ -135,14 +137,11 @@ job_results_add(struct job_results *r, int64_t jobid, int32_t idx, int code)
 void
 job_results_reply(struct conn *c, uint32_t seq, struct job_results *res)
 {
+	struct job_result_list l = { res->n, res->v };
 	struct wbuf w;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_SIGNAL_REPLY, seq, 0);
-	put_u32(&w, res->n);
-	for (uint32_t i = 0; i < res->n; i++)
-		job_result_pack(&w, &res->v[i]);
-	wbuf_end_frame(&w);
+	job_result_list_frame(&w, MSG_SIGNAL_REPLY, seq, &l);
 	outbox_add(c, &w);
 	free(res->v);
 	res->v = NULL;

@@ -257,7 +257,6 @@ struct mbd {
 	int			 lockfd;
 	struct evlog		 log;
 	struct evlog		 envlog;	/* JOB_ENV records, mode 0600 */
-	bool			 log_failed;
 	/* Jobs that ended DONE or EXIT in lsb.events since its last
 	 * switch: MAX_JOB_NUM of them switch it (log_switch_check). */
 	uint64_t		 log_nfinished;
@@ -536,9 +535,7 @@ void	 job_set_asked(struct job *, const struct strv *hosts);
 
 /* mbd-sbd.c */
 struct conn *sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
-void	 sbd_send(struct mhost *, uint16_t type,
-	    void (*pack)(struct wbuf *, const void *), const void *,
-	    bool after_log);
+void	 sbd_send(struct mhost *, struct wbuf *, bool after_log);
 
 /* mbd-lim.c */
 void	 lim_feed_start(void);
