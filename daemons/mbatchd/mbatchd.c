@@ -122,6 +122,31 @@ take_lock(void)
 }
 
 /*
+ * Open a replayed log for appending.  A last line without its newline is
+ * a write that did not finish: it was never acknowledged, but it is
+ * kept in path.torn and said aloud before it is cut off, so that no
+ * byte disappears unseen.
+ */
+static void
+log_open(struct evlog *lg, const char *path, off_t valid_end)
+{
+	char *cause = NULL;
+	off_t len;
+
+	switch (evlog_keep_torn(path, valid_end, &len, &cause)) {
+	case -1:
+		fatalx("%s; not starting", cause);
+	case 1:
+		log_warnx("%s: torn last record at offset %lld (%lld bytes "
+		    "without a newline): kept in %s.torn and cut off", path,
+		    (long long)valid_end, (long long)len, path);
+		break;
+	}
+	if (evlog_open(lg, path, valid_end, &cause) < 0)
+		fatalx("%s", cause);
+}
+
+/*
  * The descriptors this process may open are shared out: sbatchds get
  * MAX_SBD_CONNS (LSF's default, 2 per host and 200 more, at most half),
  * commands what is left but a reserve for the logs and mbatchd's own.
@@ -187,16 +212,14 @@ main(int argc, char **argv)
 	if (replay_envs(&valid_end, &cause) < 0)
 		fatalx("%s; not starting (repair or move the file aside)",
 		    cause);
-	if (evlog_open(&mbd->envlog, mbd->envpath, valid_end, &cause) < 0)
-		fatalx("%s", cause);
+	log_open(&mbd->envlog, mbd->envpath, valid_end);
 	/* Users' environments may hold secrets: only mbatchd reads them. */
 	if (fchmod(mbd->envlog.fd, 0600) < 0)
 		fatal("chmod %s", mbd->envpath);
 	if (replay_log(&valid_end, &cause) < 0)
 		fatalx("%s; not starting (repair or move the file aside)",
 		    cause);
-	if (evlog_open(&mbd->log, mbd->evpath, valid_end, &cause) < 0)
-		fatalx("%s", cause);
+	log_open(&mbd->log, mbd->evpath, valid_end);
 	log_info("replayed %s: %zu jobs in %llu ms, next job ID %lld",
 	    mbd->evpath, mbd->njobs, (unsigned long long)(mono_ms() - t0),
 	    (long long)mbd->next_jobid);
