@@ -2,8 +2,9 @@
  * badmin: the batch administrator's command.  Host and queue control,
  * restart and shutdown of sbatchds, reconfiguration and restart of
  * mbatchd go to mbatchd (which lets only cluster administrators do
- * them); hstartup starts sbatchds here or through LSF_RSH; ckconfig and
- * the history subcommands read the files here; showconf asks mbatchd.
+ * them); hstartup starts sbatchds here or through LSF_RSH; ckconfig,
+ * logcheck and the history subcommands read the files here; showconf
+ * asks mbatchd.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ usage(int rc)
 	    "    hhist [-f logfile_name] [host_name ...]\n"
 	    "    qhist [-f logfile_name] [queue_name ...]\n"
 	    "    mbdhist [-f logfile_name]\n"
+	    "    logcheck [logfile_name ...]\n"
 	    "    showconf mbd\n"
 	    "    help\n"
 	    "Not supported by this version:\n"
@@ -426,6 +428,16 @@ ckconfig(int argc, char **argv)
 	return disp_ckconfig(argc, argv, CONF_ALL, usage);
 }
 
+/* logcheck [file ...]: the event logs, read here; no mbatchd needed. */
+static int
+logcheck(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] != '\0')
+			usage(255);
+	return adm_logcheck(argv + 1, argc - 1);
+}
+
 /*
  * showconf mbd: a header line, then only "    KEY = VALUE" lines;
  * workflow tools split every line after the first on " = ".
@@ -500,6 +512,8 @@ main(int argc, char **argv)
 		return ckconfig(argc - 1, argv + 1);
 	if (strcmp(sub, "showconf") == 0)
 		return showconf(argc - 1, argv + 1);
+	if (strcmp(sub, "logcheck") == 0)
+		return logcheck(argc - 1, argv + 1);
 	if (strcmp(sub, "hstartup") == 0)
 		return sbd_startup(argc - 1, argv + 1);
 	for (size_t i = 0; i < ARRAY_SIZE(ctrl_subs); i++) {
