@@ -468,6 +468,40 @@ showconf(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * While mbatchd runs on the configuration it last accepted because the
+ * files on disk have errors (CONF_BROKEN, written by mbatchd), every
+ * badmin command says so: it is the tool of the people who can fix it.
+ */
+static void
+warn_broken_conf(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct lsf_config c;
+	char *path = NULL, *line, *nl;
+
+	(void)config_load(&c, NULL, CONF_SHARED, NULL);
+	if (!(c.loaded & CONF_SHARED) || c.lsf.sharedir == NULL)
+		goto out;
+	path = xasprintf("%s/%s/logdir/%s", c.lsf.sharedir, c.cluster.name,
+	    CONF_BROKEN);
+	if (read_file(path, &sb) < 0 || sb.len == 0)
+		goto out;
+	sb_add(&sb, "", 0);	/* a terminated string */
+	for (line = sb.buf; *line != '\0'; line = nl + 1) {
+		if ((nl = strchr(line, '\n')) == NULL)
+			nl = line + strlen(line);
+		fprintf(stderr, "%s%.*s\n", line == sb.buf ?
+		    "badmin: warning: " : "    ", (int)(nl - line), line);
+		if (*nl == '\0')
+			break;
+	}
+out:
+	free(path);
+	sb_release(&sb);
+	config_release(&c);
+}
+
 static const struct {
 	const char	*name;
 	int		 op;
@@ -508,6 +542,7 @@ main(int argc, char **argv)
 		usage(0);
 	if (strcmp(sub, "-V") == 0)
 		disp_version();
+	warn_broken_conf();
 	if (strcmp(sub, "ckconfig") == 0)
 		return ckconfig(argc - 1, argv + 1);
 	if (strcmp(sub, "showconf") == 0)
