@@ -27,6 +27,7 @@ struct logcheck {
 	const char	*path;
 	uint64_t	 nrecords;
 	int		 nbad;
+	bool		 header_bad;
 };
 
 static void
@@ -62,8 +63,20 @@ check_lines(struct logcheck *lc, const char *base, size_t size)
 			bad_line(lc, off, why, NULL);
 			continue;
 		}
-		if (r.end == NULL)
-			continue;	/* the header */
+		if (r.end == NULL) {
+			int64_t v;
+
+			/* Replay goes on over a damaged header, warning that
+			 * it counts every finished job for MAX_JOB_NUM. */
+			if (evlog_header_parse(p, (size_t)(nl - p), &v,
+			    &why) < 0) {
+				printf("%s: offset 0: %s (mbatchd counts every "
+				    "finished job in the file for MAX_JOB_NUM)\n",
+				    lc->path, why);
+				lc->header_bad = true;
+			}
+			continue;
+		}
 		lc->nrecords++;
 		if (ev_record_check(&r, &why) < 0)
 			bad_line(lc, off, why, r.type);
@@ -75,7 +88,7 @@ check_lines(struct logcheck *lc, const char *base, size_t size)
 static int
 check_file(const char *path, bool missing_ok)
 {
-	struct logcheck lc = { path, 0, 0 };
+	struct logcheck lc = { path, 0, 0, false };
 	const char *base;
 	char *cause = NULL;
 	size_t size;
@@ -106,10 +119,10 @@ check_file(const char *path, bool missing_ok)
 		printf("%s: %d bad line%s: mbatchd will not start until the "
 		    "file is repaired\n", path, lc.nbad,
 		    lc.nbad == 1 ? "" : "s");
-	else if (!torn)
+	else if (!torn && !lc.header_bad)
 		printf("%s: %llu records, no errors found\n", path,
 		    (unsigned long long)lc.nrecords);
-	return lc.nbad > 0 || torn ? 1 : 0;
+	return lc.nbad > 0 || torn || lc.header_bad ? 1 : 0;
 }
 
 int

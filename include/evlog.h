@@ -113,8 +113,9 @@ int	 evlog_replay_fd(int fd, const char *path, evlog_cb cb, void *arg,
 	    off_t *valid_end, char **cause);
 /*
  * The rule above for one line [line, line+len) at offset off: 0 with r
- * ready for the record's fields, or with r->end NULL for the header;
- * -1 with *why.
+ * ready for the record's fields, or with r->end NULL for the header (a
+ * first line that starts with '#', damaged or not, unless it ends with
+ * a record's checksum token); -1 with *why.
  */
 int	 evlog_line_check(const char *line, size_t len, off_t off,
 	    struct ev_reader *r, const char **why);

@@ -554,22 +554,35 @@ evr_init(struct ev_reader *r, const char *line, size_t len, const char **why)
 
 /* the file */
 
+/* Does the line end as a record does, " @" and eight hex digits? */
+static bool
+has_crc_token(const char *line, size_t len)
+{
+	if (len < 11 || line[len - 10] != ' ' || line[len - 9] != '@')
+		return false;
+	for (size_t i = len - 8; i < len; i++)
+		if (hexval(line[i]) < 0)
+			return false;
+	return true;
+}
+
 /*
  * Every line is a record with its checksum, but the first, which may be
  * the header.  Nothing else is skipped: a record whose leading '"' lost
  * a bit reads as "#...", and taking that for a comment would drop an
- * acknowledged job without a word.
+ * acknowledged job without a word.  A damaged header only costs the
+ * count towards MAX_JOB_NUM (replay_log warns of it), so it passes,
+ * unless it ends as a record does: then it is a record (of a file from
+ * before headers) that lost its quote.
  */
 int
 evlog_line_check(const char *line, size_t len, off_t off,
     struct ev_reader *r, const char **why)
 {
-	int64_t v;
-
 	if (off == 0 && len > 0 && line[0] == '#') {
+		if (has_crc_token(line, len))
+			return evr_init(r, line, len, why);
 		memset(r, 0, sizeof(*r));
-		if (evlog_header_parse(line, len, &v, why) < 0)
-			return -1;
 		return 0;
 	}
 	if (len == 0) {

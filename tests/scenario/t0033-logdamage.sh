@@ -113,6 +113,16 @@ expect_match "a damaged last record stops mbatchd with file and offset" \
 badmin logcheck >/dev/null 2>&1
 check "badmin logcheck exits non-zero" test $? -ne 0
 
+# A damaged header costs only the MAX_JOB_NUM count (mbatchd warns and
+# goes on, see t0023), but the check names it.
+cp "$T_DIR/events.good" "$ev"
+sed -i '1s/^#[0-9]*/#12x/' "$ev"
+out=$(badmin logcheck "$ev")
+rc=$?
+expect_match "badmin logcheck names a damaged header" \
+    "lsb.events: offset 0: header is not" "$out"
+check "and exits non-zero ($rc)" test "$rc" -ne 0
+
 # 4. A torn tail: kept aside, said aloud, and every job stays.
 cp "$T_DIR/events.good" "$ev"
 size=$(wc -c <"$ev")
