@@ -2,8 +2,9 @@
  * badmin: the batch administrator's command.  Host and queue control,
  * restart and shutdown of sbatchds, reconfiguration and restart of
  * mbatchd go to mbatchd (which lets only cluster administrators do
- * them); hstartup starts sbatchds here or through LSF_RSH; ckconfig and
- * the history subcommands read the files here; showconf asks mbatchd.
+ * them); hstartup starts sbatchds here or through LSF_RSH; ckconfig,
+ * logcheck and the history subcommands read the files here; showconf
+ * asks mbatchd.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ usage(int rc)
 	    "    hhist [-f logfile_name] [host_name ...]\n"
 	    "    qhist [-f logfile_name] [queue_name ...]\n"
 	    "    mbdhist [-f logfile_name]\n"
+	    "    logcheck [logfile_name ...]\n"
 	    "    showconf mbd\n"
 	    "    statedump\n"
 	    "    help\n"
@@ -437,6 +439,16 @@ ckconfig(int argc, char **argv)
 	return disp_ckconfig(argc, argv, CONF_ALL, usage);
 }
 
+/* logcheck [file ...]: the event logs, read here; no mbatchd needed. */
+static int
+logcheck(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] != '\0')
+			usage(255);
+	return adm_logcheck(argv + 1, argc - 1);
+}
+
 /*
  * showconf mbd: a header line, then only "    KEY = VALUE" lines;
  * workflow tools split every line after the first on " = ".
@@ -465,6 +477,40 @@ showconf(int argc, char **argv)
 	kv_list_release(&kv);
 	reply_release(&rp);
 	return 0;
+}
+
+/*
+ * While mbatchd runs on the configuration it last accepted because the
+ * files on disk have errors (CONF_BROKEN, written by mbatchd), every
+ * badmin command says so: it is the tool of the people who can fix it.
+ */
+static void
+warn_broken_conf(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct lsf_config c;
+	char *path = NULL, *line, *nl;
+
+	(void)config_load(&c, NULL, CONF_SHARED, NULL);
+	if (!(c.loaded & CONF_SHARED) || c.lsf.sharedir == NULL)
+		goto out;
+	path = xasprintf("%s/%s/logdir/%s", c.lsf.sharedir, c.cluster.name,
+	    CONF_BROKEN);
+	if (read_file(path, &sb) < 0 || sb.len == 0)
+		goto out;
+	sb_add(&sb, "", 0);	/* a terminated string */
+	for (line = sb.buf; *line != '\0'; line = nl + 1) {
+		if ((nl = strchr(line, '\n')) == NULL)
+			nl = line + strlen(line);
+		fprintf(stderr, "%s%.*s\n", line == sb.buf ?
+		    "badmin: warning: " : "    ", (int)(nl - line), line);
+		if (*nl == '\0')
+			break;
+	}
+out:
+	free(path);
+	sb_release(&sb);
+	config_release(&c);
 }
 
 static const struct {
@@ -507,12 +553,15 @@ main(int argc, char **argv)
 		usage(0);
 	if (strcmp(sub, "-V") == 0)
 		disp_version();
+	warn_broken_conf();
 	if (strcmp(sub, "ckconfig") == 0)
 		return ckconfig(argc - 1, argv + 1);
 	if (strcmp(sub, "showconf") == 0)
 		return showconf(argc - 1, argv + 1);
 	if (strcmp(sub, "statedump") == 0)
 		return statedump(argc - 1, argv + 1);
+	if (strcmp(sub, "logcheck") == 0)
+		return logcheck(argc - 1, argv + 1);
 	if (strcmp(sub, "hstartup") == 0)
 		return sbd_startup(argc - 1, argv + 1);
 	for (size_t i = 0; i < ARRAY_SIZE(ctrl_subs); i++) {

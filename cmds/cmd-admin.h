@@ -41,5 +41,9 @@ int	 adm_daemon_start(const struct lsf_config *, const char *host,
 /* Print the control history of path (NULL: this cluster's lsb.events),
  * limited to names when there are any.  Returns the exit status. */
 int	 adm_history(const char *path, unsigned what, char **names, int nnames);
+/* badmin logcheck: check the event logs named (none: this cluster's
+ * lsb.events and lsb.envs) offline.  0 when clean, 1 when damaged or
+ * torn, 255 when a file cannot be read. */
+int	 adm_logcheck(char **files, int nfiles);
 
 #endif

@@ -276,6 +276,7 @@ struct lsf_config {
 	int			 nhostsfile;
 	unsigned		 loaded;	/* CONF_* parts read */
 	char			*lsb_dir;	/* .../<cluster>/configdir */
+	struct strv		 files;		/* every file read, in order */
 };
 
 /* What config_load reads; each part includes the ones before it. */
@@ -293,6 +294,25 @@ struct lsf_config {
 int	 config_load(struct lsf_config *, const char *envdir, unsigned parts,
 	    struct conf_diag *d);
 void	 config_release(struct lsf_config *);
+
+/*
+ * The last configuration mbatchd accepted, kept so that a refused
+ * reconfig cannot stop the next start: a copy of every file it read
+ * (cfg->files), side by side under LSB_SHAREDIR/<cluster>/logdir.
+ * CONF_ACCEPTED is a symbolic link to one of two directories,
+ * CONF_ACCEPTED.0 and .1: config_save fills the one not in use, makes
+ * it durable, then turns the link to it with a rename, so the link
+ * always names a whole copy.  While mbatchd runs on the copy because
+ * the files on disk are broken, CONF_BROKEN holds why (badmin prints
+ * it).  -1 with *cause.
+ */
+#define CONF_ACCEPTED	"lsb.conf.accepted"
+#define CONF_BROKEN	"lsb.conf.broken"
+int	 config_save(const struct lsf_config *, const char *link,
+	    char **cause);
+/* config_load of the copy in dir: every file read from there. */
+int	 config_load_saved(struct lsf_config *, const char *dir,
+	    unsigned parts, struct conf_diag *d);
 /* Print the parsed configuration back, one "file.section.key = value"
  * line per item, in a stable order: the golden tests diff this. */
 void	 config_dump(const struct lsf_config *, FILE *);

@@ -82,6 +82,10 @@ void	 daemon_getopt(struct daemon_opts *, const char *name, int argc,
  */
 void	 daemon_config(struct daemon_opts *, struct lsf_config *,
 	    unsigned parts);
+/* The second half of daemon_config, for a daemon that loads its
+ * configuration itself: the host name against c. */
+void	 daemon_config_host(struct daemon_opts *, struct lsf_config *,
+	    unsigned parts);
 /* Open the log (LSF_LOGDIR/<name>.log.<host>) and daemonize unless -f/-d. */
 void	 daemon_start(const struct daemon_opts *, const struct lsf_config *);
 /* Path of a daemon's log file, allocated (NULL without LSF_LOGDIR). */

@@ -12,8 +12,9 @@
  * ones, which is how records stay extensible).  Control characters and
  * '\' inside strings are escaped C-style (\n, \\, \xHH) so a record stays
  * one line.  The last token, '@' and eight hex digits, is the CRC-32C of
- * the line before it: a damaged record in the middle of the file stops
- * start-up with the file and offset; a torn last record is dropped.
+ * the line before it: a damaged record anywhere stops start-up with the
+ * file and offset; a last line without its newline (a torn write) is
+ * kept aside in lsb.events.torn and cut off.  There are no comments.
  *
  * The first line is "#<offset>" as in LSF: the offset of the first record
  * written since the last switch (before it, the records copied forward,
@@ -94,10 +95,14 @@ struct evlog {
 
 /*
  * Replay: call cb for every record of path in order, with the record's
- * byte offset.  A torn last line (no newline, or a bad checksum on the
- * last line) is tolerated: *valid_end is where good data ends.  Damage
- * anywhere else, or a cb returning -1, fails with *cause (allocated,
- * naming the file and offset).  A missing file is an empty log.
+ * byte offset.  Every line is a record whose checksum must match, but
+ * the first, which may be the header; nothing is a comment.  Only an
+ * incomplete last line (no newline) is taken for a torn write: replay
+ * stops before it and *valid_end is where good data ends (keep the tail
+ * with evlog_keep_torn before evlog_open cuts it off).  Any complete
+ * line that fails its checksum or does not parse, the last one
+ * included, or a cb returning -1, fails with *cause (allocated, naming
+ * the file and offset).  A missing file is an empty log.
  */
 typedef int (*evlog_cb)(void *arg, struct ev_reader *, off_t offset);
 int	 evlog_replay(const char *path, evlog_cb cb, void *arg,
@@ -106,6 +111,26 @@ int	 evlog_replay(const char *path, evlog_cb cb, void *arg,
  * *cause. */
 int	 evlog_replay_fd(int fd, const char *path, evlog_cb cb, void *arg,
 	    off_t *valid_end, char **cause);
+/*
+ * The rule above for one line [line, line+len) at offset off: 0 with r
+ * ready for the record's fields, or with r->end NULL for the header (a
+ * first line that starts with '#', damaged or not, unless it ends with
+ * a record's checksum token); -1 with *why.
+ */
+int	 evlog_line_check(const char *line, size_t len, off_t off,
+	    struct ev_reader *r, const char **why);
+/*
+ * Keep the torn tail of path, [valid_end, end of file), for inspection:
+ * appended to path.torn after a "#" line saying where it came from and
+ * made durable, so that cutting it off the log loses nothing.  0 when
+ * there is none, 1 with *len when one was kept, -1 with *cause.
+ */
+int	 evlog_keep_torn(const char *path, off_t valid_end, off_t *len,
+	    char **cause);
+/* Read a record's fields with the typed reader of its type, as the
+ * offline check does: -1 with *why when they do not parse.  Types this
+ * version does not know pass: newer versions may write them. */
+int	 ev_record_check(struct ev_reader *, const char **why);
 /* Map a whole open file to read it (*size 0 and nothing mapped when it
  * is empty); munmap(*base, *size) after. */
 int	 evlog_map_fd(int fd, const char *path, const char **base,

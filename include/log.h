@@ -24,6 +24,8 @@ void	 log_also_journal(bool);
 /* Parse LSF_LOG_MASK values (LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG*). */
 enum log_level log_level_from_mask(const char *);
 
+/* An error the daemon goes on after (ERR level, without errno). */
+void	 log_errx(const char *, ...) PRINTF(1, 2);
 void	 log_warn(const char *, ...) PRINTF(1, 2);
 void	 log_warnx(const char *, ...) PRINTF(1, 2);
 void	 log_info(const char *, ...) PRINTF(1, 2);

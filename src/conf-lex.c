@@ -71,6 +71,26 @@ check_directive(const char *p, size_t len, const char *path, int line,
 		    "between are read as usual");
 }
 
+/*
+ * 1 + the first byte of [p, p+len) that no text file holds (NUL and the
+ * control characters but the blanks), else 0.  A binary or truncated
+ * file can look like lines of comments and blanks, or lose the rest of
+ * a line at a NUL, and so pass for an empty file: it is an error, said
+ * once per file.
+ */
+static int
+not_text(const char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\f' &&
+		    c != '\v') || c == 0x7f)
+			return 1 + c;
+	}
+	return 0;
+}
+
 static void
 add_line(struct conf_file *f, struct strbuf *cur, int line, int quote,
     struct conf_diag *d)
@@ -97,7 +117,7 @@ conf_file_read(struct conf_file *f, const char *path, unsigned flags,
 {
 	struct strbuf raw = STRBUF_INIT, cur = STRBUF_INIT;
 	size_t pos = 0;
-	int lineno = 0, start = 0, quote = 0;
+	int lineno = 0, start = 0, quote = 0, binary = 0;
 	bool cont = false;
 
 	f->path = xstrdup(path);
@@ -117,6 +137,9 @@ conf_file_read(struct conf_file *f, const char *path, unsigned flags,
 		size_t keep = len;
 
 		lineno++;
+		if (!binary && (binary = not_text(p, len)) != 0)
+			conf_diag_error(d, f->path, lineno, "byte 0x%02x: not "
+			    "a text file, so not LSF syntax", binary - 1);
 		if (!cont) {
 			start = lineno;
 			quote = 0;

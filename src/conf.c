@@ -36,6 +36,7 @@ config_release(struct lsf_config *cfg)
 	lsb_hosts_release(cfg);
 	lsb_users_release(cfg);
 	free(cfg->lsb_dir);
+	strv_release(&cfg->files);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -104,19 +105,39 @@ add_default_queue(struct lsf_config *cfg)
 	cfg->nqueues = 1;
 }
 
+/* Where a file is read from: its own directory, or the saved copy. */
+static char *
+conf_path(const char *flat, const char *dir, const char *name)
+{
+	return xasprintf("%s/%s", flat != NULL ? flat : dir, name);
+}
+
+/* A file that exists is read, and noted for config_save. */
+static bool
+note(struct lsf_config *cfg, const char *path)
+{
+	if (!exists(path))
+		return false;
+	strv_push(&cfg->files, path);
+	return true;
+}
+
 static void
-load_lsb(struct lsf_config *cfg, struct conf_diag *d)
+load_lsb(struct lsf_config *cfg, const char *flat, struct conf_diag *d)
 {
 	char *path;
 	size_t mark;
 	int dq_line = 0;
 
-	cfg->lsb_dir = xasprintf("%s/%s/configdir", cfg->lsf.lsb_confdir,
-	    cfg->cluster.name);
+	if (flat != NULL)
+		cfg->lsb_dir = xstrdup(flat);
+	else
+		cfg->lsb_dir = xasprintf("%s/%s/configdir",
+		    cfg->lsf.lsb_confdir, cfg->cluster.name);
 
 	path = xasprintf("%s/lsb.params", cfg->lsb_dir);
 	mark = d->msgs.n;
-	if (exists(path))
+	if (note(cfg, path))
 		lsb_params_read(&cfg->params, path, d, &dq_line);
 	else
 		conf_diag_warn(d, path, 0, "not found; using defaults");
@@ -126,20 +147,20 @@ load_lsb(struct lsf_config *cfg, struct conf_diag *d)
 	/* Users and host groups first: queues refer to them. */
 	path = xasprintf("%s/lsb.users", cfg->lsb_dir);
 	mark = d->msgs.n;
-	if (exists(path))
+	if (note(cfg, path))
 		lsb_users_read(cfg, path, d);
 	sort_by_line(d, mark, path);
 	free(path);
 	path = xasprintf("%s/lsb.hosts", cfg->lsb_dir);
 	mark = d->msgs.n;
-	if (exists(path))
+	if (note(cfg, path))
 		lsb_hosts_read(cfg, path, d);
 	sort_by_line(d, mark, path);
 	free(path);
 
 	path = xasprintf("%s/lsb.queues", cfg->lsb_dir);
 	mark = d->msgs.n;
-	if (!exists(path)) {
+	if (!note(cfg, path)) {
 		conf_diag_warn(d, path, 0, "not found; using queue default");
 	} else {
 		lsb_queues_read(cfg, path, d);
@@ -161,12 +182,17 @@ load_lsb(struct lsf_config *cfg, struct conf_diag *d)
 	}
 }
 
-int
-config_load(struct lsf_config *cfg, const char *envdir, unsigned parts,
-    struct conf_diag *d)
+/*
+ * Read the files from their directories, or with flat set every one of
+ * them from there (a copy config_save made: the same names, side by
+ * side).
+ */
+static int
+load(struct lsf_config *cfg, const char *envdir, const char *flat,
+    unsigned parts, struct conf_diag *d)
 {
 	struct conf_diag local;
-	char *path;
+	char *path, *name;
 	size_t mark;
 	int nerrors, rc;
 
@@ -181,6 +207,8 @@ config_load(struct lsf_config *cfg, const char *envdir, unsigned parts,
 	if (parts & CONF_CLUSTER)
 		parts |= CONF_SHARED;
 	parts |= CONF_LSF;
+	if (flat != NULL)
+		envdir = flat;
 	if (envdir == NULL || *envdir == '\0')
 		envdir = getenv("LSF_ENVDIR");
 	if (envdir == NULL || *envdir == '\0')
@@ -191,9 +219,10 @@ config_load(struct lsf_config *cfg, const char *envdir, unsigned parts,
 	sort_by_line(d, mark, cfg->lsf.path);
 	if (rc < 0)
 		goto out;
-	path = xasprintf("%s/hosts", cfg->lsf.confdir);
+	(void)note(cfg, cfg->lsf.path);
+	path = conf_path(flat, cfg->lsf.confdir, "hosts");
 	mark = d->msgs.n;
-	if (exists(path))
+	if (note(cfg, path))
 		hosts_file_read(cfg, path, d);
 	sort_by_line(d, mark, path);
 	free(path);
@@ -201,8 +230,9 @@ config_load(struct lsf_config *cfg, const char *envdir, unsigned parts,
 	if (!(parts & CONF_SHARED))
 		goto out;
 
-	path = xasprintf("%s/lsf.shared", cfg->lsf.confdir);
+	path = conf_path(flat, cfg->lsf.confdir, "lsf.shared");
 	mark = d->msgs.n;
+	(void)note(cfg, path);
 	shared_conf_read(&cfg->shared, path, d);
 	sort_by_line(d, mark, path);
 	free(path);
@@ -216,9 +246,11 @@ config_load(struct lsf_config *cfg, const char *envdir, unsigned parts,
 	if (!(parts & CONF_CLUSTER))
 		goto out;
 
-	path = xasprintf("%s/lsf.cluster.%s", cfg->lsf.confdir,
-	    cfg->cluster.name);
+	name = xasprintf("lsf.cluster.%s", cfg->cluster.name);
+	path = conf_path(flat, cfg->lsf.confdir, name);
+	free(name);
 	mark = d->msgs.n;
+	(void)note(cfg, path);
 	cluster_conf_read(cfg, path, d);
 	sort_by_line(d, mark, path);
 	free(path);
@@ -226,12 +258,26 @@ config_load(struct lsf_config *cfg, const char *envdir, unsigned parts,
 	if (!(parts & CONF_LSB))
 		goto out;
 
-	load_lsb(cfg, d);
+	load_lsb(cfg, flat, d);
 	cfg->loaded |= CONF_LSB;
 out:
 	rc = d->nerrors > nerrors ? -1 : 0;
 	conf_diag_release(&local);
 	return rc;
+}
+
+int
+config_load(struct lsf_config *cfg, const char *envdir, unsigned parts,
+    struct conf_diag *d)
+{
+	return load(cfg, envdir, NULL, parts, d);
+}
+
+int
+config_load_saved(struct lsf_config *cfg, const char *dir, unsigned parts,
+    struct conf_diag *d)
+{
+	return load(cfg, NULL, dir, parts, d);
 }
 
 const struct queue_conf *

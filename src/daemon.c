@@ -83,6 +83,13 @@ daemon_config(struct daemon_opts *o, struct lsf_config *c, unsigned parts)
 		    o->name);
 		exit(1);
 	}
+	daemon_config_host(o, c, parts);
+}
+
+void
+daemon_config_host(struct daemon_opts *o, struct lsf_config *c,
+    unsigned parts)
+{
 	net_set_hosts(c);
 	if (o->host == NULL) {
 		char *local = net_local_hostname();

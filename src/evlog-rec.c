@@ -899,3 +899,75 @@ ev_log_switch_release(struct ev_log_switch *x)
 {
 	memset(x, 0, sizeof(*x));
 }
+
+/* Checking any record: read it with its type's reader, then let it go. */
+
+#define EV_CHECK(x)							\
+static int								\
+x##_check(struct ev_reader *r)						\
+{									\
+	struct x v;							\
+	int rc;								\
+									\
+	memset(&v, 0, sizeof(v));					\
+	rc = x##_read(r, &v);						\
+	x##_release(&v);						\
+	return rc;							\
+}
+EV_CHECK(ev_job_new)
+EV_CHECK(ev_job_env)
+EV_CHECK(ev_job_start)
+EV_CHECK(ev_job_execute)
+EV_CHECK(ev_job_status)
+EV_CHECK(ev_job_signal)
+EV_CHECK(ev_job_clean)
+EV_CHECK(ev_mbd_start)
+EV_CHECK(ev_mbd_die)
+EV_CHECK(ev_job_move)
+EV_CHECK(ev_job_switch)
+EV_CHECK(ev_job_requeue)
+EV_CHECK(ev_job_force)
+EV_CHECK(ev_mig)
+EV_CHECK(ev_job_modify)
+EV_CHECK(ev_log_switch)
+EV_CHECK(ev_ctrl)
+#undef EV_CHECK
+
+static const struct {
+	const char	*type;
+	int		(*check)(struct ev_reader *);
+} ev_checks[] = {
+	{ "JOB_NEW", ev_job_new_check },
+	{ "JOB_ENV", ev_job_env_check },
+	{ "JOB_START", ev_job_start_check },
+	{ "JOB_EXECUTE", ev_job_execute_check },
+	{ "JOB_STATUS", ev_job_status_check },
+	{ "JOB_SIGNAL", ev_job_signal_check },
+	{ "JOB_CLEAN", ev_job_clean_check },
+	{ "MBD_START", ev_mbd_start_check },
+	{ "MBD_DIE", ev_mbd_die_check },
+	{ "JOB_MOVE", ev_job_move_check },
+	{ "JOB_SWITCH", ev_job_switch_check },
+	{ "JOB_REQUEUE", ev_job_requeue_check },
+	{ "JOB_FORCE", ev_job_force_check },
+	{ "MIG", ev_mig_check },
+	{ "JOB_MODIFY2", ev_job_modify_check },
+	{ "LOG_SWITCH", ev_log_switch_check },
+	{ "HOST_CTRL", ev_ctrl_check },
+	{ "QUEUE_CTRL", ev_ctrl_check },
+};
+
+int
+ev_record_check(struct ev_reader *r, const char **why)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(ev_checks); i++) {
+		if (strcmp(r->type, ev_checks[i].type) != 0)
+			continue;
+		if (ev_checks[i].check(r) < 0) {
+			*why = "its fields do not parse";
+			return -1;
+		}
+		return 0;
+	}
+	return 0;
+}

@@ -342,13 +342,13 @@ each_record(struct sw *w, int (*fn)(void *, struct ev_reader *, off_t,
 			    "newline", w->path, (long long)off);
 			return -1;
 		}
-		if (nl == p || *p == '#')
-			continue;
-		if (evr_init(&r, p, (size_t)(nl - p), &why) < 0) {
+		if (evlog_line_check(p, (size_t)(nl - p), off, &r, &why) < 0) {
 			*cause = xasprintf("%s: offset %lld: %s", w->path,
 			    (long long)off, why);
 			return -1;
 		}
+		if (r.end == NULL)
+			continue;	/* the header */
 		if (fn(arg, &r, off, (size_t)(nl - p) + 1) < 0) {
 			*cause = xasprintf("%s: offset %lld: bad \"%s\" record",
 			    w->path, (long long)off, r.type);

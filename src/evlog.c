@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "evlog.h"
@@ -553,6 +554,45 @@ evr_init(struct ev_reader *r, const char *line, size_t len, const char **why)
 
 /* the file */
 
+/* Does the line end as a record does, " @" and eight hex digits? */
+static bool
+has_crc_token(const char *line, size_t len)
+{
+	if (len < 11 || line[len - 10] != ' ' || line[len - 9] != '@')
+		return false;
+	for (size_t i = len - 8; i < len; i++)
+		if (hexval(line[i]) < 0)
+			return false;
+	return true;
+}
+
+/*
+ * Every line is a record with its checksum, but the first, which may be
+ * the header.  Nothing else is skipped: a record whose leading '"' lost
+ * a bit reads as "#...", and taking that for a comment would drop an
+ * acknowledged job without a word.  A damaged header only costs the
+ * count towards MAX_JOB_NUM (replay_log warns of it), so it passes,
+ * unless it ends as a record does: then it is a record (of a file from
+ * before headers) that lost its quote.
+ */
+int
+evlog_line_check(const char *line, size_t len, off_t off,
+    struct ev_reader *r, const char **why)
+{
+	if (off == 0 && len > 0 && line[0] == '#') {
+		if (has_crc_token(line, len))
+			return evr_init(r, line, len, why);
+		memset(r, 0, sizeof(*r));
+		return 0;
+	}
+	if (len == 0) {
+		*why = "empty line";
+		return -1;
+	}
+	return evr_init(r, line, len, why);
+}
+
+
 int
 evlog_replay(const char *path, evlog_cb cb, void *arg, off_t *valid_end,
     char **cause)
@@ -623,21 +663,25 @@ evlog_replay_fd(int fd, const char *path, evlog_cb cb, void *arg,
 		off_t off = p - base;
 
 		if (nl == NULL) {
-			/* Torn tail: the last write did not finish. */
+			/*
+			 * The last write did not finish: the only damage that
+			 * is taken for a torn write.  The caller keeps it
+			 * aside (evlog_keep_torn) before cutting it off.
+			 */
 			break;
 		}
-		if (nl == p || *p == '#') {
-			p = nl + 1;
-			*valid_end = p - base;
-			continue;
-		}
-		if (evr_init(&r, p, (size_t)(nl - p), &why) < 0) {
-			if (nl + 1 == end)
-				break;	/* a damaged last record is torn too */
+		if (evlog_line_check(p, (size_t)(nl - p), off, &r,
+		    &why) < 0) {
 			*cause = xasprintf("%s: offset %lld: %s", path,
 			    (long long)off, why);
 			rc = -1;
 			break;
+		}
+		if (r.end == NULL) {
+			/* The header. */
+			p = nl + 1;
+			*valid_end = p - base;
+			continue;
 		}
 		evr_set_scratch(&r, &scratch);
 		if (cb(arg, &r, off) < 0) {
@@ -651,6 +695,88 @@ evlog_replay_fd(int fd, const char *path, evlog_cb cb, void *arg,
 	}
 	munmap((void *)base, size);
 	sb_release(&scratch);
+	return rc;
+}
+
+/* Copy [from, from + len) of fd to out. */
+static int
+copy_range(int fd, off_t from, off_t len, int out)
+{
+	char buf[65536];
+
+	while (len > 0) {
+		size_t want = len < (off_t)sizeof(buf) ? (size_t)len :
+		    sizeof(buf);
+		ssize_t n = pread(fd, buf, want, from);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;	/* the file shrank */
+			return -1;
+		}
+		if (write_all(out, buf, (size_t)n) < 0)
+			return -1;
+		from += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int
+evlog_keep_torn(const char *path, off_t valid_end, off_t *len, char **cause)
+{
+	char *torn = NULL, *dir = NULL, *slash, *hdr = NULL;
+	struct stat st;
+	int fd, out = -1, rc = -1;
+
+	*len = 0;
+	*cause = NULL;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (st.st_size <= valid_end) {
+		rc = 0;
+		goto out;
+	}
+	*len = st.st_size - valid_end;
+	torn = xasprintf("%s.torn", path);
+	/* 0600: a torn lsb.envs record holds a user's environment. */
+	out = open(torn, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (out < 0)
+		goto io;
+	hdr = xasprintf("# %s: torn last record at offset %lld, %lld bytes "
+	    "without a newline, cut off at %lld\n", path,
+	    (long long)valid_end, (long long)*len, (long long)time(NULL));
+	if (write_all(out, hdr, strlen(hdr)) < 0 ||
+	    copy_range(fd, valid_end, *len, out) < 0 ||
+	    write_all(out, "\n", 1) < 0 || fsync(out) < 0)
+		goto io;
+	/* The name too must be on disk before the log is cut. */
+	dir = xstrdup(torn);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	if (fsync_dir(slash != NULL ? (*dir ? dir : "/") : ".") < 0)
+		goto io;
+	rc = 1;
+	goto out;
+io:
+	*cause = xasprintf("%s: %s", torn, strerror(errno));
+out:
+	if (out >= 0)
+		close(out);
+	close(fd);
+	free(torn);
+	free(dir);
+	free(hdr);
 	return rc;
 }
 

@@ -161,6 +161,16 @@ fatal(const char *fmt, ...)
 }
 
 void
+log_errx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(LOG_LVL_ERR, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
 fatalx(const char *fmt, ...)
 {
 	va_list ap;

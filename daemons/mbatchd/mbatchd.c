@@ -16,9 +16,13 @@
 
 #include "log.h"
 #include "mbd.h"
+#include "timefmt.h"
 
 struct mbd *mbd;
 static volatile bool stopping;
+/* Started on the accepted copy: where it is, and what is wrong on disk. */
+static char *conf_saved;
+static struct strv conf_errors = STRV_INIT;
 
 void
 mbd_kick(void)
@@ -103,6 +107,134 @@ take_lock(void)
 	free(path);
 }
 
+static bool
+is_warning(const char *msg)
+{
+	return strstr(msg, ": warning: ") != NULL ||
+	    str_starts(msg, "warning: ");
+}
+
+/*
+ * The configuration at start: the files on disk, or, when they have
+ * errors and an earlier mbatchd accepted a configuration, the copy it
+ * kept.  A refused reconfig leaves its broken file on disk; refusing to
+ * start over it would take the cluster down hours later, at the next
+ * crash or reboot, for a change that never took effect.  The first
+ * start of a cluster has no copy, and refuses as before.
+ */
+static void
+config_at_start(void)
+{
+	struct lsf_config *c = &mbd->conf;
+	struct conf_diag d, ds;
+	char *saved = NULL;
+
+	if (mbd->opts.check)
+		exit(conf_check(mbd->opts.envdir, CONF_ALL, false, stdout));
+	conf_diag_init(&d);
+	conf_diag_init(&ds);
+	if (config_load(c, mbd->opts.envdir, CONF_ALL, &d) == 0)
+		goto ok;
+	/* The copy is found through the files that did load. */
+	if ((c->loaded & CONF_SHARED) && c->lsf.sharedir != NULL)
+		saved = xasprintf("%s/%s/logdir/%s", c->lsf.sharedir,
+		    c->cluster.name, CONF_ACCEPTED);
+	if (saved == NULL || access(saved, F_OK) < 0) {
+		conf_diag_print(&d, stderr);
+		fprintf(stderr, "mbatchd: configuration has errors; not "
+		    "starting\n");
+		exit(1);
+	}
+	config_release(c);
+	if (config_load_saved(c, saved, CONF_ALL, &ds) < 0) {
+		conf_diag_print(&d, stderr);
+		conf_diag_print(&ds, stderr);
+		fprintf(stderr, "mbatchd: configuration has errors, and so "
+		    "has the copy last accepted in %s; not starting\n", saved);
+		exit(1);
+	}
+	for (size_t i = 0; i < d.msgs.n; i++)
+		if (!is_warning(d.msgs.v[i]))
+			strv_push(&conf_errors, d.msgs.v[i]);
+	conf_saved = saved;
+	conf_diag_release(&d);
+	d = ds;
+	conf_diag_init(&ds);
+ok:
+	conf_diag_print(&d, stderr);
+	conf_diag_release(&d);
+	conf_diag_release(&ds);
+	daemon_config_host(&mbd->opts, c, CONF_ALL);
+}
+
+/*
+ * With the lock held: keep the configuration just accepted, or say as
+ * loudly as can be that the files on disk are broken, in the log and in
+ * CONF_BROKEN, which every badmin command prints.
+ */
+static void
+config_settle(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path, *tmp, when[64];
+	int fd;
+
+	if (conf_saved == NULL) {
+		conf_accepted();
+		return;
+	}
+	log_errx("the configuration files have errors; running on the "
+	    "configuration last accepted, kept in %s", conf_saved);
+	for (size_t i = 0; i < conf_errors.n; i++)
+		log_errx("%s", conf_errors.v[i]);
+	log_errx("correct the files, check them with badmin ckconfig, then "
+	    "run badmin reconfig");
+	fmt_time_full(time(NULL), when, sizeof(when));
+	sb_addf(&sb, "mbatchd on %s runs on the configuration it last "
+	    "accepted (%s), since %s: the files on disk have errors:\n",
+	    mbd->host, conf_saved, when);
+	for (size_t i = 0; i < conf_errors.n; i++)
+		sb_addf(&sb, "%s\n", conf_errors.v[i]);
+	sb_adds(&sb, "Correct them, check with badmin ckconfig, then run "
+	    "badmin reconfig.\n");
+	path = xasprintf("%s/%s", mbd->logdir, CONF_BROKEN);
+	tmp = xasprintf("%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write_all(fd, sb.buf, sb.len) < 0 || fsync(fd) < 0 ||
+	    rename(tmp, path) < 0)
+		log_warn("%s", path);
+	if (fd >= 0)
+		close(fd);
+	free(tmp);
+	free(path);
+	sb_release(&sb);
+}
+
+/*
+ * Open a replayed log for appending.  A last line without its newline is
+ * a write that did not finish: it was never acknowledged, but it is
+ * kept in path.torn and said aloud before it is cut off, so that no
+ * byte disappears unseen.
+ */
+static void
+log_open(struct evlog *lg, const char *path, off_t valid_end)
+{
+	char *cause = NULL;
+	off_t len;
+
+	switch (evlog_keep_torn(path, valid_end, &len, &cause)) {
+	case -1:
+		fatalx("%s; not starting", cause);
+	case 1:
+		log_warnx("%s: torn last record at offset %lld (%lld bytes "
+		    "without a newline): kept in %s.torn and cut off", path,
+		    (long long)valid_end, (long long)len, path);
+		break;
+	}
+	if (evlog_open(lg, path, valid_end, &cause) < 0)
+		fatalx("%s", cause);
+}
+
 /*
  * The descriptors this process may open are shared out: sbatchds get
  * MAX_SBD_CONNS (LSF's default, 2 per host and 200 more, at most half),
@@ -146,7 +278,7 @@ main(int argc, char **argv)
 	mbd = xcalloc(1, sizeof(*mbd));
 	mbd->outbox_tail = &mbd->outbox;
 	daemon_getopt(&mbd->opts, "mbatchd", argc, argv);
-	daemon_config(&mbd->opts, &mbd->conf, CONF_ALL);
+	config_at_start();
 	mbd->host = mbd->opts.host;
 	mbd->cluster = mbd->conf.cluster.name;
 	mbd->logdir = xasprintf("%s/%s/logdir", mbd->conf.lsf.sharedir,
@@ -163,22 +295,21 @@ main(int argc, char **argv)
 	daemon_start(&mbd->opts, &mbd->conf);
 	signal(SIGPIPE, SIG_IGN);
 	take_lock();
+	config_settle();
 
 	state_init();
 	t0 = mono_ms();
 	if (replay_envs(&valid_end, &cause) < 0)
 		fatalx("%s; not starting (repair or move the file aside)",
 		    cause);
-	if (evlog_open(&mbd->envlog, mbd->envpath, valid_end, &cause) < 0)
-		fatalx("%s", cause);
+	log_open(&mbd->envlog, mbd->envpath, valid_end);
 	/* Users' environments may hold secrets: only mbatchd reads them. */
 	if (fchmod(mbd->envlog.fd, 0600) < 0)
 		fatal("chmod %s", mbd->envpath);
 	if (replay_log(&valid_end, &cause) < 0)
 		fatalx("%s; not starting (repair or move the file aside)",
 		    cause);
-	if (evlog_open(&mbd->log, mbd->evpath, valid_end, &cause) < 0)
-		fatalx("%s", cause);
+	log_open(&mbd->log, mbd->evpath, valid_end);
 	log_info("replayed %s: %zu jobs in %llu ms, next job ID %lld",
 	    mbd->evpath, mbd->njobs, (unsigned long long)(mono_ms() - t0),
 	    (long long)mbd->next_jobid);

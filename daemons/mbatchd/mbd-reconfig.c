@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "mbd.h"
@@ -271,5 +272,26 @@ reconfig_apply(struct lsf_config *nc)
 	jobs_reattach_limits();
 	config_release(&old);
 	log_info("reconfig: %d hosts, %d queues", mbd->nhosts, mbd->nqueues);
+	conf_accepted();
 	mbd_sched_dirty();
+}
+
+void
+conf_accepted(void)
+{
+	char *link = xasprintf("%s/%s", mbd->logdir, CONF_ACCEPTED);
+	char *broken = xasprintf("%s/%s", mbd->logdir, CONF_BROKEN);
+	char *cause = NULL;
+
+	/* Without the copy the next start over broken files refuses, as it
+	 * always did: worth a warning, not worth stopping for. */
+	if (config_save(&mbd->conf, link, &cause) < 0) {
+		log_warnx("cannot keep the accepted configuration: %s", cause);
+		free(cause);
+	}
+	if (unlink(broken) == 0)
+		log_info("the configuration files on disk are accepted "
+		    "again; %s removed", broken);
+	free(link);
+	free(broken);
 }

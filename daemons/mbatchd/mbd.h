@@ -563,6 +563,9 @@ void	 queue_become_lost_found(struct mqueue *);
  * in *cause (allocated) when it has errors, the old one staying. */
 int	 reconfig_check(struct lsf_config *, char **cause);
 void	 reconfig_apply(struct lsf_config *);
+/* A configuration read from the files on disk was accepted (at start or
+ * by reconfig): keep a copy of it (CONF_ACCEPTED) and clear CONF_BROKEN. */
+void	 conf_accepted(void);
 
 /* mbd-sched.c */
 void	 sched_run(void);

@@ -1,7 +1,8 @@
 /*
  * mbatchd as sbatchd's child.  The sbatchd of the master host starts
- * mbatchd, restarts it when it dies (with a growing delay if it keeps
- * dying at once, at once when it exits for badmin mbdrestart), and stops
+ * mbatchd, restarts it when it dies (at once after a run that was
+ * healthy or for badmin mbdrestart, with a growing delay if it keeps
+ * dying soon after it starts), and stops
  * it when the host stops being master or sbatchd itself stops.
  */
 #include <errno.h>
@@ -17,9 +18,17 @@
 #include "log.h"
 #include "sbd.h"
 
+/*
+ * A crash of an mbatchd that had been serving is one accident: every
+ * millisecond before the next one answers is a cluster without a
+ * scheduler, so it is started again at once.  Only a crash loop (each
+ * run shorter than HEALTHY_MS: broken files, a bug hit at start-up)
+ * waits, twice as long each time up to BACKOFF_MAX_MS, so that it does
+ * not spin and flood the log.
+ */
 #define BACKOFF_MIN_MS	100
 #define BACKOFF_MAX_MS	10000
-#define STABLE_MS	30000	/* ran this long: the next death is fresh */
+#define HEALTHY_MS	3000	/* ran this long: restart at once */
 
 static bool
 am_master(void)
@@ -133,12 +142,21 @@ child_reaped(pid_t pid, int status)
 		start_mbatchd();
 		return;
 	}
-	if (ran > STABLE_MS || sbd->mbd_backoff_ms == 0)
-		sbd->mbd_backoff_ms = ran > STABLE_MS ? 0 : BACKOFF_MIN_MS;
+	if (ran >= HEALTHY_MS) {
+		log_info("mbatchd ran %llu ms; starting it again at once",
+		    (unsigned long long)ran);
+		sbd->mbd_backoff_ms = 0;
+		start_mbatchd();
+		return;
+	}
+	if (sbd->mbd_backoff_ms == 0)
+		sbd->mbd_backoff_ms = BACKOFF_MIN_MS;
 	else if (sbd->mbd_backoff_ms < BACKOFF_MAX_MS)
 		sbd->mbd_backoff_ms *= 2;
 	if (sbd->mbd_backoff_ms > BACKOFF_MAX_MS)
 		sbd->mbd_backoff_ms = BACKOFF_MAX_MS;
+	log_warnx("mbatchd ran only %llu ms; starting it again in %d ms",
+	    (unsigned long long)ran, sbd->mbd_backoff_ms);
 	tv.tv_sec = sbd->mbd_backoff_ms / 1000;
 	tv.tv_usec = (sbd->mbd_backoff_ms % 1000) * 1000;
 	if (sbd->ev_mbd_restart == NULL)

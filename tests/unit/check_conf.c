@@ -660,6 +660,79 @@ START_TEST(test_good_tree)
 }
 END_TEST
 
+/* The copy mbatchd keeps of an accepted configuration, and reading it. */
+START_TEST(test_save_and_load_saved)
+{
+	struct lsf_config cfg, sv;
+	struct conf_diag d, ds;
+	char *link, *cause = NULL, target[64], p[PATH_MAX + 64];
+	ssize_t n;
+
+	setup();
+	good_tree();
+	link = xasprintf("%s/work/%s", dir, CONF_ACCEPTED);
+	snprintf(p, sizeof(p), "%s/work", dir);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	ck_assert_int_eq(load(&cfg, &d, CONF_ALL), 0);
+	/* lsf.conf, lsf.shared, lsf.cluster.c1 and the four lsb.* files. */
+	ck_assert_uint_eq(cfg.files.n, 7);
+	if (config_save(&cfg, link, &cause) != 0)
+		ck_abort_msg("config_save: %s", cause);
+	n = readlink(link, target, sizeof(target) - 1);
+	ck_assert_int_gt(n, 0);
+	target[n] = '\0';
+	ck_assert_str_eq(target, CONF_ACCEPTED ".0");
+
+	/* The files on disk break; the copy does not. */
+	put(LSB "lsb.queues", "not lsb.queues\n");
+	unload(&cfg, &d);
+	ck_assert_int_eq(load(&cfg, &d, CONF_ALL), -1);
+	ck_assert(has_msg(&d, "lsb.queues", 1, "outside any Begin/End"));
+	conf_diag_init(&ds);
+	if (config_load_saved(&sv, link, CONF_ALL, &ds) != 0)
+		dump_diag(&ds);
+	ck_assert_int_eq(ds.nerrors, 0);
+	ck_assert_int_eq(ds.nwarnings, 0);
+	ck_assert_uint_eq(sv.loaded, CONF_ALL);
+	ck_assert_str_eq(sv.cluster.name, "c1");
+	ck_assert_ptr_nonnull(config_queue(&sv, "normal"));
+	/* What it points at (LSF_CONFDIR, LSB_SHAREDIR) is unchanged; every
+	 * file came from the copy. */
+	ck_assert(str_ends(sv.lsf.confdir, "/conf"));
+	for (size_t i = 0; i < sv.files.n; i++)
+		ck_assert_msg(strstr(sv.files.v[i], CONF_ACCEPTED "/") != NULL,
+		    "%s read from outside the copy", sv.files.v[i]);
+	ck_assert_uint_eq(sv.files.n, 7);
+
+	/* A second save goes to the other directory, and drops files no
+	 * longer read. */
+	snprintf(p, sizeof(p), "%s/" LSB "lsb.users", dir);
+	ck_assert_int_eq(unlink(p), 0);
+	put(LSB "lsb.queues", queues_text);
+	unload(&cfg, &d);
+	ck_assert_int_eq(load(&cfg, &d, CONF_ALL), 0);
+	ck_assert_int_eq(config_save(&cfg, link, &cause), 0);
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n] = '\0';
+	ck_assert_str_eq(target, CONF_ACCEPTED ".1");
+	snprintf(p, sizeof(p), "%s/lsb.queues", link);
+	ck_assert_int_eq(access(p, F_OK), 0);
+	snprintf(p, sizeof(p), "%s/lsb.users", link);
+	ck_assert_int_eq(access(p, F_OK), -1);
+	ck_assert_int_eq(config_save(&cfg, link, &cause), 0);
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n] = '\0';
+	ck_assert_str_eq(target, CONF_ACCEPTED ".0");
+	ck_assert_int_eq(access(p, F_OK), -1);
+
+	config_release(&sv);
+	conf_diag_release(&ds);
+	unload(&cfg, &d);
+	free(link);
+	teardown();
+}
+END_TEST
+
 START_TEST(test_lsb_host_lookup)
 {
 	struct lsf_config cfg;
@@ -1347,6 +1420,7 @@ conf_suite(void)
 	tcase_add_test(tc, test_lex_directives);
 	tcase_add_test(tc, test_lex_values);
 	tcase_add_test(tc, test_lex_sections);
+	tcase_add_test(tc, test_save_and_load_saved);
 	tcase_add_test(tc, test_lsf_conf);
 	tcase_add_test(tc, test_lsf_conf_bad);
 	tcase_add_test(tc, test_good_tree);

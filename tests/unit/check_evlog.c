@@ -1828,34 +1828,283 @@ damage(const char *path, off_t at)
 	free(data);
 }
 
+/* Replay of path fails at offset at, naming the file; the records
+ * before it were read.  The cause is returned (free it). */
+static char *
+replay_fails_at(const char *path, off_t at, int nbefore, const off_t *off)
+{
+	struct seen s;
+	off_t end;
+	char *cause = NULL, *want;
+
+	ck_assert_int_eq(replay(path, &s, &end, &cause), -1);
+	ck_assert_ptr_nonnull(cause);
+	want = xasprintf("%s: offset %lld: ", path, (long long)at);
+	ck_assert_msg(strncmp(cause, want, strlen(want)) == 0, "cause \"%s\" "
+	    "want \"%s...\"", cause, want);
+	free(want);
+	if (off != NULL)
+		assert_seen(&s, nbefore, off);
+	ck_assert_int_eq(end, at);
+	return cause;
+}
+
+/*
+ * A complete last line that fails its checksum is damage, not a torn
+ * write: it may be an acknowledged job, so replay stops and says where.
+ */
 START_TEST(test_damaged_last)
 {
 	char *path = path_in("lsb.events");
 	off_t off[MAXREC];
-	struct seen s;
-	off_t end;
 	char *cause;
 	int n = 6;
 
 	write_records(path, 0, 0, n, off);
-	damage(path, off[n - 1] + 5);
-	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
-	ck_assert_ptr_null(cause);
-	assert_seen(&s, n - 1, off);
-	ck_assert_int_eq(end, off[n - 1]);
-	{
-		struct evlog lg;
-
-		ck_assert_int_eq(evlog_open(&lg, path, end, &cause), 0);
-		evlog_close(&lg);
-		ck_assert_int_eq(file_size(path), off[n - 1]);
-	}
-	/* Open drops it, and new records follow the good ones. */
-	write_records(path, end, n - 1, 3, off);
-	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
-	assert_seen(&s, n + 2, off);
-	ck_assert_int_eq(end, file_size(path));
+	damage(path, off[n - 1] + 5 + _i * 11);
+	cause = replay_fails_at(path, off[n - 1], n - 1, off);
+	ck_assert_ptr_nonnull(strstr(cause, "checksum"));
+	free(cause);
+	/* Nothing was cut: the file is as it was. */
+	ck_assert_int_gt(file_size(path), off[n - 1]);
 	free(path);
+}
+END_TEST
+
+/*
+ * One bit flipped in a record's leading '"' makes it start with '#':
+ * lsb.events has no comments, so that is damage wherever it is.
+ */
+START_TEST(test_flipped_quote)
+{
+	char *path = path_in("lsb.events");
+	off_t off[MAXREC];
+	char *cause;
+	size_t len;
+	char *data;
+	int n = 7, k = _i;	/* 0 .. n-1: the first, the last too */
+
+	write_records(path, 0, 0, n, off);
+	data = slurp(path, &len);
+	ck_assert_int_eq(data[off[k]], '"');
+	data[off[k]] ^= 0x01;
+	ck_assert_int_eq(data[off[k]], '#');
+	spew(path, data, len);
+	free(data);
+	cause = replay_fails_at(path, off[k], k, off);
+	ck_assert_ptr_nonnull(strstr(cause, "checksum"));
+	free(cause);
+	free(path);
+}
+END_TEST
+
+/* Only the first line may be the header. */
+START_TEST(test_bad_lines)
+{
+	char *path = path_in("lsb.events");
+	off_t off[MAXREC];
+	struct strbuf sb = STRBUF_INIT;
+	char *cause, *data;
+	size_t len;
+
+	/* A header-like line after the first. */
+	write_records(path, 0, 0, 3, off);
+	data = slurp(path, &len);
+	sb_add(&sb, data, (size_t)off[2]);
+	sb_adds(&sb, "#0\n");
+	sb_add(&sb, data + off[2], len - (size_t)off[2]);
+	spew(path, sb.buf, sb.len);
+	cause = replay_fails_at(path, off[2], 2, off);
+	free(cause);
+
+	/* An empty line, at the end or in the middle. */
+	spew(path, data, len);
+	append_raw(path, "\n", 1);
+	cause = replay_fails_at(path, (off_t)len, 3, off);
+	ck_assert_ptr_nonnull(strstr(cause, "empty line"));
+	free(cause);
+	sb_reset(&sb);
+	sb_add(&sb, data, (size_t)off[1]);
+	sb_adds(&sb, "\n");
+	sb_add(&sb, data + off[1], len - (size_t)off[1]);
+	spew(path, sb.buf, sb.len);
+	cause = replay_fails_at(path, off[1], 1, off);
+	free(cause);
+
+	/* A damaged header costs only the MAX_JOB_NUM count: it passes
+	 * (replay_log warns of it). */
+	memcpy(data, "#12x", 4);
+	spew(path, data, len);
+	{
+		struct seen s;
+		off_t end;
+
+		ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+		assert_seen(&s, 3, off);
+	}
+	/* But a first record that lost its quote, in a file from before
+	 * headers, is a record. */
+	sb_reset(&sb);
+	sb_add(&sb, data + off[0], len - (size_t)off[0]);
+	sb.buf[0] = '#';
+	spew(path, sb.buf, sb.len);
+	cause = replay_fails_at(path, 0, 0, NULL);
+	ck_assert_ptr_nonnull(strstr(cause, "checksum"));
+	free(cause);
+	sb_release(&sb);
+	free(data);
+	free(path);
+}
+END_TEST
+
+/* A torn tail is kept in path.torn, with a line saying where it was. */
+START_TEST(test_keep_torn)
+{
+	char *path = path_in("lsb.events"), *torn = path_in("lsb.events.torn");
+	off_t off[MAXREC], good, len = -1, end;
+	struct strbuf sb = STRBUF_INIT;
+	struct seen s;
+	char *cause = NULL, *data, *want;
+	size_t n;
+	struct evlog lg;
+
+	write_records(path, 0, 0, 4, off);
+	good = file_size(path);
+	/* No tail: nothing kept, no file made. */
+	ck_assert_int_eq(evlog_keep_torn(path, good, &len, &cause), 0);
+	ck_assert_int_eq(len, 0);
+	ck_assert_int_eq(access(torn, F_OK), -1);
+
+	test_record(&sb, 4);
+	append_raw(path, sb.buf, sb.len - 3);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_int_eq(end, good);
+	ck_assert_int_eq(evlog_keep_torn(path, end, &len, &cause), 1);
+	ck_assert_ptr_null(cause);
+	ck_assert_int_eq(len, (off_t)sb.len - 3);
+	data = slurp(torn, &n);
+	want = xasprintf("# %s: torn last record at offset %lld, %lld bytes "
+	    "without a newline", path, (long long)good, (long long)len);
+	ck_assert_msg(strncmp(data, want, strlen(want)) == 0, "%s", data);
+	ck_assert_ptr_nonnull(memmem(data, n, sb.buf, sb.len - 3));
+	ck_assert_int_eq(data[n - 1], '\n');
+	free(want);
+	free(data);
+	ck_assert_int_eq(evlog_open(&lg, path, end, &cause), 0);
+	evlog_close(&lg);
+	ck_assert_int_eq(file_size(path), good);
+
+	/* A second one is appended after the first. */
+	append_raw(path, "\"JOB", 4);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_int_eq(evlog_keep_torn(path, end, &len, &cause), 1);
+	ck_assert_int_eq(len, 4);
+	data = slurp(torn, &n);
+	ck_assert_int_eq(memcmp(data + n - 5, "\"JOB\n", 5), 0);
+	ck_assert_ptr_nonnull(strstr(data + 1, "\n# "));
+	free(data);
+
+	/* A missing log has no tail. */
+	free(path);
+	path = path_in("none");
+	ck_assert_int_eq(evlog_keep_torn(path, 0, &len, &cause), 0);
+	sb_release(&sb);
+	free(torn);
+	free(path);
+}
+END_TEST
+
+/* lsb.envs is read by the same reader: the same rules. */
+START_TEST(test_envs_rules)
+{
+	char *path = path_in("lsb.envs");
+	struct strbuf sb = STRBUF_INIT;
+	off_t off[4], end;
+	struct evlog lg;
+	struct seen s;
+	char *cause = NULL, *data;
+	size_t len;
+
+	ck_assert_int_eq(evlog_open(&lg, path, 0, &cause), 0);
+	for (int i = 0; i < 3; i++) {
+		struct ev_job_env e;
+
+		memset(&e, 0, sizeof(e));
+		e.env_id = xasprintf("env%d", i);
+		strv_push(&e.env, "HOME=/home/u");
+		sb_reset(&sb);
+		ev_job_env_write(&sb, 1700000000 + i, &e);
+		off[i] = evlog_append(&lg, sb.buf, sb.len);
+		ev_job_env_release(&e);
+	}
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	evlog_close(&lg);
+	data = slurp(path, &len);
+
+	/* A flipped leading quote, first and last. */
+	for (int k = 0; k < 3; k += 2) {
+		data[off[k]] = '#';
+		spew(path, data, len);
+		free(replay_fails_at(path, off[k], -1, NULL));
+		data[off[k]] = '"';
+	}
+	/* A damaged last complete line. */
+	data[len - 4] ^= 0x01;
+	spew(path, data, len);
+	free(replay_fails_at(path, off[2], -1, NULL));
+	data[len - 4] ^= 0x01;
+	/* A torn tail: tolerated, and kept aside. */
+	spew(path, data, len);
+	append_raw(path, sb.buf, sb.len / 2);
+	ck_assert_int_eq(replay(path, &s, &end, &cause), 0);
+	ck_assert_int_eq(end, (off_t)len);
+	{
+		off_t tl;
+		char *torn = path_in("lsb.envs.torn");
+		struct stat st;
+
+		ck_assert_int_eq(evlog_keep_torn(path, end, &tl, &cause), 1);
+		ck_assert_int_eq(tl, (off_t)(sb.len / 2));
+		ck_assert_int_eq(stat(torn, &st), 0);
+		ck_assert_int_eq(st.st_mode & 077, 0);
+		free(torn);
+	}
+	sb_release(&sb);
+	free(data);
+	free(path);
+}
+END_TEST
+
+/* What badmin's offline check reads on top of the checksum. */
+START_TEST(test_record_check)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+	const char *why = NULL;
+	size_t start;
+
+	for (int i = 0; i < 3; i++) {
+		test_record(&sb, i);
+		ck_assert_int_eq(evr_init(&r, sb.buf, sb.len - 1, &why), 0);
+		ck_assert_int_eq(ev_record_check(&r, &why), 0);
+	}
+	/* A JOB_STATUS whose job ID is not a number, checksum right. */
+	sb_reset(&sb);
+	start = sb.len;
+	ev_begin(&sb, "JOB_STATUS", 1700000000);
+	ev_str(&sb, "101");
+	ev_end(&sb, start);
+	ck_assert_int_eq(evr_init(&r, sb.buf, sb.len - 1, &why), 0);
+	ck_assert_int_eq(ev_record_check(&r, &why), -1);
+	ck_assert_ptr_nonnull(why);
+	/* A type this version does not know passes. */
+	sb_reset(&sb);
+	ev_begin(&sb, "JOB_FUTURE", 1700000000);
+	ev_str(&sb, "x");
+	ev_end(&sb, 0);
+	ck_assert_int_eq(evr_init(&r, sb.buf, sb.len - 1, &why), 0);
+	ck_assert_int_eq(ev_record_check(&r, &why), 0);
+	sb_release(&sb);
 }
 END_TEST
 
@@ -1866,7 +2115,7 @@ START_TEST(test_damaged_middle)
 	struct seen s;
 	off_t end;
 	char *cause = NULL, *want;
-	int n = 9, k = _i;	/* 0 .. n-2 */
+	int n = 9, k = _i;	/* 0 .. n-1: the last too */
 
 	write_records(path, 0, 0, n, off);
 	damage(path, off[k] + 1 + k * 3);
@@ -2985,8 +3234,13 @@ evlog_suite(void)
 	tcase_add_test(file, test_replay_good);
 	tcase_add_loop_test(file, test_torn_tail, 0, 12);
 	tcase_add_test(file, test_torn_only);
-	tcase_add_test(file, test_damaged_last);
-	tcase_add_loop_test(file, test_damaged_middle, 0, 8);
+	tcase_add_loop_test(file, test_damaged_last, 0, 4);
+	tcase_add_loop_test(file, test_flipped_quote, 0, 7);
+	tcase_add_test(file, test_bad_lines);
+	tcase_add_test(file, test_keep_torn);
+	tcase_add_test(file, test_envs_rules);
+	tcase_add_test(rec, test_record_check);
+	tcase_add_loop_test(file, test_damaged_middle, 0, 9);
 	tcase_add_test(file, test_damaged_other);
 	tcase_add_loop_test(file, test_callback_fails, 0, 8);
 	tcase_add_test(file, test_read_at);
