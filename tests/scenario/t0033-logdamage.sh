@@ -185,6 +185,18 @@ n=$(submit -o /dev/null true)
 wait_for job_is "$n" DONE
 check "jobs still run" job_is "$n" DONE
 
+# As after a reboot: the master's sbatchd starts again over the broken
+# files, and starts mbatchd, which runs on the accepted copy.
+kill -9 "$PID_sbatchd_hosta" "$(mbd_pid)"
+wait "$PID_sbatchd_hosta" 2>/dev/null
+start_daemon sbatchd hosta
+check "sbatchd starts over the broken lsb.queues, and mbatchd" \
+    wait_for sh -c "pgrep -P $PID_sbatchd_hosta -x mbatchd >/dev/null &&
+    bqueues >/dev/null"
+expect_match "sbatchd says it left lsb.* out" \
+    'the lsb.\* files have errors' "$(cat "$T_DIR/log/sbatchd.log.hosta")"
+expect_eq "the running job survived that too" RUN "$(job_stat "$running")"
+
 cp "$T_DIR/queues.good" "$LSB_CONF/lsb.queues"
 badmin reconfig -f >/dev/null 2>&1
 check "the repaired files are accepted" test $? -eq 0
