@@ -63,6 +63,16 @@ not_submitted(const char *fmt, ...)
 	exit(255);
 }
 
+/* A submission over what mbatchd takes (WIRE_MAX_REQUEST). */
+static void NORETURN
+too_large(size_t n)
+{
+	fprintf(stderr, "bsub: the job's script, command and environment "
+	    "take %zu bytes; a submission may take %u MB\n", n,
+	    WIRE_MAX_REQUEST >> 20);
+	not_submitted("Bad argument");
+}
+
 static const char *
 unit(void)
 {
@@ -476,8 +486,14 @@ main(int argc, char **argv)
 	rq.umask = (int)um;
 	build_env(&rq.env, g->env);
 
+	/* Too large for mbatchd to take: say so here, not by a closed
+	 * connection (nor by a BUG packing a string over the limit). */
+	if (rq.command && strlen(rq.command) > WIRE_MAX_STR)
+		too_large(strlen(rq.command));
 	wbuf_init(&w);
 	submit_req_frame(&w, MSG_SUBMIT, 1, &rq);
+	if (w.len > WIRE_MAX_REQUEST)
+		too_large(w.len);
 	fd = mbd_connect();
 	rc = mbd_call(fd, &w, &rp);
 	wbuf_release(&w);

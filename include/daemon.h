@@ -48,7 +48,7 @@ struct daemon_opts {
  * does not read is not read either (CONN_OUT_PAUSE).  A command sends its
  * request as soon as it connects; a daemon too, but may be far away.
  */
-#define CMD_MAX_FRAME		(16u * 1024 * 1024)
+#define CMD_MAX_FRAME		WIRE_MAX_REQUEST
 #define CMD_MAX_OUT		((size_t)256 * 1024 * 1024)
 #define CMD_WAIT_MS		10000
 #define CMD_MAX_PER_USER	512	/* concurrent commands of one uid */

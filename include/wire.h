@@ -30,6 +30,8 @@
 #define WIRE_HDR_LEN	16
 #define WIRE_MAX_FRAME	(64u * 1024 * 1024)
 #define WIRE_MAX_STR	(16u * 1024 * 1024)
+/* A command's request: a submission with its script and environment. */
+#define WIRE_MAX_REQUEST (16u * 1024 * 1024)
 
 #define WIRE_F_MORE	0x01	/* more frames of this reply follow */
 
