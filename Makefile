@@ -187,9 +187,11 @@ $(FUZZ_BIN): build-fuzz/%: tests/fuzz/%.c $(FUZZ_AUX) \
 deps:
 	@tools/install-deps.sh
 
+# Warnings are errors here; the ASan/UBSan build also runs a subset of
+# the scenario tests (tools/run-tests.sh, ASAN_SCENARIOS).
 check: deps
-	$(MAKE) all units
-	$(MAKE) O=build-asan SANITIZE=address,undefined units
+	$(MAKE) DEVELOPER=1 all units
+	$(MAKE) O=build-asan SANITIZE=address,undefined DEVELOPER=1 all units
 	$(MAKE) fuzz
 	tools/run-tests.sh
 

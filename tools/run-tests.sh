@@ -130,20 +130,84 @@ fi
 
 [ "$pattern" = fuzz ] && run_fuzz
 
-for t in tests/scenario/t[0-9]*.sh; do
-	[ -n "$pattern" ] && ! echo "$t" | grep -q -- "$pattern" && continue
-	start=$(date +%s)
-	out=$(bash "$t" 2>&1)
-	rc=$?
-	line=$(echo "$out" | tail -n 1)
-	echo "$(basename "$t" .sh): $line ($(( $(date +%s) - start )) s)"
-	if [ "$rc" -ne 0 ]; then
-		echo "$out" | grep -v '^ok ' | head -n 80
-	fi
-	count "$(basename "$t")" "$rc" \
+# scenario_report NAME OUTFILE RC SECONDS [PREFIX]
+scenario_report() {
+	local line
+	line=$(tail -n 1 "$2")
+	echo "${5:-}$1: $line ($4 s)"
+	[ "$3" -ne 0 ] && grep -v '^ok ' "$2" | head -n 80
+	count "${5:-}$1" "$3" \
 	    "$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')" \
 	    "$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')"
+}
+
+# run_scenario FILE OUTDIR: one test, its output, status and time kept.
+run_scenario() {
+	local name start
+	name=$(basename "$1" .sh)
+	start=$(date +%s)
+	bash "$1" >"$2/$name.out" 2>&1
+	echo "$? $(( $(date +%s) - start ))" >"$2/$name.rc"
+}
+
+# The scenario tests mostly wait, each on its own cluster, so they run
+# SCENARIO_JOBS at a time (2); those that load the machine on purpose,
+# or time how fast something answers, run alone.
+ALONE="t0024-demo t0025-hostile t0033-logdamage"
+jobs_max=${SCENARIO_JOBS:-2}
+sdir=$(mktemp -d "${TMPDIR:-/tmp}/scenarios.XXXXXX")
+tests=""
+for t in tests/scenario/t[0-9]*.sh; do
+	[ -n "$pattern" ] && ! echo "$t" | grep -q -- "$pattern" && continue
+	tests="$tests $t"
 done
+for t in $tests; do
+	name=$(basename "$t" .sh)
+	case " $ALONE " in
+	*" $name "*)
+		wait
+		run_scenario "$t" "$sdir"
+		continue
+		;;
+	esac
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+	done
+	run_scenario "$t" "$sdir" &
+done
+wait
+for t in $tests; do
+	name=$(basename "$t" .sh)
+	read -r rc secs <"$sdir/$name.rc"
+	scenario_report "$name" "$sdir/$name.out" "$rc" "$secs"
+done
+
+# Some of them again, on daemons and commands built with ASan and UBSan
+# (make check builds build-asan): a report fails them.
+ASAN_SCENARIOS=${ASAN_SCENARIOS:-"t0002 t0008 t0012 t0016 t0028 t0034"}
+if [ -z "$pattern" ] && [ -z "${BUILD:-}" ] && [ -x build-asan/sbin/mbatchd ]; then
+	for n in $ASAN_SCENARIOS; do
+		t=$(ls tests/scenario/$n-*.sh 2>/dev/null | head -n 1)
+		[ -n "$t" ] || continue
+		name=$(basename "$t" .sh)
+		rm -rf "$sdir/san" && mkdir -p "$sdir/san"
+		start=$(date +%s)
+		BUILD="$PWD/build-asan" \
+		ASAN_OPTIONS="detect_leaks=0:log_path=$sdir/san/asan" \
+		UBSAN_OPTIONS="print_stacktrace=1:log_path=$sdir/san/ubsan" \
+		    bash "$t" >"$sdir/$name.asan" 2>&1
+		rc=$?
+		if ls "$sdir"/san/* >/dev/null 2>&1; then
+			echo "# sanitizer reports:" >>"$sdir/$name.asan"
+			head -n 40 "$sdir"/san/* >>"$sdir/$name.asan"
+			echo "0 passed, 1 failed" >>"$sdir/$name.asan"
+			rc=1
+		fi
+		scenario_report "$name" "$sdir/$name.asan" "$rc" \
+		    "$(( $(date +%s) - start ))" "asan "
+	done
+fi
+rm -rf "$sdir"
 
 [ -n "$failures" ] && echo "failing:$failures"
 echo "$passed passed, $failed failed"
