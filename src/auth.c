@@ -118,6 +118,25 @@ copy_host(char *dst, const char *w, size_t n)
 	return 0;
 }
 
+/* "ROLE HOST": who sends, or who it is for. */
+static int
+party(const char **p, const char *end, enum auth_role *role, char *host,
+    const char **why)
+{
+	const char *w;
+	size_t n;
+	int k;
+
+	*why = "bad role";
+	n = next_word(p, end, &w);
+	if ((k = lookup(role_names, ARRAY_SIZE(role_names), w, n)) < 0)
+		return -1;
+	*role = k;
+	*why = "bad host";
+	n = next_word(p, end, &w);
+	return copy_host(host, w, n);
+}
+
 int
 auth_claim_parse(const void *payload, size_t len, struct auth_claim *c,
     const char **why)
@@ -137,23 +156,8 @@ auth_claim_parse(const void *payload, size_t len, struct auth_claim *c,
 	if ((k = lookup(kind_names, ARRAY_SIZE(kind_names), w, n)) < 0)
 		return -1;
 	c->kind = k;
-	*why = "bad role";
-	n = next_word(&p, end, &w);
-	if ((k = lookup(role_names, ARRAY_SIZE(role_names), w, n)) < 0)
-		return -1;
-	c->from_role = k;
-	*why = "bad host";
-	n = next_word(&p, end, &w);
-	if (copy_host(c->from_host, w, n) < 0)
-		return -1;
-	*why = "bad role";
-	n = next_word(&p, end, &w);
-	if ((k = lookup(role_names, ARRAY_SIZE(role_names), w, n)) < 0)
-		return -1;
-	c->to_role = k;
-	*why = "bad host";
-	n = next_word(&p, end, &w);
-	if (copy_host(c->to_host, w, n) < 0)
+	if (party(&p, end, &c->from_role, c->from_host, why) < 0 ||
+	    party(&p, end, &c->to_role, c->to_host, why) < 0)
 		return -1;
 	*why = "bad nonce";
 	n = next_word(&p, end, &w);
