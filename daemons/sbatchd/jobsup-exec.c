@@ -36,13 +36,12 @@ fail(const char *fmt, ...)
 	_exit(127);
 }
 
-char *
-jobsup_expand_path(const char *p, const struct job_spec *s)
+/* %J and %I in a path. */
+static char *
+expand_patterns(const char *p, const struct job_spec *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (p == NULL || *p == '\0')
-		return NULL;
 	for (; *p; p++) {
 		if (p[0] == '%' && p[1] == 'J') {
 			sb_addf(&sb, "%lld", (long long)s->jobid);
@@ -55,6 +54,37 @@ jobsup_expand_path(const char *p, const struct job_spec *s)
 		}
 	}
 	return sb_detach(&sb);
+}
+
+/*
+ * -o or -e as the job writes it: %J and %I expanded, and a path that
+ * ends in "/" (a directory, as LSF reads it) completed with the job's
+ * own file, <jobid>.out or .err (suffix), <jobid>_<index>.out for an
+ * array element.
+ */
+char *
+jobsup_expand_path(const char *p, const struct job_spec *s,
+    const char *suffix)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n;
+
+	if (p == NULL || *p == '\0')
+		return NULL;
+	n = strlen(p);
+	if (p[n - 1] == '/') {
+		char *dir = expand_patterns(p, s);
+
+		sb_adds(&sb, dir);
+		free(dir);
+		sb_addf(&sb, "%lld", (long long)s->jobid);
+		if (s->idx > 0)
+			sb_addf(&sb, "_%d", s->idx);
+		sb_adds(&sb, suffix);
+		return sb_detach(&sb);
+	}
+	sb_release(&sb);
+	return expand_patterns(p, s);
 }
 
 static void
@@ -127,6 +157,19 @@ jobsup_build_env(struct strv *env, const struct job_spec *s, const char *dir,
 		set_env(env, "LSF_ENVDIR", getenv("LSF_ENVDIR"));
 	sb_release(&hosts);
 	sb_release(&mcpu);
+}
+
+static void
+make_dir_of(const char *path)
+{
+	char *dir, *slash;
+
+	if (path == NULL || (slash = strrchr(path, '/')) == NULL ||
+	    slash == path)
+		return;
+	dir = xstrndup(path, (size_t)(slash - path));
+	(void)mkdir_parents(dir, 0755);
+	free(dir);
 }
 
 static void
@@ -336,8 +379,11 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 
 	redirect(0, s->in_file && *s->in_file ? s->in_file : "/dev/null",
 	    O_RDONLY);
-	out = jobsup_expand_path(s->out_file, s);
-	err = jobsup_expand_path(s->err_file, s);
+	out = jobsup_expand_path(s->out_file, s, ".out");
+	err = jobsup_expand_path(s->err_file, s, ".err");
+	/* -o dir/ and -e dir/: LSF makes the directory as needed. */
+	make_dir_of(out);
+	make_dir_of(err);
 	if (out)
 		redirect(1, out, O_WRONLY | O_CREAT |
 		    (s->options2 & SUB2_OUT_OVERWRITE ? O_TRUNC : O_APPEND));

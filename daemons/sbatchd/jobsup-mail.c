@@ -271,14 +271,14 @@ jobsup_mail_end(const struct job_spec *s, const struct job_status *st,
 	struct strbuf head = STRBUF_INIT, tail = STRBUF_INIT;
 	char *to, *out, *err, *spool = NULL;
 
-	out = jobsup_expand_path(s->out_file, s);
+	out = jobsup_expand_path(s->out_file, s, ".out");
 	if ((out && !(s->options & SUB_NOTIFY_END)) ||
 	    goes_back(s, st, dir, requeued) ||
 	    (to = checked_recipient(s)) == NULL) {
 		free(out);
 		return;
 	}
-	err = jobsup_expand_path(s->err_file, s);
+	err = jobsup_expand_path(s->err_file, s, ".err");
 	add_headers(&head, s, to, st->status == JOB_STAT_DONE ? "Done" :
 	    "Exited");
 	jobsup_report_body(&head, s, st, st->exec_home ? st->exec_home : "",

@@ -131,8 +131,8 @@ jobsup_post_exec(const struct job_spec *s, const char *dir, int job_wstatus)
 		if (chdir("/tmp") < 0)
 			_exit(127);
 	/* After the job's report: appended, never truncating. */
-	out = jobsup_expand_path(s->out_file, s);
-	err = jobsup_expand_path(s->err_file, s);
+	out = jobsup_expand_path(s->out_file, s, ".out");
+	err = jobsup_expand_path(s->err_file, s, ".err");
 	post_file(0, NULL);
 	post_file(1, out);
 	if (err && (out == NULL || strcmp(err, out) != 0))

@@ -180,7 +180,7 @@ jobsup_write_report(const struct job_spec *s, const struct job_status *st)
 	pid_t pid;
 	int status;
 
-	out = jobsup_expand_path(s->out_file, s);
+	out = jobsup_expand_path(s->out_file, s, ".out");
 	if (out == NULL)
 		return;		/* it goes by mail (jobsup-mail.c) */
 	u = user_get(s->user);

@@ -121,7 +121,7 @@ sjob_set_spec(struct sjob *j, const struct job_spec *s)
 	j->uid = u ? u->pw.pw_uid : (uid_t)s->uid;
 	j->gid = u ? u->pw.pw_gid : (gid_t)-1;
 	free(j->out_path);
-	j->out_path = jobsup_expand_path(s->out_file, s);
+	j->out_path = jobsup_expand_path(s->out_file, s, ".out");
 	j->post_exec = jobsup_has_post(s);
 }
 

@@ -176,7 +176,8 @@ void	 jobsup_build_env(struct strv *, const struct job_spec *,
 	    const char *dir, const struct passwd *, const char *out,
 	    const char *err);
 /* The -o/-e path with %J and %I expanded, allocated (NULL if none). */
-char	*jobsup_expand_path(const char *, const struct job_spec *);
+char	*jobsup_expand_path(const char *, const struct job_spec *,
+	    const char *suffix);
 
 /* jobsup-report.c */
 void	 jobsup_write_report(const struct job_spec *, const struct job_status *);
