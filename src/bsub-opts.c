@@ -111,7 +111,7 @@ procs(struct bsub_opts *g, const char *v, char **cause)
 /* A memory amount in KB; a trailing '!' (a hard limit) allowed when
  * bang is, since every limit is enforced anyway. */
 static int
-mem(const char *v, bool bang, bsub_unit_fn unit, int64_t *dst,
+mem(const char *v, bool bang, bool zero_ok, bsub_unit_fn unit, int64_t *dst,
     char **cause)
 {
 	char *s = xstrdup(v);
@@ -123,7 +123,7 @@ mem(const char *v, bool bang, bsub_unit_fn unit, int64_t *dst,
 		s[n - 1] = '\0';
 	rc = parse_mem_kb(s, unit(), &kb);
 	free(s);
-	if (rc < 0 || kb <= 0)
+	if (rc < 0 || kb < 0 || (kb == 0 && !zero_ok))
 		return bad(cause, v, "Bad argument");
 	*dst = kb;
 	return BSUB_OPTS_OK;
@@ -215,9 +215,12 @@ apply(struct bsub_opts *g, int id, const char *v, const char *opt,
 	case O_X: g->exclusive = true; return BSUB_OPTS_OK;
 	case O_W: return minutes(v, &g->runlimit, cause);
 	case O_CPU: return minutes(v, &g->rlim[LSF_RLIMIT_CPU], cause);
-	case O_MEM: return mem(v, true, unit, &g->memlimit, cause);
+	case O_MEM: return mem(v, true, false, unit, &g->memlimit, cause);
+	/* Limits set with setrlimit take 0: -C 0 is how core files are
+	 * turned off. */
 	case O_CORE: case O_DATA: case O_FSIZE: case O_STACK: case O_SWAP:
-		return mem(v, false, unit, &g->rlim[rlimit_of(id)], cause);
+		return mem(v, false, true, unit, &g->rlim[rlimit_of(id)],
+		    cause);
 	case O_NPROC:
 		if ((rc = number(v, &n, cause)) == BSUB_OPTS_OK)
 			g->rlim[LSF_RLIMIT_PROCESS] = n;

@@ -27,9 +27,13 @@ job_limits(const struct job *j, int64_t rl[LSF_RLIM_NLIMITS])
 {
 	const struct queue_conf *qc = j->queue ? j->queue->conf : NULL;
 
+	/* 0 is a limit (-C 0: no core file); DEFAULT_RLIMIT is none.  Run,
+	 * CPU and memory limits of 0 mean none, as their queues' do. */
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
-		rl[i] = j->x && j->x->rlimits[i] > 0 ? j->x->rlimits[i] :
-		    DEFAULT_RLIMIT;
+		rl[i] = j->x && (j->x->rlimits[i] > 0 ||
+		    (j->x->rlimits[i] == 0 && i != LSF_RLIMIT_RUN &&
+		    i != LSF_RLIMIT_CPU && i != LSF_RLIMIT_RSS)) ?
+		    j->x->rlimits[i] : DEFAULT_RLIMIT;
 	if (qc == NULL)
 		return;
 	/* Queue time limits are minutes, memory is KB. */

@@ -104,7 +104,8 @@ limits_set_rlimits(const struct job_spec *s)
 		struct rlimit rl;
 		rlim_t want;
 
-		if (v <= 0 || getrlimit(map[i].res, &rl) < 0)
+		/* DEFAULT_RLIMIT (-1): none; 0 is a limit (-C 0). */
+		if (v < 0 || getrlimit(map[i].res, &rl) < 0)
 			continue;
 		want = (rlim_t)v * map[i].unit;
 		if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
