@@ -658,6 +658,33 @@ print_missing(const struct job_id *miss, uint32_t nmiss)
 	}
 }
 
+/* Mark the IDs asked for that this reply names (listed or missing). */
+static void
+mark_seen(const struct job_query *q, bool *seen, int64_t jobid)
+{
+	for (uint32_t i = 0; i < q->nids; i++)
+		if (q->ids[i].jobid == jobid)
+			seen[i] = true;
+}
+
+/*
+ * bjobs -A lists arrays only: an ID that mbatchd neither listed nor
+ * reported missing is a job that is not an array (LSF's message).
+ */
+static uint32_t
+print_not_arrays(const struct job_query *q, const bool *seen)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < q->nids; i++)
+		if (!seen[i]) {
+			fprintf(stderr, "Job <%lld> is not a job array\n",
+			    (long long)q->ids[i].jobid);
+			n++;
+		}
+	return n;
+}
+
 static const char *
 none_message(uint32_t flags)
 {
@@ -752,6 +779,7 @@ main(int argc, char **argv)
 	const char *format = NULL, *project = NULL, *v;
 	char **ids;
 	int nids, id, fd;
+	bool *seen = NULL;	/* -A: the IDs asked for that came back */
 	struct wbuf w;
 	struct reply rp;
 	struct msg_error e;
@@ -828,6 +856,8 @@ main(int argc, char **argv)
 	if (project)
 		q.fields |= JI(project);
 
+	if ((q.flags & JQ_ARRAY) && q.nids > 0 && !json)
+		seen = xcalloc(q.nids, sizeof(*seen));
 	wbuf_init(&w);
 	job_query_frame(&w, MSG_JOB_QUERY, 1, &q);
 	fd = mbd_connect();
@@ -850,6 +880,10 @@ main(int argc, char **argv)
 			fprintf(stderr, "bjobs: unexpected reply from mbatchd\n");
 			exit(255);
 		}
+		for (uint32_t i = 0; seen && i < jl.njobs; i++)
+			mark_seen(&q, seen, jl.jobs[i].jobid);
+		for (uint32_t i = 0; seen && i < jl.nmissing; i++)
+			mark_seen(&q, seen, jl.missing[i].jobid);
 		for (uint32_t i = 0; i < jl.njobs; i++) {
 			if (project && !streq(project, jl.jobs[i].project))
 				job_info_release(&jl.jobs[i]);
@@ -900,6 +934,8 @@ main(int argc, char **argv)
 	close(fd);
 
 	nlisted += js.n;
+	if (seen)
+		nmiss += print_not_arrays(&q, seen);
 	if (nlisted == 0 && !json) {
 		if (nids == 0)
 			fprintf(stderr, "%s\n", none_message(q.flags));
