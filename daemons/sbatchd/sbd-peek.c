@@ -56,8 +56,14 @@ open_as_user(const char *path, const struct sjob *j)
 		errno = err;
 		return -1;
 	}
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) ||
-	    (root && sb.st_uid != j->uid)) {
+	if (fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		/* -o /dev/null (or a FIFO): nothing to show, not an error;
+		 * nothing is read from it either. */
+		close(fd);
+		errno = ENODATA;
+		return -1;
+	}
+	if (fstat(fd, &sb) < 0 || (root && sb.st_uid != j->uid)) {
 		close(fd);
 		errno = EACCES;
 		return -1;
@@ -93,8 +99,9 @@ peek_read(const struct peek_req *rq, struct peek_reply *rp)
 		return;
 	}
 	if ((fd = open_as_user(rp->path, j)) < 0) {
-		/* Nothing written yet is no output so far, not an error. */
-		if (errno != ENOENT) {
+		/* Nothing written yet is no output so far, not an error;
+		 * nor is output that goes nowhere. */
+		if (errno != ENOENT && errno != ENODATA) {
 			log_info("job %lld: bpeek of %s: %s",
 			    (long long)rq->jobid, rp->path, strerror(errno));
 			rp->code = LSBE_PERMISSION;

@@ -189,6 +189,15 @@ expect_eq "bpeek of a job with -o" "<< output from stdout >>
 in-file" "$(bpeek "$id")"
 bkill "$id" >/dev/null
 
+# With -o /dev/null there is nothing to show, which is not a refusal
+# (it answered its owner "User permission denied").
+id=$(submit -o /dev/null -J peeknull "echo gone; sleep 60")
+wait_for job_is "$id" RUN
+out=$(bpeek "$id" 2>&1)
+expect_eq "bpeek of a job with -o /dev/null shows nothing, no error" \
+    "<< output from stdout >>" "$out"
+bkill "$id" >/dev/null
+
 # bpeek -f follows until the job ends.
 id=$(submit -J follow "echo f-1; sleep 3; echo f-2")
 wait_for job_is "$id" RUN
