@@ -105,6 +105,8 @@ struct conn	*conn_connect(struct event_base *, const struct host_addr *to,
 		    void *arg);
 /* Apply limits (a connection starts with none: max_frame WIRE_MAX_FRAME). */
 void		 conn_set_limits(struct conn *, const struct conn_limits *);
+/* The connection's name for logs ("connection" if it has none). */
+const char	*conn_name(const struct conn *);
 /* Queue the frames in w (w is left untouched). */
 void		 conn_send(struct conn *, const struct wbuf *);
 /* The same, written at once when nothing is queued before it. */

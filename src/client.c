@@ -124,8 +124,7 @@ mbd_connect_tcp(char **cause)
 	int fd = -1, rc;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_LIM_CLUSTER_QUERY, 0, 0);
-	wbuf_end_frame(&w);
+	msg_put_empty(&w, MSG_LIM_CLUSTER_QUERY, 0);
 	rc = lim_call(&w, &rp);
 	wbuf_release(&w);
 	if (rc < 0)

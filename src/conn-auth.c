@@ -20,10 +20,9 @@
 #include "proto.h"
 #include "util.h"
 
-#define HANDSHAKE_MS	5000	/* a silent peer is dropped after this */
+#define HANDSHAKE_MS	5000	/* a silent server is given up after this */
 
 struct conn_auth {
-	bool		  server;
 	bool		  optional;	/* server: anonymous peers allowed */
 	enum auth_role	  me, them;
 	char		 *myhost, *theirhost;
@@ -31,7 +30,7 @@ struct conn_auth {
 	conn_msg_cb	  on_msg;	/* the owner's */
 	void		(*connected)(struct conn *, int, void *);
 	conn_auth_check	  check;
-	struct event	 *timer;
+	struct event	 *timer;	/* client: the answer's deadline */
 };
 
 void
@@ -44,12 +43,6 @@ conn_auth_free(struct conn_auth *a)
 	free(a->myhost);
 	free(a->theirhost);
 	free(a);
-}
-
-static const char *
-peer_name(struct conn *c)
-{
-	return c->name ? c->name : "connection";
 }
 
 /* Hand the connection back to its owner. */
@@ -84,7 +77,7 @@ client_fail(struct conn *c, const char *why)
 	void (*connected)(struct conn *, int, void *) = a->connected;
 
 	log_warnx("%s: not talking to it: it did not prove to be %s on %s: "
-	    "%s", peer_name(c), auth_role_name(a->them), a->theirhost, why);
+	    "%s", conn_name(c), auth_role_name(a->them), a->theirhost, why);
 	finish(c);
 	c->busy++;
 	if (connected)
@@ -98,7 +91,7 @@ server_fail(struct conn *c, uint32_t seq, const char *why)
 {
 	struct wbuf w;
 
-	log_warnx("%s: authentication refused: %s", peer_name(c), why);
+	log_warnx("%s: authentication refused: %s", conn_name(c), why);
 	finish(c);
 	wbuf_init(&w);
 	msg_put_error(&w, seq, LSBE_PERMISSION, NULL, why);
@@ -107,36 +100,28 @@ server_fail(struct conn *c, uint32_t seq, const char *why)
 	conn_close_after_write(c);
 }
 
+/*
+ * A client waits this long for the server's answer.  A server needs no
+ * timer of its own: its listener's limits close a peer that sends no
+ * whole frame in time (conn.h, wait_ms).
+ */
 static void
 timeout_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	struct conn *c = arg;
 
-	if (c->auth == NULL)
-		return;
-	if (c->auth->server) {
-		log_warnx("%s: no authentication within %d ms; closing",
-		    peer_name(c), HANDSHAKE_MS);
-		finish(c);
-		conn_close(c);
-	} else {
+	if (c->auth != NULL)
 		client_fail(c, "no answer to the handshake");
-	}
 }
 
 static struct conn_auth *
 auth_new(struct conn *c, enum auth_role me, const char *myhost)
 {
 	struct conn_auth *a = xcalloc(1, sizeof(*a));
-	struct timeval tv = { HANDSHAKE_MS / 1000, (HANDSHAKE_MS % 1000) * 1000 };
 
 	a->me = me;
 	a->myhost = xstrdup(myhost);
 	a->on_msg = c->on_msg;
-	a->timer = evtimer_new(bufferevent_get_base(c->bev), timeout_cb, c);
-	if (a->timer == NULL)
-		fatalx("evtimer_new failed");
-	evtimer_add(a->timer, &tv);
 	c->auth = a;
 	return a;
 }
@@ -213,7 +198,7 @@ server_hello(struct conn *c, const struct wire_hdr *h, struct rbuf *r)
 	c->uid = uid;
 	c->gid = gid;
 	c->have_cred = true;
-	log_debug("%s: authenticated as %s on %s (uid %d)", peer_name(c),
+	log_debug("%s: authenticated as %s on %s (uid %d)", conn_name(c),
 	    auth_role_name(cl.from_role), cl.from_host, (int)uid);
 	send_cred(c, MSG_AUTH_OK, mine);
 	free(mine);
@@ -251,7 +236,6 @@ conn_auth_server(struct conn *c, enum auth_role me, const char *myhost,
 {
 	struct conn_auth *a = auth_new(c, me, myhost);
 
-	a->server = true;
 	a->optional = optional;
 	a->check = check;
 	c->on_msg = server_msg;
@@ -341,7 +325,7 @@ client_connected(struct conn *c, int err, void *arg)
 	strcpy(a->nonce, cl.nonce);
 	if (auth_encode(&cl, &cred, &cause) < 0) {
 		/* Our side: say so in our words, not "it did not prove". */
-		log_warnx("%s: cannot authenticate: %s", peer_name(c), cause);
+		log_warnx("%s: cannot authenticate: %s", conn_name(c), cause);
 		free(cause);
 		finish(c);
 		c->busy++;
@@ -363,6 +347,7 @@ conn_connect_auth(struct event_base *base, const struct host_addr *to,
     enum auth_role me, const char *myhost, enum auth_role them,
     const char *theirhost)
 {
+	struct timeval tv = { HANDSHAKE_MS / 1000, (HANDSHAKE_MS % 1000) * 1000 };
 	struct conn *c;
 	struct conn_auth *a;
 
@@ -374,5 +359,9 @@ conn_connect_auth(struct event_base *base, const struct host_addr *to,
 	a->them = them;
 	a->theirhost = xstrdup(theirhost);
 	a->connected = connected;
+	a->timer = evtimer_new(base, timeout_cb, c);
+	if (a->timer == NULL)
+		fatalx("evtimer_new failed");
+	evtimer_add(a->timer, &tv);
 	return c;
 }

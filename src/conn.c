@@ -59,7 +59,7 @@ log_limited(struct ratelog *rl, const char *fmt, ...)
 	rl->skipped = 0;
 }
 
-static const char *
+const char *
 conn_name(const struct conn *c)
 {
 	return c->name ? c->name : "connection";

@@ -82,15 +82,21 @@ parent_status_apply(struct job *j, const struct ev_job_status *ev,
 	}
 }
 
+/* A requeued job, or one whose pre-exec failed, goes first in its queue. */
+static void
+to_queue_head(struct job *j)
+{
+	policy_job_remove(&j->pj);
+	policy_job_prepend(&j->queue->pq, &j->pj);
+	j->pj.reason_pass = 0;
+}
+
 static void
 retry_later(struct job *j, int64_t when)
 {
 	j->pj.eligible_time = when + PREEXEC_RETRY_INTERVAL;
 	j->pj.eligible_reason = PEND_PRE_EXEC;
-	/* As after a requeue, it goes first in its queue. */
-	policy_job_remove(&j->pj);
-	policy_job_prepend(&j->queue->pq, &j->pj);
-	j->pj.reason_pass = 0;
+	to_queue_head(j);
 }
 
 /* PEND or PSUSP: held, released, or back in its queue after a run. */
@@ -211,9 +217,7 @@ job_requeue_apply(struct job *j)
 {
 	if (!JOB_STAT_PENDING(j->status))
 		return;
-	policy_job_remove(&j->pj);
-	policy_job_prepend(&j->queue->pq, &j->pj);
-	j->pj.reason_pass = 0;
+	to_queue_head(j);
 	if (j->pend_note == 0)
 		j->pend_note = PEND_REQUEUED;
 }
@@ -222,6 +226,12 @@ job_requeue_apply(struct job *j)
  * The live side: build the record, append it, apply it.  The record is
  * on disk before anything it causes leaves mbatchd (end_of_turn).
  */
+static void
+append(struct strbuf *sb)
+{
+	log_record(sb);
+	sb_release(sb);
+}
 void
 job_start_record(struct job *j, struct mhost **hosts, int n, int64_t now)
 {
@@ -238,8 +248,7 @@ job_start_record(struct job *j, struct mhost **hosts, int n, int64_t now)
 	ev.effective_res_req = j->rr ? resreq_to_string(j->rr) :
 	    xstrdup(j->queue->rr ? "" : "select[type == local] order[r15s:pg] ");
 	ev_job_start_write(&sb, now, &ev);
-	log_record(&sb);
-	sb_release(&sb);
+	append(&sb);
 	job_start_apply(j, hosts, n, ev.run_count, now);
 	ev_job_start_release(&ev);
 }
@@ -261,8 +270,7 @@ job_execute_record(struct job *j, const struct job_status *st)
 	ev.idx = j->idx;
 	ev.run_count = j->run_count;
 	ev_job_execute_write(&sb, time(NULL), &ev);
-	log_record(&sb);
-	sb_release(&sb);
+	append(&sb);
 	job_execute_apply(j, &ev);
 }
 
@@ -301,8 +309,7 @@ job_status_record(struct job *j, const struct ev_job_status *ev)
 	int64_t now = time(NULL);
 
 	ev_job_status_write(&sb, now, ev);
-	log_record(&sb);
-	sb_release(&sb);
+	append(&sb);
 	job_status_apply(j, ev, now);
 }
 
@@ -333,8 +340,7 @@ job_signal_record(struct job *j, const char *sig, int uid, const char *user,
 	ev.user = (char *)user;
 	ev.flags = flags;
 	ev_job_signal_write(&sb, time(NULL), &ev);
-	log_record(&sb);
-	sb_release(&sb);
+	append(&sb);
 	job_signal_apply(j, &ev);
 }
 
@@ -345,7 +351,6 @@ job_requeue_record(struct job *j)
 	struct strbuf sb = STRBUF_INIT;
 
 	ev_job_requeue_write(&sb, time(NULL), &ev);
-	log_record(&sb);
-	sb_release(&sb);
+	append(&sb);
 	job_requeue_apply(j);
 }
