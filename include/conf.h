@@ -36,6 +36,8 @@ void	 conf_diag_error(struct conf_diag *, const char *file, int line,
 void	 conf_diag_warn(struct conf_diag *, const char *file, int line,
 	    const char *fmt, ...) PRINTF(4, 5);
 void	 conf_diag_print(const struct conf_diag *, FILE *);
+/* Whether one of its lines is a warning (conf_diag_warn's), not an error. */
+bool	 conf_diag_is_warning(const char *msg);
 
 /* A load threshold pair per index: index = loadSched[/loadStop]. */
 struct thresholds {

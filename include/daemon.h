@@ -82,6 +82,12 @@ void	 daemon_getopt(struct daemon_opts *, const char *name, int argc,
  */
 void	 daemon_config(struct daemon_opts *, struct lsf_config *,
 	    unsigned parts);
+/*
+ * The same, but a configuration with errors is loaded again as fallback
+ * parts only (which must be right), and true says so.
+ */
+bool	 daemon_config_or(struct daemon_opts *, struct lsf_config *,
+	    unsigned parts, unsigned fallback);
 /* The second half of daemon_config, for a daemon that loads its
  * configuration itself: the host name against c. */
 void	 daemon_config_host(struct daemon_opts *, struct lsf_config *,

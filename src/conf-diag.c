@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "conf.h"
 
@@ -78,4 +79,11 @@ conf_diag_print(const struct conf_diag *d, FILE *fp)
 {
 	for (size_t i = 0; i < d->msgs.n; i++)
 		fprintf(fp, "%s\n", d->msgs.v[i]);
+}
+
+bool
+conf_diag_is_warning(const char *msg)
+{
+	return strstr(msg, ": warning: ") != NULL ||
+	    str_starts(msg, "warning: ");
 }

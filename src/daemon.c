@@ -69,6 +69,13 @@ daemon_getopt(struct daemon_opts *o, const char *name, int argc, char **argv)
 void
 daemon_config(struct daemon_opts *o, struct lsf_config *c, unsigned parts)
 {
+	(void)daemon_config_or(o, c, parts, 0);
+}
+
+bool
+daemon_config_or(struct daemon_opts *o, struct lsf_config *c, unsigned parts,
+    unsigned fallback)
+{
 	struct conf_diag d;
 	int rc;
 
@@ -78,12 +85,21 @@ daemon_config(struct daemon_opts *o, struct lsf_config *c, unsigned parts)
 	rc = config_load(c, o->envdir, parts, &d);
 	conf_diag_print(&d, stderr);
 	conf_diag_release(&d);
+	if (rc < 0 && fallback != 0) {
+		fprintf(stderr, "%s: the configuration has errors; starting on "
+		    "less of it\n", o->name);
+		config_release(c);
+		memset(c, 0, sizeof(*c));
+		daemon_config(o, c, fallback);
+		return true;
+	}
 	if (rc < 0) {
 		fprintf(stderr, "%s: configuration has errors; not starting\n",
 		    o->name);
 		exit(1);
 	}
 	daemon_config_host(o, c, parts);
+	return false;
 }
 
 void

@@ -107,13 +107,6 @@ take_lock(void)
 	free(path);
 }
 
-static bool
-is_warning(const char *msg)
-{
-	return strstr(msg, ": warning: ") != NULL ||
-	    str_starts(msg, "warning: ");
-}
-
 /*
  * The configuration at start: the files on disk, or, when they have
  * errors and an earlier mbatchd accepted a configuration, the copy it
@@ -154,7 +147,7 @@ config_at_start(void)
 		exit(1);
 	}
 	for (size_t i = 0; i < d.msgs.n; i++)
-		if (!is_warning(d.msgs.v[i]))
+		if (!conf_diag_is_warning(d.msgs.v[i]))
 			strv_push(&conf_errors, d.msgs.v[i]);
 	conf_saved = saved;
 	conf_diag_release(&d);

@@ -31,13 +31,6 @@
 static struct mqueue **retired;
 static int nretired;
 
-static bool
-is_warning(const char *msg)
-{
-	return strstr(msg, ": warning: ") != NULL ||
-	    str_starts(msg, "warning: ");
-}
-
 int
 reconfig_check(struct lsf_config *nc, char **cause)
 {
@@ -50,7 +43,7 @@ reconfig_check(struct lsf_config *nc, char **cause)
 	rc = config_load(nc, mbd->opts.envdir, CONF_ALL, &d);
 	if (rc < 0) {
 		for (size_t i = 0; i < d.msgs.n && n < CAUSE_MAX; i++) {
-			if (is_warning(d.msgs.v[i]))
+			if (conf_diag_is_warning(d.msgs.v[i]))
 				continue;
 			sb_addf(&sb, "%s%s", n ? "\n" : "", d.msgs.v[i]);
 			n++;

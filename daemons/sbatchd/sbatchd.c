@@ -183,37 +183,6 @@ note_signals(void)
 	sigaddset(&sbd->sig_nondefault, SIGINT);
 }
 
-/*
- * sbatchd needs little of lsb.*, and mbatchd runs on its last accepted
- * copy when the files are broken: a refused reconfig must not keep the
- * master's sbatchd, and so mbatchd, from starting after a reboot.  So
- * errors there are reported and the rest is read alone; lsf.conf and
- * lsf.cluster must still be right.  True if lsb.* was left out.
- */
-static bool
-sbd_config(void)
-{
-	struct conf_diag d;
-
-	if (sbd->opts.check)
-		daemon_config(&sbd->opts, &sbd->conf, CONF_ALL);	/* exits */
-	conf_diag_init(&d);
-	if (config_load(&sbd->conf, sbd->opts.envdir, CONF_ALL, &d) == 0) {
-		conf_diag_print(&d, stderr);
-		conf_diag_release(&d);
-		daemon_config_host(&sbd->opts, &sbd->conf, CONF_ALL);
-		return false;
-	}
-	conf_diag_print(&d, stderr);
-	conf_diag_release(&d);
-	config_release(&sbd->conf);
-	memset(&sbd->conf, 0, sizeof(sbd->conf));
-	daemon_config(&sbd->opts, &sbd->conf, CONF_CLUSTER);
-	fprintf(stderr, "sbatchd: the lsb.* files have errors; starting "
-	    "without them\n");
-	return true;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -228,7 +197,15 @@ main(int argc, char **argv)
 	sbd = xcalloc(1, sizeof(*sbd));
 	sbd->argv = argv;
 	daemon_getopt(&sbd->opts, "sbatchd", argc, argv);
-	lsb_broken = sbd_config();
+	/*
+	 * sbatchd needs little of lsb.* (mbatchd sends it the terminate
+	 * interval and the sleep time), and mbatchd runs on its last
+	 * accepted copy when the files are broken: a refused reconfig must
+	 * not keep the master's sbatchd, and so mbatchd, down after a
+	 * reboot.  lsf.conf and lsf.cluster must still be right.
+	 */
+	lsb_broken = daemon_config_or(&sbd->opts, &sbd->conf, CONF_ALL,
+	    CONF_CLUSTER);
 	sbd->host = sbd->opts.host;
 	sbd->term_interval = sbd->conf.params.job_terminate_interval;
 	if (net_resolve(sbd->host, 0, &sbd->addr) < 0 ||
