@@ -135,6 +135,24 @@ wait_for() {
 	return 0
 }
 
+# need_root TOOL...: the test acts as root and ordinary users, and needs
+# these programs; without them it fails, saying why.
+need_root() {
+	local t
+	for t in setpriv "$@"; do
+		if [ "$(id -u)" -ne 0 ] || ! command -v "$t" >/dev/null; then
+			echo "# needs root and $*${*:+ and }setpriv"
+			echo "0 passed, 1 failed"
+			exit 1
+		fi
+	done
+}
+
+# as_nobody CMD...: run it as the ordinary user nobody (65534).
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+}
+
 # A job's STAT.
 job_stat() {
 	bjobs -noheader -o stat "$1" 2>/dev/null

@@ -6,14 +6,7 @@
 # nothing: the sbatchds refuse to talk to it and run none of its jobs.
 . "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
-	echo "# needs root and setpriv, to act as an ordinary user"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-as_user() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-}
+need_root
 
 cluster_init 3
 cluster_start
@@ -22,18 +15,18 @@ mport=$(sed -n 's/^LSB_MBD_PORT=//p' "$LSF_CONF/lsf.conf")
 lport=$(sed -n 's/^LSF_LIM_PORT=//p' "$LSF_CONF/lsf.conf")
 mlog="$T_DIR/log/mbatchd.log.hosta"
 
-out=$(as_user "$fake" sbd 127.0.0.12 127.0.0.11 "$mport" hostb hosta)
+out=$(as_nobody "$fake" sbd 127.0.0.12 127.0.0.11 "$mport" hostb hosta)
 expect_eq "a user's credential does not make it sbatchd" 0 "$?"
 expect_match "mbatchd says why" 'refused: User permission denied: uid 65534 may not act as sbatchd' "$out"
 expect_match "and logs it with the peer's address" \
     'sbatchd at 127\.0\.0\.12:[0-9]+: authentication refused: uid 65534 may not act as sbatchd' \
     "$(cat "$mlog")"
 
-out=$(as_user "$fake" noauth 127.0.0.12 127.0.0.11 "$mport" hostb)
+out=$(as_nobody "$fake" noauth 127.0.0.12 127.0.0.11 "$mport" hostb)
 expect_eq "registering without a credential is refused" 0 "$?"
 expect_match "as unauthenticated" 'MSG_SBD_REGISTER before authenticating' "$out"
 
-out=$(as_user "$fake" query 127.0.0.12 127.0.0.11 "$mport")
+out=$(as_nobody "$fake" query 127.0.0.12 127.0.0.11 "$mport")
 expect_eq "a command's request without a credential is refused" 0 "$?"
 expect_match "before it is read" 'MSG_JOB_QUERY before authenticating' "$out"
 
@@ -50,7 +43,7 @@ out=$("$fake" sbd 127.0.0.12 127.0.0.11 "$mport" hostc hosta)
 expect_eq "claiming another host's name is refused" 0 "$?"
 expect_match "by its address" "sbatchd hostc: the address is not that host's" "$out"
 
-out=$(as_user "$fake" limreport 127.0.0.12 127.0.0.11 "$lport" hostb)
+out=$(as_nobody "$fake" limreport 127.0.0.12 127.0.0.11 "$lport" hostb)
 expect_eq "a load report without a handshake is refused" 0 "$?"
 expect_match "by the master LIM" 'refused: User permission denied' "$out"
 expect_match "which logs it" 'load report for hostb refused: not an authenticated LIM' \
@@ -66,7 +59,7 @@ port_free() {
 }
 wait_for port_free || fail "mbatchd's port stayed bound"
 marker="$T_DIR/jobs/pwned"
-as_user "$fake" squat 127.0.0.11 "$mport" 4 "$marker" >"$T_DIR/squat.out" 2>&1 &
+as_nobody "$fake" squat 127.0.0.11 "$mport" 4 "$marker" >"$T_DIR/squat.out" 2>&1 &
 squatter=$!
 wait_for grep -q '^listening' "$T_DIR/squat.out" || fail "the squatter did not bind"
 refused() {

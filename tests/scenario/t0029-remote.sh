@@ -7,12 +7,7 @@
 # job stays out of reach.
 . "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null ||
-    ! command -v setpriv >/dev/null; then
-	echo "# needs root, ip and setpriv"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+need_root ip
 
 cluster_init 3
 # hosta's address sits on a veth pair whose other end is the client's

@@ -5,14 +5,7 @@
 # submit to a queue; cluster administrators may do everything.
 . "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
-	echo "# needs root and setpriv"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-as_nobody() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-}
+need_root
 
 cluster_init 3
 cat >"$LSB_CONF/lsb.queues" <<EOT

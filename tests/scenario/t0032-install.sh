@@ -8,12 +8,7 @@
 # the client host runs the first job, on hostb.
 . "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null ||
-    ! command -v unshare >/dev/null || ! command -v setpriv >/dev/null; then
-	echo "# needs root, ip, unshare and setpriv"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+need_root ip unshare
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/lsft.$T_NAME.XXXXXX")
 chmod 755 "$T"

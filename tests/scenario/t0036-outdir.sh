@@ -31,8 +31,8 @@ expect_eq "element 2 in <jobid>_2.out" "element 2" \
     "$(head -n 1 "arr/${c}_2.out" 2>&1)"
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
-	u=$(setpriv --reuid=65534 --regid=65534 --clear-groups -- \
-	    bsub -o userdir/ 'echo mine' | sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
+	u=$(as_nobody bsub -o userdir/ 'echo mine' |
+	    sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
 	check "a user's job with -o dir/ ends DONE" wait_for job_is "$u" DONE
 	expect_eq "the directory is the user's" 65534 \
 	    "$(stat -c %u userdir 2>&1)"
