@@ -49,28 +49,17 @@ adm_local_host(const struct lsf_config *c)
 	const char *env = getenv(LSF_LOCAL_HOST_ENV);
 	const struct cluster_host *ch;
 	char *local;
-	size_t ln;
 
 	if (env != NULL && *env != '\0') {
 		ch = config_cluster_host(c, env);
 		return ch ? xstrdup(ch->name) : NULL;
 	}
 	/* The cluster's spelling of this machine's name, as the daemons
-	 * find it (daemon_config): the same, or the same up to the domain. */
+	 * find it (daemon_config). */
 	local = net_local_hostname();
-	ln = strcspn(local, ".");
-	for (int i = 0; i < c->cluster.nhosts; i++) {
-		const char *h = c->cluster.hosts[i].name;
-		size_t hn = strcspn(h, ".");
-
-		if (strcasecmp(h, local) == 0 || (hn == ln &&
-		    strncasecmp(h, local, ln) == 0)) {
-			free(local);
-			return xstrdup(h);
-		}
-	}
+	ch = config_cluster_host_local(c, local);
 	free(local);
-	return NULL;
+	return ch ? xstrdup(ch->name) : NULL;
 }
 
 bool

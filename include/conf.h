@@ -323,6 +323,10 @@ void	 config_dump(const struct lsf_config *, FILE *);
 const struct queue_conf	*config_queue(const struct lsf_config *, const char *);
 const struct cluster_host *config_cluster_host(const struct lsf_config *,
 	    const char *);
+/* The cluster's host that this machine's own name is (the same name, or
+ * the same up to the domain), or NULL. */
+const struct cluster_host *config_cluster_host_local(const struct lsf_config *,
+	    const char *local);
 /* The lsb.hosts row that applies to a host (its own, else model/type,
  * else "default"), or NULL. */
 const struct lsb_host_conf *config_lsb_host(const struct lsf_config *,

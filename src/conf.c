@@ -303,6 +303,22 @@ config_cluster_host(const struct lsf_config *cfg, const char *name)
 	return NULL;
 }
 
+const struct cluster_host *
+config_cluster_host_local(const struct lsf_config *cfg, const char *local)
+{
+	size_t ln = strcspn(local, ".");
+
+	for (int i = 0; i < cfg->cluster.nhosts; i++) {
+		const char *h = cfg->cluster.hosts[i].name;
+		size_t hn = strcspn(h, ".");
+
+		if (strcasecmp(h, local) == 0 || (hn == ln &&
+		    strncasecmp(h, local, ln) == 0))
+			return &cfg->cluster.hosts[i];
+	}
+	return NULL;
+}
+
 static const struct lsb_host_conf *
 bhost_row(const struct lsf_config *cfg, const char *name)
 {

@@ -109,22 +109,15 @@ daemon_config_host(struct daemon_opts *o, struct lsf_config *c,
 	net_set_hosts(c);
 	if (o->host == NULL) {
 		char *local = net_local_hostname();
+		/* The cluster's spelling of this machine's name. */
+		const struct cluster_host *ch =
+		    config_cluster_host_local(c, local);
 
-		/* Use the cluster's spelling of this machine's name: the
-		 * same name, or the same name up to the domain. */
-		size_t ln = strcspn(local, ".");
-
-		o->host = local;
-		for (int i = 0; i < c->cluster.nhosts; i++) {
-			const char *h = c->cluster.hosts[i].name;
-			size_t hn = strcspn(h, ".");
-
-			if (strcasecmp(h, local) == 0 || (hn == ln &&
-			    strncasecmp(h, local, ln) == 0)) {
-				o->host = xstrdup(h);
-				free(local);
-				break;
-			}
+		if (ch) {
+			o->host = xstrdup(ch->name);
+			free(local);
+		} else {
+			o->host = local;
 		}
 	} else {
 		const struct cluster_host *ch = config_cluster_host(c, o->host);
