@@ -53,7 +53,10 @@ rm=$(submit -m hosta -W 1 -o /dev/null sleep 300)
 short=$(submit -m hosta -o /dev/null sleep 300)
 sbdr=$(submit -m hostb -o /dev/null sleep 300)
 away=$(submit -m hostb -o /dev/null sleep 300)
-for j in $ext $rm $short $sbdr $away; do wait_for job_is "$j" RUN; done
+arr=$(submit -m hosta -J "ar[1-2]" -o /dev/null sleep 300)
+for j in $ext $rm $short $sbdr $away "$arr[1]" "$arr[2]"; do
+	wait_for job_is "$j" RUN
+done
 
 changed "bmod -W of a running job" "$ext" "$(bmod -W 3 "$ext")"
 changed "bmod -Wn of a running job" "$rm" "$(bmod -Wn "$rm")"
@@ -65,6 +68,14 @@ expect_eq "and none once it is removed" "" \
     "$(bjobs -l "$rm" | grep '^ RUNLIMIT$')"
 expect_eq "bjobs -o runtimelimit" "3.0 1.0" \
     "$(bjobs -noheader -o runtimelimit "$ext") $(bjobs -noheader -o runtimelimit "$short")"
+
+# An array: a started element alone, not the array whose elements have
+# all started.
+changed "bmod -W of a running element" "$arr[1]" "$(bmod -W 1 "$arr[1]")"
+expect_eq "bmod -W of an array whose elements have all started" \
+    "Job has already started. Job not modified." "$(bmod -W 1 "$arr" 2>&1)"
+expect_eq "bjobs -o runtimelimit of the elements" "1.0 -" \
+    "$(bjobs -noheader -o runtimelimit "$arr[1]") $(bjobs -noheader -o runtimelimit "$arr[2]")"
 
 # The host's sbatchd restarts after the job's new limit reached it: its
 # supervisor keeps the limit (the new sbatchd is not told again).
@@ -147,6 +158,9 @@ expect_match "... with TERM_RUNLIMIT" '^TERM_RUNLIMIT' "$(reason "$short")"
 sleep 2
 check "a run limit extended: the job outlives the old one" job_is "$ext" RUN
 check "a run limit removed: the job outlives the old one" job_is "$rm" RUN
+check "the element modified ends at its new limit" job_is "$arr[1]" EXIT
+expect_match "... with TERM_RUNLIMIT" '^TERM_RUNLIMIT' "$(reason "$arr[1]")"
+check "the other element runs on" job_is "$arr[2]" RUN
 WAIT_SECS=60 wait_for job_is "$sbdr" EXIT
 expect_match "a new limit survives a restart of the host's sbatchd" \
     '^TERM_RUNLIMIT' "$(reason "$sbdr")"
