@@ -48,6 +48,10 @@ struct lim {
 	struct load_sampler	 sampler;
 	struct host_static	 hs;
 	struct lim_host		 me;		/* our latest report */
+	/* lsadmin limlock: locked, until this monotonic time (0 = until
+	 * limunlock). */
+	bool			 locked;
+	uint64_t		 lock_until_ms;
 
 	/* Election. */
 	struct strv		 candidates;	/* master candidates, in order */
@@ -93,6 +97,8 @@ void	 master_remove_sub(struct conn *);
 /* lim.c */
 /* Our own static figures from the configuration (again on reconfig). */
 void	 lim_fill_static(void);
+/* Sample now and send the report at once (a lock changed). */
+void	 lim_report_now(void);
 
 /* lim-admin.c */
 void	 lim_admin_init(void);

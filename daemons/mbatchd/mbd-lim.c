@@ -21,6 +21,10 @@ update_host(struct mhost *h, const struct lim_host *lh)
 	if (up != h->lim_up)
 		log_info("host %s: LIM is %s", h->name, up ? "up" : "down");
 	h->lim_up = up;
+	/* A lock (limlock or the LIM's run window) keeps new jobs off;
+	 * lockU of our own exclusive job changes nothing here. */
+	h->lim_locked = up && (lh->status & (LIM_LOCKU | LIM_LOCKW)) != 0 &&
+	    !(lh->status & LIM_EXCL_LOCK);
 	if (up) {
 		memcpy(h->load, lh->load, sizeof(h->load));
 		if (lh->type && *lh->type && strcmp(lh->type, "!") != 0) {

@@ -223,6 +223,7 @@ struct mhost {
 	struct host_addr addr;
 	struct conn	*sbd;		/* registered sbatchd */
 	bool		 lim_up;
+	bool		 lim_locked;	/* lsadmin limlock, LIM run window */
 	bool		 closed_adm;
 	bool		 window_closed;	/* lsb.hosts DISPATCH_WINDOW */
 	bool		 removed;	/* gone from lsf.cluster (reconfig) */
