@@ -68,6 +68,8 @@ struct lim {
 	struct conn		**watchers;	/* want MSG_LIM_CLUSTER_INFO */
 	int			 nwatchers;
 	bool			 push_pending;
+	/* From mbatchd: hosts running an exclusive job, shown lockU. */
+	struct strv		 excl_hosts;
 
 	struct event		*ev_sample;
 	struct event		*ev_elect;

@@ -540,6 +540,9 @@ void	 sbd_send(struct mhost *, struct wbuf *, bool after_log);
 
 /* mbd-lim.c */
 void	 lim_feed_start(void);
+/* Tell the LIM which hosts run an exclusive job (lsload shows them
+ * lockU), when that changed since it was last told. */
+void	 lim_send_exclusive(void);
 
 /* mbd-peek.c */
 void	 peek_handle(struct conn *, uint32_t seq, struct rbuf *);
