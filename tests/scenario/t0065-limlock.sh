@@ -1,8 +1,9 @@
 #!/bin/bash
 # lsadmin limlock and limunlock: the local host (LSF_LOCAL_HOST here)
-# shows lockU in lsload and closed_Lock in bhosts -w, gets no new job
-# ("Host is locked" in bjobs -p), and takes jobs again once unlocked or
-# once the time given with -l is up.
+# shows lockU in lsload and closed_Lock in bhosts -w, its running batch
+# jobs are suspended (SSUSP), it gets no new job ("Host is locked" in
+# bjobs -p), and all goes on once unlocked or once the time given with
+# -l is up.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 2
@@ -18,6 +19,8 @@ host_status() {
 load_is() { [ "$(load_status "$1")" = "$2" ]; }
 host_is() { [ "$(host_status "$1")" = "$2" ]; }
 
+running=$(submit -m hostb -o /dev/null sleep 60)
+wait_for job_is "$running" RUN
 out=$(LSF_LOCAL_HOST=hostb lsadmin limlock 2>&1)
 expect_eq "limlock exit status" 0 "$?"
 expect_eq "limlock message" "Host is locked" "$out"
@@ -27,6 +30,11 @@ expect_eq "the other host stays ok" ok "$(load_status hosta)"
 wait_for host_is hostb closed_Lock
 expect_eq "bhosts -w shows closed_Lock" closed_Lock "$(host_status hostb)"
 expect_match "bhosts shows closed" '^hostb +closed ' "$(bhosts hostb)"
+wait_for job_is "$running" SSUSP
+expect_eq "the running job is suspended" SSUSP "$(job_stat "$running")"
+expect_match "and says why" \
+    'The execution host is locked by LSF administrator now' \
+    "$(bjobs -s "$running")"
 
 # A job for hostb only waits while the host is locked.
 job=$(submit -m hostb -o /dev/null sleep 30)
@@ -42,7 +50,9 @@ wait_for load_is hostb ok
 expect_eq "lsload shows ok again" ok "$(load_status hostb)"
 wait_for job_is "$job" RUN
 expect_eq "the job starts once unlocked" RUN "$(job_stat "$job")"
-bkill "$job" >/dev/null
+wait_for job_is "$running" RUN
+expect_eq "the suspended job resumes" RUN "$(job_stat "$running")"
+bkill "$job" "$running" >/dev/null
 
 # -l: a lock that ends by itself.
 out=$(LSF_LOCAL_HOST=hosta lsadmin limlock -l 2 2>&1)
