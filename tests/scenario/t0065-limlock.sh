@@ -69,4 +69,12 @@ expect_eq "bad time message" "lsadmin: soon: Bad time specification" "$err"
 LSF_LOCAL_HOST=hosta lsadmin limunlock extra >/dev/null 2>&1
 expect_eq "limunlock takes no operand" 255 "$?"
 
+# Only root and the cluster administrators may lock a host.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	err=$(LSF_LOCAL_HOST=hosta as_nobody lsadmin limlock 2>&1)
+	expect_eq "limlock by a user exit status" 255 "$?"
+	expect_eq "limlock by a user" "lsadmin: User permission denied" "$err"
+	expect_eq "and the host stays ok" ok "$(load_status hosta)"
+fi
+
 finish
