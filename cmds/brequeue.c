@@ -5,6 +5,13 @@
 #include "cmd-jobctl.h"
 #include "proto.h"
 
+/* LSF's options this version does not do: refused by name. */
+static const struct cmdopt brequeue_lsf[] = {
+	CMDOPT_UNSUP("p", false), CMDOPT_UNSUP("app", true),
+	CMDOPT_UNSUP("g", true), CMDOPT_UNSUP("sla", true),
+	{ NULL, false, 0 }
+};
+
 static const struct jobctl_entry brequeue_entry = {
 	.name = "brequeue",
 	.op = JC_REQUEUE,
@@ -14,6 +21,7 @@ static const struct jobctl_entry brequeue_entry = {
 	.usage = "brequeue [-h] [-V] [-d] [-e] [-r] [-a] [-H] [-J job_name] "
 	    "[-u user | all] [jobId | \"jobId[index]\" | 0 ...]",
 	.says = JOBCTL_SAY_DONE,
+	.lsf = brequeue_lsf,
 	.done = "is being requeued",
 };
 

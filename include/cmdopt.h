@@ -39,6 +39,8 @@ struct cmdopt_state {
 	const char	*bad;		/* the offending argument on error */
 	const char	*opt;		/* the last option as written */
 	const struct cmdopt *entry;	/* the last entry matched */
+	bool		 quiet;		/* the caller reports unsupported
+					   options itself */
 };
 
 /*
@@ -50,14 +52,16 @@ void	 cmdopt_init(struct cmdopt_state *, int argc, char **argv, bool permute);
 /*
  * The next option's id, with its value in *val; 0 at the end; -1 for an
  * unknown option or a missing value (st->bad says which);
- * CMDOPT_UNSUPPORTED for an LSF option this version does not do
- * (cmdopt_unsupported names it).  "--" ends the options.
+ * CMDOPT_UNSUPPORTED for an LSF option this version does not do, having
+ * said so on stderr unless st->quiet (cmdopt_unsupported): the command
+ * then prints its usage and exits 255 as for a bad option.  "--" ends
+ * the options.
  */
 int	 cmdopt_next(struct cmdopt_state *, const struct cmdopt *,
 	    const char **val);
 /*
- * After CMDOPT_UNSUPPORTED: "<prog>: option -<name> is not supported by
- * this version" on stderr.
+ * "<prog>: option -<name> is not supported by this version" on stderr,
+ * for the option cmdopt_next refused.
  */
 void	 cmdopt_unsupported(const struct cmdopt_state *, const char *prog);
 /* The option refused as unsupported, "-<name>" (static storage). */

@@ -266,6 +266,7 @@ bsub_opts_parse(struct bsub_opts *g, int argc, char **argv,
 	int id, rc;
 
 	cmdopt_init(st, argc, argv, false);
+	st->quiet = true;	/* bsub says it with "Job not submitted" */
 	while ((id = cmdopt_next(st, opts, &v)) != 0) {
 		if (id == CMDOPT_UNSUPPORTED) {
 			*cause = xstrdup(cmdopt_unsupported_name(st));

@@ -51,8 +51,11 @@ matched(struct cmdopt_state *st, const struct cmdopt *o, const char *rest,
     const char **val)
 {
 	st->entry = o;
-	if (o->id == CMDOPT_UNSUPPORTED)
+	if (o->id == CMDOPT_UNSUPPORTED) {
 		st->bad = st->opt;
+		if (!st->quiet)
+			cmdopt_unsupported(st, progname);
+	}
 	if (o->arg)
 		return take_value(st, o, rest, val);
 	return o->id;
@@ -125,13 +128,8 @@ cmdopt_next(struct cmdopt_state *st, const struct cmdopt *tab,
 		return matched(st, o, NULL, val);
 	/* Option and value in one argument: "-o jobid stat". */
 	if ((sp = strchr(a, ' ')) != NULL &&
-	    (o = find(tab, a, (size_t)(sp - a))) != NULL && o->arg) {
-		st->entry = o;
-		if (o->id == CMDOPT_UNSUPPORTED)
-			st->bad = st->opt;
-		*val = sp + 1;
-		return o->id;
-	}
+	    (o = find(tab, a, (size_t)(sp - a))) != NULL && o->arg)
+		return matched(st, o, sp + 1, val);
 	/*
 	 * The longest option name that prefixes the word decides: one
 	 * taking a value has it attached (-n2, -oFILE, -Rselect[...]); a

@@ -47,6 +47,7 @@ run(const char *line, bool permute)
 		if (*w)
 			strv_push(&argv, w);
 	cmdopt_init(&st, (int)argv.n, argv.v, permute);
+	st.quiet = true;
 	while ((id = cmdopt_next(&st, tab, &v)) != 0) {
 		if (id == CMDOPT_UNSUPPORTED) {
 			sb_addf(&out, "?%s ", cmdopt_unsupported_name(&st));
