@@ -1021,10 +1021,14 @@ main(int argc, char **argv)
 	if (seen)
 		nmiss += print_not_arrays(&q, seen);
 	if (nlisted == 0 && !json) {
-		if (nids == 0)
+		/* Nothing to show is a failure, as in LSF: "No unfinished
+		 * job found" and "Job <N> is not found" both exit 255.  IDs
+		 * given that are all found but filtered out say nothing. */
+		if (nids == 0) {
 			fprintf(stderr, "%s\n", none_message(q.flags));
-		/* Every ID given was wrong: that is a failure. */
-		return nids > 0 && nmiss >= q.nids ? 255 : 0;
+			return 255;
+		}
+		return nmiss >= q.nids ? 255 : 0;
 	}
 	if (json)
 		print_json(&js, &jf, miss, nmiss);
