@@ -7,8 +7,7 @@
 
 /* LSF's options this version does not do: refused by name. */
 static const struct cmdopt brequeue_lsf[] = {
-	CMDOPT_UNSUP("p", false), CMDOPT_UNSUP("app", true),
-	CMDOPT_UNSUP("g", true), CMDOPT_UNSUP("sla", true),
+	CMDOPT_UNSUP("p", false),
 	{ NULL, false, 0 }
 };
 

@@ -8,8 +8,8 @@
 /* LSF's options this version does not do: refused by name. */
 static const struct cmdopt bstop_lsf[] = {
 	CMDOPT_UNSUP("a", false), CMDOPT_UNSUP("app", true),
-	CMDOPT_UNSUP("C", true), CMDOPT_UNSUP("d", false),
-	CMDOPT_UNSUP("g", true), CMDOPT_UNSUP("sla", true),
+	CMDOPT_UNSUP("C", true), CMDOPT_UNSUP("g", true),
+	CMDOPT_UNSUP("sla", true),
 	{ NULL, false, 0 }
 };
 

@@ -8,8 +8,7 @@
 
 /* LSF's options this version does not do: refused by name. */
 static const struct cmdopt bswitch_lsf[] = {
-	CMDOPT_UNSUP("a", true), CMDOPT_UNSUP("app", true),
-	CMDOPT_UNSUP("g", true), CMDOPT_UNSUP("sla", true),
+	CMDOPT_UNSUP("a", true),
 	{ NULL, false, 0 }
 };
 

@@ -49,7 +49,9 @@ refused bkill -app x 0
 refused bstop -app x 0
 refused bresume -C why 0
 refused brequeue -p 1
-refused bswitch -sla x normal 1
+refused bswitch -a x normal 1
+refused btop -u 1
+refused bbot -u 1
 refused brun -b -m hostx 1
 refused bmod -app x 1
 refused bhosts -alloc
@@ -57,6 +59,9 @@ refused bqueues -lr
 refused lsload -gpuload
 refused lshosts -cname
 refused lsclusters -l
+out=$(badmin hclose -i lock1 2>&1 | head -n 1)
+expect_eq "badmin hclose -i: named" \
+    "badmin: option -i is not supported by this version" "$out"
 
 # A single-letter option in a bundle still works; a word that starts
 # with a multi-letter option is not split.
