@@ -61,14 +61,15 @@ matched(struct cmdopt_state *st, const struct cmdopt *o, const char *rest,
 	return o->id;
 }
 
-/* The longest name of the table that is a proper prefix of a. */
+/* The longest name of the table that is a proper prefix of a, of an
+ * option that takes a value if arg (else of any option). */
 static const struct cmdopt *
-longest_prefix(const struct cmdopt *tab, const char *a)
+longest_prefix(const struct cmdopt *tab, const char *a, bool arg)
 {
 	const struct cmdopt *o;
 
 	for (size_t len = strlen(a) - 1; len >= 1; len--)
-		if ((o = find(tab, a, len)) != NULL)
+		if ((o = find(tab, a, len)) != NULL && (o->arg || !arg))
 			return o;
 	return NULL;
 }
@@ -130,15 +131,14 @@ cmdopt_next(struct cmdopt_state *st, const struct cmdopt *tab,
 	if ((sp = strchr(a, ' ')) != NULL &&
 	    (o = find(tab, a, (size_t)(sp - a))) != NULL && o->arg)
 		return matched(st, o, sp + 1, val);
-	/*
-	 * The longest option name that prefixes the word decides: one
-	 * taking a value has it attached (-n2, -oFILE, -Rselect[...]); a
-	 * single-letter flag starts a bundle (-aw); a longer flag (-sum in
-	 * -sumx) is a word of its own, and the word is bad.
-	 */
-	o = longest_prefix(tab, a);
-	if (o && o->arg)
+	/* The longest option taking a value that prefixes the word has it
+	 * attached: -n2, -oFILE, -Rselect[...], -Jname. */
+	if ((o = longest_prefix(tab, a, true)) != NULL)
 		return matched(st, o, a + strlen(o->name), val);
+	/* A bundle of single-letter flags (-aw), unless the word starts
+	 * with a longer option, which is never split (-sumx is not
+	 * -s -u mx). */
+	o = longest_prefix(tab, a, false);
 	if (o && strlen(o->name) == 1) {
 		st->bundle = a + 1;
 		return matched(st, o, NULL, val);

@@ -11,13 +11,13 @@
 #include "cmdopt.h"
 #include "util.h"
 
-enum { A = 1, W, U, O, OO, NOHDR, S, SUM, JSON, JD, J };
+enum { A = 1, W, U, O, OO, NOHDR, S, SUM, JSON, JD, J, ON };
 
 /* A bjobs-like table: real options, then LSF's others. */
 static const struct cmdopt tab[] = {
 	{ "a", false, A }, { "w", false, W }, { "u", true, U },
 	{ "o", true, O }, { "oo", true, OO }, { "noheader", false, NOHDR },
-	{ "s", false, S }, { "J", true, J },
+	{ "s", false, S }, { "J", true, J }, { "on", false, ON },
 	/* A real entry before an unsupported one of the same name wins. */
 	{ "json", false, JSON },
 	CMDOPT_UNSUP("sum", false), CMDOPT_UNSUP("psum", false),
@@ -83,6 +83,10 @@ static const struct {
 	{ "-noheader|-u|all", true, "6 3=all " },
 	{ "-uall|-oo|f|-ofile", true, "3=all 5=f 4=file " },
 	{ "-oofile", true, "5=file " },
+	/* A value attached to the longest option taking one, even where a
+	 * longer flag starts the word (bmod -onew.out: -o new.out). */
+	{ "-onew.out", true, "4=new.out " },
+	{ "-on", true, "12 " },
 	{ "-o jobid stat", true, "4=jobid stat " },
 	/* Bundles of single-letter flags, the last may take a value. */
 	{ "-aw|12", true, "1 2 +12 " },
