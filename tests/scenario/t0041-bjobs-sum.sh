@@ -7,6 +7,12 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
+cat >"$LSB_CONF/lsb.users" <<EOF
+Begin UserGroup
+GROUP_NAME  GROUP_MEMBER
+grp1        ($(id -un))
+End UserGroup
+EOF
 cluster_start
 cd "$T_DIR/jobs"
 h=$(bhosts -noheader 2>/dev/null | awk 'NR == 1 { print $1 }')
@@ -85,6 +91,9 @@ expect_eq "-UF: no continuation lines" "" \
 # -X: accepted; host groups are never condensed anyway.
 expect_match "-X lists the job" "^$r " "$(bjobs -X -noheader "$r")"
 # -G: jobs of that user group only.
+g=$(submit -o /dev/null -G grp1 sleep 300)
+expect_eq "-G lists the jobs submitted with -G" "$g" \
+    "$(bjobs -G grp1 -noheader -o jobid 2>&1)"
 err=$(bjobs -G nosuchgroup 2>&1 >/dev/null)
 rc=$?
 expect_eq "-G of a group with no job" "No unfinished job found" "$err"
