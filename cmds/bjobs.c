@@ -819,6 +819,19 @@ print_page(const struct jobs *js, const struct jformat *jf,
 		print_default(js, wide, noheader);
 }
 
+/* LSB_BJOBS_CONSISTENT_EXIT_CODE=Y: exit 0 only when every job asked for
+ * was listed (IBM's lsf.conf page); the environment overrides lsf.conf. */
+static bool
+consistent_exit(void)
+{
+	const char *v = getenv("LSB_BJOBS_CONSISTENT_EXIT_CODE");
+
+	if (v == NULL)
+		v = lsf_conf_get(&client_config(CONF_SHARED)->lsf,
+		    "LSB_BJOBS_CONSISTENT_EXIT_CODE");
+	return v != NULL && (v[0] == 'y' || v[0] == 'Y');
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1021,15 +1034,17 @@ main(int argc, char **argv)
 	if (seen)
 		nmiss += print_not_arrays(&q, seen);
 	if (nlisted == 0 && !json) {
-		/* Nothing to show is a failure, as in LSF: "No unfinished
-		 * job found" and "Job <N> is not found" both exit 255.  IDs
-		 * given that are all found but filtered out say nothing. */
-		if (nids == 0) {
+		if (nids == 0)
 			fprintf(stderr, "%s\n", none_message(q.flags));
+		/* LSF's default: "No ... job found" is an answer (exit 0),
+		 * every ID given being unknown is not; with
+		 * LSB_BJOBS_CONSISTENT_EXIT_CODE=Y nothing found is 255. */
+		if (consistent_exit())
 			return 255;
-		}
-		return nmiss >= q.nids ? 255 : 0;
+		return nids > 0 && nmiss >= q.nids ? 255 : 0;
 	}
+	if (nmiss > 0 && consistent_exit())
+		return 255;
 	if (json)
 		print_json(&js, &jf, miss, nmiss);
 	else if (longf) {
