@@ -16,8 +16,6 @@ static const struct cmdopt opts[] = {
 	{ "l", false, O_L },
 	{ "h", false, O_HELP },
 	{ "V", false, O_VERSION },
-	/* LSF's options this version does not do: refused by name. */
-	CMDOPT_UNSUP("l", false),
 	{ NULL, false, 0 }
 };
 

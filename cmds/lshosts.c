@@ -26,8 +26,7 @@ static const struct cmdopt opts[] = {
 	CMDOPT_UNSUP("gpu", false), CMDOPT_UNSUP("json", false),
 	CMDOPT_UNSUP("loc", false), CMDOPT_UNSUP("mig", false),
 	CMDOPT_UNSUP("o", true), CMDOPT_UNSUP("R", true),
-	CMDOPT_UNSUP("s", false), CMDOPT_UNSUP("sl", false),
-	CMDOPT_UNSUP("T", false),
+	CMDOPT_UNSUP("sl", false),
 	{ NULL, false, 0 }
 };
 

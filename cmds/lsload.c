@@ -29,12 +29,9 @@ static const struct cmdopt opts[] = {
 	{ "V", false, O_VERSION },
 	/* LSF's options this version does not do: refused by name. */
 	CMDOPT_UNSUP("a", false), CMDOPT_UNSUP("cname", false),
-	CMDOPT_UNSUP("E", false), CMDOPT_UNSUP("gpu", false),
-	CMDOPT_UNSUP("gpuload", false), CMDOPT_UNSUP("I", true),
+	CMDOPT_UNSUP("gpu", false), CMDOPT_UNSUP("gpuload", false),
 	CMDOPT_UNSUP("json", false), CMDOPT_UNSUP("loc", false),
-	CMDOPT_UNSUP("N", false), CMDOPT_UNSUP("n", true),
-	CMDOPT_UNSUP("o", true), CMDOPT_UNSUP("R", true),
-	CMDOPT_UNSUP("s", false),
+	CMDOPT_UNSUP("o", true),
 	{ NULL, false, 0 }
 };
 
