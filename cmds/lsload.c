@@ -195,9 +195,25 @@ parse_indices(const char *list, int *idx, size_t *n)
 	return ok && *n > 0;
 }
 
+/* Is this index past the host's lsf.cluster busy threshold?  lsload
+ * marks such values with '*' on a busy host. */
+static bool
+over_busy(const struct lim_host *h, int idx)
+{
+	const struct cluster_host *ch;
+
+	if (!(h->status & LIM_BUSY))
+		return false;
+	ch = config_cluster_host(client_config(CONF_CLUSTER), h->name);
+	if (ch == NULL || !(ch->busy_set & (1u << idx)))
+		return false;
+	return load_index_info[idx].increasing ? h->load[idx] > ch->busy[idx] :
+	    h->load[idx] < ch->busy[idx];
+}
+
 static void
 table(const struct lim_host *hs, uint32_t n, bool wide, bool longform,
-    const struct column *pick, size_t npick)
+    const struct column *pick, size_t npick, bool mark)
 {
 	const struct column *cols = longform ? long_cols : short_cols;
 	size_t ncols = longform ? ARRAY_SIZE(long_cols) :
@@ -229,8 +245,13 @@ table(const struct lim_host *hs, uint32_t n, bool wide, bool longform,
 		/* An unavailable host has no load to show. */
 		for (size_t k = 0; !(h->status & LIM_UNAVAIL) && k < ncols;
 		    k++) {
-			fmt_load_value(cols[k].idx, h->load[cols[k].idx], buf,
-			    sizeof(buf));
+			int x = cols[k].idx;
+			size_t off = 0;
+
+			if (mark && over_busy(h, x))
+				buf[off++] = '*';
+			fmt_load_value(x, h->load[x], buf + off,
+			    sizeof(buf) - off);
 			col_right(&sb, cols[k].end + shift, buf);
 		}
 		col_flush(&sb, stdout);
@@ -368,7 +389,10 @@ main(int argc, char **argv)
 	sort_hosts(rrp, ll.hosts, n);
 	if (maxhosts > 0 && (uint32_t)maxhosts < n)
 		n = (uint32_t)maxhosts;
-	table(ll.hosts, n, wide, longform, npick ? pick : NULL, npick);
+	/* The thresholds apply to the values as the LIM sees them: none
+	 * is marked once -E or -N has scaled them. */
+	table(ll.hosts, n, wide, longform, npick ? pick : NULL, npick,
+	    !eff && !norm);
 	if (rrp != NULL)
 		resreq_release(rrp);
 	lim_load_list_release(&ll);

@@ -1,16 +1,18 @@
 #!/bin/bash
 # lsf.cluster RUNWINDOW: outside it the host is lockW in lsload and
 # closed_Lock in bhosts -w, and mbatchd sends it no job ("Host is
-# locked"); a host whose window is open is ok.
+# locked"); a host whose window is open takes jobs, and a LIM busy
+# threshold shows as LSF shows it: busy, the value marked with '*'.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 2
 # A window that is closed now and for the next hours on hostb; none
-# (always open) on hosta.
+# (always open) on hosta, which is busy instead: it can never have this
+# much memory free.
 h=$(( ($(date +%H | sed 's/^0//') + 3) % 24 ))
-sed -i -e 's/^HOSTNAME  model  type  server  RESOURCES$/& RUNWINDOW/' \
-    -e "s/^hosta  !  !  1  ()\$/& ()/" \
-    -e "s/^hostb  !  !  1  ()\$/& $h:00-$h:30/" "$LSF_CONF/lsf.cluster.c1"
+sed -i -e 's/^HOSTNAME  model  type  server  RESOURCES$/& RUNWINDOW mem/' \
+    -e "s/^hosta  !  !  1  ()\$/& () 999999999/" \
+    -e "s/^hostb  !  !  1  ()\$/& $h:00-$h:30 ()/" "$LSF_CONF/lsf.cluster.c1"
 cluster_start
 cd "$T_DIR/jobs"
 
@@ -25,7 +27,11 @@ host_is() { [ "$(host_status "$1")" = "$2" ]; }
 
 wait_for load_is hostb lockW
 expect_eq "closed run window: lockW" lockW "$(load_status hostb)"
-expect_eq "open run window: ok" ok "$(load_status hosta)"
+wait_for load_is hosta busy
+expect_eq "open run window, busy threshold: busy" busy \
+    "$(load_status hosta)"
+expect_match "the value past the threshold is marked" \
+    '^hosta +busy( +[0-9.%MG]+){9} +\*[0-9.]+[MG]$' "$(lsload hosta)"
 wait_for host_is hostb closed_Lock
 expect_eq "bhosts -w says closed_Lock" closed_Lock "$(host_status hostb)"
 expect_match "lshosts -l shows the window" "^RUN_WINDOWS:  $h:00-$h:30\$" \
