@@ -2,9 +2,10 @@
  * The LIM's administrator socket: a Unix-domain socket,
  * $LSB_SHAREDIR/<cluster>/lim.<host>.sock, on which the kernel says who
  * is calling (SO_PEERCRED).  lsadmin reconfig, limrestart,
- * limshutdown, limlock and limunlock come this way, and only root and the cluster administrators are served.  There is
- * deliberately no administrator request over TCP: a LIM on another
- * machine is reached when the commands get an authenticated transport.
+ * limshutdown, limlock and limunlock come this way, and only root and
+ * the cluster administrators are served.  There is deliberately no
+ * administrator request over TCP: a LIM on another machine is reached
+ * when the commands get an authenticated transport.
  *
  * reconfig reads lsf.shared and lsf.cluster again and applies them in
  * place (a bad file is refused and the old configuration stays); restart
@@ -225,7 +226,6 @@ admin_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
     void *arg)
 {
 	char *cause = NULL;
-
 	uint32_t secs = 0;
 
 	if ((h->type == MSG_LIM_LOCK && !get_u32(r, &secs)) ||
