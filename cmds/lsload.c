@@ -185,7 +185,8 @@ parse_indices(const char *list, int *idx, size_t *n)
 			ok = false;
 			break;
 		}
-		if (*n < NLOADIDX && !strv_contains(&v, load_index_info[i].name)) {
+		if (*n < NLOADIDX &&
+		    !strv_contains(&v, load_index_info[i].name)) {
 			strv_push(&v, load_index_info[i].name);
 			idx[(*n)++] = i;
 		}
