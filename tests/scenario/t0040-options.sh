@@ -58,7 +58,7 @@ refused bhosts -alloc
 refused bqueues -lr
 refused lsload -gpuload
 refused lshosts -cname
-refused lsclusters -l
+refused lshosts -gpu
 out=$(badmin hclose -i lock1 2>&1 | head -n 1)
 expect_eq "badmin hclose -i: named" \
     "badmin: option -i is not supported by this version" "$out"
