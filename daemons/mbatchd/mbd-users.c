@@ -257,3 +257,127 @@ jobs_reattach_limits(void)
 	}
 	free(st);
 }
+
+/*
+ * busers: the slots of the user's (or group members') unfinished jobs
+ * by state, counted as bqueues counts them, and the lsb.users limits.
+ */
+static void
+user_count(struct user_info *ui, const struct job *j)
+{
+	int s = j->status, n = j->pj.num_procs, njobs = 1;
+
+	if (JOB_IS_PARENT(j)) {
+		/* It stands for its virtual pending elements. */
+		int64_t all = (int64_t)n * j->arr->pend.count;
+
+		n = all > INT32_MAX / 4 ? INT32_MAX / 4 : (int)all;
+		njobs = (int)j->arr->pend.count;
+	}
+	if (JOB_STAT_PENDING(s)) {
+		ui->npend += n;
+		ui->npjobs += njobs;
+	} else if (!JOB_STAT_STARTED(s))
+		return;
+	else if (s & JOB_STAT_USUSP)
+		ui->nususp += n;
+	else if (s & JOB_STAT_SSUSP)
+		ui->nssusp += n;
+	else
+		ui->nrun += n;
+	ui->njobs += n;
+}
+
+static void
+user_fill(struct user_info *ui, const char *name)
+{
+	const struct user_limit *l = NULL;
+
+	memset(ui, 0, sizeof(*ui));
+	ui->name = xstrdup(name);
+	ui->is_group = is_group(name);
+	if (ui->is_group) {
+		for (int i = 0; i < mbd->conf.nulimits; i++)
+			if (strcmp(mbd->conf.ulimits[i].name, name) == 0)
+				l = &mbd->conf.ulimits[i];
+	} else
+		l = own_limit(name);
+	ui->max_jobs = l ? l->max_jobs : -1;
+	ui->jl_p = l ? l->jl_p : -1;
+	ui->max_pend_jobs = l ? l->max_pend_jobs : -1;
+	ui->max_pend_slots = l ? l->max_pend_slots : -1;
+	if (ui->max_pend_jobs < 0 && !ui->is_group)
+		ui->max_pend_jobs = mbd->conf.params.max_pend_jobs;
+	for (const struct job *j = mbd->jobs_head; j; j = j->next) {
+		if (ui->is_group ? !in_group(j->user, name, 0) :
+		    strcmp(j->user, name) != 0)
+			continue;
+		user_count(ui, j);
+	}
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every user with an unfinished job or a line in lsb.users, sorted,
+ * then the user groups in file order. */
+static void
+all_names(struct strv *out)
+{
+	struct strv u = STRV_INIT;
+
+	for (const struct job *j = mbd->jobs_head; j; j = j->next)
+		if (!JOB_STAT_FINISHED(j->status) &&
+		    !strv_contains(&u, j->user))
+			strv_push(&u, j->user);
+	for (int i = 0; i < mbd->conf.nulimits; i++) {
+		const char *n = mbd->conf.ulimits[i].name;
+		size_t len = strlen(n);
+
+		if (strcmp(n, "default") == 0 || (len > 0 &&
+		    n[len - 1] == '@') || is_group(n) || strv_contains(&u, n))
+			continue;
+		strv_push(&u, n);
+	}
+	if (u.n > 1)
+		qsort(u.v, u.n, sizeof(*u.v), cmp_name);
+	for (size_t i = 0; i < u.n; i++)
+		strv_push(out, u.v[i]);
+	for (int i = 0; i < mbd->conf.nugroups; i++)
+		strv_push(out, mbd->conf.ugroups[i].name);
+	strv_release(&u);
+}
+
+void
+query_users(struct conn *c, uint32_t seq, struct rbuf *r)
+{
+	struct strv names = STRV_INIT, want = STRV_INIT;
+	struct user_list ul;
+	struct wbuf w;
+
+	if (!get_strv(r, &names) || rbuf_end(r) < 0) {
+		strv_release(&names);
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	if (names.n == 0 || strv_contains(&names, "all"))
+		all_names(&want);
+	else
+		for (size_t i = 0; i < names.n; i++)
+			if (!strv_contains(&want, names.v[i]))
+				strv_push(&want, names.v[i]);
+	ul.n = (uint32_t)want.n;
+	ul.v = xcalloc(want.n + 1, sizeof(*ul.v));
+	for (size_t i = 0; i < want.n; i++)
+		user_fill(&ul.v[i], want.v[i]);
+	wbuf_init(&w);
+	user_list_frame(&w, MSG_USER_LIST, seq, &ul);
+	user_list_release(&ul);
+	strv_release(&names);
+	strv_release(&want);
+	conn_send(c, &w);
+	wbuf_release(&w);
+}
