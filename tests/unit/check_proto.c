@@ -1308,7 +1308,8 @@ START_TEST(test_count_bounds)
 		{ "lim_cluster_info", 4, 6 },	/* admins: a strv */
 		{ "job_result_list", 16, 0 },
 		{ "admin_result_list", 12, 0 },
-		{ "queue_list", 129 + 8 * NLOADIDX, 0 },
+		{ "queue_list", 157 + 8 * NLOADIDX, 0 },
+		{ "user_list", 49, 0 },
 		{ "host_list", 60 + 16 * NLOADIDX, 0 },
 	};
 	enum { LEFT = 64 * 12 * 5 };
