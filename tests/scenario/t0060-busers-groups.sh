@@ -116,5 +116,19 @@ rc=$?
 expect_eq "bmgroup: an unknown group" "nosuch: No such host group" "$out"
 expect_eq "bmgroup: and it fails" 255 "$rc"
 
-bkill "$run" "$held" >/dev/null 2>&1
+# An array's pending elements count one slot and one job each; a job
+# stopped by its user counts as USUSP; mbatchd's counts survive its
+# restart (they are rebuilt from the event log).
+arr=$(submit -H -J "arr[1-3]" -o /dev/null sleep 60)
+bstop "$run" >/dev/null
+wait_for job_is "$run" USUSP
+want="USER/GROUP          JL/P    MAX  NJOBS   PEND    RUN  SSUSP  USUSP    RSV  MPEND  PJOBS MPJOBS
+root                   2     10      6      5      0      0      1      0      -      4     50"
+expect_eq "busers -w: array elements and a stopped job" "$want" \
+    "$(busers -w 2>&1)"
+mbd_restart
+expect_eq "busers -w: the same after mbatchd restarts" "$want" \
+    "$(busers -w 2>&1)"
+
+bkill "$run" "$held" "$arr" >/dev/null 2>&1
 finish
