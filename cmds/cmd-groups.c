@@ -89,7 +89,9 @@ members_text(const struct groups *g, const struct grp *gr, bool recurse,
 	struct strv ex = STRV_INIT;
 	const struct strv *m = gr->members;
 
-	if (strv_contains(m, "all") && (!g->hosts || m->n == 1)) {
+	/* Every user cannot be listed; every host can, with -r. */
+	if (strv_contains(m, "all") && (!g->hosts || (m->n == 1 &&
+	    !recurse))) {
 		sb_adds(sb, all_text(g));
 		return;
 	}

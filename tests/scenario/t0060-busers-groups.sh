@@ -107,6 +107,10 @@ out=$(bmgroup -r hg2 2>&1)
 expect_eq "bmgroup -r: subgroups expanded" \
 "GROUP_NAME    HOSTS
 hg2           hosta hostb" "$out"
+out=$(bmgroup -r hgall 2>&1)
+expect_eq "bmgroup -r: all is every host" \
+"GROUP_NAME    HOSTS
+hgall         hosta hostb" "$out"
 out=$(bmgroup -l hg1 2>&1)
 expect_eq "bmgroup -l" \
 "GROUP_NAME:  hg1
