@@ -88,6 +88,8 @@ admin_call(const struct admin_req *rq, struct admin_result_list *rl)
 
 static const struct cmdopt comment_opts[] = {
 	{ "C", true, 1 },
+	/* LSF's hclose/hopen -i lock_id: refused by name. */
+	CMDOPT_UNSUP("i", true),
 	{ NULL, false, 0 }
 };
 
@@ -332,6 +334,8 @@ reconfig(int op, int argc, char **argv)
 		{ "v", false, 1 },
 		{ "f", false, 2 },
 		{ "C", true, 3 },
+		/* LSF's mbdrestart -p and -s: refused by name. */
+		CMDOPT_UNSUP("p", false), CMDOPT_UNSUP("s", false),
 		{ NULL, false, 0 }
 	};
 	struct admin_req rq = { .op = op };

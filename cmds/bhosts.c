@@ -17,6 +17,16 @@ static const struct cmdopt opts[] = {
 	{ "l", false, O_L },
 	{ "h", false, O_HELP },
 	{ "V", false, O_VERSION },
+	/* LSF's options this version does not do: refused by name. */
+	CMDOPT_UNSUP("a", false), CMDOPT_UNSUP("aff", false),
+	CMDOPT_UNSUP("alloc", false), CMDOPT_UNSUP("attr", false),
+	CMDOPT_UNSUP("cname", false), CMDOPT_UNSUP("e", false),
+	CMDOPT_UNSUP("gpu", false), CMDOPT_UNSUP("json", false),
+	CMDOPT_UNSUP("loc", false), CMDOPT_UNSUP("noheader", false),
+	CMDOPT_UNSUP("o", true), CMDOPT_UNSUP("R", true),
+	CMDOPT_UNSUP("rc", false), CMDOPT_UNSUP("rconly", false),
+	CMDOPT_UNSUP("s", false), CMDOPT_UNSUP("sl", false),
+	CMDOPT_UNSUP("x", false), CMDOPT_UNSUP("X", false),
 	{ NULL, false, 0 }
 };
 

@@ -15,6 +15,8 @@ static const struct cmdopt opts[] = {
 	{ "w", false, O_W },
 	{ "h", false, O_HELP },
 	{ "V", false, O_VERSION },
+	/* LSF's options this version does not do: refused by name. */
+	CMDOPT_UNSUP("l", false),
 	{ NULL, false, 0 }
 };
 

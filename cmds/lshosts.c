@@ -19,6 +19,13 @@ static const struct cmdopt opts[] = {
 	{ "l", false, O_L },
 	{ "h", false, O_HELP },
 	{ "V", false, O_VERSION },
+	/* LSF's options this version does not do: refused by name. */
+	CMDOPT_UNSUP("a", false), CMDOPT_UNSUP("cname", false),
+	CMDOPT_UNSUP("gpu", false), CMDOPT_UNSUP("json", false),
+	CMDOPT_UNSUP("loc", false), CMDOPT_UNSUP("mig", false),
+	CMDOPT_UNSUP("o", true), CMDOPT_UNSUP("R", true),
+	CMDOPT_UNSUP("s", false), CMDOPT_UNSUP("sl", false),
+	CMDOPT_UNSUP("T", false),
 	{ NULL, false, 0 }
 };
 

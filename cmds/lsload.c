@@ -18,6 +18,14 @@ static const struct cmdopt opts[] = {
 	{ "l", false, O_L },
 	{ "h", false, O_HELP },
 	{ "V", false, O_VERSION },
+	/* LSF's options this version does not do: refused by name. */
+	CMDOPT_UNSUP("a", false), CMDOPT_UNSUP("cname", false),
+	CMDOPT_UNSUP("E", false), CMDOPT_UNSUP("gpu", false),
+	CMDOPT_UNSUP("gpuload", false), CMDOPT_UNSUP("I", true),
+	CMDOPT_UNSUP("json", false), CMDOPT_UNSUP("loc", false),
+	CMDOPT_UNSUP("N", false), CMDOPT_UNSUP("n", true),
+	CMDOPT_UNSUP("o", true), CMDOPT_UNSUP("R", true),
+	CMDOPT_UNSUP("s", false),
 	{ NULL, false, 0 }
 };
 
