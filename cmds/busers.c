@@ -20,6 +20,9 @@ static const struct cmdopt opts[] = {
 	{ "w", false, O_W },
 	{ "h", false, O_HELP },
 	{ "V", false, O_VERSION },
+	/* LSF's options this version does not do: refused by name. */
+	CMDOPT_UNSUP("alloc", false), CMDOPT_UNSUP("json", false),
+	CMDOPT_UNSUP("o", true),
 	{ NULL, false, 0 }
 };
 

@@ -15,12 +15,22 @@
 
 enum { O_L = 1, O_R, O_W, O_HELP, O_VERSION };
 
-static const struct cmdopt opts[] = {
-	{ "l", false, O_L },
-	{ "r", false, O_R },
-	{ "w", false, O_W },
-	{ "h", false, O_HELP },
-	{ "V", false, O_VERSION },
+#define GROUP_OPTS							\
+	{ "l", false, O_L },						\
+	{ "r", false, O_R },						\
+	{ "w", false, O_W },						\
+	{ "h", false, O_HELP },						\
+	{ "V", false, O_VERSION }
+
+static const struct cmdopt uopts[] = {
+	GROUP_OPTS,
+	{ NULL, false, 0 }
+};
+
+static const struct cmdopt mopts[] = {
+	GROUP_OPTS,
+	/* LSF's options this version does not do: refused by name. */
+	CMDOPT_UNSUP("cu", false),
 	{ NULL, false, 0 }
 };
 
@@ -160,7 +170,7 @@ groups_main(int argc, char **argv, bool hosts)
 
 	progname = hosts ? "bmgroup" : "bugroup";
 	cmdopt_init(&st, argc, argv, true);
-	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
+	while ((id = cmdopt_next(&st, hosts ? mopts : uopts, &val)) != 0) {
 		switch (id) {
 		case O_L: longform = true; break;
 		case O_R: recurse = true; break;
