@@ -5,13 +5,16 @@
  * so a long wait costs mbatchd one small query every 10 seconds.  It
  * gives up when the condition can never become true (a job it waits
  * to be done has exited, say) or when the -t timeout (minutes; else
- * DEFAULT_BWAIT_TIMEOUT of lsb.params, else none) has passed.
+ * DEFAULT_BWAIT_TIMEOUT of lsb.params, else none) has passed.  A
+ * restart of mbatchd does not end the wait: mbd_connect waits for it,
+ * and a connection lost in the middle of a question is asked again.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmd-display.h"
 #include "cmdopt.h"
@@ -31,6 +34,7 @@ static const struct cmdopt opts[] = {
 
 #define POLL_MAX	10	/* seconds between two questions */
 #define MINUTES_MAX	525600	/* a year, LSF's bound for -t and -r */
+#define MAX_BROKEN	5	/* connections lost in a row before giving up */
 
 static void NORETURN
 usage(int rc)
@@ -68,20 +72,47 @@ default_timeout(void)
 	return 0;
 }
 
+/*
+ * The condition's value now, or -1 when the connection broke (mbatchd
+ * restarting, say): then bwait asks again at its next turn.
+ */
 static int
 ask(const char *cond)
 {
 	struct strv one = STRV_INIT;
 	struct wait_reply wr;
+	struct msg_error e;
 	struct reply rp;
+	struct wbuf w;
+	int fd;
 
 	strv_push(&one, cond);
-	disp_mbd_query(MSG_WAIT_QUERY, &one, MSG_WAIT_REPLY, &rp);
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_WAIT_QUERY, 1, 0);
+	put_strv(&w, &one);
+	wbuf_end_frame(&w);
+	strv_release(&one);
+	fd = mbd_connect();
+	if (mbd_call(fd, &w, &rp) < 0) {
+		int err = errno;
+
+		close(fd);
+		wbuf_release(&w);
+		errno = err;
+		return -1;
+	}
+	close(fd);
+	wbuf_release(&w);
+	if (reply_is_error(&rp, &e)) {
+		fprintf(stderr, "%s: %s\n", e.context ? e.context : "bwait",
+		    lsb_errmsg(e.code));
+		exit(255);
+	}
 	memset(&wr, 0, sizeof(wr));
-	if (!wait_reply_unpack(&rp.r, &wr) || rbuf_end(&rp.r) < 0)
+	if (rp.hdr.type != MSG_WAIT_REPLY ||
+	    !wait_reply_unpack(&rp.r, &wr) || rbuf_end(&rp.r) < 0)
 		disp_bad_reply("mbatchd");
 	reply_release(&rp);
-	strv_release(&one);
 	return wr.value;
 }
 
@@ -101,7 +132,7 @@ main(int argc, char **argv)
 	const char *val, *cond = NULL;
 	long timeout = -1;
 	double start, left, pause = 1;
-	int id, nrest;
+	int id, nrest, v, broken = 0;
 
 	progname = "bwait";
 	cmdopt_init(&st, argc, argv, true);
@@ -123,7 +154,14 @@ main(int argc, char **argv)
 
 	start = now();
 	for (;;) {
-		switch (ask(cond)) {
+		v = ask(cond);
+		if (v < 0 && ++broken > MAX_BROKEN) {
+			fprintf(stderr, "bwait: Failed in sending/receiving a "
+			    "message: %s\n", strerror(errno));
+			exit(255);
+		} else if (v >= 0)
+			broken = 0;
+		switch (v) {
 		case DEP_TRUE:
 			cmdopt_release(&st);
 			return 0;

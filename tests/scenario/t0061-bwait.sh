@@ -47,6 +47,17 @@ expect_eq "bwait -t 0: fails" 255 "$rc"
 bwait >/dev/null 2>&1
 expect_eq "bwait without -w: usage" 255 "$?"
 
+# A restart of mbatchd does not end the wait.
+mid=$(submit -o /dev/null sleep 4)
+bwait -w "done($mid)" >"$T_DIR/bwait.out" 2>&1 &
+bw=$!
+mbd_restart
+wait "$bw"
+rc=$?
+expect_eq "bwait: waits through an mbatchd restart, then returns 0" 0 "$rc"
+expect_eq "bwait: and says nothing" "" "$(cat "$T_DIR/bwait.out")"
+check "bwait: the job is done" job_is "$mid" DONE
+
 long=$(submit -o /dev/null sleep 600)
 wait_for job_is "$long" RUN
 start=$(date +%s)
