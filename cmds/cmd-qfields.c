@@ -1,8 +1,7 @@
 /*
- * bqueues -o and -json: LSF's queue field names (and their aliases), the
- * width each gets with "name:", values left-justified unless "name:-N",
- * cut at the end when longer than the width, "-" for a value not set.
- * Headers are the field names in capitals.
+ * bqueues -o and -json: LSF's queue field names (and their aliases) with
+ * the width each gets with "name:", and the values bqueues shows ("-"
+ * for a value not set); cmd-fields.c lays them out.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cmd-fields.h"
 #include "cmd-qfields.h"
 #include "util.h"
 
@@ -110,12 +110,7 @@ enum qf {
 	QF_DEF_THREAD, QF_RESREQ, QF_HOSTS, QF_USERS
 };
 
-static const struct qfield {
-	const char	*name;
-	const char	*alias;
-	int		 width;		/* with "name:" */
-	enum qf		 id;
-} fields[] = {
+static const struct fmt_field fields[] = {
 	{ "queue_name", "qname", 15, QF_NAME },
 	{ "description", "desc", 50, QF_DESC },
 	{ "priority", "prio", 10, QF_PRIO },
@@ -157,11 +152,12 @@ static const struct qfield {
 };
 
 static void
-value(const struct queue_info *q, enum qf id, char *buf, size_t len)
+value(const void *rec, int id, char *buf, size_t len)
 {
+	const struct queue_info *q = rec;
 	const char *s = NULL;
 
-	switch (id) {
+	switch ((enum qf)id) {
 	case QF_NAME: s = q->name; break;
 	case QF_DESC: s = q->description; break;
 	case QF_PRIO: snprintf(buf, len, "%d", q->priority); return;
@@ -225,208 +221,12 @@ value(const struct queue_info *q, enum qf id, char *buf, size_t len)
 	snprintf(buf, len, "%s", s && *s ? s : "-");
 }
 
-struct qcol {
-	const struct qfield	*f;
-	int			 width;		/* 0: as long as it is */
-	bool			 right;
-};
-
-static const struct qfield *
-field_find(const char *w)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
-		if (strcasecmp(fields[i].name, w) == 0 ||
-		    (fields[i].alias && strcasecmp(fields[i].alias, w) == 0))
-			return &fields[i];
-	return NULL;
-}
-
-/* Parse the spec into cols; -1 with *bad. */
-static int
-parse(const char *spec, struct qcol **cols, int *ncols, char **delim,
-    char **bad)
-{
-	struct strv words = STRV_INIT;
-	char *copy = xstrdup(spec), *d;
-	int n = 0, rc = 0;
-
-	*delim = NULL;
-	/* delimiter='c' may hold a blank, so take it out first. */
-	if ((d = strstr(copy, "delimiter=")) != NULL) {
-		char *v = d + strlen("delimiter="), *e;
-
-		if (*v == '\'' || *v == '"') {
-			e = strchr(v + 1, *v);
-			*delim = xstrndup(v + 1, e ? (size_t)(e - v - 1) :
-			    strlen(v + 1));
-			e = e ? e + 1 : v + strlen(v);
-		} else {
-			e = v + strcspn(v, " \t");
-			*delim = xstrndup(v, (size_t)(e - v));
-		}
-		memmove(d, e, strlen(e) + 1);
-	}
-	strv_split_ws(&words, copy);
-	free(copy);
-	*cols = xcalloc(words.n * ARRAY_SIZE(fields) + 1, sizeof(**cols));
-	for (size_t i = 0; i < words.n && rc == 0; i++) {
-		char *w = words.v[i], *c = strchr(w, ':');
-		const struct qfield *f;
-		int width = 0;
-		bool right = false;
-
-		if (c != NULL) {
-			*c++ = '\0';
-			if (*c == '-') {
-				right = true;
-				c++;
-			}
-			if (*c) {
-				long l;
-
-				if (parse_long(c, &l) < 0 || l < 1 ||
-				    l > 4096) {
-					*bad = xstrdup(spec);
-					rc = -1;
-					break;
-				}
-				width = (int)l;
-			}
-		}
-		if (strcasecmp(w, "all") == 0) {
-			for (size_t k = 0; k < ARRAY_SIZE(fields); k++) {
-				(*cols)[n].f = &fields[k];
-				(*cols)[n].width = c && !width ?
-				    fields[k].width : width;
-				(*cols)[n++].right = right;
-			}
-			continue;
-		}
-		if ((f = field_find(w)) == NULL) {
-			*bad = xstrdup(w);
-			rc = -1;
-			break;
-		}
-		(*cols)[n].f = f;
-		(*cols)[n].width = c && !width ? f->width : width;
-		(*cols)[n++].right = right;
-	}
-	strv_release(&words);
-	if (rc == 0 && n == 0) {
-		*bad = xstrdup(spec);
-		rc = -1;
-	}
-	*ncols = n;
-	return rc;
-}
-
-static void
-header(const struct qfield *f, char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; f->name[i] && i + 1 < len; i++)
-		buf[i] = (char)(f->name[i] >= 'a' && f->name[i] <= 'z' ?
-		    f->name[i] - 'a' + 'A' : f->name[i]);
-	buf[i] = '\0';
-}
-
-static void
-cell(struct strbuf *line, const struct qcol *cl, const char *s)
-{
-	if (cl->width == 0)
-		sb_adds(line, s);
-	else
-		sb_addf(line, cl->right ? "%*.*s" : "%-*.*s", cl->width,
-		    cl->width, s);
-}
-
-static void
-json_str(struct strbuf *sb, const char *s)
-{
-	sb_addc(sb, '"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '"': sb_adds(sb, "\\\""); break;
-		case '\\': sb_adds(sb, "\\\\"); break;
-		case '/': sb_adds(sb, "\\/"); break;
-		case '\n': sb_adds(sb, "\\n"); break;
-		case '\t': sb_adds(sb, "\\t"); break;
-		case '\r': sb_adds(sb, "\\r"); break;
-		default:
-			if (c < 0x20)
-				sb_addf(sb, "\\u%04x", c);
-			else
-				sb_addc(sb, (char)c);
-		}
-	}
-	sb_addc(sb, '"');
-}
-
 int
 qfmt_print(const struct queue_info *qs, uint32_t n, const char *spec,
     bool json, bool noheader, char **bad)
 {
-	struct strbuf sb = STRBUF_INIT;
-	struct qcol *cols;
-	char *delim, h[64], v[1024];
-	const char *sep;
-	int ncols;
+	const struct fmt_set set = { "bqueues", "QUEUES", fields,
+	    ARRAY_SIZE(fields), value };
 
-	*bad = NULL;
-	if (parse(spec, &cols, &ncols, &delim, bad) < 0) {
-		free(cols);
-		free(delim);
-		return -1;
-	}
-	sep = delim ? delim : " ";
-	if (json) {
-		sb_addf(&sb, "{\n  \"COMMAND\":\"bqueues\",\n  \"QUEUES\":%u,\n"
-		    "  \"RECORDS\":[\n", n);
-		for (uint32_t i = 0; i < n; i++) {
-			sb_adds(&sb, "    {\n");
-			for (int c = 0; c < ncols; c++) {
-				header(cols[c].f, h, sizeof(h));
-				value(&qs[i], cols[c].f->id, v, sizeof(v));
-				sb_adds(&sb, "      ");
-				json_str(&sb, h);
-				sb_addc(&sb, ':');
-				json_str(&sb, v);
-				sb_adds(&sb, c + 1 < ncols ? ",\n" : "\n");
-			}
-			sb_adds(&sb, i + 1 < n ? "    },\n" : "    }\n");
-		}
-		sb_adds(&sb, "  ]\n}\n");
-		fputs(sb.buf, stdout);
-	} else {
-		if (!noheader) {
-			for (int c = 0; c < ncols; c++) {
-				if (c)
-					sb_adds(&sb, sep);
-				header(cols[c].f, h, sizeof(h));
-				cell(&sb, &cols[c], h);
-			}
-			if (!delim)
-				sb_rtrim(&sb);
-			printf("%s\n", sb.buf);
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			sb_reset(&sb);
-			for (int c = 0; c < ncols; c++) {
-				if (c)
-					sb_adds(&sb, sep);
-				value(&qs[i], cols[c].f->id, v, sizeof(v));
-				cell(&sb, &cols[c], v);
-			}
-			if (!delim)
-				sb_rtrim(&sb);
-			printf("%s\n", sb.buf);
-		}
-	}
-	sb_release(&sb);
-	free(cols);
-	free(delim);
-	return 0;
+	return fmt_print(&set, qs, sizeof(*qs), n, spec, json, noheader, bad);
 }
