@@ -66,6 +66,29 @@ ug2                    -      -      3      2      1      0      0      0
 a_rather_long_group    -      -      0      0      0      0      0      0
 ugall                  -      -      3      2      1      0      0      0" \
     "$out"
+out=$(busers -o "user max jl/p:-5 njobs pend run pjobs mpjobs" root ug1 2>&1)
+expect_eq "busers -o: LSF's fields" \
+"USER MAX  JL/P NJOBS PEND RUN PJOBS MPJOBS
+root 10     2 3 2 1 1 50
+ug1 20     - 3 2 1 1 -" "$out"
+out=$(busers -o "user: njobs: delimiter=';'" -json 2>&1)
+expect_eq "busers -o -json" \
+'{
+  "COMMAND":"busers",
+  "USERS":1,
+  "RECORDS":[
+    {
+      "USER":"root",
+      "NJOBS":"3"
+    }
+  ]
+}' "$out"
+out=$(busers -o "user nosuch" 2>&1)
+expect_eq "busers -o: an unknown field" "nosuch: Illegal field name." "$out"
+out=$(LSB_BUSERS_FORMAT="user:8 run:-4" busers 2>&1)
+expect_eq "LSB_BUSERS_FORMAT" \
+"USER      RUN
+root        1" "$out"
 busers -x >/dev/null 2>&1
 expect_eq "busers: an unknown option is refused" 255 "$?"
 
