@@ -598,6 +598,10 @@ fill_queue(struct mqueue *q, struct queue_info *qi)
 	qi->cpulimit = qc->cpulimit.max;
 	qi->memlimit = qc->memlimit.max;
 	qi->proclimit = (int)qc->proclimit.max;
+	qi->runlimit_dflt = qc->runlimit.deflt;
+	qi->cpulimit_dflt = qc->cpulimit.deflt;
+	qi->memlimit_dflt = qc->memlimit.deflt;
+	qi->proclimit_dflt = (int)qc->proclimit.deflt;
 	qi->exclusive = qc->exclusive;
 	qi->extra.keys = qc->keys;
 	qi->extra.vals = qc->vals;
@@ -666,6 +670,8 @@ fill_host(struct mhost *h, struct host_info *hi)
 		st |= HOST_STAT_EXCLUSIVE;
 	if (h->window_closed)
 		st |= HOST_STAT_WIND;
+	if (h->lim_locked)
+		st |= HOST_STAT_LOCKED;
 	if (h->lim_up && policy_over_sched(h->ph.thr, h->load) >= 0)
 		st |= HOST_STAT_BUSY;
 	hi->status = st;

@@ -450,6 +450,8 @@ VISIT(queue_info)
 	VSTR(dispatch_window); VSTR(run_window); VI64(runlimit);
 	VI64(cpulimit); VI64(memlimit); VINT(proclimit); VBOOL(exclusive);
 	visit_kv_list(v, &x->extra, y ? &y->extra : NULL);
+	VI64(runlimit_dflt); VI64(cpulimit_dflt); VI64(memlimit_dflt);
+	VINT(proclimit_dflt);
 }
 
 VISIT(host_info)
@@ -601,6 +603,23 @@ VISIT(admin_result_list)
 	VLIST(v, n, admin_result);
 }
 
+VISIT(user_info)
+{
+	VSTR(name); VBOOL(is_group); VINT(max_jobs); VFLT(jl_p);
+	VINT(max_pend_jobs); VINT(max_pend_slots); VINT(njobs); VINT(npend);
+	VINT(nrun); VINT(nssusp); VINT(nususp); VINT(nrsv); VINT(npjobs);
+}
+
+VISIT(user_list)
+{
+	VLIST(v, n, user_info);
+}
+
+VISIT(wait_reply)
+{
+	VINT(value);
+}
+
 /* One table of every message struct, with type-erased wrappers. */
 struct codec {
 	const char	*name;
@@ -653,6 +672,9 @@ WRAP(job_result_list)
 WRAP(queue_list)
 WRAP(host_list)
 WRAP(admin_result_list)
+WRAP(user_info)
+WRAP(user_list)
+WRAP(wait_reply)
 
 /* A reply type's codec comes before its item's (codec_for_type). */
 static const struct codec codecs[] = {
@@ -668,6 +690,7 @@ static const struct codec codecs[] = {
 	ENTRY(queue_list, MSG_QUEUE_LIST),
 	ENTRY(host_list, MSG_HOST_LIST),
 	ENTRY(admin_result_list, MSG_ADMIN_REPLY),
+	ENTRY(user_list, MSG_USER_LIST),
 	ENTRY(job_result, MSG_SIGNAL_REPLY),
 	ENTRY(queue_info, MSG_QUEUE_LIST),
 	ENTRY(host_info, MSG_HOST_LIST),
@@ -689,6 +712,8 @@ static const struct codec codecs[] = {
 	ENTRY(peek_reply, MSG_PEEK_REPLY),
 	ENTRY(admin_req, MSG_ADMIN),
 	ENTRY(admin_result, MSG_ADMIN_REPLY),
+	ENTRY(user_info, MSG_USER_LIST),
+	ENTRY(wait_reply, MSG_WAIT_REPLY),
 };
 #define NCODECS	((int)ARRAY_SIZE(codecs))
 
@@ -1291,7 +1316,8 @@ START_TEST(test_count_bounds)
 		{ "lim_cluster_info", 4, 6 },	/* admins: a strv */
 		{ "job_result_list", 16, 0 },
 		{ "admin_result_list", 12, 0 },
-		{ "queue_list", 129 + 8 * NLOADIDX, 0 },
+		{ "queue_list", 157 + 8 * NLOADIDX, 0 },
+		{ "user_list", 49, 0 },
 		{ "host_list", 60 + 16 * NLOADIDX, 0 },
 	};
 	enum { LEFT = 64 * 12 * 5 };
@@ -1925,6 +1951,10 @@ START_TEST(test_names)
 	ck_assert_str_eq(msg_type_name(MSG_SBD_SHUTDOWN), "MSG_SBD_SHUTDOWN");
 	ck_assert_str_eq(msg_type_name(MSG_SBD_RESTART), "MSG_SBD_RESTART");
 	ck_assert_str_eq(msg_type_name(MSG_LIM_SHUTDOWN), "MSG_LIM_SHUTDOWN");
+	ck_assert_str_eq(msg_type_name(MSG_LIM_LOCK), "MSG_LIM_LOCK");
+	ck_assert_str_eq(msg_type_name(MSG_LIM_UNLOCK), "MSG_LIM_UNLOCK");
+	ck_assert_str_eq(msg_type_name(MSG_LIM_EXCL_HOSTS),
+	    "MSG_LIM_EXCL_HOSTS");
 	ck_assert_str_eq(msg_type_name(9999), "MSG_UNKNOWN");
 	ck_assert_str_eq(lsb_errmsg(LSBE_NO_JOB), "No matching job found");
 	ck_assert_str_eq(lsb_errmsg(-1), "Unknown error");
