@@ -6,7 +6,7 @@
  *
  * Each option sets what bsub's would; its "n" form puts back the
  * default.  The job must be pending for most of them; a started job
- * takes -r, -sp, -W, -c, -M, -o and -e (mbatchd decides, with
+ * takes -r, -sp, -W, -c, -M, -o, -e and -R (mbatchd decides, with
  * LSB_MOD_ALL_JOBS).
  */
 #include <errno.h>

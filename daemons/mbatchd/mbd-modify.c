@@ -8,12 +8,13 @@
  * change -r and -sp, and with LSB_MOD_ALL_JOBS (lsf.conf, Y unless
  * set otherwise, as LSF installs it) its run, CPU and memory limits
  * (-W -c -M and their n forms), which its execution host applies at
- * once, and its output and error files (-o -oo -e -eo -on -en), which
- * are for its next run; anything else is refused with "Job has already
- * started".  For an array, the parent's change reaches every element
- * that still shares its options; an element changed alone gets its
- * own copy first.  A parent whose elements have all started takes
- * only -r and -sp.
+ * once, its output and error files (-o -oo -e -eo -on -en), which are
+ * for its next run, and its resource requirement (-R -Rn), whose rusage
+ * is reserved from now and the rest for its next run; anything else
+ * is refused with "Job has already started".  For an array, the
+ * parent's change reaches every element that still shares its
+ * options; an element changed alone gets its own copy first.  A parent
+ * whose elements have all started takes only -r and -sp.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@
 #define MOD_STARTED_OK	(MOD_RERUN | MOD_PRIO)
 /* What LSB_MOD_ALL_JOBS adds for a started job. */
 #define MOD_STARTED_ALL	(MOD_RUNLIMIT | MOD_CPULIMIT | MOD_MEMLIMIT |	\
-	    MOD_OUT | MOD_ERR)
+	    MOD_OUT | MOD_ERR | MOD_RESREQ)
 /* What its execution host must hear of at once. */
 #define MOD_RUN_LIMITS	(MOD_RUNLIMIT | MOD_CPULIMIT | MOD_MEMLIMIT)
 
@@ -285,13 +286,17 @@ job_modify_apply(struct job *j, const struct ev_job_modify *m)
 
 		job_set_asked(j, &none);
 	}
-	if (JOB_STAT_PENDING(status) &&
+	/* A started job's new requirement: its rusage from now, the rest
+	 * for its next dispatch. */
+	if ((JOB_STAT_PENDING(status) || ((set | del) & MOD_RESREQ)) &&
 	    job_set_resreq(j, mbd->conf.lsf.unit_for_limits, &cause) < 0) {
 		log_warnx("job %lld: %s", (long long)j->jobid, cause);
 		free(cause);
 	}
 	job_attach_limits(j);
 	job_set_status(j, status);
+	if (JOB_STAT_STARTED(status))
+		reserve_add(j);
 	if (JOB_IS_PARENT(j))
 		reshare(j);
 	/* A started job's host applies its new limits (job_limits_send);
@@ -340,6 +345,25 @@ started_limits(const struct job *j, const struct mod_req *m,
 	return *context ? LSBE_HARD_LIMIT : LSBE_NO_ERROR;
 }
 
+/* A started job's new -R, merged with its queue's as at submission (a
+ * pending job's is checked with the rest of what its queue takes). */
+static int
+started_resreq(const struct job *j, const struct mod_req *m, char **detail)
+{
+	struct resreq jr, eff;
+	int rc;
+
+	if (resreq_merge_job(&jr, &m->req.res_reqs,
+	    mbd->conf.lsf.unit_for_limits, detail) < 0)
+		return LSBE_BAD_RESREQ;
+	rc = resreq_merge_queue(&eff, j->queue->rr, &jr, detail);
+	resreq_release(&jr);
+	if (rc < 0)
+		return LSBE_BAD_RESREQ;
+	resreq_release(&eff);
+	return LSBE_NO_ERROR;
+}
+
 /* Is everything asked for valid for this job?  LSBE_* and a context. */
 static int
 check(struct job *j, const struct mod_req *m, const char *user, int uid,
@@ -364,6 +388,10 @@ check(struct job *j, const struct mod_req *m, const char *user, int uid,
 		return LSBE_JOB_STARTED;
 	if (!JOB_IS_PARENT(j) && !JOB_STAT_PENDING(j->status) &&
 	    (code = started_limits(j, m, context)) != LSBE_NO_ERROR)
+		return code;
+	if (!JOB_IS_PARENT(j) && !JOB_STAT_PENDING(j->status) &&
+	    (m->set & MOD_RESREQ) &&
+	    (code = started_resreq(j, m, detail)) != LSBE_NO_ERROR)
 		return code;
 	if ((m->del & MOD_NAME) && j->arr != NULL)
 		return LSBE_BAD_JOB_NAME;

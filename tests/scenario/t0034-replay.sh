@@ -61,9 +61,10 @@ wait_for job_is "$r2" USUSP
 bresume "$r2" >/dev/null
 wait_for job_is "$r2" RUN
 bswitch other "$r3" >/dev/null
-expect_eq "a started job takes new limits and output file" \
+expect_eq "a started job takes new limits, rusage and output file" \
     "Parameters of job <$r3> are being changed" \
-    "$(bmod -W 500 -M 100 -cn -o "$T_DIR/jobs/r3.%J" "$r3")"
+    "$(bmod -W 500 -M 100 -cn -R "rusage[mem=20]" -o "$T_DIR/jobs/r3.%J" \
+    "$r3")"
 brequeue "$r4" >/dev/null
 ran_twice() {
 	badmin statedump | grep -q "^job $r4\\[0\\] status=0x4 .* run_count=2 "

@@ -35,6 +35,9 @@ reason() {
 limit_of() {
 	bjobs -l "$2" | grep -A1 "^ $1\$" | tail -n 1
 }
+rtl() {
+	bjobs -noheader -o runtimelimit "$1"
+}
 changed() {
 	expect_eq "$1" "Parameters of job <$2> are being changed" "$3"
 }
@@ -67,7 +70,7 @@ expect_match "bjobs -l shows the new run limit" "^ 3\\.0 min of $FROM\$" \
 expect_eq "and none once it is removed" "" \
     "$(bjobs -l "$rm" | grep '^ RUNLIMIT$')"
 expect_eq "bjobs -o runtimelimit" "3.0 1.0" \
-    "$(bjobs -noheader -o runtimelimit "$ext") $(bjobs -noheader -o runtimelimit "$short")"
+    "$(rtl "$ext") $(rtl "$short")"
 
 # An array: a started element alone, not the array whose elements have
 # all started.
@@ -75,7 +78,7 @@ changed "bmod -W of a running element" "$arr[1]" "$(bmod -W 1 "$arr[1]")"
 expect_eq "bmod -W of an array whose elements have all started" \
     "Job has already started. Job not modified." "$(bmod -W 1 "$arr" 2>&1)"
 expect_eq "bjobs -o runtimelimit of the elements" "1.0 -" \
-    "$(bjobs -noheader -o runtimelimit "$arr[1]") $(bjobs -noheader -o runtimelimit "$arr[2]")"
+    "$(rtl "$arr[1]") $(rtl "$arr[2]")"
 
 # The host's sbatchd restarts after the job's new limit reached it: its
 # supervisor keeps the limit (the new sbatchd is not told again).
@@ -118,6 +121,25 @@ check "its host hears of it" wait_for told_once hostb "$cpu"
 changed "bmod -cn of a running job" "$cpu" "$(bmod -cn "$cpu")"
 expect_eq "and the limit is gone" "" "$(bjobs -l "$cpu" | grep '^ CPULIMIT$')"
 bkill "$cpu" >/dev/null
+
+# Resource requirement: its rusage is reserved from now on.
+rsv_mem() { bhosts -l hostb | awk '$1 == "Reserved" { print $12 }'; }
+rq=$(submit -m hostb -o /dev/null sleep 300)
+wait_for job_is "$rq" RUN
+expect_eq "nothing reserved on hostb" 0M "$(rsv_mem)"
+changed "bmod -R of a running job" "$rq" \
+    "$(bmod -R "rusage[mem=300]" "$rq")"
+reserved() { [ "$(rsv_mem)" = 300M ]; }
+check "its rusage is reserved on its host" wait_for reserved
+expect_match "bjobs -l shows the new requirement" "rusage\\[mem=300" \
+    "$(bjobs -l "$rq" | sed -n 's/^ Combined: //p')"
+expect_eq "a bad one is refused" \
+    "Bad resource requirement syntax. Job not modified." \
+    "$(bmod -R "rusage[mem=" "$rq" 2>&1 | head -n 1)"
+changed "bmod -Rn of a running job" "$rq" "$(bmod -Rn "$rq")"
+released() { [ "$(rsv_mem)" = 0M ]; }
+check "and the reservation goes" wait_for released
+bkill "$rq" >/dev/null
 
 # Output: for the next run.
 out=$(submit -m hosta -o out1.%J 'echo run; sleep 300')
