@@ -25,6 +25,7 @@
 #include "bsub-opts.h"
 #include "client.h"
 #include "lsf.h"
+#include "timefmt.h"
 #include "timespec.h"
 
 extern char **environ;
@@ -513,6 +514,20 @@ main(int argc, char **argv)
 	    !submit_reply_unpack(&rp.r, &rep) || rbuf_end(&rp.r) < 0) {
 		fprintf(stderr, "bsub: unexpected reply from mbatchd\n");
 		exit(255);
+	}
+	/* -b and -t are confirmed on stderr, before the job's line. */
+	if (rq.begin_time > 0 || rq.term_time > 0) {
+		char when[64];
+
+		if (rq.begin_time > 0) {
+			fmt_time_full(rq.begin_time, when, sizeof(when));
+			fprintf(stderr, "Job will be scheduled after %s\n", when);
+		}
+		if (rq.term_time > 0) {
+			fmt_time_full(rq.term_time, when, sizeof(when));
+			fprintf(stderr, "Job will be terminated by %s\n", when);
+		}
+		fflush(stderr);
 	}
 	/* BSUB_STDERR moves even this line to stderr, as in LSF. */
 	fprintf(getenv("BSUB_STDERR") ? stderr : stdout,

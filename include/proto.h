@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	5
+#define PROTO_VERSION	6
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -273,6 +273,9 @@ struct job_info {
 	int		 run_count;
 	/* bjobs -A: the array's elements by state, JA_* */
 	int64_t		 array_counts[8];
+	struct strv	 asked_hosts;	/* -m as written */
+	char		*login_shell;	/* -L */
+	char		*pre_exec;	/* -E */
 };
 enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	JA_PSUSP, JA_NCOUNTS };
@@ -295,7 +298,8 @@ enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	F(I64, max_mem_kb) F(I64, avg_mem_kb) F(I64, swap_kb)		\
 	F(INT, pgid) F(STRV, pids) F(I64A, rlimits, LSF_RLIM_NLIMITS)	\
 	F(INT, user_priority) F(INT, run_count)				\
-	F(I64A, array_counts, JA_NCOUNTS)
+	F(I64A, array_counts, JA_NCOUNTS) F(STRV, asked_hosts)		\
+	F(STR, login_shell) F(STR, pre_exec)
 #define JIB_ENUM_(k, f, ...)	JIB_##f,
 enum { JOB_INFO_FIELDS(JIB_ENUM_) JIB_COUNT };
 #undef JIB_ENUM_
