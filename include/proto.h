@@ -130,6 +130,9 @@ enum lsb_err {
 	LSBE_CONF,		/* The configuration has errors */
 	LSBE_DEP_NOT_FOUND,	/* a -w names a job that does not exist */
 	LSBE_SBD_UNREACH,	/* the host's sbatchd is not connected */
+	LSBE_BAD_UGROUP,	/* -G: no such user group */
+	LSBE_UGROUP_MEMBER,	/* -G: the user is not in the group */
+	LSBE_BAD_RESNAME,	/* -R names a resource nobody defined */
 	LSBE_NERR
 };
 const char	*lsb_errmsg(int);

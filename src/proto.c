@@ -531,6 +531,11 @@ static const char *const errmsgs[LSBE_NERR] = {
 	[LSBE_CONF] = "Bad configuration",
 	[LSBE_DEP_NOT_FOUND] = "No matching job found",
 	[LSBE_SBD_UNREACH] = "Slave batch daemon (sbatchd) is unreachable",
+	[LSBE_BAD_UGROUP] = "Bad user group name",
+	[LSBE_UGROUP_MEMBER] = "User not in the specified user group",
+	/* After a context 'Error in select section: Error near "x" '. */
+	[LSBE_BAD_RESNAME] = "incorrect section name, resource name, or "
+	    "resource function name",
 };
 
 const char *

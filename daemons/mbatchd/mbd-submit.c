@@ -75,6 +75,58 @@ qcheck_of_job(struct qcheck *k, const struct job *j)
 	k->res_reqs = j->x ? &j->x->res_reqs : &none;
 }
 
+/* A resource a requirement may name: lsf.shared's, or a host type or
+ * model (the built-in indices never get here). */
+static bool
+resource_known(const char *name, void *arg)
+{
+	const struct shared_conf *sc = &mbd->conf.shared;
+
+	(void)arg;
+	for (int i = 0; i < sc->nresources; i++)
+		if (strcmp(sc->resources[i].name, name) == 0)
+			return true;
+	for (int i = 0; i < sc->nmodels; i++)
+		if (strcmp(sc->models[i].name, name) == 0)
+			return true;
+	if (strv_contains(&sc->host_types, name))
+		return true;
+	/* One a host of lsf.cluster has ("!res": dedicated). */
+	for (int i = 0; i < mbd->conf.cluster.nhosts; i++) {
+		const struct strv *rs = &mbd->conf.cluster.hosts[i].resources;
+
+		for (size_t k = 0; k < rs->n; k++)
+			if (strcmp(rs->v[k] + (rs->v[k][0] == '!'), name) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* -G: groups that exist, the user a member of the one charged. */
+static int
+check_user_group(const char *spec, const char *user, char **context)
+{
+	struct strv words = STRV_INIT;
+	int code = LSBE_NO_ERROR;
+
+	strv_split_ws(&words, spec);
+	for (size_t i = 0; i < words.n && code == LSBE_NO_ERROR; i++) {
+		const char *g = words.v[i];
+		bool excluded = g[0] == '~';
+
+		if (excluded)
+			g++;
+		if (!user_group_exists(g))
+			code = LSBE_BAD_UGROUP;
+		else if (!excluded && !user_in_group(user, g))
+			code = LSBE_UGROUP_MEMBER;
+		if (code != LSBE_NO_ERROR)
+			*context = xstrdup(g);
+	}
+	strv_release(&words);
+	return code;
+}
+
 /* Would queue q take this job?  LSBE_NO_ERROR, or why not. */
 static void
 check_queue(const char *qname, struct mqueue *q, const struct qcheck *r,
@@ -137,10 +189,24 @@ check_queue(const char *qname, struct mqueue *q, const struct qcheck *r,
 		struct resreq jr, eff;
 		int rc;
 
+		const char *unknown, *section = NULL;
+
 		if (resreq_merge_job(&jr, r->res_reqs,
 		    mbd->conf.lsf.unit_for_limits, &cause) < 0) {
 			verdict_set(v, LSBE_BAD_RESREQ, NULL, cause);
 			free(cause);
+			return;
+		}
+		unknown = resreq_unknown_name(&jr, resource_known, NULL,
+		    &section);
+		if (unknown != NULL) {
+			/* LSF's words: 'Error in select section: Error near
+			 * "foo" : incorrect ... name.' */
+			cause = xasprintf("Error in %s section: Error near "
+			    "\"%s\" ", section, unknown);
+			verdict_set(v, LSBE_BAD_RESNAME, cause, NULL);
+			free(cause);
+			resreq_release(&jr);
 			return;
 		}
 		rc = resreq_merge_queue(&eff, q->rr, &jr, &cause);
@@ -340,6 +406,17 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 			verdict_set(&v, code, r->depend_cond, cause);
 			free(cause);
 			cause = NULL;
+			goto refuse;
+		}
+	}
+	if (r->user_group) {
+		char *g = NULL;
+		int code = check_user_group(r->user_group, user, &g);
+
+		if (code != LSBE_NO_ERROR) {
+			verdict_set(&v, code, NULL, NULL);
+			log_debug("-G %s refused for %s", g, user);
+			free(g);
 			goto refuse;
 		}
 	}

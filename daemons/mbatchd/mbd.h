@@ -412,6 +412,9 @@ void	 user_host_slots(struct job *, int sign);
 void	 users_reconfigure(void);
 /* After reconfig: limits again for every job. */
 void	 jobs_reattach_limits(void);
+/* lsb.users UserGroup: does it exist; is user in it (nested)? */
+bool	 user_group_exists(const char *);
+bool	 user_in_group(const char *user, const char *group);
 
 /*
  * mbd-apply.c: each job record's effect, the same live and in replay.
