@@ -390,15 +390,10 @@ main(int argc, char **argv)
 	if (g->hosts) {
 		struct strv hs = STRV_INIT;
 
+		/* As written: mbatchd expands groups, "all", "~host",
+		 * "others" and "+N" preferences. */
 		strv_split_ws(&hs, g->hosts);
-		for (size_t i = 0; i < hs.n; i++) {
-			/* "host+2": preference is not used yet. */
-			char *plus = strchr(hs.v[i], '+');
-
-			if (plus)
-				*plus = '\0';
-			strv_push(&rq.asked_hosts, hs.v[i]);
-		}
+		strv_copy(&rq.asked_hosts, &hs);
 		strv_release(&hs);
 		rq.options |= SUB_HOST;
 	}

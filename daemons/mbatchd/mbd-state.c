@@ -460,9 +460,10 @@ extra_dup(const struct job_extra *o)
 	strv_copy(&x->asked_hosts, &o->asked_hosts);
 	x->asked_idx = NULL;
 	if (o->asked_idx) {
-		x->asked_idx = xcalloc(o->asked_hosts.n + 1, sizeof(int));
+		/* The indices and their preference levels. */
+		x->asked_idx = xcalloc((size_t)o->nasked * 2 + 1, sizeof(int));
 		memcpy(x->asked_idx, o->asked_idx, sizeof(int) *
-		    (size_t)o->nasked);
+		    (size_t)o->nasked * 2);
 	}
 	x->mail_user = dup_or_null(o->mail_user);
 	x->user_group = dup_or_null(o->user_group);

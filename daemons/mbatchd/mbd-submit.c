@@ -11,6 +11,7 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "log.h"
@@ -127,6 +128,51 @@ check_user_group(const char *spec, const char *user, char **context)
 	return code;
 }
 
+/* Was host named in the -m list itself (not through a group)? */
+static bool
+named(const struct strv *words, const char *host)
+{
+	for (size_t i = 0; i < words->n; i++) {
+		const char *w = words->v[i];
+		size_t n = strcspn(w, "+");
+
+		if (strlen(host) == n && strncasecmp(w, host, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * -m: hosts, host groups, "all", "~host", "others", each with "+N" as
+ * a queue's HOSTS takes them.  Every name must be known; a host named
+ * itself must be the queue's, and some host asked for must be.
+ */
+static bool
+asked_ok(const struct mqueue *q, const struct strv *words, struct verdict *v)
+{
+	struct strv hosts = STRV_INIT, bad = STRV_INIT;
+	bool any = false;
+
+	config_expand_hosts(&mbd->conf, words, &hosts, &bad);
+	if (bad.n > 0)
+		verdict_set(v, LSBE_BAD_HOST, bad.v[0], NULL);
+	for (size_t i = 0; i < hosts.n && v->code == LSBE_NO_ERROR; i++) {
+		struct mhost *h = host_find(hosts.v[i]);
+
+		if (h == NULL)
+			continue;
+		if (q->host_ok == NULL || q->host_ok[h->index])
+			any = true;
+		else if (named(words, hosts.v[i]))
+			verdict_set(v, LSBE_QUEUE_HOST, hosts.v[i], NULL);
+	}
+	if (v->code == LSBE_NO_ERROR && !any)
+		verdict_set(v, LSBE_QUEUE_HOST, words->v[0], NULL);
+	strv_release(&hosts);
+	strv_release(&bad);
+	return v->code == LSBE_NO_ERROR;
+}
+
 /* Would queue q take this job?  LSBE_NO_ERROR, or why not. */
 static void
 check_queue(const char *qname, struct mqueue *q, const struct qcheck *r,
@@ -172,19 +218,8 @@ check_queue(const char *qname, struct mqueue *q, const struct qcheck *r,
 		verdict_set(v, LSBE_HARD_LIMIT, "MEMLIMIT", NULL);
 		return;
 	}
-	for (size_t i = 0; i < r->asked_hosts->n; i++) {
-		const char *name = r->asked_hosts->v[i];
-		struct mhost *h = host_find(name);
-
-		if (h == NULL) {
-			verdict_set(v, LSBE_BAD_HOST, name, NULL);
-			return;
-		}
-		if (q->host_ok && !q->host_ok[h->index]) {
-			verdict_set(v, LSBE_QUEUE_HOST, name, NULL);
-			return;
-		}
-	}
+	if (r->asked_hosts->n > 0 && !asked_ok(q, r->asked_hosts, v))
+		return;
 	if (r->res_reqs->n > 0) {
 		struct resreq jr, eff;
 		int rc;
@@ -235,6 +270,34 @@ queue_accepts(struct mqueue *q, struct job *j, const char *user, int uid)
 	return code;
 }
 
+void
+extra_expand_asked(struct job_extra *x)
+{
+	struct strv names = STRV_INIT;
+	int *prefs = NULL;
+
+	free(x->asked_idx);
+	x->asked_idx = NULL;
+	x->nasked = 0;
+	if (x->asked_hosts.n == 0)
+		return;
+	config_expand_hosts_pref(&mbd->conf, &x->asked_hosts, &names, &prefs,
+	    NULL);
+	x->asked_idx = xcalloc(names.n * 2 + 1, sizeof(int));
+	for (size_t i = 0; i < names.n; i++) {
+		struct mhost *h = host_find(names.v[i]);
+
+		if (h)
+			x->asked_idx[x->nasked++] = h->index;
+	}
+	/* The levels after the indices (same order, gone hosts skipped). */
+	for (size_t i = 0, k = 0; i < names.n; i++)
+		if (host_find(names.v[i]) != NULL)
+			x->asked_idx[x->nasked + (int)k++] = prefs[i];
+	free(prefs);
+	strv_release(&names);
+}
+
 /* -m hosts: names, and indices for the policy. */
 void
 job_set_asked(struct job *j, const struct strv *hosts)
@@ -249,19 +312,8 @@ job_set_asked(struct job *j, const struct strv *hosts)
 	}
 	x = j->x;
 	strv_release(&x->asked_hosts);
-	free(x->asked_idx);
-	x->asked_idx = NULL;
-	x->nasked = 0;
 	strv_copy(&x->asked_hosts, hosts);
-	if (hosts->n) {
-		x->asked_idx = xcalloc(hosts->n, sizeof(int));
-		for (size_t i = 0; i < hosts->n; i++) {
-			struct mhost *h = host_find(hosts->v[i]);
-
-			if (h)
-				x->asked_idx[x->nasked++] = h->index;
-		}
-	}
+	extra_expand_asked(x);
 	/* Asked only for hosts that are gone: nothing can match. */
 	j->pj.asked = hosts->n ? x->asked_idx : NULL;
 	j->pj.nasked = x->nasked;

@@ -69,8 +69,10 @@ struct menv {
 
 /* What only some jobs have; allocated when one of them is set. */
 struct job_extra {
-	struct strv	 asked_hosts;	/* -m names */
-	int		*asked_idx;	/* their host indices */
+	struct strv	 asked_hosts;	/* -m as written */
+	int		*asked_idx;	/* the hosts they mean: nasked host
+					 * indices, then their nasked "+N"
+					 * preference levels */
 	int		 nasked;
 	char		*mail_user;
 	char		*user_group;
@@ -535,6 +537,8 @@ int	 queue_accepts(struct mqueue *, struct job *, const char *user,
 	    int uid);
 /* -m hosts (bmod, bmig -m). */
 void	 job_set_asked(struct job *, const struct strv *hosts);
+/* asked_idx and nasked from asked_hosts, by the configuration now. */
+void	 extra_expand_asked(struct job_extra *);
 
 /* mbd-sbd.c */
 struct conn *sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
