@@ -47,6 +47,7 @@ usage_exit(int code)
 	    "            [-b [[[yyyy:]mm:]dd:]hh:mm]\n"
 	    "            [-i input_file] [-o out_file | -oo out_file]\n"
 	    "            [-e err_file | -eo err_file] [-cwd dir] [-L shell]\n"
+	    "            [-outdir output_dir]\n"
 	    "            [-env \"all | none | var[=value],...\"]\n"
 	    "            [command [argument ...] | script]\n");
 	exit(code);
@@ -383,6 +384,10 @@ main(int argc, char **argv)
 	}
 	if (g->cwd)
 		rq.cwd = absolute(g->cwd, cwd);
+	/* Under the submission directory when relative, as LSF makes it;
+	 * mbatchd replaces %J and the rest when the job starts. */
+	if (g->outdir)
+		rq.outdir = absolute(g->outdir, cwd);
 	if (g->res.n) {
 		strv_copy(&rq.res_reqs, &g->res);
 		rq.options |= SUB_RES_REQ;

@@ -180,6 +180,7 @@ struct submit_req {
 	int		 umask;
 	int		 user_priority;	/* -sp, -1 unset */
 	struct strv	 env;		/* "NAME=value" */
+	char		*outdir;	/* -outdir, absolute, %J... kept */
 };
 
 struct submit_reply {
@@ -600,6 +601,8 @@ struct job_spec {
 	char		*queue_pre_exec; /* lsb.queues PRE_EXEC */
 	char		*queue_post_exec; /* lsb.queues POST_EXEC */
 	char		*requeue_exit;	/* REQUEUE_EXIT_VALUES: no mail then */
+	char		*outdir;	/* -outdir, expanded: made first */
+	bool		 make_cwd;	/* -cwd had patterns: made first */
 };
 
 #define SBD_SIG_SUSPEND	(-1)	/* queue SUSPEND action */

@@ -14,13 +14,14 @@ enum {
 	O_MEM, O_RERUN, O_HOLD, O_P, O_G, O_ENV, O_K, O_U, O_I, O_L,
 	O_CPU, O_CORE, O_DATA, O_FSIZE, O_STACK, O_SWAP, O_NPROC, O_TERM,
 	O_PRE, O_POST, O_DEPEND, O_BEGIN, O_SPRIO,
-	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_LATER
+	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_OUTDIR, O_LATER
 };
 
 static const struct cmdopt opts[] = {
 	{ "q", true, O_Q }, { "J", true, O_J }, { "n", true, O_N },
 	{ "o", true, O_O }, { "e", true, O_E }, { "oo", true, O_OO },
-	{ "eo", true, O_EO }, { "cwd", true, O_CWD }, { "R", true, O_R },
+	{ "eo", true, O_EO }, { "cwd", true, O_CWD },
+	{ "outdir", true, O_OUTDIR }, { "R", true, O_R },
 	{ "m", true, O_M }, { "x", false, O_X }, { "W", true, O_W },
 	{ "M", true, O_MEM }, { "r", false, O_RERUN }, { "H", false, O_HOLD },
 	{ "P", true, O_P }, { "G", true, O_G }, { "env", true, O_ENV },
@@ -55,6 +56,7 @@ void
 bsub_opts_release(struct bsub_opts *g)
 {
 	char **s[] = { &g->queue, &g->name, &g->out, &g->err, &g->cwd,
+	    &g->outdir,
 	    &g->hosts, &g->term, &g->pre, &g->post, &g->depend, &g->begin,
 	    &g->project, &g->group, &g->env, &g->mail, &g->in, &g->shell };
 
@@ -172,6 +174,7 @@ str_field(struct bsub_opts *g, int id)
 	case O_Q: return &g->queue;
 	case O_J: return &g->name;
 	case O_CWD: return &g->cwd;
+	case O_OUTDIR: return &g->outdir;
 	case O_M: return &g->hosts;
 	case O_TERM: return &g->term;
 	case O_PRE: return &g->pre;
@@ -396,7 +399,8 @@ bsub_opts_overlay(struct bsub_opts *dst, const struct bsub_opts *src)
 {
 #define OV_STR(f) if (src->f) set_str(&dst->f, src->f)
 #define OV_VAL(f) if (src->f) dst->f = src->f
-	OV_STR(queue); OV_STR(name); OV_STR(cwd); OV_STR(hosts);
+	OV_STR(queue); OV_STR(name); OV_STR(cwd); OV_STR(outdir);
+	OV_STR(hosts);
 	OV_STR(project); OV_STR(group); OV_STR(env); OV_STR(mail);
 	OV_STR(in); OV_STR(shell); OV_STR(term); OV_STR(pre); OV_STR(post);
 	OV_STR(depend); OV_STR(begin); OV_VAL(sprio);

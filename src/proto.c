@@ -149,7 +149,7 @@ PROTO_IMPL(kv_list, KV_LIST_FIELDS)
 	F(STR, post_exec) F(STR, login_shell) F(STR, from_host)		\
 	F(I64A, rlimits, LSF_RLIM_NLIMITS) F(I64, begin_time)		\
 	F(I64, term_time) F(INT, umask) F(INT, user_priority)		\
-	F(STRV, env)
+	F(STRV, env) F(STR, outdir)
 PROTO_IMPL(submit_req, SUBMIT_REQ_FIELDS)
 
 #define SUBMIT_REPLY_FIELDS(F)						\
@@ -319,7 +319,7 @@ PROTO_IMPL(sbd_register_reply, SBD_REGISTER_REPLY_FIELDS)
 	F(INT, umask) F(INT, nice) F(INT, term_interval)		\
 	F(I64, term_time) F(STR, pre_exec) F(STR, post_exec)		\
 	F(STR, queue_pre_exec) F(STR, queue_post_exec)			\
-	F(STR, requeue_exit)
+	F(STR, requeue_exit) F(STR, outdir) F(BOOL, make_cwd)
 PROTO_IMPL(job_spec, JOB_SPEC_FIELDS)
 
 #define SBD_SIGNAL_FIELDS(F)						\

@@ -37,6 +37,8 @@ dump_x(struct strbuf *sb, const struct job_extra *x)
 	    s(x->post_exec), s(x->login_shell), s(x->in_file), s(x->cwd_req),
 	    (long long)x->begin_time, (long long)x->term_time,
 	    x->user_priority);
+	if (x->outdir)
+		sb_addf(sb, " outdir=%s", x->outdir);
 	sb_addf(sb, " rlim=");
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		sb_addf(sb, "%s%lld", i ? "," : "", (long long)x->rlimits[i]);

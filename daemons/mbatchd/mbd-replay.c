@@ -63,6 +63,8 @@ job_fill_new(struct job *j, struct ev_job_new *ev, struct mqueue *q)
 		NEED_X()->in_file = xstrdup(r->in_file);
 	if (r->cwd)
 		NEED_X()->cwd_req = xstrdup(r->cwd);
+	if (r->outdir)
+		NEED_X()->outdir = xstrdup(r->outdir);
 	if (r->res_reqs.n)
 		strv_copy(&NEED_X()->res_reqs, &r->res_reqs);
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)

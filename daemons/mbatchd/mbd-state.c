@@ -433,9 +433,39 @@ extra_free(struct job_extra *x)
 	free(x->login_shell);
 	free(x->in_file);
 	free(x->cwd_req);
+	free(x->outdir);
 	strv_release(&x->res_reqs);
 	dep_free(x->dep);
 	free(x);
+}
+
+/* -m: the hosts it means now, with their "+N" levels after them. */
+void
+extra_expand_asked(struct job_extra *x)
+{
+	struct strv names = STRV_INIT;
+	int *prefs = NULL;
+
+	free(x->asked_idx);
+	x->asked_idx = NULL;
+	x->nasked = 0;
+	if (x->asked_hosts.n == 0)
+		return;
+	config_expand_hosts_pref(&mbd->conf, &x->asked_hosts, &names, &prefs,
+	    NULL);
+	x->asked_idx = xcalloc(names.n * 2 + 1, sizeof(int));
+	for (size_t i = 0; i < names.n; i++) {
+		struct mhost *h = host_find(names.v[i]);
+
+		if (h)
+			x->asked_idx[x->nasked++] = h->index;
+	}
+	/* The levels after the indices (same order, gone hosts skipped). */
+	for (size_t i = 0, k = 0; i < names.n; i++)
+		if (host_find(names.v[i]) != NULL)
+			x->asked_idx[x->nasked + (int)k++] = prefs[i];
+	free(prefs);
+	strv_release(&names);
 }
 
 static char *
@@ -473,6 +503,7 @@ extra_dup(const struct job_extra *o)
 	x->login_shell = dup_or_null(o->login_shell);
 	x->in_file = dup_or_null(o->in_file);
 	x->cwd_req = dup_or_null(o->cwd_req);
+	x->outdir = dup_or_null(o->outdir);
 	strv_init(&x->res_reqs);
 	strv_copy(&x->res_reqs, &o->res_reqs);
 	x->dep = NULL;		/* parsed again when needed */

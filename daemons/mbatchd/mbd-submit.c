@@ -270,34 +270,6 @@ queue_accepts(struct mqueue *q, struct job *j, const char *user, int uid)
 	return code;
 }
 
-void
-extra_expand_asked(struct job_extra *x)
-{
-	struct strv names = STRV_INIT;
-	int *prefs = NULL;
-
-	free(x->asked_idx);
-	x->asked_idx = NULL;
-	x->nasked = 0;
-	if (x->asked_hosts.n == 0)
-		return;
-	config_expand_hosts_pref(&mbd->conf, &x->asked_hosts, &names, &prefs,
-	    NULL);
-	x->asked_idx = xcalloc(names.n * 2 + 1, sizeof(int));
-	for (size_t i = 0; i < names.n; i++) {
-		struct mhost *h = host_find(names.v[i]);
-
-		if (h)
-			x->asked_idx[x->nasked++] = h->index;
-	}
-	/* The levels after the indices (same order, gone hosts skipped). */
-	for (size_t i = 0, k = 0; i < names.n; i++)
-		if (host_find(names.v[i]) != NULL)
-			x->asked_idx[x->nasked + (int)k++] = prefs[i];
-	free(prefs);
-	strv_release(&names);
-}
-
 /* -m hosts: names, and indices for the policy. */
 void
 job_set_asked(struct job *j, const struct strv *hosts)

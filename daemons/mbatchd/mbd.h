@@ -82,6 +82,7 @@ struct job_extra {
 	char		*login_shell;
 	char		*in_file;
 	char		*cwd_req;	/* -cwd */
+	char		*outdir;	/* -outdir, patterns kept */
 	int64_t		 rlimits[LSF_RLIM_NLIMITS];
 	int64_t		 begin_time;
 	int64_t		 term_time;
