@@ -339,8 +339,8 @@ bool	 config_is_admin(const struct lsf_config *, const char *user);
 void	 config_expand_hosts(const struct lsf_config *, const struct strv *in,
 	    struct strv *out, struct strv *bad);
 /* The same, with each host's preference level ("+N"; a group's applies
- * to its members, "others+N" to the rest) in *prefs, allocated and as
- * long as out; higher is preferred, 0 is none. */
+ * to its members, "others+N" to the rest) in *prefs, allocated: the
+ * k-th host added to out at (*prefs)[k]; higher is preferred, 0 none. */
 void	 config_expand_hosts_pref(const struct lsf_config *,
 	    const struct strv *in, struct strv *out, int **prefs,
 	    struct strv *bad);
