@@ -439,6 +439,15 @@ extra_free(struct job_extra *x)
 	free(x);
 }
 
+static bool
+int_in(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
 /* -m: the hosts it means now, with their "+N" levels after them. */
 void
 extra_expand_asked(struct job_extra *x)
@@ -451,6 +460,27 @@ extra_expand_asked(struct job_extra *x)
 	x->nasked = 0;
 	if (x->asked_hosts.n == 0)
 		return;
+	/* Plain host names, the usual case: no expansion (which indexes
+	 * every host of the cluster), as replay may do this for each of
+	 * many jobs. */
+	x->asked_idx = xcalloc(x->asked_hosts.n * 2 + 1, sizeof(int));
+	for (size_t i = 0; i < x->asked_hosts.n; i++) {
+		const char *w = x->asked_hosts.v[i];
+		struct mhost *h;
+
+		if (strpbrk(w, "+~") != NULL || (h = host_find(w)) == NULL ||
+		    config_host_group(&mbd->conf, w) != NULL) {
+			free(x->asked_idx);
+			x->asked_idx = NULL;
+			x->nasked = 0;
+			break;
+		}
+		if (x->nasked == 0 || !int_in(x->asked_idx, x->nasked,
+		    h->index))
+			x->asked_idx[x->nasked++] = h->index;
+	}
+	if (x->asked_idx != NULL)
+		return;		/* levels all 0: calloc'd */
 	config_expand_hosts_pref(&mbd->conf, &x->asked_hosts, &names, &prefs,
 	    NULL);
 	x->asked_idx = xcalloc(names.n * 2 + 1, sizeof(int));

@@ -151,8 +151,23 @@ static bool
 asked_ok(const struct mqueue *q, const struct strv *words, struct verdict *v)
 {
 	struct strv hosts = STRV_INIT, bad = STRV_INIT;
-	bool any = false;
+	bool any = false, plain = true;
 
+	/* Plain host names, the usual case, cost no expansion. */
+	for (size_t i = 0; i < words->n && plain; i++)
+		plain = strpbrk(words->v[i], "+~") == NULL &&
+		    host_find(words->v[i]) != NULL &&
+		    config_host_group(&mbd->conf, words->v[i]) == NULL;
+	for (size_t i = 0; i < words->n && plain; i++) {
+		struct mhost *h = host_find(words->v[i]);
+
+		if (q->host_ok && !q->host_ok[h->index]) {
+			verdict_set(v, LSBE_QUEUE_HOST, words->v[i], NULL);
+			return false;
+		}
+	}
+	if (plain)
+		return true;
 	config_expand_hosts(&mbd->conf, words, &hosts, &bad);
 	if (bad.n > 0)
 		verdict_set(v, LSBE_BAD_HOST, bad.v[0], NULL);
