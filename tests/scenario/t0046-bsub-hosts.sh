@@ -63,6 +63,19 @@ check "a job preferring a group runs" wait_for running "$q1"
 expect_match "on one of its hosts" '^host[bc]$' "$(exec_host "$q1")"
 bkill "$q1" >/dev/null 2>&1
 
+# The group changes at reconfig: a held job asking for it follows.
+h=$(submit -H -m bc sleep 60)
+sed -i 's/^bc          (hostb hostc)$/bc          (hosta)/' "$LSB_CONF/lsb.hosts"
+badmin reconfig >/dev/null 2>&1
+now_hosta() {
+	badmin statedump | grep "^job $h\\[0\\] " | grep -q " asked_idx=0+0"
+}
+check "after reconfig the held job's group is hosta" wait_for now_hosta
+bresume "$h" >/dev/null
+check "released, it runs" wait_for running "$h"
+expect_eq "on the group's new host" hosta "$(exec_host "$h")"
+bkill "$h" >/dev/null 2>&1
+
 # Names nobody knows.
 out=$(bsub -m "nosuch" true 2>&1)
 rc=$?
