@@ -57,4 +57,17 @@ EOT
 s=$(submit <script.sh)
 check "-outdir on a #BSUB line" wait_for job_is "$s" DONE
 expect_eq "counts too" from-script "$(head -n 1 "sd/$s/so" 2>&1)"
+# Without patterns a -cwd that is not there is not made: /tmp, as LSF.
+n=$(submit -cwd "$T_DIR/jobs/nothere" -o "$T_DIR/jobs/n.out" pwd)
+check "a job with a missing plain -cwd ends DONE" wait_for job_is "$n" DONE
+expect_eq "it ran in /tmp" /tmp "$(head -n 1 n.out 2>&1)"
+check "the directory was not made" test ! -e nothere
+
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	u=$(as_nobody bsub -outdir "userdir/%J" -o o true |
+	    sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
+	check "a user's job with -outdir ends DONE" wait_for job_is "$u" DONE
+	expect_eq "the directory is the user's" 65534 \
+	    "$(stat -c %u "userdir/$u" 2>&1)"
+fi
 finish
