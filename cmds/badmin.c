@@ -4,16 +4,18 @@
  * mbatchd go to mbatchd (which lets only cluster administrators do
  * them); hstartup starts sbatchds here or through LSF_RSH; ckconfig,
  * logcheck and the history subcommands read the files here; showconf
- * asks mbatchd.
+ * mbd asks mbatchd, showconf sbd reads lsf.conf as the sbatchds do.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd-admin.h"
 #include "cmd-display.h"
 #include "cmdopt.h"
+#include "timefmt.h"
 
 /* LSF's subcommands this version does not do yet. */
 static const char *const later[] = {
@@ -47,10 +49,9 @@ usage(int rc)
 	    "    mbdhist [-f logfile_name]\n"
 	    "    logcheck [logfile_name ...]\n"
 	    "    showconf mbd\n"
+	    "    showconf sbd [host_name ... | all]\n"
 	    "    statedump\n"
-	    "    help\n"
-	    "Not supported by this version:\n"
-	    "    showconf sbd\n");
+	    "    help\n");
 	exit(rc);
 }
 
@@ -88,6 +89,8 @@ admin_call(const struct admin_req *rq, struct admin_result_list *rl)
 
 static const struct cmdopt comment_opts[] = {
 	{ "C", true, 1 },
+	/* LSF's hclose/hopen -i lock_id: refused by name. */
+	CMDOPT_UNSUP("i", true),
 	{ NULL, false, 0 }
 };
 
@@ -332,6 +335,8 @@ reconfig(int op, int argc, char **argv)
 		{ "v", false, 1 },
 		{ "f", false, 2 },
 		{ "C", true, 3 },
+		/* LSF's mbdrestart -p and -s: refused by name. */
+		CMDOPT_UNSUP("p", false), CMDOPT_UNSUP("s", false),
 		{ NULL, false, 0 }
 	};
 	struct admin_req rq = { .op = op };
@@ -450,6 +455,72 @@ logcheck(int argc, char **argv)
 }
 
 /*
+ * showconf sbd [host ... | all]: for each host (this one by default),
+ * "SBD configuration for host <h> at <date>" and the lsf.conf values
+ * an sbatchd reads there, with the defaults of the keys the file does
+ * not set, as showconf mbd prints them.  The hosts share LSF_ENVDIR,
+ * so the file read here is theirs.
+ */
+static int
+showconf_sbd(int argc, char **argv)
+{
+	const struct lsf_config *c = client_config(CONF_CLUSTER);
+	const struct lsf_conf *lc = &c->lsf;
+	struct strv hosts = STRV_INIT;
+	struct kv_list kv;
+	char date[64];
+	int rc = 0;
+
+	for (int i = 0; i < argc; i++)
+		if (argv[i][0] == '-')
+			usage(255);
+	if (argc == 1 && strcmp(argv[0], "all") == 0) {
+		for (int i = 0; i < c->cluster.nhosts; i++)
+			if (c->cluster.hosts[i].server)
+				strv_push(&hosts, c->cluster.hosts[i].name);
+	} else if (argc == 0) {
+		char *local = adm_local_host(c);
+
+		if (local == NULL)
+			die("this host is not in the cluster; name the hosts");
+		strv_push_nodup(&hosts, local);
+	} else {
+		for (int i = 0; i < argc; i++) {
+			const struct cluster_host *ch =
+			    config_cluster_host(c, argv[i]);
+
+			if (ch == NULL || !ch->server) {
+				fprintf(stderr, "%s: %s\n", argv[i],
+				    lsb_errmsg(LSBE_BAD_HOST));
+				rc = 255;
+				continue;
+			}
+			strv_push(&hosts, ch->name);
+		}
+	}
+	memset(&kv, 0, sizeof(kv));
+	for (size_t i = 0; i < lc->keys.n; i++)
+		if (!strv_contains(&kv.keys, lc->keys.v[i]))
+			kv_add(&kv, lc->keys.v[i], lsf_conf_get(lc,
+			    lc->keys.v[i]));
+	if (!strv_contains(&kv.keys, "LSF_ENVDIR"))
+		kv_add(&kv, "LSF_ENVDIR", lc->envdir);
+	if (!strv_contains(&kv.keys, "LSB_CONFDIR"))
+		kv_add(&kv, "LSB_CONFDIR", lc->lsb_confdir);
+	if (!strv_contains(&kv.keys, "LSF_UNIT_FOR_LIMITS"))
+		kv_add(&kv, "LSF_UNIT_FOR_LIMITS", lc->unit_for_limits);
+	fmt_time_full(time(NULL), date, sizeof(date));
+	for (size_t i = 0; i < hosts.n; i++) {
+		printf("SBD configuration for host <%s> at %s\n", hosts.v[i],
+		    date);
+		disp_kv(stdout, &kv);
+	}
+	kv_list_release(&kv);
+	strv_release(&hosts);
+	return rc;
+}
+
+/*
  * showconf mbd: a header line, then only "    KEY = VALUE" lines;
  * workflow tools split every line after the first on " = ".
  */
@@ -459,14 +530,9 @@ showconf(int argc, char **argv)
 	struct kv_list kv;
 	struct reply rp;
 
-	if (argc != 2)
-		usage(255);
-	if (strcmp(argv[1], "sbd") == 0) {
-		fprintf(stderr, "badmin: showconf sbd is not supported by this "
-		    "version\n");
-		return 255;
-	}
-	if (strcmp(argv[1], "mbd") != 0)
+	if (argc >= 2 && strcmp(argv[1], "sbd") == 0)
+		return showconf_sbd(argc - 2, argv + 2);
+	if (argc != 2 || strcmp(argv[1], "mbd") != 0)
 		usage(255);
 	disp_mbd_query(MSG_MBD_CONF_QUERY, NULL, MSG_CONF_LIST, &rp);
 	memset(&kv, 0, sizeof(kv));

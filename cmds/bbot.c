@@ -6,6 +6,12 @@
 #include "cmd-jobctl.h"
 #include "proto.h"
 
+/* LSF's options this version does not do: refused by name. */
+static const struct cmdopt bbot_lsf[] = {
+	CMDOPT_UNSUP("u", false),
+	{ NULL, false, 0 }
+};
+
 static const struct jobctl_entry bbot_entry = {
 	.name = "bbot",
 	.op = JC_BOTTOM,
@@ -13,6 +19,7 @@ static const struct jobctl_entry bbot_entry = {
 	.args = JOBCTL_JOB_POSITION,
 	.usage = "bbot [-h] [-V] jobId | \"jobId[index]\" [position]",
 	.says = JOBCTL_SAY_MOVED,
+	.lsf = bbot_lsf,
 	.done = "bottom",
 };
 

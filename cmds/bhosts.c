@@ -10,21 +10,34 @@
 #include "cmdopt.h"
 #include "loadsample.h"
 
-enum { O_W = 1, O_L, O_HELP, O_VERSION };
+enum { O_W = 1, O_L, O_S, O_E, O_HELP, O_VERSION };
 
 static const struct cmdopt opts[] = {
 	{ "w", false, O_W },
 	{ "l", false, O_L },
+	{ "s", false, O_S },
+	{ "e", false, O_E },
 	{ "h", false, O_HELP },
 	{ "V", false, O_VERSION },
+	/* LSF's options this version does not do: refused by name. */
+	CMDOPT_UNSUP("a", false), CMDOPT_UNSUP("aff", false),
+	CMDOPT_UNSUP("alloc", false), CMDOPT_UNSUP("attr", false),
+	CMDOPT_UNSUP("cname", false),
+	CMDOPT_UNSUP("gpu", false), CMDOPT_UNSUP("json", false),
+	CMDOPT_UNSUP("loc", false), CMDOPT_UNSUP("noheader", false),
+	CMDOPT_UNSUP("o", true), CMDOPT_UNSUP("R", true),
+	CMDOPT_UNSUP("rc", false), CMDOPT_UNSUP("rconly", false),
+	CMDOPT_UNSUP("sl", false),
+	CMDOPT_UNSUP("x", false), CMDOPT_UNSUP("X", false),
 	{ NULL, false, 0 }
 };
 
 static void NORETURN
 usage(int rc)
 {
-	fprintf(stderr, "Usage: bhosts [-h] [-V] [-w | -l] "
-	    "[host_name ... | host_group ...]\n");
+	fprintf(stderr, "Usage: bhosts [-h] [-V] [-w | -l | -e] "
+	    "[host_name ... | host_group ...]\n"
+	    "       bhosts [-e] -s [resource_name ...]\n");
 	exit(rc);
 }
 
@@ -201,6 +214,31 @@ long_host(const struct host_info *h)
 	sb_release(&sb);
 }
 
+/*
+ * -s [resource ...]: the numeric shared resources, their total and what
+ * running jobs reserve of them (rusage[] of a shared resource reserves
+ * nothing in this version, hence 0.0).
+ */
+static int
+shared(char **rest, int nrest)
+{
+	struct strv names = STRV_INIT;
+	struct shared_res_list l;
+
+	for (int i = 0; i < nrest; i++)
+		strv_push(&names, rest[i]);
+	disp_shared_resources(client_config(CONF_CLUSTER), SHARED_NUMERIC,
+	    &names, &l);
+	printf("%-24s %-11s %-14s %s\n", "RESOURCE", "TOTAL", "RESERVED",
+	    "LOCATION");
+	for (size_t i = 0; i < l.n; i++)
+		printf("%-24s %-11s %-14s %s\n", l.v[i].name,
+		    l.v[i].value ? l.v[i].value : "-", "0.0", l.v[i].hosts);
+	shared_res_list_release(&l);
+	strv_release(&names);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -209,7 +247,7 @@ main(int argc, char **argv)
 	struct host_list hl;
 	struct reply rp;
 	const char *val;
-	bool wide = false, longform = false;
+	bool wide = false, longform = false, sh = false, exported = false;
 	char **rest;
 	int id, nrest;
 
@@ -219,12 +257,29 @@ main(int argc, char **argv)
 		switch (id) {
 		case O_W: wide = true; break;
 		case O_L: longform = true; break;
+		case O_S: sh = true; break;
+		case O_E: exported = true; break;
 		case O_HELP: usage(0);
 		case O_VERSION: disp_version();
 		default: usage(255);
 		}
 	}
 	rest = cmdopt_rest(&st, &nrest);
+	if (exported && (wide || longform))
+		usage(255);
+	/* -e: what this cluster exports to others (LSF multicluster);
+	 * a cluster on its own exports nothing. */
+	if (exported) {
+		fprintf(stderr, "No matching host found\n");
+		exit(255);
+	}
+	if (sh) {
+		if (wide || longform)
+			usage(255);
+		id = shared(rest, nrest);
+		cmdopt_release(&st);
+		return id;
+	}
 	for (int i = 0; i < nrest; i++)
 		strv_push(&names, rest[i]);
 

@@ -26,7 +26,8 @@
 
 enum {
 	O_A = 1, O_D, O_P, O_R, O_S, O_L, O_W, O_WW, O_NOHDR, O_U, O_Q,
-	O_M, O_J, O_PROJ, O_O, O_JSON, O_H, O_V, O_ARR
+	O_M, O_J, O_PROJ, O_O, O_JSON, O_H, O_V, O_ARR, O_SUM, O_X, O_UF,
+	O_G, O_HMS
 };
 
 static const struct cmdopt opts[] = {
@@ -36,7 +37,20 @@ static const struct cmdopt opts[] = {
 	{ "noheader", false, O_NOHDR }, { "u", true, O_U }, { "q", true, O_Q },
 	{ "m", true, O_M }, { "J", true, O_J }, { "P", true, O_PROJ },
 	{ "o", true, O_O }, { "json", false, O_JSON }, { "h", false, O_H },
-	{ "V", false, O_V }, { "A", false, O_ARR },
+	{ "V", false, O_V }, { "A", false, O_ARR }, { "sum", false, O_SUM },
+	{ "X", false, O_X }, { "UF", false, O_UF }, { "G", true, O_G },
+	{ "hms", false, O_HMS }, { "p0", false, O_P },
+	/* LSF's options this version does not do: refused by name. */
+#define L CMDOPT_UNSUP
+	L("aff", false), L("app", true), L("aps", false), L("cname", false),
+	L("data", false), L("env", false), L("fwd", false), L("g", true),
+	L("gpu", false), L("hostfile", false), L("Jd", true), L("Lp", true),
+	L("N", true), L("p1", false), L("p2", false), L("p3", false),
+	L("pe", false), L("pei", false), L("pi", false), L("plan", false),
+	L("prio", false), L("psum", false), L("rusage", true),
+	L("script", false), L("sla", true), L("ss", false), L("WF", false),
+	L("WL", false), L("WP", false), L("x", false),
+#undef L
 	{ NULL, false, 0 }
 };
 
@@ -54,10 +68,11 @@ static void NORETURN
 usage_exit(int code)
 {
 	fprintf(stderr,
-	    "Usage: bjobs [-h] [-V] [-a|-d|-p|-r|-s] [-l|-w|-W|-A|"
+	    "Usage: bjobs [-h] [-V] [-a|-d|-p|-r|-s] [-l|-UF|-w|-W|-A|-sum|"
 	    "-o \"fields\" [-json]]\n"
-	    "             [-noheader] [-u user_name|all] [-q queue_name]\n"
-	    "             [-m host_name] [-J job_name] [-P project_name]\n"
+	    "             [-noheader] [-hms] [-X] [-u user_name|all]\n"
+	    "             [-q queue_name] [-m host_name] [-J job_name]\n"
+	    "             [-P project_name] [-G user_group]\n"
 	    "             [jobId | \"jobId[index]\" ...]\n");
 	exit(code);
 }
@@ -721,6 +736,47 @@ none_message(uint32_t flags)
 	return "No unfinished job found";
 }
 
+/* bjobs -sum: the job slots of unfinished jobs by state. */
+enum { SUM_RUN, SUM_SSUSP, SUM_USUSP, SUM_UNKNOWN, SUM_PEND, SUM_FWD_PEND,
+	SUM_PSUSP, SUM_N };
+
+static void
+count_slots(const struct jobs *js, int64_t sum[SUM_N])
+{
+	for (size_t i = 0; i < js->n; i++) {
+		const struct job_info *j = &js->v[i];
+		int64_t n = j->num_procs > 0 ? j->num_procs : 1;
+
+		if (j->status & JOB_STAT_UNKWN)
+			sum[SUM_UNKNOWN] += n;
+		else if (j->status & JOB_STAT_RUN)
+			sum[SUM_RUN] += n;
+		else if (j->status & JOB_STAT_SSUSP)
+			sum[SUM_SSUSP] += n;
+		else if (j->status & JOB_STAT_USUSP)
+			sum[SUM_USUSP] += n;
+		else if (j->status & JOB_STAT_PSUSP)
+			sum[SUM_PSUSP] += n;
+		else if (j->status & JOB_STAT_PEND)
+			sum[SUM_PEND] += n;
+	}
+}
+
+static void
+print_sum(const int64_t sum[SUM_N])
+{
+	static const char *const head[SUM_N] = { "RUN", "SSUSP", "USUSP",
+	    "UNKNOWN", "PEND", "FWD_PEND", "PSUSP" };
+	static const int width[SUM_N] = { 11, 12, 11, 11, 11, 10, 9 };
+
+	for (int i = 0; i < SUM_N; i++)
+		printf("%-*s", width[i], head[i]);
+	printf("\n");
+	for (int i = 0; i < SUM_N; i++)
+		printf("%-*lld", width[i], (long long)sum[i]);
+	printf("\n");
+}
+
 /* bjobs -A */
 static void
 print_arrays(const struct jobs *js, bool noheader)
@@ -785,6 +841,19 @@ print_page(const struct jobs *js, const struct jformat *jf,
 		print_default(js, wide, noheader);
 }
 
+/* LSB_BJOBS_CONSISTENT_EXIT_CODE=Y: exit 0 only when every job asked for
+ * was listed (IBM's lsf.conf page); the environment overrides lsf.conf. */
+static bool
+consistent_exit(void)
+{
+	const char *v = getenv("LSB_BJOBS_CONSISTENT_EXIT_CODE");
+
+	if (v == NULL)
+		v = lsf_conf_get(&client_config(CONF_SHARED)->lsf,
+		    "LSB_BJOBS_CONSISTENT_EXIT_CODE");
+	return v != NULL && (v[0] == 'y' || v[0] == 'Y');
+}
+
 int
 main(int argc, char **argv)
 {
@@ -797,8 +866,9 @@ main(int argc, char **argv)
 	uint32_t nmiss = 0, jcap = 0;
 	size_t nlisted = 0;
 	bool longf = false, wide = false, Wide = false, noheader = false,
-	    json = false;
-	const char *format = NULL, *project = NULL, *v;
+	    json = false, sum = false;
+	int64_t sums[SUM_N] = { 0 };
+	const char *format = NULL, *project = NULL, *ugroup = NULL, *v;
 	char **ids;
 	int nids, id, fd;
 	bool *seen = NULL;	/* -A: the IDs asked for that came back */
@@ -831,13 +901,22 @@ main(int argc, char **argv)
 		case O_O: format = v; break;
 		case O_JSON: json = true; break;
 		case O_ARR: q.flags |= JQ_ARRAY; break;
+		case O_SUM: sum = true; break;
+		case O_X: break;	/* host groups are never condensed */
+		case O_UF:
+			longf = true;
+			q.flags |= JQ_LONG;
+			jobfmt_unformatted = true;
+			break;
+		case O_G: ugroup = v; break;	/* filtered below */
+		case O_HMS: jobfmt_hms = true; break;
 		case O_V:
 			print_version();
 			exit(0);
 		case O_H:
 			usage_exit(0);
 		default:
-			if (id < 0)
+			if (id == -1)
 				fprintf(stderr, "bjobs: bad option %s\n",
 				    st.bad ? st.bad : "");
 			usage_exit(255);
@@ -849,7 +928,12 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s: Bad job ID\n", ids[i]);
 			exit(255);
 		}
-	if (format == NULL && !longf && !wide && !Wide &&
+	if (sum) {
+		/* Unfinished jobs only, whatever else was asked. */
+		q.flags &= ~(uint32_t)(JQ_ALL | JQ_DONE | JQ_LONG | JQ_ARRAY);
+		longf = wide = Wide = json = false;
+		format = NULL;
+	} else if (format == NULL && !longf && !wide && !Wide &&
 	    !(q.flags & JQ_PEND)) {
 		/* The environment wins over lsf.conf. */
 		format = getenv("LSB_BJOBS_FORMAT");
@@ -877,6 +961,10 @@ main(int argc, char **argv)
 	q.fields = fields_wanted(format ? &jf : NULL, q.flags, longf, Wide);
 	if (project)
 		q.fields |= JI(project);
+	if (ugroup)
+		q.fields |= JI(user_group);
+	if (sum)
+		q.fields |= JI(num_procs);
 
 	if ((q.flags & JQ_ARRAY) && q.nids > 0 && !json)
 		seen = xcalloc(q.nids, sizeof(*seen));
@@ -907,7 +995,8 @@ main(int argc, char **argv)
 		for (uint32_t i = 0; seen && i < jl.nmissing; i++)
 			mark_seen(&q, seen, jl.missing[i].jobid);
 		for (uint32_t i = 0; i < jl.njobs; i++) {
-			if (project && !streq(project, jl.jobs[i].project))
+			if ((project && !streq(project, jl.jobs[i].project)) ||
+			    (ugroup && !streq(ugroup, jl.jobs[i].user_group)))
 				job_info_release(&jl.jobs[i]);
 			else if (n++ != i)
 				jl.jobs[n - 1] = jl.jobs[i];
@@ -938,8 +1027,11 @@ main(int argc, char **argv)
 		} else if (n > 0) {
 			struct jobs page = { jl.jobs, n, n };
 
-			print_page(&page, &jf, format, q.flags, wide, Wide,
-			    noheader || nlisted > 0);
+			if (sum)
+				count_slots(&page, sums);
+			else
+				print_page(&page, &jf, format, q.flags, wide,
+				    Wide, noheader || nlisted > 0);
 			nlisted += n;
 			for (uint32_t i = 0; i < n; i++)
 				job_info_release(&jl.jobs[i]);
@@ -955,15 +1047,26 @@ main(int argc, char **argv)
 	free(jl.jobs);
 	close(fd);
 
+	if (sum) {
+		/* A summary, of nothing too: never "No ... job found". */
+		print_sum(sums);
+		return 0;
+	}
 	nlisted += js.n;
 	if (seen)
 		nmiss += print_not_arrays(&q, seen);
 	if (nlisted == 0 && !json) {
 		if (nids == 0)
 			fprintf(stderr, "%s\n", none_message(q.flags));
-		/* Every ID given was wrong: that is a failure. */
+		/* LSF's default: "No ... job found" is an answer (exit 0),
+		 * every ID given being unknown is not; with
+		 * LSB_BJOBS_CONSISTENT_EXIT_CODE=Y nothing found is 255. */
+		if (consistent_exit())
+			return 255;
 		return nids > 0 && nmiss >= q.nids ? 255 : 0;
 	}
+	if (nmiss > 0 && consistent_exit())
+		return 255;
 	if (json)
 		print_json(&js, &jf, miss, nmiss);
 	else if (longf) {

@@ -26,6 +26,10 @@ static const struct cmdopt opts[] = {
 	{ "u", true, O_U }, { "q", true, O_Q }, { "m", true, O_M },
 	{ "J", true, O_J }, { "l", false, O_L }, { "h", false, O_H },
 	{ "V", false, O_V }, { "b", false, O_B },
+	/* LSF's options this version does not do: refused by name. */
+	CMDOPT_UNSUP("app", true), CMDOPT_UNSUP("C", true),
+	CMDOPT_UNSUP("g", true), CMDOPT_UNSUP("sla", true),
+	CMDOPT_UNSUP("stat", true),
 	{ NULL, false, 0 }
 };
 
@@ -98,7 +102,7 @@ main(int argc, char **argv)
 		case O_H:
 			usage_exit(0);
 		default:
-			if (id < 0)
+			if (id == -1)
 				fprintf(stderr, "bkill: bad option %s\n",
 				    st.bad ? st.bad : "");
 			usage_exit(255);

@@ -52,6 +52,25 @@ static const struct cmdopt opts[] = {
 	{ "xn", false, O_XN }, { "mn", false, O_HOSTSN },
 	{ "cwdn", false, O_CWDN },
 	{ "h", false, O_H }, { "V", false, O_V },
+	/* LSF's options this version does not do: refused by name (a
+	 * real entry above wins over one here). */
+#define L CMDOPT_UNSUP
+	L("app", true), L("appn", false), L("ar", false), L("arn", false),
+	L("C", true), L("Cn", false), L("D", true), L("Dn", false),
+	L("data", true), L("datan", false), L("F", true), L("Fn", false),
+	L("f", true), L("fn", false), L("G", true), L("Gn", false),
+	L("g", true), L("gn", false), L("gpu", true), L("gpun", false),
+	L("hl", false), L("hln", false), L("hostfile", true),
+	L("hostfilen", false), L("i", true), L("in", false),
+	L("is", true), L("isn", false), L("Jd", true), L("Jdn", false),
+	L("k", true), L("kn", false), L("L", true), L("Ln", false),
+	L("Lp", true), L("Lpn", false), L("Ne", false),
+	L("outdir", true), L("outdirn", false), L("p", true),
+	L("pn", false), L("Q", true), L("Qn", false), L("S", true),
+	L("Sn", false), L("sla", true), L("slan", false), L("T", true),
+	L("Tn", false), L("ul", false), L("uln", false), L("v", true),
+	L("vn", false), L("Z", true), L("Zs", false), L("Zsn", false),
+#undef L
 	{ NULL, false, 0 }
 };
 
@@ -267,8 +286,9 @@ main(int argc, char **argv)
 		case O_H:
 			usage_exit(0);
 		default:
-			fprintf(stderr, "bmod: bad option %s\n",
-			    st.bad ? st.bad : "");
+			if (id != CMDOPT_UNSUPPORTED)
+				fprintf(stderr, "bmod: bad option %s\n",
+				    st.bad ? st.bad : "");
 			usage_exit(255);
 		}
 	}

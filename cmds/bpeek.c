@@ -201,7 +201,7 @@ main(int argc, char **argv)
 		case O_H:
 			usage_exit(0);
 		default:
-			if (id < 0)
+			if (id == -1)
 				fprintf(stderr, "bpeek: bad option %s\n",
 				    st.bad ? st.bad : "");
 			usage_exit(255);

@@ -21,6 +21,10 @@ static const struct cmdopt opts[] = {
 	{ "u", true, O_U },
 	{ "h", false, O_HELP },
 	{ "V", false, O_VERSION },
+	/* LSF's options this version does not do: refused by name. */
+	CMDOPT_UNSUP("alloc", false), CMDOPT_UNSUP("json", false),
+	CMDOPT_UNSUP("lr", false), CMDOPT_UNSUP("noheader", false),
+	CMDOPT_UNSUP("o", true), CMDOPT_UNSUP("r", false),
 	{ NULL, false, 0 }
 };
 

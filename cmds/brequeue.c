@@ -5,6 +5,12 @@
 #include "cmd-jobctl.h"
 #include "proto.h"
 
+/* LSF's options this version does not do: refused by name. */
+static const struct cmdopt brequeue_lsf[] = {
+	CMDOPT_UNSUP("p", false),
+	{ NULL, false, 0 }
+};
+
 static const struct jobctl_entry brequeue_entry = {
 	.name = "brequeue",
 	.op = JC_REQUEUE,
@@ -14,6 +20,7 @@ static const struct jobctl_entry brequeue_entry = {
 	.usage = "brequeue [-h] [-V] [-d] [-e] [-r] [-a] [-H] [-J job_name] "
 	    "[-u user | all] [jobId | \"jobId[index]\" | 0 ...]",
 	.says = JOBCTL_SAY_DONE,
+	.lsf = brequeue_lsf,
 	.done = "is being requeued",
 };
 

@@ -6,6 +6,12 @@
 #include "cmd-jobctl.h"
 #include "proto.h"
 
+/* LSF's options this version does not do: refused by name. */
+static const struct cmdopt brun_lsf[] = {
+	CMDOPT_UNSUP("b", false), CMDOPT_UNSUP("c", false),
+	{ NULL, false, 0 }
+};
+
 static const struct jobctl_entry brun_entry = {
 	.name = "brun",
 	.op = JC_FORCE,
@@ -15,6 +21,7 @@ static const struct jobctl_entry brun_entry = {
 	.usage = "brun [-h] [-V] [-f] -m \"host_name ...\" "
 	    "jobId | \"jobId[index]\"",
 	.says = JOBCTL_SAY_DONE,
+	.lsf = brun_lsf,
 	.done = "is being forced to run.",
 };
 

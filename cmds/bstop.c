@@ -5,6 +5,14 @@
 #include "cmd-jobctl.h"
 #include "proto.h"
 
+/* LSF's options this version does not do: refused by name. */
+static const struct cmdopt bstop_lsf[] = {
+	CMDOPT_UNSUP("a", false), CMDOPT_UNSUP("app", true),
+	CMDOPT_UNSUP("C", true), CMDOPT_UNSUP("g", true),
+	CMDOPT_UNSUP("sla", true),
+	{ NULL, false, 0 }
+};
+
 static const struct jobctl_entry bstop_entry = {
 	.name = "bstop",
 	.op = JC_STOP,
@@ -14,6 +22,7 @@ static const struct jobctl_entry bstop_entry = {
 	.usage = "bstop [-h] [-V] [-J job_name] [-m host] [-q queue] "
 	    "[-u user | all] [jobId | \"jobId[index]\" | 0 ...]",
 	.says = JOBCTL_SAY_DONE,
+	.lsf = bstop_lsf,
 	.done = "is being stopped",
 };
 

@@ -6,6 +6,12 @@
 #include "cmd-jobctl.h"
 #include "proto.h"
 
+/* LSF's options this version does not do: refused by name. */
+static const struct cmdopt bswitch_lsf[] = {
+	CMDOPT_UNSUP("a", true),
+	{ NULL, false, 0 }
+};
+
 static const struct jobctl_entry bswitch_entry = {
 	.name = "bswitch",
 	.op = JC_SWITCH,
@@ -16,6 +22,7 @@ static const struct jobctl_entry bswitch_entry = {
 	    "[-u user | all] destination_queue "
 	    "[jobId | \"jobId[index]\" | 0 ...]",
 	.says = JOBCTL_SAY_SWITCHED,
+	.lsf = bswitch_lsf,
 };
 
 int

@@ -62,6 +62,31 @@ int	 disp_ckconfig(int argc, char **argv, unsigned parts,
 /* "<what> configuration at Sat Nov 22 04:50:01 2025" */
 void	 disp_conf_header(FILE *, const char *what);
 
+/*
+ * Shared resources of the ResourceMap (cmd-sharedres.c), one item per
+ * instance: lshosts -s (static), lsload -s (dynamic), bhosts -s
+ * (numeric).  A name in names that is not a mapped resource is refused
+ * with LSF's "Unknown resource name" (exit 255).
+ */
+#define SHARED_STATIC	0x01
+#define SHARED_DYNAMIC	0x02
+#define SHARED_NUMERIC	0x04
+struct shared_res {
+	const char			*name;
+	const struct resource_def	*def;
+	char				*value;	/* NULL: not known */
+	char				*hosts;	/* space-separated */
+};
+struct shared_res_list {
+	struct shared_res	*v;
+	size_t			 n;
+};
+void	 disp_shared_resources(const struct lsf_config *, unsigned what,
+	    const struct strv *names, struct shared_res_list *);
+void	 shared_res_list_release(struct shared_res_list *);
+/* The RESOURCE VALUE LOCATION table of lshosts -s and lsload -s. */
+void	 disp_shared_table(FILE *, const struct shared_res_list *);
+
 /* Is name in the space-separated list, case-insensitively? */
 bool	 disp_in_list(const char *list, const char *name);
 

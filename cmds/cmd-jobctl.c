@@ -32,14 +32,18 @@ static struct cmdopt *
 entry_opts(const struct jobctl_entry *e)
 {
 	struct cmdopt *t;
-	size_t n = 0;
+	size_t n = 0, nlsf = 0;
 
-	t = xcalloc(ARRAY_SIZE(family_opts) + 3, sizeof(*t));
+	while (e->lsf && e->lsf[nlsf].name)
+		nlsf++;
+	t = xcalloc(ARRAY_SIZE(family_opts) + nlsf + 3, sizeof(*t));
 	for (size_t i = 0; i < ARRAY_SIZE(family_opts); i++)
 		if (strchr(e->opts, family_opts[i].id) != NULL)
 			t[n++] = family_opts[i];
 	t[n++] = (struct cmdopt){ "h", false, 'h' };
-	t[n] = (struct cmdopt){ "V", false, 'V' };
+	t[n++] = (struct cmdopt){ "V", false, 'V' };
+	for (size_t i = 0; i < nlsf; i++)
+		t[n++] = e->lsf[i];
 	return t;
 }
 
@@ -74,7 +78,7 @@ parse_opts(const struct jobctl_entry *e, struct cmdopt_state *st,
 			print_version();
 			exit(0);
 		default:
-			if (e->name_bad_option)
+			if (e->name_bad_option && id != CMDOPT_UNSUPPORTED)
 				fprintf(stderr, "%s: bad option %s\n", e->name,
 				    st->bad ? st->bad : "");
 			usage(e, 255);

@@ -10,6 +10,8 @@
 
 #include <stdbool.h>
 
+#include "cmdopt.h"
+
 /* What follows the options. */
 enum jobctl_args {
 	JOBCTL_JOBS,		/* job IDs ("0": all), or filters alone */
@@ -41,6 +43,9 @@ struct jobctl_entry {
 	const char	*usage;		/* after "Usage: " */
 	enum jobctl_says says;
 	const char	*done;		/* SAY_DONE: the words; MOVED: "top" */
+	/* LSF's options of the command this version does not do,
+	 * refused by name (CMDOPT_UNSUP entries, NULL-terminated). */
+	const struct cmdopt *lsf;
 };
 
 /* The whole command; returns its exit status. */

@@ -21,7 +21,7 @@
 
 /* LSF's subcommands this version does not do yet. */
 static const char *const later[] = {
-	"limlock", "limunlock", "resrestart",
+	"resrestart",
 	"resstartup", "resshutdown", "reslogon", "reslogoff", "limdebug",
 	"limtime", "resdebug", "restime", "expire", "showstatus",
 };
@@ -46,9 +46,10 @@ usage(int rc)
 	    "    showconf lim [-h host ... | -h all]\n"
 	    "                                  show the lsf.conf parameters "
 	    "a LIM uses\n"
+	    "    limlock [-l time_seconds]     lock this host\n"
+	    "    limunlock                     unlock this host\n"
 	    "    help                          show this list\n"
 	    "Not supported by this version:\n"
-	    "    limlock limunlock\n"
 	    "    resrestart resstartup resshutdown limdebug limtime\n");
 	exit(rc);
 }
@@ -325,6 +326,83 @@ control(enum lim_ctl k, int argc, char **argv)
 	return rc;
 }
 
+/*
+ * limlock [-l seconds] / limunlock: lock this host's LIM (lsload shows
+ * lockU and no batch job is dispatched to it) until limunlock or, with
+ * -l, for that many seconds.
+ */
+static int
+lock(bool on, int argc, char **argv)
+{
+	static const struct cmdopt opts[] = {
+		{ "l", true, 1 },
+		{ NULL, false, 0 }
+	};
+	const struct lsf_config *c;
+	struct cmdopt_state st;
+	struct msg_error e;
+	struct reply rp;
+	struct wbuf w;
+	const char *val;
+	char *local, *path, *end;
+	unsigned long secs = 0;
+	int id, nrest, fd, rc = 0;
+
+	cmdopt_init(&st, argc, argv, true);
+	while ((id = cmdopt_next(&st, opts, &val)) != 0) {
+		if (id != 1 || !on)
+			usage(255);
+		errno = 0;
+		secs = strtoul(val, &end, 10);
+		if (*val == '-' || *end != '\0' || end == val || errno != 0 ||
+		    secs == 0 || secs > UINT32_MAX) {
+			fprintf(stderr, "lsadmin: %s: Bad time specification\n",
+			    val);
+			return 255;
+		}
+	}
+	(void)cmdopt_rest(&st, &nrest);
+	cmdopt_release(&st);
+	if (nrest > 0)
+		usage(255);
+	c = client_config(CONF_CLUSTER);
+	if ((local = adm_local_host(c)) == NULL)
+		die("this host is not in the cluster");
+	path = lim_socket_path(c, local);
+	if (path == NULL)
+		die("LSB_SHAREDIR is not set");
+	if ((fd = net_connect_unix(path)) < 0) {
+		fprintf(stderr, "lsadmin: %s: LIM is down; try later\n", local);
+		free(path);
+		free(local);
+		return 255;
+	}
+	wbuf_init(&w);
+	if (on) {
+		wbuf_begin(&w, MSG_LIM_LOCK, 1, 0);
+		put_u32(&w, (uint32_t)secs);
+		wbuf_end_frame(&w);
+	} else
+		msg_put_empty(&w, MSG_LIM_UNLOCK, 1);
+	if (mbd_call(fd, &w, &rp) < 0) {
+		fprintf(stderr, "lsadmin: %s: LIM is down; try later\n", local);
+		rc = 255;
+	} else if (reply_is_error(&rp, &e)) {
+		fprintf(stderr, "lsadmin: %s\n", lsb_errmsg(e.code));
+		msg_error_release(&e);
+		rc = 255;
+	} else if (rp.hdr.type != MSG_OK)
+		disp_bad_reply("the LIM");
+	else
+		printf("Host is %s\n", on ? "locked" : "unlocked");
+	reply_release(&rp);
+	wbuf_release(&w);
+	close(fd);
+	free(path);
+	free(local);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -342,6 +420,8 @@ main(int argc, char **argv)
 		return ckconfig(argc - 1, argv + 1);
 	if (strcmp(sub, "showconf") == 0)
 		return showconf(argc - 1, argv + 1);
+	if (strcmp(sub, "limlock") == 0 || strcmp(sub, "limunlock") == 0)
+		return lock(strcmp(sub, "limlock") == 0, argc - 1, argv + 1);
 	for (size_t i = 0; i < ARRAY_SIZE(ctls); i++)
 		if (strcmp(sub, ctls[i].name) == 0)
 			return control((enum lim_ctl)i, argc - 1, argv + 1);

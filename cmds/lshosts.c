@@ -12,20 +12,30 @@
 #include "cmdopt.h"
 #include "loadsample.h"
 
-enum { O_W = 1, O_L, O_HELP, O_VERSION };
+enum { O_W = 1, O_L, O_S, O_T, O_HELP, O_VERSION };
 
 static const struct cmdopt opts[] = {
 	{ "w", false, O_W },
 	{ "l", false, O_L },
+	{ "s", false, O_S },
+	{ "T", false, O_T },
 	{ "h", false, O_HELP },
 	{ "V", false, O_VERSION },
+	/* LSF's options this version does not do: refused by name. */
+	CMDOPT_UNSUP("a", false), CMDOPT_UNSUP("cname", false),
+	CMDOPT_UNSUP("gpu", false), CMDOPT_UNSUP("json", false),
+	CMDOPT_UNSUP("loc", false), CMDOPT_UNSUP("mig", false),
+	CMDOPT_UNSUP("o", true), CMDOPT_UNSUP("R", true),
+	CMDOPT_UNSUP("sl", false),
 	{ NULL, false, 0 }
 };
 
 static void NORETURN
 usage(int rc)
 {
-	fprintf(stderr, "Usage: lshosts [-h] [-V] [-w | -l] [host_name ...]\n");
+	fprintf(stderr, "Usage: lshosts [-h] [-V] [-w | -l] [-T] "
+	    "[host_name ...]\n"
+	    "       lshosts -s [resource_name ...]\n");
 	exit(rc);
 }
 
@@ -157,11 +167,48 @@ long_host(const struct lsf_config *c, const struct lim_host *h)
 	    type_word(h->type), model_word(h->model), cpuf, ncpus, "-", mem,
 	    swp, tmp, ch ? ch->rexpri : 0, h->server ? "Yes" : "No", nprocs,
 	    ncores, nthreads);
-	printf("\nRESOURCES: %s\n", res);
+	printf("\nRESOURCES: %s\n", h->resources.n ? res : "Not defined");
 	printf("RUN_WINDOWS:  %s\n", ch && ch->runwindow && *ch->runwindow ?
 	    ch->runwindow : "(always open)");
 	thresholds(ch);
 	free(res);
+}
+
+/* -s [resource ...]: the static shared resources and their values. */
+static int
+shared(char **rest, int nrest)
+{
+	struct strv names = STRV_INIT;
+	struct shared_res_list l;
+
+	for (int i = 0; i < nrest; i++)
+		strv_push(&names, rest[i]);
+	disp_shared_resources(client_config(CONF_CLUSTER), SHARED_STATIC,
+	    &names, &l);
+	disp_shared_table(stdout, &l);
+	shared_res_list_release(&l);
+	strv_release(&names);
+	return 0;
+}
+
+/*
+ * -T: LSF draws each host's NUMA nodes, sockets, cores and threads
+ * under "Host[<memory>] <name>".  This version detects no topology, so
+ * each host shows as LSF shows one whose topology is not known: the
+ * line alone, with "-" for the memory of a host that has not reported.
+ */
+static void
+topology(const struct lim_host *hs, uint32_t n)
+{
+	char mem[16];
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (hs[i].status & LIM_UNAVAIL)
+			snprintf(mem, sizeof(mem), "-");
+		else
+			fmt_mem_mb(hs[i].maxmem, mem, sizeof(mem));
+		printf("Host[%s] %s\n", mem, hs[i].name);
+	}
 }
 
 int
@@ -171,7 +218,7 @@ main(int argc, char **argv)
 	struct strv names = STRV_INIT;
 	struct lim_load_list ll;
 	const char *val;
-	bool wide = false, longform = false;
+	bool wide = false, longform = false, sh = false, topo = false;
 	char **rest;
 	int id, nrest;
 
@@ -181,17 +228,28 @@ main(int argc, char **argv)
 		switch (id) {
 		case O_W: wide = true; break;
 		case O_L: longform = true; break;
+		case O_S: sh = true; break;
+		case O_T: topo = true; break;
 		case O_HELP: usage(0);
 		case O_VERSION: disp_version();
 		default: usage(255);
 		}
 	}
 	rest = cmdopt_rest(&st, &nrest);
+	if (sh) {
+		if (wide || longform || topo)
+			usage(255);
+		id = shared(rest, nrest);
+		cmdopt_release(&st);
+		return id;
+	}
 	for (int i = 0; i < nrest; i++)
 		strv_push(&names, rest[i]);
 
 	disp_load_list(&names, &ll);
-	if (longform) {
+	if (topo) {
+		topology(ll.hosts, ll.nhosts);
+	} else if (longform) {
 		/* lim_call has read lsf.cluster: windows and thresholds. */
 		const struct lsf_config *c = client_config(CONF_CLUSTER);
 

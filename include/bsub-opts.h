@@ -60,7 +60,8 @@ enum bsub_opts_rc {
 				   its value */
 	BSUB_OPTS_BAD_VALUE,	/* "<value>: Bad argument" and the like */
 	BSUB_OPTS_UNSUPPORTED,	/* an option of LSF's bsub this version
-				   does not do, as written */
+				   does not do (a CMDOPT_UNSUPPORTED
+				   entry), by name: "-app" */
 };
 
 /*

@@ -23,6 +23,11 @@ struct jfield {
 	uint64_t	 need;		/* JI() bits get reads, beyond JI_BASE */
 };
 
+/* bjobs -hms: durations and time limits as hh:mm:ss. */
+extern bool	 jobfmt_hms;
+/* bjobs -UF: long-format lines whole, never cut at 79 columns. */
+extern bool	 jobfmt_unformatted;
+
 /* Look up a field by name or alias (case-insensitive). */
 const struct jfield *jfield_find(const char *);
 

@@ -185,6 +185,7 @@ enum host_reason {
 	HR_HOST_USER_LIMIT,		/* lsb.hosts JL/U */
 	HR_USER_PROC_LIMIT,		/* lsb.users JL/P */
 	HR_RESERVED,			/* rusage: not enough left */
+	HR_LOCKED,			/* lsadmin limlock, LIM run window */
 	HR_NREASONS
 };
 const char	*pend_reason_text(int);
@@ -230,6 +231,7 @@ const char	*susp_reason_text(int);
 #define LIM_LOCKW		0x08
 #define LIM_RESDOWN		0x10
 #define LIM_SBDDOWN		0x20
+#define LIM_EXCL_LOCK		0x40	/* lockU: an exclusive job runs */
 
 /* Signal names without "SIG", as bkill -s and JOB_SIGNAL use them. */
 int		 sig_from_name(const char *);	/* -1 if unknown */

@@ -80,6 +80,11 @@ enum msg_type {
 	MSG_LIM_RECONFIG	= 454,	/* no body: reread lsf.cluster (admin) */
 	MSG_LIM_RESTART		= 455,	/* no body: exec itself again (admin) */
 	MSG_LIM_SHUTDOWN	= 456,	/* no body: exit (admin) */
+	MSG_LIM_LOCK		= 457,	/* u32 seconds, 0 = until unlocked
+					 * (admin): lsadmin limlock */
+	MSG_LIM_UNLOCK		= 458,	/* no body (admin): limunlock */
+	MSG_LIM_EXCL_HOSTS	= 459,	/* strv (mbatchd to the master LIM):
+					 * hosts running an exclusive job */
 	MSG_LIM_LOAD_LIST	= 470,	/* struct lim_load_list */
 	MSG_LIM_CLUSTER_INFO	= 471,	/* struct lim_cluster_info */
 	MSG_LIM_CONF_LIST	= 472,	/* struct kv_list */

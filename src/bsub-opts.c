@@ -14,7 +14,7 @@ enum {
 	O_MEM, O_RERUN, O_HOLD, O_P, O_G, O_ENV, O_K, O_U, O_I, O_L,
 	O_CPU, O_CORE, O_DATA, O_FSIZE, O_STACK, O_SWAP, O_NPROC, O_TERM,
 	O_PRE, O_POST, O_DEPEND, O_BEGIN, O_SPRIO,
-	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_OUTDIR, O_LATER
+	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_OUTDIR
 };
 
 static const struct cmdopt opts[] = {
@@ -34,14 +34,30 @@ static const struct cmdopt opts[] = {
 	{ "w", true, O_DEPEND }, { "b", true, O_BEGIN },
 	{ "sp", true, O_SPRIO }, { "B", false, O_MAIL_BEGIN },
 	{ "N", false, O_MAIL_END },
-	/* Options of LSF's bsub this version does not do yet. */
-	{ "app", true, O_LATER },
-	{ "sla", true, O_LATER }, { "I", false, O_LATER },
-	{ "Ip", false, O_LATER }, { "Is", false, O_LATER },
-	{ "a", true, O_LATER }, { "k", true, O_LATER }, { "f", true, O_LATER },
-	{ "Jd", true, O_LATER }, { "g", true, O_LATER },
-	{ "nnodes", true, O_LATER }, { "is", true, O_LATER },
-	{ "rn", false, O_LATER }, { "ext", true, O_LATER },
+	/*
+	 * LSF's other options, refused by name (cmdopt.h): never read as
+	 * shorter ones (-ti as -t i, -hl as -h).
+	 */
+#define L CMDOPT_UNSUP
+	L("a", true), L("alloc_flags", true), L("app", true),
+	L("ar", false), L("clusters", true), L("cn_cu", true),
+	L("cn_mem", true), L("core_isolation", true), L("csm", true),
+	L("data", true), L("datachk", false), L("datagrp", true),
+	L("eptl", true), L("ext", true), L("f", true), L("freq", true),
+	L("g", true), L("gpu", true), L("hl", false), L("hostfile", true),
+	L("I", false), L("Ip", false), L("IS", false), L("ISp", false),
+	L("ISs", false), L("Is", false), L("IX", false), L("is", true),
+	L("Jd", true), L("jobaff", true), L("json", true), L("jsdl", true),
+	L("jsdl_strict", true), L("jsm", true), L("k", true),
+	L("Lp", true), L("ln_mem", true), L("ln_slots", true),
+	L("mig", true), L("Ne", false), L("network", true),
+	L("nnodes", true), L("notify", true), L("pack", true), L("ptl", true), L("Q", true), L("rcacct", true),
+	L("rn", false), L("rnc", true), L("s", true), L("sla", true),
+	L("smt", true), L("stage", true), L("step_cgroup", true),
+	L("T", true), L("ti", false), L("tty", false), L("U", true),
+	L("ul", false), L("We", true), L("wa", true), L("wt", true),
+	L("XF", false), L("yaml", true), L("Zs", false),
+#undef L
 	{ NULL, false, 0 }
 };
 
@@ -240,10 +256,8 @@ apply(struct bsub_opts *g, int id, const char *v, const char *opt,
 	case O_HELP: return BSUB_OPTS_HELP;
 	case O_VERSION: return BSUB_OPTS_VERSION;
 	}
-	/* O_LATER: the option as written, up to any value attached. */
-	opt = opt ? opt : "";
-	*cause = xstrndup(opt, strcspn(opt, " "));
-	return BSUB_OPTS_UNSUPPORTED;
+	*cause = xstrdup(opt ? opt : "");
+	return BSUB_OPTS_BAD_OPTION;
 }
 
 int
@@ -254,7 +268,12 @@ bsub_opts_parse(struct bsub_opts *g, int argc, char **argv,
 	int id, rc;
 
 	cmdopt_init(st, argc, argv, false);
+	st->quiet = true;	/* bsub says it with "Job not submitted" */
 	while ((id = cmdopt_next(st, opts, &v)) != 0) {
+		if (id == CMDOPT_UNSUPPORTED) {
+			*cause = xstrdup(cmdopt_unsupported_name(st));
+			return BSUB_OPTS_UNSUPPORTED;
+		}
 		if (id < 0) {
 			*cause = xstrdup(st->bad ? st->bad : "");
 			return BSUB_OPTS_BAD_OPTION;

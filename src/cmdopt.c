@@ -1,4 +1,5 @@
 /* LSF-style command-line options; see cmdopt.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,11 +35,43 @@ take_value(struct cmdopt_state *st, const struct cmdopt *o, const char *rest,
 		return o->id;
 	}
 	if (st->i >= st->argc) {
+		/* Refused by name even without its value. */
+		if (o->id == CMDOPT_UNSUPPORTED)
+			return o->id;
 		st->bad = st->argv[st->i - 1];
 		return -1;
 	}
 	*val = st->argv[st->i++];
 	return o->id;
+}
+
+/* The entry o of the table, as matched: its id, its value taken. */
+static int
+matched(struct cmdopt_state *st, const struct cmdopt *o, const char *rest,
+    const char **val)
+{
+	st->entry = o;
+	if (o->id == CMDOPT_UNSUPPORTED) {
+		st->bad = st->opt;
+		if (!st->quiet)
+			cmdopt_unsupported(st, progname);
+	}
+	if (o->arg)
+		return take_value(st, o, rest, val);
+	return o->id;
+}
+
+/* The longest name of the table that is a proper prefix of a, of an
+ * option that takes a value if arg (else of any option). */
+static const struct cmdopt *
+longest_prefix(const struct cmdopt *tab, const char *a, bool arg)
+{
+	const struct cmdopt *o;
+
+	for (size_t len = strlen(a) - 1; len >= 1; len--)
+		if ((o = find(tab, a, len)) != NULL && (o->arg || !arg))
+			return o;
+	return NULL;
 }
 
 int
@@ -62,9 +95,9 @@ cmdopt_next(struct cmdopt_state *st, const struct cmdopt *tab,
 			const char *rest = st->bundle;
 
 			st->bundle = NULL;
-			return take_value(st, o, rest, val);
+			return matched(st, o, rest, val);
 		}
-		return o->id;
+		return matched(st, o, NULL, val);
 	}
 	st->bundle = NULL;
 	for (;;) {
@@ -90,35 +123,44 @@ cmdopt_next(struct cmdopt_state *st, const struct cmdopt *tab,
 	st->i++;
 	st->opt = a;
 	a++;
-	/* The whole word: -noheader, -cwd, -oo. */
-	if ((o = find(tab, a, strlen(a))) != NULL) {
-		if (o->arg)
-			return take_value(st, o, NULL, val);
-		return o->id;
-	}
+	/* The whole word: -noheader, -cwd, -oo, and LSF's options this
+	 * version does not do (-sum, -outdir), so that none is split. */
+	if ((o = find(tab, a, strlen(a))) != NULL)
+		return matched(st, o, NULL, val);
 	/* Option and value in one argument: "-o jobid stat". */
 	if ((sp = strchr(a, ' ')) != NULL &&
-	    (o = find(tab, a, (size_t)(sp - a))) != NULL && o->arg) {
-		*val = sp + 1;
-		return o->id;
-	}
-	/* The longest option name that prefixes it, with the value attached:
-	 * -n2, -oFILE, -Rselect[...]. */
-	for (size_t len = strlen(a) - 1; len >= 1; len--) {
-		o = find(tab, a, len);
-		if (o && o->arg)
-			return take_value(st, o, a + len, val);
-		if (len == 1)
-			break;
-	}
-	/* Bundled single-letter flags. */
-	o = find(tab, a, 1);
-	if (o && !o->arg) {
+	    (o = find(tab, a, (size_t)(sp - a))) != NULL && o->arg)
+		return matched(st, o, sp + 1, val);
+	/* The longest option taking a value that prefixes the word has it
+	 * attached: -n2, -oFILE, -Rselect[...], -Jname. */
+	if ((o = longest_prefix(tab, a, true)) != NULL)
+		return matched(st, o, a + strlen(o->name), val);
+	/* A bundle of single-letter flags (-aw), unless the word starts
+	 * with a longer option, which is never split (-sumx is not
+	 * -s -u mx). */
+	o = longest_prefix(tab, a, false);
+	if (o && strlen(o->name) == 1) {
 		st->bundle = a + 1;
-		return o->id;
+		return matched(st, o, NULL, val);
 	}
 	st->bad = st->argv[st->i - 1];
 	return -1;
+}
+
+const char *
+cmdopt_unsupported_name(const struct cmdopt_state *st)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "-%s", st->entry ? st->entry->name : "");
+	return buf;
+}
+
+void
+cmdopt_unsupported(const struct cmdopt_state *st, const char *prog)
+{
+	fprintf(stderr, "%s: option %s is not supported by this version\n",
+	    prog, cmdopt_unsupported_name(st));
 }
 
 char **

@@ -11,6 +11,9 @@
 #include "lsf.h"
 #include "timefmt.h"
 
+bool	 jobfmt_hms;
+bool	 jobfmt_unformatted;
+
 #define WRAP_FIRST	79
 #define WRAP_INDENT	21
 #define WRAP_REST	58
@@ -111,7 +114,7 @@ jobfmt_wrap(FILE *f, const char *line)
 {
 	size_t len = strlen(line), off;
 
-	if (len <= WRAP_FIRST) {
+	if (len <= WRAP_FIRST || jobfmt_unformatted) {
 		fprintf(f, "%s\n", line);
 		return;
 	}
@@ -210,20 +213,100 @@ GET(f_finish_time)
 	if (JOB_STAT_FINISHED(j->status))
 		time_field(j->end_time, sb);
 }
+/* A duration as bjobs -hms writes it. */
+static void
+hms(int64_t secs, struct strbuf *sb)
+{
+	char buf[32];
+
+	fmt_duration_hms(secs, buf, sizeof(buf));
+	sb_adds(sb, buf);
+}
 GET(f_cpu_used)
 {
-	if (j->start_time > 0)
+	if (j->start_time <= 0)
+		return;
+	if (jobfmt_hms)
+		hms((int64_t)j->cpu_time, sb);
+	else
 		sb_addf(sb, "%.1f second(s)", j->cpu_time);
+}
+/* How long the job has run: to its end, or now. */
+static int64_t
+ran(const struct job_info *j)
+{
+	int64_t end = JOB_STAT_FINISHED(j->status) ? j->end_time : time(NULL);
+
+	return j->start_time > 0 && end > j->start_time ?
+	    end - j->start_time : 0;
+}
+/* time_left: "hh:mm L" (or hh:mm:ss with -hms) of the run limit left,
+ * for a started, unfinished job with one. */
+GET(f_time_left)
+{
+	int64_t left, lim = j->rlimits[LSF_RLIMIT_RUN];
+
+	if (lim <= 0 || j->start_time <= 0 || JOB_STAT_FINISHED(j->status))
+		return;
+	left = lim - ran(j);
+	if (left < 0)
+		left = 0;
+	if (jobfmt_hms)
+		hms(left, sb);
+	else
+		sb_addf(sb, "%lld:%02lld", (long long)(left / 3600),
+		    (long long)(left / 60 % 60));
+	sb_adds(sb, " L");
+}
+/* %complete: the share of the run limit used, "25% L". */
+GET(f_complete)
+{
+	int64_t lim = j->rlimits[LSF_RLIMIT_RUN];
+
+	if (lim <= 0 || j->start_time <= 0)
+		return;
+	sb_addf(sb, "%lld%% L", (long long)(ran(j) * 100 / lim));
+}
+/* idle_factor: CPU time over run time. */
+GET(f_idle_factor)
+{
+	int64_t t = ran(j);
+
+	if (j->start_time <= 0)
+		return;
+	sb_addf(sb, "%.2f", t > 0 ? j->cpu_time / (double)t : 0.0);
+}
+GET(f_interactive) { (void)j; sb_adds(sb, "N"); }
+GET(f_first_host)
+{
+	if (j->exec_hosts.n > 0)
+		sb_adds(sb, j->exec_hosts.v[0]);
+}
+GET(f_nexec_host)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < j->exec_hosts.n; i++) {
+		size_t k = 0;
+
+		while (k < i && strcmp(j->exec_hosts.v[k],
+		    j->exec_hosts.v[i]) != 0)
+			k++;
+		if (k == i)
+			n++;
+	}
+	if (n > 0)
+		sb_addf(sb, "%zu", n);
+}
+GET(f_susp_reason)
+{
+	if (JOB_STAT_SUSPENDED(j->status) && j->susp_reason)
+		sb_adds(sb, susp_reason_text(j->susp_reason));
 }
 GET(f_run_time)
 {
-	int64_t end = JOB_STAT_FINISHED(j->status) ? j->end_time : time(NULL);
-	char buf[32];
-
-	if (j->start_time > 0) {
-		fmt_duration_hms(end - j->start_time, buf, sizeof(buf));
-		sb_adds(sb, buf);
-	}
+	if (j->start_time > 0)
+		hms(ran(j), sb);
 }
 static void
 mem_field(int64_t kb, const char *unit, struct strbuf *sb)
@@ -253,16 +336,34 @@ GET(f_memlimit)
 	if (j->rlimits[LSF_RLIMIT_RSS] > 0)
 		mem_field(j->rlimits[LSF_RLIMIT_RSS], unit, sb);
 }
-GET(f_cpulimit)
+GET(f_corelimit)
 {
-	if (j->rlimits[LSF_RLIMIT_CPU] > 0)
-		sb_addf(sb, "%.1f", (double)j->rlimits[LSF_RLIMIT_CPU] / 60.0);
+	if (j->rlimits[LSF_RLIMIT_CORE] >= 0)
+		mem_field(j->rlimits[LSF_RLIMIT_CORE], unit, sb);
 }
-GET(f_runlimit)
+GET(f_stacklimit)
 {
-	if (j->rlimits[LSF_RLIMIT_RUN] > 0)
-		sb_addf(sb, "%.1f", (double)j->rlimits[LSF_RLIMIT_RUN] / 60.0);
+	if (j->rlimits[LSF_RLIMIT_STACK] >= 0)
+		mem_field(j->rlimits[LSF_RLIMIT_STACK], unit, sb);
 }
+GET(f_swaplimit)
+{
+	if (j->rlimits[LSF_RLIMIT_SWAP] >= 0)
+		mem_field(j->rlimits[LSF_RLIMIT_SWAP], unit, sb);
+}
+/* A time limit in minutes, or hh:mm:ss with -hms. */
+static void
+limit_minutes(int64_t secs, struct strbuf *sb)
+{
+	if (secs <= 0)
+		return;
+	if (jobfmt_hms)
+		hms(secs, sb);
+	else
+		sb_addf(sb, "%.1f", (double)secs / 60.0);
+}
+GET(f_cpulimit) { limit_minutes(j->rlimits[LSF_RLIMIT_CPU], sb); }
+GET(f_runlimit) { limit_minutes(j->rlimits[LSF_RLIMIT_RUN], sb); }
 GET(f_sub_cwd) { sb_adds(sb, j->cwd ? j->cwd : ""); }
 GET(f_exec_cwd) { sb_adds(sb, j->exec_cwd ? j->exec_cwd : ""); }
 GET(f_exec_home) { sb_adds(sb, j->exec_home ? j->exec_home : ""); }
@@ -334,6 +435,21 @@ static const struct jfield fields[] = {
 	{ "jobindex", "JOBINDEX", 8, f_jobindex, 0 },
 	{ "alloc_slot", "ALLOC_SLOT", 20, f_alloc_slot, JI(exec_hosts) },
 	{ "mail_user", "MAIL_USER", 20, f_mail, JI(mail_user) },
+	{ "time_left", "TIME_LEFT", 11, f_time_left,
+	    JI(rlimits) | JI(start_time) | JI(end_time) },
+	{ "%complete", "%COMPLETE", 11, f_complete,
+	    JI(rlimits) | JI(start_time) | JI(end_time) },
+	{ "idle_factor", "IDLE_FACTOR", 11, f_idle_factor,
+	    JI(cpu_time) | JI(start_time) | JI(end_time) },
+	{ "interactive", "INTERACTIVE", 11, f_interactive, 0 },
+	{ "first_host", "FIRST_HOST", 11, f_first_host, JI(exec_hosts) },
+	{ "nexec_host", "NEXEC_HOST", 10, f_nexec_host, JI(exec_hosts) },
+	{ "estimated_start_time", "ESTIMATED_START_TIME", 20, f_empty, 0 },
+	{ "suspend_reason", "SUSPEND_REASON", 50, f_susp_reason,
+	    JI(susp_reason) },
+	{ "corelimit", "CORELIMIT", 15, f_corelimit, JI(rlimits) },
+	{ "stacklimit", "STACKLIMIT", 15, f_stacklimit, JI(rlimits) },
+	{ "swaplimit", "SWAPLIMIT", 10, f_swaplimit, JI(rlimits) },
 };
 
 static const struct {

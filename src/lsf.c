@@ -170,6 +170,7 @@ static const char *const host_texts[HR_NREASONS] = {
 	    "User has reached the per-processor job slot limit",
 	[HR_RESERVED] =
 	    "Resources reserved by other jobs: not enough left",
+	[HR_LOCKED] = "Host is locked",
 };
 
 static const char *const susp_texts[SUSP_NREASONS] = {

@@ -1,10 +1,11 @@
 /*
  * The LIM's administrator socket: a Unix-domain socket,
  * $LSB_SHAREDIR/<cluster>/lim.<host>.sock, on which the kernel says who
- * is calling (SO_PEERCRED).  lsadmin reconfig, limrestart and
- * limshutdown come this way, and only root and the cluster administrators are served.  There is
- * deliberately no administrator request over TCP: a LIM on another
- * machine is reached when the commands get an authenticated transport.
+ * is calling (SO_PEERCRED).  lsadmin reconfig, limrestart,
+ * limshutdown, limlock and limunlock come this way, and only root and
+ * the cluster administrators are served.  There is deliberately no
+ * administrator request over TCP: a LIM on another machine is reached
+ * when the commands get an authenticated transport.
  *
  * reconfig reads lsf.shared and lsf.cluster again and applies them in
  * place (a bad file is refused and the old configuration stays); restart
@@ -203,13 +204,32 @@ lim_restart(void)
 	fatal("cannot execute %s again", lim->argv[0]);
 }
 
+/*
+ * limlock [-l seconds] / limunlock: the host shows lockU in lsload and
+ * mbatchd sends it no job until it is unlocked or the time is up.
+ */
+static void
+lock(const struct conn *c, bool on, uint32_t secs)
+{
+	lim->locked = on;
+	lim->lock_until_ms = on && secs > 0 ?
+	    mono_ms() + (uint64_t)secs * 1000 : 0;
+	if (on && secs > 0)
+		log_info("%s locks this host for %u seconds", c->name, secs);
+	else
+		log_info("%s %s this host", c->name, on ? "locks" : "unlocks");
+	lim_report_now();
+}
+
 static void
 admin_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
     void *arg)
 {
 	char *cause = NULL;
+	uint32_t secs = 0;
 
-	if (rbuf_end(r) < 0) {
+	if ((h->type == MSG_LIM_LOCK && !get_u32(r, &secs)) ||
+	    rbuf_end(r) < 0) {
 		reply_error(c, h->seq, LSBE_PROTOCOL, "unexpected body");
 		conn_close_after_write(c);
 		return;
@@ -219,7 +239,8 @@ admin_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 		return;
 	}
 	if (h->type != MSG_LIM_RECONFIG && h->type != MSG_LIM_RESTART &&
-	    h->type != MSG_LIM_SHUTDOWN) {
+	    h->type != MSG_LIM_SHUTDOWN && h->type != MSG_LIM_LOCK &&
+	    h->type != MSG_LIM_UNLOCK) {
 		reply_error(c, h->seq, LSBE_PROTOCOL, "unexpected request");
 		return;
 	}
@@ -239,6 +260,11 @@ admin_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 			return;
 		}
 		notify_send("READY=1");
+		reply_ok(c, h->seq);
+		return;
+	}
+	if (h->type == MSG_LIM_LOCK || h->type == MSG_LIM_UNLOCK) {
+		lock(c, h->type == MSG_LIM_LOCK, secs);
 		reply_ok(c, h->seq);
 		return;
 	}

@@ -170,7 +170,13 @@ master_fill_load_list(struct lim_load_list *l, const struct strv *names)
 				continue;
 		}
 		/* Shallow copies: the caller only packs and frees the array. */
-		l->hosts[l->nhosts++] = lim->hosts[i].info;
+		l->hosts[l->nhosts] = lim->hosts[i].info;
+		/* A host running an exclusive job is lockU, as in LSF; the
+		 * extra bit tells mbatchd that no one locked it. */
+		if (strv_contains(&lim->excl_hosts, lim->hosts[i].name) &&
+		    !(l->hosts[l->nhosts].status & (LIM_UNAVAIL | LIM_LOCKU)))
+			l->hosts[l->nhosts].status |= LIM_LOCKU | LIM_EXCL_LOCK;
+		l->nhosts++;
 	}
 }
 

@@ -118,7 +118,8 @@ refuse(struct conn *c, uint32_t seq, const char *what, const char *host)
 
 	log_warnx("%s: %s for %s refused: %s", c->name, what,
 	    host ? host : "?", c->auth_role == AUTH_LIM ?
-	    "it authenticated as another host" : "not an authenticated LIM");
+	    "it authenticated as another host" : "not an authenticated "
+	    "daemon of the right kind");
 	wbuf_init(&w);
 	msg_put_error(&w, seq, LSBE_PERMISSION, NULL, what);
 	reply(c, &w);
@@ -214,6 +215,20 @@ serve_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 		break;
 	case MSG_LIM_CONF_QUERY:
 		send_conf(c, h->seq);
+		break;
+	case MSG_LIM_EXCL_HOSTS:
+		if (!get_strv(r, &names) || rbuf_end(r) < 0) {
+			strv_release(&names);
+			bad_request(c, h->seq, "exclusive hosts");
+			break;
+		}
+		if (c->auth_role != AUTH_MBD) {
+			refuse(c, h->seq, "exclusive hosts", NULL);
+			strv_release(&names);
+			break;
+		}
+		strv_release(&lim->excl_hosts);
+		lim->excl_hosts = names;
 		break;
 	default:
 		log_warnx("%s: unexpected %s", c->name, msg_type_name(h->type));

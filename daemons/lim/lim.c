@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lim.h"
@@ -67,6 +68,43 @@ lim_fill_static(void)
 		strv_copy(&me->resources, &ch->resources);
 }
 
+/* lsf.cluster RUNWINDOW of this host: outside it the host is lockW. */
+static bool
+runwindow_closed(const struct cluster_host *ch)
+{
+	struct windows w;
+	const char *why;
+	struct tm tm;
+	time_t now = time(NULL);
+	bool open;
+
+	if (ch == NULL || ch->runwindow == NULL || *ch->runwindow == '\0')
+		return false;
+	if (windows_parse(&w, ch->runwindow, &why) < 0)
+		return false;	/* refused when the file was read */
+	localtime_r(&now, &tm);
+	open = windows_open(&w, tm.tm_wday, tm.tm_hour * 60 + tm.tm_min);
+	windows_release(&w);
+	return !open;
+}
+
+static int
+lock_status(void)
+{
+	int st = 0;
+
+	if (lim->locked && lim->lock_until_ms != 0 &&
+	    mono_ms() >= lim->lock_until_ms) {
+		log_info("the lock of this host has expired");
+		lim->locked = false;
+	}
+	if (lim->locked)
+		st |= LIM_LOCKU;
+	if (runwindow_closed(lim->self_conf))
+		st |= LIM_LOCKW;
+	return st;
+}
+
 static void
 sample_now(void)
 {
@@ -77,8 +115,21 @@ sample_now(void)
 		log_warnx("cannot read the load from /proc");
 	memcpy(lim->me.load, load, sizeof(load));
 	lim->me.status = over_busy(lim->self_conf, load) ? LIM_BUSY : 0;
+	lim->me.status |= lock_status();
 	if (lim->is_master)
 		master_report(&lim->me, NULL);
+}
+
+/* The load stays as last sampled: only the status changes. */
+void
+lim_report_now(void)
+{
+	lim->me.status &= ~(LIM_LOCKU | LIM_LOCKW);
+	lim->me.status |= lock_status();
+	if (lim->is_master)
+		master_report(&lim->me, NULL);
+	else if (lim->up)
+		elect_send_report();
 }
 
 static void

@@ -48,6 +48,10 @@ struct lim {
 	struct load_sampler	 sampler;
 	struct host_static	 hs;
 	struct lim_host		 me;		/* our latest report */
+	/* lsadmin limlock: locked, until this monotonic time (0 = until
+	 * limunlock). */
+	bool			 locked;
+	uint64_t		 lock_until_ms;
 
 	/* Election. */
 	struct strv		 candidates;	/* master candidates, in order */
@@ -64,6 +68,8 @@ struct lim {
 	struct conn		**watchers;	/* want MSG_LIM_CLUSTER_INFO */
 	int			 nwatchers;
 	bool			 push_pending;
+	/* From mbatchd: hosts running an exclusive job, shown lockU. */
+	struct strv		 excl_hosts;
 
 	struct event		*ev_sample;
 	struct event		*ev_elect;
@@ -93,6 +99,8 @@ void	 master_remove_sub(struct conn *);
 /* lim.c */
 /* Our own static figures from the configuration (again on reconfig). */
 void	 lim_fill_static(void);
+/* Sample now and send the report at once (a lock changed). */
+void	 lim_report_now(void);
 
 /* lim-admin.c */
 void	 lim_admin_init(void);

@@ -48,6 +48,7 @@ end_of_turn(void)
 		mbd->sched_dirty = false;
 		sched_run();
 	}
+	lim_send_exclusive();
 	/* Environments first: a JOB_NEW on disk must find its JOB_ENV. */
 	if (evlog_dirty(&mbd->envlog) && evlog_flush(&mbd->envlog) < 0)
 		fatal("cannot write %s", mbd->envpath);

@@ -41,6 +41,7 @@ job_start_apply(struct job *j, struct mhost **hosts, int n,
 	j->resume_sent = false;
 	j->stop_sent = false;
 	j->window_sent = false;
+	j->lock_sent = false;
 	job_set_status(j, JOB_STAT_RUN);
 	reserve_add(j);
 }

@@ -558,6 +558,16 @@ out:
 	ctrl_req_release(&rq);
 }
 
+/* Is one of the job's hosts locked (lsadmin limlock, LIM run window)? */
+static bool
+job_host_locked(const struct job *j)
+{
+	for (int i = 0; i < j->nexec; i++)
+		if (j->exec[i]->lim_locked)
+			return true;
+	return false;
+}
+
 /*
  * Resume what the system may resume: jobs bresumed by their users, and
  * jobs whose queue's run window has opened again, when their host is
@@ -583,7 +593,8 @@ resume_pass(void)
 			continue;
 		if (j->susp_reason != SUSP_USER_RESUME &&
 		    !(j->susp_reason == SUSP_QUEUE_WINDOW &&
-		    j->queue->run_open))
+		    j->queue->run_open) &&
+		    !(j->susp_reason == SUSP_HOST_LOCK && !job_host_locked(j)))
 			continue;
 		h = j->exec[0];
 		if (done == NULL)
@@ -595,9 +606,33 @@ resume_pass(void)
 		done[h->index] = true;
 		j->resume_sent = true;
 		j->window_sent = false;
+		j->lock_sent = false;
 		signal_send(j, SBD_SIG_RESUME, 0);
 	}
 	free(done);
+}
+
+/*
+ * A host locked with lsadmin limlock (or outside its LIM run window)
+ * has its running batch jobs suspended, as LSF does (closed_Lock);
+ * resume_pass resumes them once it is unlocked.
+ */
+void
+host_locks(void)
+{
+	bool any = false;
+
+	for (int i = 0; i < mbd->nhosts && !any; i++)
+		any = mbd->hosts[i]->lim_locked && mbd->hosts[i]->nrun > 0;
+	if (!any)
+		return;
+	for (struct job *j = mbd->jobs_head; j; j = j->next) {
+		if (!(j->status & JOB_STAT_RUN) || j->nexec == 0 ||
+		    j->no_susp || j->lock_sent || !job_host_locked(j))
+			continue;
+		j->lock_sent = true;
+		signal_send(j, SBD_SIG_SUSPEND, SUSP_HOST_LOCK);
+	}
 }
 
 /*

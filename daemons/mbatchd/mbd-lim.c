@@ -13,6 +13,10 @@
 
 static void lim_connect(void);
 
+/* What the LIM was last told of exclusive hosts; NULL: nothing yet. */
+static struct strv *excl_sent;
+static bool lim_ready;		/* subscribed on the current connection */
+
 static void
 update_host(struct mhost *h, const struct lim_host *lh)
 {
@@ -21,6 +25,10 @@ update_host(struct mhost *h, const struct lim_host *lh)
 	if (up != h->lim_up)
 		log_info("host %s: LIM is %s", h->name, up ? "up" : "down");
 	h->lim_up = up;
+	/* A lock (limlock or the LIM's run window) keeps new jobs off;
+	 * lockU of our own exclusive job changes nothing here. */
+	h->lim_locked = up && (lh->status & (LIM_LOCKU | LIM_LOCKW)) != 0 &&
+	    !(lh->status & LIM_EXCL_LOCK);
 	if (up) {
 		memcpy(h->load, lh->load, sizeof(h->load));
 		if (lh->type && *lh->type && strcmp(lh->type, "!") != 0) {
@@ -102,6 +110,7 @@ lim_closed(struct conn *c, void *arg)
 {
 	log_warnx("lost the LIM load feed");
 	mbd->lim = NULL;
+	lim_ready = false;
 	for (int i = 0; i < mbd->nhosts; i++) {
 		mbd->hosts[i]->lim_up = false;
 		host_refresh(mbd->hosts[i]);
@@ -119,12 +128,51 @@ lim_connected(struct conn *c, int err, void *arg)
 		retry();
 		return;
 	}
+	lim_ready = true;
 	wbuf_init(&w);
 	wbuf_begin(&w, MSG_LIM_SUBSCRIBE, 1, 0);
 	put_u32(&w, LIM_SUB_LOADS | LIM_SUB_MASTER);
 	wbuf_end_frame(&w);
 	conn_send(c, &w);
 	wbuf_release(&w);
+	/* A new connection, maybe a new LIM: tell it again. */
+	if (excl_sent != NULL) {
+		strv_release(excl_sent);
+		free(excl_sent);
+		excl_sent = NULL;
+	}
+	lim_send_exclusive();
+}
+
+void
+lim_send_exclusive(void)
+{
+	struct strv now = STRV_INIT;
+	struct wbuf w;
+	bool same;
+
+	if (mbd->lim == NULL || !lim_ready)
+		return;
+	for (int i = 0; i < mbd->nhosts; i++)
+		if (mbd->hosts[i]->ph.exclusive)
+			strv_push(&now, mbd->hosts[i]->name);
+	same = excl_sent != NULL && excl_sent->n == now.n;
+	for (size_t i = 0; same && i < now.n; i++)
+		same = strcmp(excl_sent->v[i], now.v[i]) == 0;
+	if (same) {
+		strv_release(&now);
+		return;
+	}
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_LIM_EXCL_HOSTS, 0, 0);
+	put_strv(&w, &now);
+	wbuf_end_frame(&w);
+	conn_send(mbd->lim, &w);
+	wbuf_release(&w);
+	if (excl_sent == NULL)
+		excl_sent = xcalloc(1, sizeof(*excl_sent));
+	strv_release(excl_sent);
+	*excl_sent = now;
 }
 
 static void

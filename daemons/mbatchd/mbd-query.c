@@ -670,6 +670,8 @@ fill_host(struct mhost *h, struct host_info *hi)
 		st |= HOST_STAT_EXCLUSIVE;
 	if (h->window_closed)
 		st |= HOST_STAT_WIND;
+	if (h->lim_locked)
+		st |= HOST_STAT_LOCKED;
 	if (h->lim_up && policy_over_sched(h->ph.thr, h->load) >= 0)
 		st |= HOST_STAT_BUSY;
 	hi->status = st;

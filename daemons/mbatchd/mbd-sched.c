@@ -300,6 +300,7 @@ sched_tick(void)
 	bool pending = false;
 
 	run_windows(now);
+	host_locks();
 	deadline_pass(now);
 	for (int i = 0; i < mbd->nqueues; i++) {
 		struct mqueue *q = mbd->queues[i];

@@ -780,9 +780,11 @@ host_refresh(struct mhost *h)
 	int mxj = h->bconf ? h->bconf->mxj : -1;
 
 	ph->usable = h->lim_up && h->sbd != NULL && !h->closed_adm &&
-	    !h->window_closed && !h->removed;
+	    !h->window_closed && !h->removed && !h->lim_locked;
 	if (h->closed_adm)
 		ph->unusable_reason = HR_CLOSED_ADM;
+	else if (h->lim_up && h->lim_locked)
+		ph->unusable_reason = HR_LOCKED;
 	else if (h->lim_up && h->sbd != NULL && h->window_closed)
 		ph->unusable_reason = HR_WINDOW;
 	else

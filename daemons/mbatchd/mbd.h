@@ -179,6 +179,7 @@ struct job {
 	bool		 resume_sent;	/* a RESUME is on its way */
 	bool		 stop_sent;	/* a bstop is on its way to the host */
 	bool		 window_sent;	/* suspended or killed for RUN_WINDOW */
+	bool		 lock_sent;	/* suspended for its host's limlock */
 	bool		 sig_pending;	/* pending_sig waits for its host */
 	int		 pending_sig;	/* (SIG_KILL_SEQ is 0) */
 	int		 pending_reason;
@@ -226,6 +227,7 @@ struct mhost {
 	struct host_addr addr;
 	struct conn	*sbd;		/* registered sbatchd */
 	bool		 lim_up;
+	bool		 lim_locked;	/* lsadmin limlock, LIM run window */
 	bool		 closed_adm;
 	bool		 window_closed;	/* lsb.hosts DISPATCH_WINDOW */
 	bool		 removed;	/* gone from lsf.cluster (reconfig) */
@@ -526,6 +528,7 @@ void	 control_handle(struct conn *, uint32_t seq, struct rbuf *);
 void	 job_requeue(struct job *, bool hold, int note);
 void	 resume_pass(void);
 void	 run_windows(int64_t now);
+void	 host_locks(void);
 int	 job_stop(struct job *, int uid, const char *user, bool admin);
 int	 job_resume(struct job *, int uid, const char *user, bool admin);
 void	 job_move(struct job *, int position, bool top, bool mine_only);
@@ -547,6 +550,9 @@ void	 sbd_send(struct mhost *, struct wbuf *, bool after_log);
 
 /* mbd-lim.c */
 void	 lim_feed_start(void);
+/* Tell the LIM which hosts run an exclusive job (lsload shows them
+ * lockU), when that changed since it was last told. */
+void	 lim_send_exclusive(void);
 
 /* mbd-peek.c */
 void	 peek_handle(struct conn *, uint32_t seq, struct rbuf *);

@@ -105,7 +105,7 @@ bkill 0 >/dev/null
 wait_for sh -c "[ -z \"\$(bjobs -noheader 2>/dev/null)\" ]"
 err=$(bjobs 2>&1)
 expect_eq "no jobs: LSF's message" "No unfinished job found" "$err"
-expect_eq "no jobs: exit 0" 0 "$(bjobs >/dev/null 2>&1; echo $?)"
+expect_eq "no jobs: exit 0, as LSF by default" 0 "$(bjobs >/dev/null 2>&1; echo $?)"
 expect_eq "no jobs: stdout empty" "" "$(bjobs 2>/dev/null)"
 
 # A job on two hosts: the first host in its row, the next one below it,

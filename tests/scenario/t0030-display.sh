@@ -149,8 +149,8 @@ err=$(badmin hghostadd 2>&1)
 expect_eq "badmin hghostadd exit status" 255 "$?"
 expect_eq "badmin hghostadd message" \
     "badmin: hghostadd is not supported by this version" "$err"
-lsadmin limlock >/dev/null 2>&1
-expect_eq "lsadmin limlock exit status" 255 "$?"
+lsadmin limdebug >/dev/null 2>&1
+expect_eq "lsadmin limdebug exit status" 255 "$?"
 
 # -h and -V.
 for c in bsub bjobs bkill bqueues bhosts lsload lshosts lsid lsclusters bparams \

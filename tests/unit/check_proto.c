@@ -1918,6 +1918,10 @@ START_TEST(test_names)
 	ck_assert_str_eq(msg_type_name(MSG_SBD_SHUTDOWN), "MSG_SBD_SHUTDOWN");
 	ck_assert_str_eq(msg_type_name(MSG_SBD_RESTART), "MSG_SBD_RESTART");
 	ck_assert_str_eq(msg_type_name(MSG_LIM_SHUTDOWN), "MSG_LIM_SHUTDOWN");
+	ck_assert_str_eq(msg_type_name(MSG_LIM_LOCK), "MSG_LIM_LOCK");
+	ck_assert_str_eq(msg_type_name(MSG_LIM_UNLOCK), "MSG_LIM_UNLOCK");
+	ck_assert_str_eq(msg_type_name(MSG_LIM_EXCL_HOSTS),
+	    "MSG_LIM_EXCL_HOSTS");
 	ck_assert_str_eq(msg_type_name(9999), "MSG_UNKNOWN");
 	ck_assert_str_eq(lsb_errmsg(LSBE_NO_JOB), "No matching job found");
 	ck_assert_str_eq(lsb_errmsg(-1), "Unknown error");
