@@ -1,6 +1,7 @@
 /*
  * bqueues: the queues as mbatchd sees them, highest priority first, in
- * LSF's table or, with -l, LSF's long format.
+ * LSF's table, with -l (or -r) LSF's long format, with -o the fields
+ * asked for (cmd-qfields.c), as JSON with -json.
  */
 #include <math.h>
 #include <stdio.h>
@@ -9,77 +10,43 @@
 #include <strings.h>
 
 #include "cmd-display.h"
+#include "cmd-qfields.h"
 #include "cmdopt.h"
 #include "loadsample.h"
 
-enum { O_W = 1, O_L, O_M, O_U, O_HELP, O_VERSION };
+enum { O_W = 1, O_L, O_R, O_O, O_JSON, O_NOHEADER, O_M, O_U, O_HELP,
+	O_VERSION };
 
 static const struct cmdopt opts[] = {
 	{ "w", false, O_W },
 	{ "l", false, O_L },
+	{ "r", false, O_R },
+	{ "lr", false, O_R },
+	{ "o", true, O_O },
+	{ "json", false, O_JSON },
+	{ "noheader", false, O_NOHEADER },
 	{ "m", true, O_M },
 	{ "u", true, O_U },
 	{ "h", false, O_HELP },
 	{ "V", false, O_VERSION },
 	/* LSF's options this version does not do: refused by name. */
-	CMDOPT_UNSUP("alloc", false), CMDOPT_UNSUP("json", false),
-	CMDOPT_UNSUP("lr", false), CMDOPT_UNSUP("noheader", false),
-	CMDOPT_UNSUP("o", true), CMDOPT_UNSUP("r", false),
+	CMDOPT_UNSUP("alloc", false),
 	{ NULL, false, 0 }
 };
 
 static void NORETURN
 usage(int rc)
 {
-	fprintf(stderr, "Usage: bqueues [-h] [-V] [-w | -l] [-m host_name] "
-	    "[-u user_name] [queue_name ...]\n");
+	fprintf(stderr, "Usage: bqueues [-h] [-V] [-w | -l | -r | "
+	    "-o \"field ... [delimiter='c']\" [-json]] [-noheader]\n"
+	    "               [-m host_name] [-u user_name] "
+	    "[queue_name ...]\n");
 	exit(rc);
 }
 
-static const char *
-open_word(int st)
-{
-	return (st & QUEUE_STAT_OPEN) ? "Open" : "Closed";
-}
-
-/* The table says only Active or Inact; -l says why it is inactive. */
 static void
-status_text(int st, bool longform, char *buf, size_t len)
-{
-	const char *act;
-
-	if (!(st & QUEUE_STAT_ACTIVE))
-		act = longform ? "Inact_Adm" : "Inact";
-	else if (!(st & QUEUE_STAT_RUN))
-		act = longform ? "Inact_Win" : "Inact";
-	else
-		act = "Active";
-	snprintf(buf, len, "%s:%s", open_word(st), act);
-}
-
-static void
-limit_text(int v, char *buf, size_t len)
-{
-	if (v < 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%d", v);
-}
-
-/* JL/P is a float in lsb.queues: "2", or "1.5" when it has a fraction. */
-static void
-plimit_text(float v, char *buf, size_t len)
-{
-	if (v < 0)
-		snprintf(buf, len, "-");
-	else if (v == floorf(v))
-		snprintf(buf, len, "%.0f", (double)v);
-	else
-		snprintf(buf, len, "%.1f", (double)v);
-}
-
-static void
-short_table(const struct queue_info *qs, uint32_t n, bool wide)
+short_table(const struct queue_info *qs, uint32_t n, bool wide,
+    bool noheader)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char buf[64];
@@ -100,7 +67,10 @@ short_table(const struct queue_info *qs, uint32_t n, bool wide)
 	col_right(&sb, 67 + shift, "PEND");
 	col_right(&sb, 73 + shift, "RUN");
 	col_right(&sb, 79 + shift, "SUSP");
-	col_flush(&sb, stdout);
+	if (noheader)
+		sb_reset(&sb);
+	else
+		col_flush(&sb, stdout);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct queue_info *q = &qs[i];
 
@@ -108,15 +78,15 @@ short_table(const struct queue_info *qs, uint32_t n, bool wide)
 		col_left(&sb, 1, wide ? q->name : buf);
 		snprintf(buf, sizeof(buf), "%d", q->priority);
 		col_right(&sb, 19 + shift, buf);
-		status_text(q->status, false, buf, sizeof(buf));
+		qfmt_status(q->status, false, buf, sizeof(buf));
 		col_left(&sb, 22 + shift, buf);
-		limit_text(q->qjob_limit, buf, sizeof(buf));
+		qfmt_limit(q->qjob_limit, buf, sizeof(buf));
 		col_right(&sb, 40 + shift, buf);
-		limit_text(q->ujob_limit, buf, sizeof(buf));
+		qfmt_limit(q->ujob_limit, buf, sizeof(buf));
 		col_right(&sb, 45 + shift, buf);
-		plimit_text(q->pjob_limit, buf, sizeof(buf));
+		qfmt_plimit(q->pjob_limit, buf, sizeof(buf));
 		col_right(&sb, 50 + shift, buf);
-		limit_text(q->hjob_limit, buf, sizeof(buf));
+		qfmt_limit(q->hjob_limit, buf, sizeof(buf));
 		col_right(&sb, 55 + shift, buf);
 		snprintf(buf, sizeof(buf), "%d", q->njobs);
 		col_right(&sb, 61 + shift, buf);
@@ -131,15 +101,6 @@ short_table(const struct queue_info *qs, uint32_t n, bool wide)
 	sb_release(&sb);
 }
 
-static const char *
-extra(const struct queue_info *q, const char *key)
-{
-	for (size_t i = 0; i < q->extra.keys.n && i < q->extra.vals.n; i++)
-		if (strcasecmp(q->extra.keys.v[i], key) == 0)
-			return q->extra.vals.v[i];
-	return NULL;
-}
-
 static void
 stats_line(const struct queue_info *q)
 {
@@ -150,15 +111,15 @@ stats_line(const struct queue_info *q)
 	col_right(&sb, 3, buf);
 	snprintf(buf, sizeof(buf), "%d", q->nice);
 	col_right(&sb, 8, buf);
-	status_text(q->status, true, buf, sizeof(buf));
+	qfmt_status(q->status, true, buf, sizeof(buf));
 	col_left(&sb, 11, buf);
-	limit_text(q->qjob_limit, buf, sizeof(buf));
+	qfmt_limit(q->qjob_limit, buf, sizeof(buf));
 	col_right(&sb, 29, buf);
-	limit_text(q->ujob_limit, buf, sizeof(buf));
+	qfmt_limit(q->ujob_limit, buf, sizeof(buf));
 	col_right(&sb, 34, buf);
-	plimit_text(q->pjob_limit, buf, sizeof(buf));
+	qfmt_plimit(q->pjob_limit, buf, sizeof(buf));
 	col_right(&sb, 39, buf);
-	limit_text(q->hjob_limit, buf, sizeof(buf));
+	qfmt_limit(q->hjob_limit, buf, sizeof(buf));
 	col_right(&sb, 44, buf);
 	snprintf(buf, sizeof(buf), "%d", q->njobs);
 	col_right(&sb, 50, buf);
@@ -176,37 +137,55 @@ stats_line(const struct queue_info *q)
 	sb_release(&sb);
 }
 
-/* Memory limits are kept in KB; show the largest exact unit. */
+/* One limit block: " NAME" and its value on the next line. */
 static void
-mem_text(int64_t kb, char *buf, size_t len)
+limit_block(const char *name, int64_t v, bool mem, bool time, bool *first)
 {
-	if (kb % (1024 * 1024) == 0)
-		snprintf(buf, len, "%lld G", (long long)(kb / (1024 * 1024)));
-	else if (kb % 1024 == 0)
-		snprintf(buf, len, "%lld M", (long long)(kb / 1024));
+	char buf[64];
+
+	if (v < 0)
+		return;
+	if (mem)
+		qfmt_mem(v, buf, sizeof(buf));
+	else if (time)
+		snprintf(buf, sizeof(buf), "%.1f min", (double)v);
 	else
-		snprintf(buf, len, "%lld K", (long long)kb);
+		snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	printf("%s %s\n %s\n", *first ? "" : "\n", name, buf);
+	*first = false;
 }
 
 /*
- * The limits, one " NAME" line and one value line each, the way LSF
- * shows a queue's (maximum) limits.
+ * The limits, one " NAME" line and one value line each.  Limits given
+ * as "default maximum" pairs split them, as LSF does, into a DEFAULT
+ * LIMITS block and a MAXIMUM LIMITS block; with maxima only, the
+ * blocks stand alone.
  */
 static void
 limits(const struct queue_info *q)
 {
-	char buf[64];
+	bool dflt = q->runlimit_dflt >= 0 || q->cpulimit_dflt >= 0 ||
+	    q->memlimit_dflt >= 0 || q->proclimit_dflt >= 0;
+	bool any = q->runlimit >= 0 || q->cpulimit >= 0 ||
+	    q->memlimit >= 0 || q->proclimit >= 0;
+	bool first = false;
 
-	if (q->runlimit >= 0)
-		printf("\n RUNLIMIT\n %.1f min\n", (double)q->runlimit);
-	if (q->cpulimit >= 0)
-		printf("\n CPULIMIT\n %.1f min\n", (double)q->cpulimit);
-	if (q->memlimit >= 0) {
-		mem_text(q->memlimit, buf, sizeof(buf));
-		printf("\n MEMLIMIT\n %s\n", buf);
+	if (dflt) {
+		printf("\n DEFAULT LIMITS:\n");
+		first = true;
+		limit_block("RUNLIMIT", q->runlimit_dflt, false, true, &first);
+		limit_block("CPULIMIT", q->cpulimit_dflt, false, true, &first);
+		limit_block("MEMLIMIT", q->memlimit_dflt, true, false, &first);
+		limit_block("PROCLIMIT", q->proclimit_dflt, false, false,
+		    &first);
+		if (any)
+			printf("\n MAXIMUM LIMITS:\n");
+		first = true;
 	}
-	if (q->proclimit >= 0)
-		printf("\n PROCLIMIT\n %d\n", q->proclimit);
+	limit_block("RUNLIMIT", q->runlimit, false, true, &first);
+	limit_block("CPULIMIT", q->cpulimit, false, true, &first);
+	limit_block("MEMLIMIT", q->memlimit, true, false, &first);
+	limit_block("PROCLIMIT", q->proclimit, false, false, &first);
 }
 
 /* "USER_SHARES[[alice, 10] [default, 1]]" -> "[alice, 10] [default, 1]" */
@@ -230,7 +209,7 @@ user_shares(const char *fairshare)
 static void
 policies(const struct queue_info *q)
 {
-	const char *fs = extra(q, "FAIRSHARE"), *pre = extra(q, "PREEMPTION");
+	const char *fs = qfmt_extra(q, "FAIRSHARE"), *pre = qfmt_extra(q, "PREEMPTION");
 	struct strbuf sb = STRBUF_INIT;
 
 	if (fs)
@@ -290,7 +269,7 @@ long_queue(const struct queue_info *q)
 	printf("\nUSERS: %s\n", q->users ? q->users : "all");
 	printf("HOSTS:  %s\n", q->hosts ? q->hosts : "all");
 	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
-		if ((v = extra(q, tail[i])) != NULL)
+		if ((v = qfmt_extra(q, tail[i])) != NULL)
 			printf("%s:  %s\n", tail[i], v);
 	if (q->res_req)
 		printf("RES_REQ:  %s\n", q->res_req);
@@ -354,7 +333,9 @@ main(int argc, char **argv)
 	struct queue_list ql;
 	struct queue_info *qs;
 	struct reply rp;
-	bool wide = false, longform = false;
+	const char *format = NULL;
+	bool wide = false, longform = false, json = false, noheader = false;
+	char *badfield;
 	uint32_t shown = 0;
 	char **rest;
 	int id, nrest;
@@ -365,6 +346,12 @@ main(int argc, char **argv)
 		switch (id) {
 		case O_W: wide = true; break;
 		case O_L: longform = true; break;
+		/* -r adds the share tree of a fairshare queue, which this
+		 * version does not schedule by: the rest is -l. */
+		case O_R: longform = true; break;
+		case O_O: format = val; break;
+		case O_JSON: json = true; break;
+		case O_NOHEADER: noheader = true; break;
 		case O_M: host = val; break;
 		case O_U: user = val; break;
 		case O_HELP: usage(0);
@@ -375,6 +362,16 @@ main(int argc, char **argv)
 	rest = cmdopt_rest(&st, &nrest);
 	for (int i = 0; i < nrest; i++)
 		strv_push(&names, rest[i]);
+	if (format && (longform || wide))
+		usage(255);
+	if (json && format == NULL) {
+		fprintf(stderr, "bqueues: -json must be used with -o\n");
+		exit(255);
+	}
+	/* The default format, when no other is asked for. */
+	if (format == NULL && !longform && !wide &&
+	    (format = getenv("LSB_BQUEUES_FORMAT")) != NULL && *format == '\0')
+		format = NULL;
 
 	if (host || user) {
 		/* Host and user groups come from the configuration. */
@@ -414,11 +411,17 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s\n", lsb_errmsg(LSBE_BAD_QUEUE));
 		exit(255);
 	}
-	if (longform)
+	if (format) {
+		if (qfmt_print(qs, shown, format, json, noheader,
+		    &badfield) < 0) {
+			fprintf(stderr, "%s: Illegal field name.\n", badfield);
+			exit(255);
+		}
+	} else if (longform)
 		for (uint32_t i = 0; i < shown; i++)
 			long_queue(&qs[i]);
 	else
-		short_table(qs, shown, wide);
+		short_table(qs, shown, wide, noheader);
 	ql.n = shown;		/* the others were released above */
 	queue_list_release(&ql);
 	reply_release(&rp);

@@ -249,6 +249,7 @@ struct user_limit {
 	int		 max_jobs;	/* -1 unlimited */
 	float		 jl_p;		/* < 0 unlimited */
 	int		 max_pend_jobs;
+	int		 max_pend_slots;
 	int		 line;
 };
 

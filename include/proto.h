@@ -40,6 +40,9 @@ enum msg_type {
 	MSG_JOB_MODIFY		= 109,	/* struct mod_req: bmod */
 	MSG_JOB_PEEK		= 110,	/* struct peek_req: bpeek */
 	MSG_ADMIN		= 111,	/* struct admin_req: badmin */
+	MSG_USER_QUERY		= 112,	/* strv: users and user groups, empty
+					   = all (busers) */
+	MSG_WAIT_QUERY		= 113,	/* strv: one condition (bwait) */
 
 	/* 200-299: mbatchd to commands */
 	MSG_SUBMIT_REPLY	= 200,	/* struct submit_reply */
@@ -52,6 +55,8 @@ enum msg_type {
 	MSG_CONF_LIST		= 207,	/* struct kv_list */
 	MSG_PEEK_REPLY		= 208,	/* struct peek_reply */
 	MSG_ADMIN_REPLY		= 209,	/* struct admin_result_list */
+	MSG_USER_LIST		= 210,	/* struct user_list */
+	MSG_WAIT_REPLY		= 211,	/* struct wait_reply */
 
 	/* 300-349: sbatchd to mbatchd */
 	MSG_SBD_REGISTER	= 300,	/* struct sbd_register */
@@ -386,6 +391,33 @@ struct queue_info {
 	int		 proclimit;
 	bool		 exclusive;
 	struct kv_list	 extra;		/* other configured keys */
+	/* The defaults of "default max" pairs (bqueues -l), -1 none. */
+	int64_t		 runlimit_dflt;	/* minutes */
+	int64_t		 cpulimit_dflt;
+	int64_t		 memlimit_dflt;	/* KB */
+	int		 proclimit_dflt;
+};
+
+/* busers: a user's or user group's limits (lsb.users) and slots. */
+struct user_info {
+	char		*name;
+	bool		 is_group;
+	int		 max_jobs;	/* MAX_JOBS, -1 unlimited */
+	float		 jl_p;		/* JL/P, < 0 unlimited */
+	int		 max_pend_jobs;	/* MAX_PEND_JOBS, -1 */
+	int		 max_pend_slots; /* MAX_PEND_SLOTS, -1 */
+	int		 njobs;		/* slots */
+	int		 npend;
+	int		 nrun;
+	int		 nssusp;
+	int		 nususp;
+	int		 nrsv;
+	int		 npjobs;	/* pending jobs, not slots */
+};
+
+/* bwait: the condition's value now, an enum dep_value (depend.h). */
+struct wait_reply {
+	int		 value;
 };
 
 /* bhosts */
@@ -688,6 +720,10 @@ struct admin_result_list {			/* MSG_ADMIN_REPLY */
 	uint32_t	 n;
 	struct admin_result *v;
 };
+struct user_list {				/* MSG_USER_LIST */
+	uint32_t	 n;
+	struct user_info *v;
+};
 
 /*
  * Every struct that is the body of a message on its own (some carry
@@ -701,10 +737,11 @@ struct admin_result_list {			/* MSG_ADMIN_REPLY */
 	M(sbd_register) M(sbd_register_reply) M(job_spec)		\
 	M(sbd_signal) M(job_ack) M(lim_host) M(lim_load_list)		\
 	M(lim_probe_reply) M(lim_cluster_info) M(ctrl_req) M(mod_req)	\
-	M(peek_req) M(peek_reply) M(admin_req) M(admin_result_list)
+	M(peek_req) M(peek_reply) M(admin_req) M(admin_result_list)	\
+	M(user_list) M(wait_reply)
 #define PROTO_ITEMS(M)							\
 	M(job_info) M(job_result) M(queue_info) M(host_info)		\
-	M(admin_result)
+	M(admin_result) M(user_info)
 
 /*
  * Codec: x_pack appends the fields to an open frame; x_unpack reads them

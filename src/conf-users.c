@@ -95,7 +95,6 @@ read_users(struct lsf_config *cfg, const char *path,
 		const char *mps = conf_cell(r,
 		    conf_table_col(t, "MAX_PEND_SLOTS"));
 		struct user_limit *u;
-		int dummy;
 		bool dup = false;
 
 		if (name == NULL) {
@@ -130,10 +129,12 @@ read_users(struct lsf_config *cfg, const char *path,
 			    "\"%s\"", name, mpj);
 			u->max_pend_jobs = -1;
 		}
-		if (limit_int(mps, &dummy) < 0)
+		if (limit_int(mps, &u->max_pend_slots) < 0) {
 			conf_diag_error(d, path, r->line,
 			    "user %s: MAX_PEND_SLOTS must be a number or -, "
 			    "not \"%s\"", name, mps);
+			u->max_pend_slots = -1;
+		}
 		if (jlp != NULL && conf_float(jlp, 0, 1e9, &u->jl_p) < 0) {
 			conf_diag_error(d, path, r->line,
 			    "user %s: JL/P must be a number or -, not \"%s\"",

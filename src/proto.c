@@ -265,7 +265,9 @@ PROTO_IMPL(job_result_list, JOB_RESULT_LIST_FIELDS)
 	F(U32, sched_set) F(U32, stop_set) F(STR, users) F(STR, hosts)	\
 	F(STR, res_req) F(STR, dispatch_window) F(STR, run_window)	\
 	F(I64, runlimit) F(I64, cpulimit) F(I64, memlimit)		\
-	F(INT, proclimit) F(BOOL, exclusive) F(KV, extra)
+	F(INT, proclimit) F(BOOL, exclusive) F(KV, extra)		\
+	F(I64, runlimit_dflt) F(I64, cpulimit_dflt)			\
+	F(I64, memlimit_dflt) F(INT, proclimit_dflt)
 PROTO_IMPL(queue_info, QUEUE_INFO_FIELDS)
 #define QUEUE_LIST_FIELDS(F)						\
 	F(LIST, v, n, queue_info, PROTO_MIN(QUEUE_INFO_FIELDS))
@@ -282,6 +284,19 @@ PROTO_IMPL(host_info, HOST_INFO_FIELDS)
 #define HOST_LIST_FIELDS(F)						\
 	F(LIST, v, n, host_info, PROTO_MIN(HOST_INFO_FIELDS))
 PROTO_IMPL(host_list, HOST_LIST_FIELDS)
+
+#define USER_INFO_FIELDS(F)						\
+	F(STR, name) F(BOOL, is_group) F(INT, max_jobs) F(FLT, jl_p)	\
+	F(INT, max_pend_jobs) F(INT, max_pend_slots) F(INT, njobs)	\
+	F(INT, npend) F(INT, nrun) F(INT, nssusp) F(INT, nususp)	\
+	F(INT, nrsv) F(INT, npjobs)
+PROTO_IMPL(user_info, USER_INFO_FIELDS)
+#define USER_LIST_FIELDS(F)						\
+	F(LIST, v, n, user_info, PROTO_MIN(USER_INFO_FIELDS))
+PROTO_IMPL(user_list, USER_LIST_FIELDS)
+
+#define WAIT_REPLY_FIELDS(F)	F(INT, value)
+PROTO_IMPL(wait_reply, WAIT_REPLY_FIELDS)
 
 #define JOB_EVENT_FIELDS(F)						\
 	F(INT, what) F(I64, jobid) F(STR, host) F(INT, status)		\
@@ -482,7 +497,8 @@ static const struct {
 	N(MSG_ADMIN_REPLY), N(MSG_SBD_PEEK_REPLY), N(MSG_SBD_PEEK),
 	N(MSG_LIM_RECONFIG), N(MSG_LIM_RESTART), N(MSG_SBD_SHUTDOWN),
 	N(MSG_SBD_RESTART), N(MSG_LIM_SHUTDOWN), N(MSG_LIM_LOCK),
-	N(MSG_LIM_UNLOCK), N(MSG_LIM_EXCL_HOSTS),
+	N(MSG_LIM_UNLOCK), N(MSG_LIM_EXCL_HOSTS), N(MSG_USER_QUERY),
+	N(MSG_WAIT_QUERY), N(MSG_USER_LIST), N(MSG_WAIT_REPLY),
 #undef N
 };
 

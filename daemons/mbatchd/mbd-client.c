@@ -36,6 +36,8 @@ static const struct {
 	{ MSG_JOB_CONTROL,	control_handle,	false },
 	{ MSG_JOB_MODIFY,	modify_handle,	false },
 	{ MSG_JOB_PEEK,		peek_handle,	false },
+	{ MSG_USER_QUERY,	query_users,	false },
+	{ MSG_WAIT_QUERY,	query_wait,	false },
 	/* Queue administrators have some of it: admin_handle checks. */
 	{ MSG_ADMIN,		admin_handle,	false },
 };

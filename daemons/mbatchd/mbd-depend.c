@@ -272,3 +272,43 @@ depend_pass(void)
 				judge(j);
 		}
 }
+
+/*
+ * bwait: the value of a condition now, for the caller's jobs as bsub -w
+ * would see it.  A syntax error or a job that does not exist is refused
+ * as bsub refuses it; bwait asks again until the value is not DEP_FALSE.
+ */
+void
+query_wait(struct conn *c, uint32_t seq, struct rbuf *r)
+{
+	struct strv cond = STRV_INIT;
+	struct dep_expr *e = NULL;
+	struct job self;
+	struct depctx ctx = { &self };
+	struct wait_reply wr;
+	struct wbuf w;
+	char *cause = NULL;
+	int code = LSBE_DEP_SYNTAX;
+
+	if (!get_strv(r, &cond) || rbuf_end(r) < 0 || cond.n != 1) {
+		strv_release(&cond);
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	memset(&self, 0, sizeof(self));
+	self.uid = (int)c->uid;
+	if (depend_check(cond.v[0], &self, &code, &cause) < 0 ||
+	    dep_parse(cond.v[0], &e, &cause) < 0) {
+		client_reply_error(c, seq, code, cond.v[0], cause, false);
+		free(cause);
+		strv_release(&cond);
+		return;
+	}
+	wr.value = dep_eval(e, lookup, &ctx);
+	dep_free(e);
+	wbuf_init(&w);
+	wait_reply_frame(&w, MSG_WAIT_REPLY, seq, &wr);
+	conn_send(c, &w);
+	wbuf_release(&w);
+	strv_release(&cond);
+}

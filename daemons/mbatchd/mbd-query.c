@@ -602,6 +602,10 @@ fill_queue(struct mqueue *q, struct queue_info *qi)
 	qi->cpulimit = qc->cpulimit.max;
 	qi->memlimit = qc->memlimit.max;
 	qi->proclimit = (int)qc->proclimit.max;
+	qi->runlimit_dflt = qc->runlimit.deflt;
+	qi->cpulimit_dflt = qc->cpulimit.deflt;
+	qi->memlimit_dflt = qc->memlimit.deflt;
+	qi->proclimit_dflt = (int)qc->proclimit.deflt;
 	qi->exclusive = qc->exclusive;
 	qi->extra.keys = qc->keys;
 	qi->extra.vals = qc->vals;

@@ -272,3 +272,222 @@ jobs_reattach_limits(void)
 	}
 	free(st);
 }
+
+/*
+ * busers: the slots of the users' (or group members') unfinished jobs
+ * by state, counted as bqueues counts them, and the lsb.users limits.
+ * One pass over the jobs sums them per user (interned names, so the
+ * pointer is the key); groups then add up their members' sums.
+ */
+struct uagg {
+	const char	*user;
+	struct user_info c;
+};
+
+struct aggs {
+	struct uagg	*v;
+	size_t		 n;
+	struct uagg	**slot;		/* open addressing by pointer */
+	size_t		 nslot;		/* a power of two */
+	struct uagg	**byname;	/* sorted by name, for bsearch */
+};
+
+static int
+cmp_agg(const void *a, const void *b)
+{
+	return strcmp((*(struct uagg *const *)a)->user,
+	    (*(struct uagg *const *)b)->user);
+}
+
+/* A name a command sent: not interned, so compared as text. */
+static const struct uagg *
+agg_named(const struct aggs *a, const char *name)
+{
+	struct uagg key = { .user = name }, *kp = &key, **found;
+
+	found = bsearch(&kp, a->byname, a->n, sizeof(*a->byname), cmp_agg);
+	return found ? *found : NULL;
+}
+
+static void
+user_count(struct user_info *ui, const struct job *j)
+{
+	int s = j->status, n = j->pj.num_procs, njobs = 1;
+
+	if (JOB_IS_PARENT(j)) {
+		/* It stands for its virtual pending elements. */
+		int64_t all = (int64_t)n * j->arr->pend.count;
+
+		n = all > INT32_MAX / 4 ? INT32_MAX / 4 : (int)all;
+		njobs = (int)j->arr->pend.count;
+	}
+	if (JOB_STAT_PENDING(s)) {
+		ui->npend += n;
+		ui->npjobs += njobs;
+	} else if (!JOB_STAT_STARTED(s))
+		return;
+	else if (s & JOB_STAT_USUSP)
+		ui->nususp += n;
+	else if (s & JOB_STAT_SSUSP)
+		ui->nssusp += n;
+	else
+		ui->nrun += n;
+	ui->njobs += n;
+}
+
+static struct uagg *
+agg_find(const struct aggs *a, const char *user)
+{
+	size_t h = ((uintptr_t)user >> 4) & (a->nslot - 1);
+
+	while (a->slot[h] != NULL && a->slot[h]->user != user)
+		h = (h + 1) & (a->nslot - 1);
+	return a->slot[h];
+}
+
+static void
+aggs_build(struct aggs *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->nslot = 64;
+	while (a->nslot < 2 * ((size_t)mbd->njobs + 1))
+		a->nslot *= 2;
+	a->slot = xcalloc(a->nslot, sizeof(*a->slot));
+	a->v = xcalloc((size_t)mbd->njobs + 1, sizeof(*a->v));
+	for (const struct job *j = mbd->jobs_head; j; j = j->next) {
+		struct uagg *u;
+		size_t h;
+
+		if (JOB_STAT_FINISHED(j->status) || a->n > (size_t)mbd->njobs)
+			continue;
+		if ((u = agg_find(a, j->user)) == NULL) {
+			u = &a->v[a->n++];
+			u->user = j->user;
+			h = ((uintptr_t)j->user >> 4) & (a->nslot - 1);
+			while (a->slot[h] != NULL)
+				h = (h + 1) & (a->nslot - 1);
+			a->slot[h] = u;
+		}
+		user_count(&u->c, j);
+	}
+	a->byname = xcalloc(a->n + 1, sizeof(*a->byname));
+	for (size_t i = 0; i < a->n; i++)
+		a->byname[i] = &a->v[i];
+	if (a->n > 1)
+		qsort(a->byname, a->n, sizeof(*a->byname), cmp_agg);
+}
+
+static void
+aggs_release(struct aggs *a)
+{
+	free(a->slot);
+	free(a->byname);
+	free(a->v);
+}
+
+static void
+add_counts(struct user_info *to, const struct user_info *from)
+{
+	to->njobs += from->njobs;
+	to->npend += from->npend;
+	to->nrun += from->nrun;
+	to->nssusp += from->nssusp;
+	to->nususp += from->nususp;
+	to->npjobs += from->npjobs;
+}
+
+static void
+user_fill(struct user_info *ui, const char *name, const struct aggs *a)
+{
+	const struct user_limit *l = NULL;
+
+	memset(ui, 0, sizeof(*ui));
+	ui->name = xstrdup(name);
+	ui->is_group = is_group(name);
+	if (ui->is_group) {
+		for (int i = 0; i < mbd->conf.nulimits; i++)
+			if (strcmp(mbd->conf.ulimits[i].name, name) == 0)
+				l = &mbd->conf.ulimits[i];
+		for (size_t i = 0; i < a->n; i++)
+			if (in_group(a->v[i].user, name, 0))
+				add_counts(ui, &a->v[i].c);
+	} else {
+		const struct uagg *u = agg_named(a, name);
+
+		l = own_limit(name);
+		if (u != NULL)
+			add_counts(ui, &u->c);
+	}
+	ui->max_jobs = l ? l->max_jobs : -1;
+	ui->jl_p = l ? l->jl_p : -1;
+	ui->max_pend_jobs = l ? l->max_pend_jobs : -1;
+	ui->max_pend_slots = l ? l->max_pend_slots : -1;
+	if (ui->max_pend_jobs < 0 && !ui->is_group)
+		ui->max_pend_jobs = mbd->conf.params.max_pend_jobs;
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every user with an unfinished job or a line in lsb.users, sorted,
+ * then the user groups in file order. */
+static void
+all_names(const struct aggs *a, struct strv *out)
+{
+	struct strv u = STRV_INIT;
+
+	for (size_t i = 0; i < a->n; i++)
+		strv_push(&u, a->v[i].user);
+	for (int i = 0; i < mbd->conf.nulimits; i++) {
+		const char *n = mbd->conf.ulimits[i].name;
+		size_t len = strlen(n);
+
+		if (strcmp(n, "default") == 0 || (len > 0 &&
+		    n[len - 1] == '@') || is_group(n) || strv_contains(&u, n))
+			continue;
+		strv_push(&u, n);
+	}
+	if (u.n > 1)
+		qsort(u.v, u.n, sizeof(*u.v), cmp_name);
+	for (size_t i = 0; i < u.n; i++)
+		strv_push(out, u.v[i]);
+	for (int i = 0; i < mbd->conf.nugroups; i++)
+		strv_push(out, mbd->conf.ugroups[i].name);
+	strv_release(&u);
+}
+
+void
+query_users(struct conn *c, uint32_t seq, struct rbuf *r)
+{
+	struct strv names = STRV_INIT, want = STRV_INIT;
+	struct user_list ul;
+	struct aggs a;
+	struct wbuf w;
+
+	if (!get_strv(r, &names) || rbuf_end(r) < 0) {
+		strv_release(&names);
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL, NULL, false);
+		return;
+	}
+	aggs_build(&a);
+	if (names.n == 0 || strv_contains(&names, "all"))
+		all_names(&a, &want);
+	else
+		for (size_t i = 0; i < names.n; i++)
+			strv_push(&want, names.v[i]);
+	ul.n = (uint32_t)want.n;
+	ul.v = xcalloc(want.n + 1, sizeof(*ul.v));
+	for (size_t i = 0; i < want.n; i++)
+		user_fill(&ul.v[i], want.v[i], &a);
+	wbuf_init(&w);
+	user_list_frame(&w, MSG_USER_LIST, seq, &ul);
+	user_list_release(&ul);
+	aggs_release(&a);
+	strv_release(&names);
+	strv_release(&want);
+	conn_send(c, &w);
+	wbuf_release(&w);
+}

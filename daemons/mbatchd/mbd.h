@@ -490,6 +490,8 @@ void	 query_queues(struct conn *, uint32_t seq, struct rbuf *);
 void	 query_hosts(struct conn *, uint32_t seq, struct rbuf *);
 void	 query_params(struct conn *, uint32_t seq, struct rbuf *);
 void	 query_conf(struct conn *, uint32_t seq, struct rbuf *);
+void	 query_users(struct conn *, uint32_t seq, struct rbuf *);
+void	 query_wait(struct conn *, uint32_t seq, struct rbuf *);
 void	 job_fill_info(struct job *, struct job_info *, uint64_t want,
 	    bool longform);
 

@@ -56,7 +56,9 @@ refused bbot -u 1
 refused brun -b -m hostx 1
 refused bmod -app x 1
 refused bhosts -alloc
-refused bqueues -lr
+refused bqueues -alloc
+refused busers -alloc
+refused bmgroup -cu
 refused lsload -gpuload
 refused lshosts -cname
 refused lshosts -gpu

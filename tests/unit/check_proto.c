@@ -451,6 +451,8 @@ VISIT(queue_info)
 	VSTR(dispatch_window); VSTR(run_window); VI64(runlimit);
 	VI64(cpulimit); VI64(memlimit); VINT(proclimit); VBOOL(exclusive);
 	visit_kv_list(v, &x->extra, y ? &y->extra : NULL);
+	VI64(runlimit_dflt); VI64(cpulimit_dflt); VI64(memlimit_dflt);
+	VINT(proclimit_dflt);
 }
 
 VISIT(host_info)
@@ -596,6 +598,23 @@ VISIT(admin_result_list)
 	VLIST(v, n, admin_result);
 }
 
+VISIT(user_info)
+{
+	VSTR(name); VBOOL(is_group); VINT(max_jobs); VFLT(jl_p);
+	VINT(max_pend_jobs); VINT(max_pend_slots); VINT(njobs); VINT(npend);
+	VINT(nrun); VINT(nssusp); VINT(nususp); VINT(nrsv); VINT(npjobs);
+}
+
+VISIT(user_list)
+{
+	VLIST(v, n, user_info);
+}
+
+VISIT(wait_reply)
+{
+	VINT(value);
+}
+
 /* One table of every message struct, with type-erased wrappers. */
 struct codec {
 	const char	*name;
@@ -647,6 +666,9 @@ WRAP(job_result_list)
 WRAP(queue_list)
 WRAP(host_list)
 WRAP(admin_result_list)
+WRAP(user_info)
+WRAP(user_list)
+WRAP(wait_reply)
 
 /* A reply type's codec comes before its item's (codec_for_type). */
 static const struct codec codecs[] = {
@@ -662,6 +684,7 @@ static const struct codec codecs[] = {
 	ENTRY(queue_list, MSG_QUEUE_LIST),
 	ENTRY(host_list, MSG_HOST_LIST),
 	ENTRY(admin_result_list, MSG_ADMIN_REPLY),
+	ENTRY(user_list, MSG_USER_LIST),
 	ENTRY(job_result, MSG_SIGNAL_REPLY),
 	ENTRY(queue_info, MSG_QUEUE_LIST),
 	ENTRY(host_info, MSG_HOST_LIST),
@@ -682,6 +705,8 @@ static const struct codec codecs[] = {
 	ENTRY(peek_reply, MSG_PEEK_REPLY),
 	ENTRY(admin_req, MSG_ADMIN),
 	ENTRY(admin_result, MSG_ADMIN_REPLY),
+	ENTRY(user_info, MSG_USER_LIST),
+	ENTRY(wait_reply, MSG_WAIT_REPLY),
 };
 #define NCODECS	((int)ARRAY_SIZE(codecs))
 
@@ -1284,7 +1309,8 @@ START_TEST(test_count_bounds)
 		{ "lim_cluster_info", 4, 6 },	/* admins: a strv */
 		{ "job_result_list", 16, 0 },
 		{ "admin_result_list", 12, 0 },
-		{ "queue_list", 129 + 8 * NLOADIDX, 0 },
+		{ "queue_list", 157 + 8 * NLOADIDX, 0 },
+		{ "user_list", 49, 0 },
 		{ "host_list", 60 + 16 * NLOADIDX, 0 },
 	};
 	enum { LEFT = 64 * 12 * 5 };
