@@ -26,6 +26,7 @@ expect_eq "and -e" oops "$(cat "od/$me/${a}_0/err.txt" 2>&1)"
 b=$(submit -outdir "made/%J" true)
 check "a job with -outdir and no -o ends DONE" wait_for job_is "$b" DONE
 check "its directory is made all the same" test -d "made/$b"
+expect_eq "with mode 700, as LSF makes it" 700 "$(stat -c %a "made/$b" 2>&1)"
 
 c=$(submit -cwd "cw/%J/%EJ" -o "$T_DIR/jobs/pwd.%J" pwd)
 check "a job with a -cwd of patterns ends DONE" wait_for job_is "$c" DONE
