@@ -69,8 +69,10 @@ struct menv {
 
 /* What only some jobs have; allocated when one of them is set. */
 struct job_extra {
-	struct strv	 asked_hosts;	/* -m names */
-	int		*asked_idx;	/* their host indices */
+	struct strv	 asked_hosts;	/* -m as written */
+	int		*asked_idx;	/* the hosts they mean: nasked host
+					 * indices, then their nasked "+N"
+					 * preference levels */
 	int		 nasked;
 	char		*mail_user;
 	char		*user_group;
@@ -80,6 +82,7 @@ struct job_extra {
 	char		*login_shell;
 	char		*in_file;
 	char		*cwd_req;	/* -cwd */
+	char		*outdir;	/* -outdir, patterns kept */
 	int64_t		 rlimits[LSF_RLIM_NLIMITS];
 	int64_t		 begin_time;
 	int64_t		 term_time;
@@ -414,6 +417,9 @@ void	 user_host_slots(struct job *, int sign);
 void	 users_reconfigure(void);
 /* After reconfig: limits again for every job. */
 void	 jobs_reattach_limits(void);
+/* lsb.users UserGroup: does it exist; is user in it (nested)? */
+bool	 user_group_exists(const char *);
+bool	 user_in_group(const char *user, const char *group);
 
 /*
  * mbd-apply.c: each job record's effect, the same live and in replay.
@@ -537,6 +543,8 @@ int	 queue_accepts(struct mqueue *, struct job *, const char *user,
 	    int uid);
 /* -m hosts (bmod, bmig -m). */
 void	 job_set_asked(struct job *, const struct strv *hosts);
+/* asked_idx and nasked from asked_hosts, by the configuration now. */
+void	 extra_expand_asked(struct job_extra *);
 
 /* mbd-sbd.c */
 struct conn *sbd_accept(int fd, struct sockaddr *, socklen_t, void *);

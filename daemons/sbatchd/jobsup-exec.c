@@ -370,6 +370,12 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 	if (s->nice)
 		(void)setpriority(PRIO_PROCESS, 0, s->nice);
 
+	/* -outdir (mode 700, as LSF makes it), and a -cwd with patterns:
+	 * made as the job's user (mbatchd replaced the patterns). */
+	if (s->outdir && *s->outdir)
+		(void)mkdir_parents(s->outdir, 0700);
+	if (s->make_cwd && s->cwd && *s->cwd)
+		(void)mkdir_parents(s->cwd, 0755);
 	cwd = s->cwd && *s->cwd ? s->cwd : s->sub_cwd;
 	if (cwd == NULL || chdir(cwd) < 0) {
 		cwd = "/tmp";

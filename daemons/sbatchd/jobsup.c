@@ -129,7 +129,9 @@ fill_exec_info(struct sup *s)
 	const char *cwd = sp->cwd && *sp->cwd ? sp->cwd : sp->sub_cwd;
 	struct stat sb;
 
-	if (cwd == NULL || stat(cwd, &sb) < 0 || !S_ISDIR(sb.st_mode))
+	/* A -cwd with patterns the job makes may not be there yet. */
+	if (cwd == NULL || (!(sp->make_cwd && cwd == sp->cwd) &&
+	    (stat(cwd, &sb) < 0 || !S_ISDIR(sb.st_mode))))
 		cwd = "/tmp";
 	s->st.exec_cwd = xstrdup(cwd);
 	s->st.exec_home = xstrdup(pw ? pw->pw_dir : "/");

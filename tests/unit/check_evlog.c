@@ -249,6 +249,7 @@ fill_job_new(struct ev_job_new *x, int rot)
 	q->post_exec = dup_or_null(pick(rot, k++));
 	q->login_shell = dup_or_null(pick(rot, k++));
 	q->from_host = dup_or_null(pick(rot, k++));
+	q->outdir = dup_or_null(pick(rot, k++));
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		q->rlimits[i] = i % 2 ? DEFAULT_RLIMIT :
 		    (int64_t)i * 1000000007LL + rot;
@@ -297,6 +298,7 @@ check_job_new(const struct ev_job_new *g, const struct ev_job_new *w)
 	str_back("post_exec", gq->post_exec, wq->post_exec, true);
 	str_back("login_shell", gq->login_shell, wq->login_shell, true);
 	str_back("from_host", gq->from_host, wq->from_host, false);
+	str_back("outdir", gq->outdir, wq->outdir, true);
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		ck_assert_int_eq(gq->rlimits[i], wq->rlimits[i]);
 	ck_assert_int_eq(gq->begin_time, wq->begin_time);
@@ -912,14 +914,15 @@ START_TEST(test_old_and_new_records)
 	struct ev_job_start s, s2;
 	struct ev_job_execute e, e2;
 
-	/* JOB_NEW without env_id, cwd, post_exec, res_reqs, queue. */
+	/* JOB_NEW without env_id, cwd, post_exec, res_reqs, queue,
+	 * outdir. */
 	fill_job_new(&x, 1);
 	strv_release(&x.req.res_reqs);
 	ev_job_new_write(&sb, 1, &x);
 	split_fields(sb.buf, sb.len - 1, &f);
-	/* ... env_id cwd post_exec 0 queue @crc */
-	ck_assert_str_eq(f.v[f.n - 3], "0");
-	rebuild(&out, &f, f.n - 6, NULL);
+	/* ... env_id cwd post_exec 0 queue outdir @crc */
+	ck_assert_str_eq(f.v[f.n - 4], "0");
+	rebuild(&out, &f, f.n - 7, NULL);
 	open_rec(&r, &out, "JOB_NEW", 1);
 	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
 	ck_assert_ptr_null(y.env_id);
@@ -932,7 +935,7 @@ START_TEST(test_old_and_new_records)
 	str_back("command", y.req.command, x.req.command, false);
 	ev_job_new_release(&y);
 	/* Only env_id of ours. */
-	rebuild(&out, &f, f.n - 5, NULL);
+	rebuild(&out, &f, f.n - 6, NULL);
 	open_rec(&r, &out, "JOB_NEW", 1);
 	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
 	str_back("env_id", y.env_id, x.env_id, true);
