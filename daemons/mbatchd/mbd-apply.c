@@ -307,10 +307,15 @@ job_status_record(struct job *j, const struct ev_job_status *ev)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int64_t now = time(NULL);
+	bool ended = JOB_STAT_FINISHED(j->status);
 
 	ev_job_status_write(&sb, now, ev);
 	append(&sb);
 	job_status_apply(j, ev, now);
+	/* Its accounting record, here and not in the apply function that
+	 * replay calls: once per finish (mbd-acct.c). */
+	if (!ended && JOB_STAT_FINISHED(j->status) && !JOB_IS_PARENT(j))
+		acct_job_finished(j, now);
 }
 
 /* The job moves to `status` with `reason`, nothing else changing. */
