@@ -1,6 +1,7 @@
 /*
  * lsb.acct: one JOB_FINISH record (src/acct.c) for each job that
- * finishes, DONE or EXIT, once.  The record is made when the finish is
+ * finishes, DONE or EXIT, once, and for each element of an array that
+ * ends without having started.  The record is made when the finish is
  * logged (job_status_record), never when lsb.events is replayed, so a
  * restart does not write it again.  It is kept with the turn's records
  * and written after lsb.events is on disk, flushed as that is: a crash
@@ -33,13 +34,19 @@ host_factor(const struct mhost *h)
 	return 1.0f;
 }
 
-void
-acct_job_finished(struct job *j, int64_t now)
+/*
+ * The record of job j, or, with idx > 0 for an array's parent, of its
+ * element idx that ended without becoming a job of its own (never
+ * started: no hosts, no usage).
+ */
+static void
+acct_add(struct job *j, int32_t idx, int64_t now)
 {
 	const struct job_extra *x = j->x;
+	bool virt = idx > 0 && JOB_IS_PARENT(j);
 	struct acct_finish a;
 	int64_t rl[LSF_RLIM_NLIMITS];
-	char *job_file, *command, *eff;
+	char *job_file, *command, *eff, *name = NULL;
 
 	acct_finish_init(&a);
 	job_limits(j, rl);
@@ -55,7 +62,6 @@ acct_job_finished(struct job *j, int64_t now)
 	a.num_procs = j->pj.num_procs;
 	a.max_procs = j->pj.num_procs;
 	a.submit_time = j->submit_time;
-	a.start_time = j->start_time;
 	/* Borrowed: nothing below is freed through a. */
 	a.user = (char *)j->user;
 	a.queue = j->queue->name;
@@ -77,31 +83,58 @@ acct_job_finished(struct job *j, int64_t now)
 		a.login_shell = x->login_shell;
 		a.post_exec = x->post_exec;
 	}
-	for (int i = 0; i < j->nexec; i++)
-		strv_push(&a.exec_hosts, j->exec[i]->name);
-	a.status = j->status & (JOB_STAT_DONE | JOB_STAT_EXIT);
-	a.host_factor = host_factor(j->nexec > 0 ? j->exec[0] : NULL);
-	a.job_name = j->job_name;
-	a.command = command;
-	/* Only the sum is known: it is the user time, as bacct adds. */
-	if (j->cpu_time >= 0) {
-		a.utime = j->cpu_time;
-		a.stime = 0;
-	}
-	a.maxrss = j->max_mem_kb;
-	a.exit_status = j->exit_status < 0 ? 0 : j->exit_status;
-	a.idx = j->idx;
-	a.max_mem_kb = j->max_mem_kb;
-	a.exit_info = j->exit_reason;
 	a.options2 = j->options2;
 	a.run_limit = rl[LSF_RLIMIT_RUN] > 0 ? rl[LSF_RLIMIT_RUN] : 0;
-	a.avg_mem_kb = j->avg_mem_kb;
 	a.effective_res_req = eff;
+	if (virt) {
+		name = array_elem_name(j, idx);
+		a.job_name = name;
+		a.idx = idx;
+		a.status = JOB_STAT_EXIT;
+		a.host_factor = 1.0;
+		a.exit_info = j->arr->gone_reason;
+	} else {
+		a.start_time = j->start_time;
+		for (int i = 0; i < j->nexec; i++)
+			strv_push(&a.exec_hosts, j->exec[i]->name);
+		a.status = j->status & (JOB_STAT_DONE | JOB_STAT_EXIT);
+		a.host_factor = host_factor(j->nexec > 0 ? j->exec[0] : NULL);
+		a.job_name = j->job_name;
+		/* Only the sum is known: it is the user time, as bacct
+		 * adds. */
+		if (j->cpu_time >= 0) {
+			a.utime = j->cpu_time;
+			a.stime = 0;
+		}
+		a.maxrss = j->max_mem_kb;
+		a.exit_status = j->exit_status < 0 ? 0 : j->exit_status;
+		a.idx = j->idx;
+		a.max_mem_kb = j->max_mem_kb;
+		a.exit_info = j->exit_reason;
+		a.avg_mem_kb = j->avg_mem_kb;
+	}
+	a.command = command;
 	acct_finish_write(&acct_pending, &a);
 	strv_release(&a.exec_hosts);
 	free(job_file);
 	free(command);
 	free(eff);
+	free(name);
+}
+
+void
+acct_job_finished(struct job *j, int64_t now)
+{
+	acct_add(j, j->idx, now);
+}
+
+void
+acct_array_ended(struct job *parent, int64_t now)
+{
+	const struct idxset *gone = &parent->arr->gone;
+
+	for (int32_t i = idxset_first(gone); i > 0; i = idxset_next(gone, i))
+		acct_add(parent, i, now);
 }
 
 /* After lsb.events: the turn's records, made durable the same way. */

@@ -440,6 +440,8 @@ void	 job_requeue_record(struct job *);
  * when it is logged (never on replay); acct_flush writes after lsb.events
  * is on disk. */
 void	 acct_job_finished(struct job *, int64_t now);
+/* An array's elements that ended unstarted (its gone set, just made). */
+void	 acct_array_ended(struct job *parent, int64_t now);
 void	 acct_flush(void);
 void	 acct_close(void);
 

@@ -1,6 +1,7 @@
 #!/bin/bash
 # lsb.acct: mbatchd appends LSF's JOB_FINISH record for every job that
-# finishes, DONE or EXIT (array elements each, a killed job too), to
+# finishes, DONE or EXIT (array elements each, those killed before they
+# started too, a killed job), to
 # LSB_SHAREDIR/<cluster>/logdir/lsb.acct, once: not again when a
 # restarted mbatchd replays lsb.events.  The fields are checked by
 # position, as LSF's readers take them.
@@ -99,9 +100,26 @@ check "has its record too" wait_for has_rec "$f"
 expect_match "killed pending: no execution host" \
     "^JOB_FINISH 10\.1 $f 0 $me $uid normal 32 [0-9]+ False 0 - " "$(rec_of "$f")"
 
+# An array killed while one element runs and three wait in it: a
+# record for each, the waiting ones never started.
+h=$(submit -J "pa[1-4]%1" -o /dev/null 'sleep 100')
+check "the array's first element runs" wait_for job_is "$h[1]" RUN
+bkill "$h" >/dev/null
+check "killed, its running element ends EXIT" wait_for job_is "$h[1]" EXIT
+check "each element has its record" wait_for has_rec "$h" 4
+expect_match "the running element: a record with its host" \
+    "^JOB_FINISH 10\.1 $h 1 $me $uid normal 32 [0-9]+ True 1 host[ab] pa\[1\] " \
+    "$(rec_of "$h" 1)"
+for i in 2 3 4; do
+	expect_match "waiting element $i: EXIT, never started, its name" \
+	    "^JOB_FINISH 10\.1 $h $i $me $uid normal 32 0 False 0 - pa\[$i\] " \
+	    "$(rec_of "$h" "$i")"
+done
+expect_eq "no record for that array itself" "" "$(rec_of "$h" 0)"
+
 n=$(nrecs)
-expect_eq "one record per finished job" 8 "$n"
-expect_eq "every record ends with its checksum" 8 \
+expect_eq "one record per finished job" 12 "$n"
+expect_eq "every record ends with its checksum" 12 \
     "$(grep -cE ' @[0-9a-f]{8}$' "$ACCT")"
 
 # A restart replays lsb.events: nothing is written again.

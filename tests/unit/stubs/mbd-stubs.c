@@ -31,6 +31,12 @@ acct_job_finished(struct job *j, int64_t now)
 }
 
 void
+acct_array_ended(struct job *parent, int64_t now)
+{
+	mbd_stub_acct += (int)parent->arr->gone.count;
+}
+
+void
 outbox_add(struct conn *c, struct wbuf *w)
 {
 	wbuf_release(w);
