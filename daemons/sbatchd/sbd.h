@@ -213,13 +213,15 @@ void	 jobsup_subject(struct strbuf *, const struct job_spec *,
 const char *jobsup_sender(void);	/* the primary administrator */
 
 /* jobsup-mail.c */
-/* The spool for the output of a job without -o, made before the job's
- * process leaves root (the directory is root's); -1 if it cannot be. */
+/* The spool for the output of a job without -o (or whose -o or -e file
+ * cannot be opened), made before the job's process leaves root (the
+ * directory is root's); -1 if it cannot be. */
 int	 jobsup_spool_open(const char *dir, uid_t, gid_t);
 /* bsub -B, at the start. */
 void	 jobsup_mail_start(const struct job_spec *, const struct job_status *);
-/* At the end: the report, and the spooled output when there is no -o.
- * Nothing for a run that goes back to its queue (requeued). */
+/* At the end: the report, and the spooled output when there is no -o
+ * or its -o or -e file could not be opened (end says which).  Nothing
+ * for a run that goes back to its queue (requeued). */
 void	 jobsup_mail_end(const struct job_spec *, const struct job_status *,
 	    const char *dir, const struct job_end *);
 
