@@ -1,6 +1,7 @@
 #!/bin/bash
 # bsub -o name (no trailing slash) that the execution host cannot write:
-# an existing directory, a path whose directory is missing.  As in LSF
+# an existing directory, a path whose directory is missing, a directory
+# the user may not write in.  As in LSF
 # the job still runs, exits as its command does, and its output goes by
 # mail with its report; no directory is made for a plain file name.  The
 # same for -e: stderr goes by mail, the -o file keeps stdout and the
@@ -75,6 +76,20 @@ expect_match "-e <directory>: the report in the -o file" \
     '^Successfully completed\.$' "$(cat c.out)"
 expect_eq "-e <directory>: no PS trailer pointing at it" 0 \
     "$(grep -c '^PS:' c.out)"
+
+# No permission: a directory of root's, for a job of nobody's.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir -m 755 rootonly
+	e=$(as_nobody bsub -o "$PWD/rootonly/out" 'echo out-e' |
+	    sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
+	check "-o without permission: the job ends DONE" wait_for job_is "$e" DONE
+	check "-o without permission: its output is mailed" wait_for has_mail "$e"
+	expect_eq "-o without permission: the output and why" \
+	    "$(printf 'out-e\n\n\nPS:\n\nCannot write file <%s/rootonly/out> for stdout output of this job: Permission denied.' "$PWD")" \
+	    "$(mailed_output "$e")"
+	expect_eq "-o without permission: nothing written there" "" \
+	    "$(ls rootonly)"
+fi
 
 # A writable -o: no mail, as before.
 d=$(submit -o d.out 'echo out-d')
