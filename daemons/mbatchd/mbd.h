@@ -6,6 +6,7 @@
  *	mbatchd.c	main, sockets, signals, the loop's flush point
  *	mbd-state.c	jobs, queues and hosts in memory; interned strings
  *	mbd-evlog.c	writing records; replies that wait for the disk
+ *	mbd-acct.c	lsb.acct: a JOB_FINISH record for each finished job
  *	mbd-replay.c	rebuilding the state from lsb.events
  *	mbd-apply.c	what each job record does: one function, live and
  *			replayed (JOB_START, _EXECUTE, _STATUS, _SIGNAL...)
@@ -442,6 +443,15 @@ void	 job_status_change(struct job *, int status, int reason);
 void	 job_signal_record(struct job *, const char *sig, int uid,
 	    const char *user, int flags);
 void	 job_requeue_record(struct job *);
+
+/* mbd-acct.c: lsb.acct.  acct_job_finished is called once per finish,
+ * when it is logged (never on replay); acct_flush writes after lsb.events
+ * is on disk. */
+void	 acct_job_finished(struct job *, int64_t now);
+/* An array's elements that ended unstarted (its gone set, just made). */
+void	 acct_array_ended(struct job *parent, int64_t now);
+void	 acct_flush(void);
+void	 acct_close(void);
 
 /* mbd-evlog.c */
 off_t	 log_record(struct strbuf *rec);
