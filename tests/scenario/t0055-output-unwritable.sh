@@ -96,4 +96,13 @@ d=$(submit -o d.out 'echo out-d')
 check "-o file: DONE" wait_for job_is "$d" DONE
 expect_eq "-o file: the output in it" out-d "$(head -n 1 d.out)"
 expect_eq "-o file: no mail" "" "$(mails_of "$d")"
+# bpeek of a running job whose -o it could not write: from the spool.
+mkdir pdir
+p=$(submit -o pdir 'echo peek-me; sleep 300')
+check "-o <directory>: the job runs" wait_for job_is "$p" RUN
+peeked() {
+	bpeek "$p" 2>/dev/null | grep -qx peek-me
+}
+check "bpeek shows what went to the spool" wait_for peeked
+bkill "$p" >/dev/null 2>&1
 finish
