@@ -515,7 +515,14 @@ main(int argc, char **argv)
 		fprintf(stderr, "bsub: unexpected reply from mbatchd\n");
 		exit(255);
 	}
-	/* -b and -t are confirmed on stderr, before the job's line. */
+	/* BSUB_STDERR moves even this line to stderr, as in LSF. */
+	fprintf(getenv("BSUB_STDERR") ? stderr : stdout,
+	    "Job <%lld> is submitted to %squeue <%s>.\n",
+	    (long long)rep.jobid, rep.default_queue ? "default " : "",
+	    rep.queue);
+	fflush(stdout);
+	/* -b and -t are confirmed after the job's line, as in IBM's example
+	 * of bsub -b; on stderr, so stdout stays the one line tools parse. */
 	if (rq.begin_time > 0 || rq.term_time > 0) {
 		char when[64];
 
@@ -529,12 +536,6 @@ main(int argc, char **argv)
 		}
 		fflush(stderr);
 	}
-	/* BSUB_STDERR moves even this line to stderr, as in LSF. */
-	fprintf(getenv("BSUB_STDERR") ? stderr : stdout,
-	    "Job <%lld> is submitted to %squeue <%s>.\n",
-	    (long long)rep.jobid, rep.default_queue ? "default " : "",
-	    rep.queue);
-	fflush(stdout);
 	if (g->block)
 		exit(block_until_done(fd, rep.jobid));
 	return 0;

@@ -47,7 +47,7 @@ expect_match "an undefined rusage resource too" \
 expect_match "a built-in index is fine" '^Job <[0-9]+> is submitted' \
     "$(bsub -H -R "select[mem > 1 && type == any]" true 2>&1)"
 
-# -b and -t: stderr first, then the one line on stdout.
+# -b and -t: the one line on stdout, then the confirmations on stderr.
 begin=$(date -d '+2 days' '+%Y:%m:%d:%H:%M')
 term=$(date -d '+3 days' '+%Y:%m:%d:%H:%M')
 bsub -b "$begin" -t "$term" -L /bin/sh -E "true pre" -B -N \
@@ -61,6 +61,10 @@ expect_eq "-b and -t confirmed on stderr" \
 Job will be terminated by $want_t" "$(cat sub.err)"
 expect_match "stdout is still the job's one line" \
     '^Job <[0-9]+> is submitted to default queue <normal>\.$' "$(cat sub.out)"
+bsub -H -b "$begin" true >both 2>&1
+expect_match "the confirmation follows the job's line, as in LSF" \
+    "^Job <[0-9]+> is submitted to default queue <normal>\.
+Job will be scheduled after $want_b\$" "$(cat both)"
 j=$(sed -n 's/^Job <\([0-9]*\)>.*/\1/p' sub.out)
 long=$(long_of "$j")
 expect_match "bjobs -l: the specified start time" \
