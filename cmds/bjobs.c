@@ -395,7 +395,7 @@ print_long(const struct job_info *j)
 {
 	struct strbuf sb = STRBUF_INIT, tmp = STRBUF_INIT;
 	const struct queue_info *q = queue_of(j->queue);
-	char id[32], *cwd;
+	char id[32], when[64], *cwd;
 	int64_t now = time(NULL);
 
 	jobfmt_id(j, id, sizeof(id));
@@ -425,8 +425,17 @@ print_long(const struct job_info *j)
 	sb_reset(&sb);
 	jobfmt_stamp(&sb, j->submit_time);
 	cwd = jobfmt_home_path(j->cwd, j->sub_home);
-	sb_addf(&sb, "Submitted from host <%s>, CWD <%s>",
-	    j->from_host ? j->from_host : "", cwd);
+	sb_addf(&sb, "Submitted from host <%s>",
+	    j->from_host ? j->from_host : "");
+	if (j->begin_time > 0) {
+		fmt_time_long(j->begin_time, when, sizeof(when));
+		sb_addf(&sb, ", Specified Start Time <%s>", when);
+	}
+	if (j->term_time > 0) {
+		fmt_time_long(j->term_time, when, sizeof(when));
+		sb_addf(&sb, ", Specified Termination Time <%s>", when);
+	}
+	sb_addf(&sb, ", CWD <%s>", cwd);
 	free(cwd);
 	if (j->in_file)
 		sb_addf(&sb, ", Input File <%s>", j->in_file);
@@ -438,10 +447,23 @@ print_long(const struct job_info *j)
 		sb_adds(&sb, ", Exclusive Execution");
 	if (j->options & SUB_RERUNNABLE)
 		sb_adds(&sb, ", Re-runnable");
+	if ((j->options & SUB_NOTIFY_BEGIN) && (j->options & SUB_NOTIFY_END))
+		sb_adds(&sb, ", Notify when job begins/ends");
+	else if (j->options & SUB_NOTIFY_BEGIN)
+		sb_adds(&sb, ", Notify when job begins");
+	else if (j->options & SUB_NOTIFY_END)
+		sb_adds(&sb, ", Notify when job ends");
 	if (j->num_procs > 1)
 		sb_addf(&sb, ", %d Task(s)", j->num_procs);
 	if (j->res_req && *j->res_req)
 		sb_addf(&sb, ", Requested Resources <%s>", j->res_req);
+	if (j->login_shell && *j->login_shell)
+		sb_addf(&sb, ", Login Shell <%s>", j->login_shell);
+	if (j->pre_exec && *j->pre_exec)
+		sb_addf(&sb, ", Pre-execute Command <%s>", j->pre_exec);
+	for (size_t i = 0; i < j->asked_hosts.n; i++)
+		sb_addf(&sb, "%s<%s>", i ? ", " : ", Specified Hosts ",
+		    j->asked_hosts.v[i]);
 	sb_addc(&sb, ';');
 	jobfmt_wrap(stdout, sb.buf);
 

@@ -25,6 +25,7 @@
 #include "bsub-opts.h"
 #include "client.h"
 #include "lsf.h"
+#include "timefmt.h"
 #include "timespec.h"
 
 extern char **environ;
@@ -46,6 +47,7 @@ usage_exit(int code)
 	    "            [-b [[[yyyy:]mm:]dd:]hh:mm]\n"
 	    "            [-i input_file] [-o out_file | -oo out_file]\n"
 	    "            [-e err_file | -eo err_file] [-cwd dir] [-L shell]\n"
+	    "            [-outdir output_dir]\n"
 	    "            [-env \"all | none | var[=value],...\"]\n"
 	    "            [command [argument ...] | script]\n");
 	exit(code);
@@ -382,6 +384,10 @@ main(int argc, char **argv)
 	}
 	if (g->cwd)
 		rq.cwd = absolute(g->cwd, cwd);
+	/* Under the submission directory when relative, as LSF makes it;
+	 * mbatchd replaces %J and the rest when the job starts. */
+	if (g->outdir)
+		rq.outdir = absolute(g->outdir, cwd);
 	if (g->res.n) {
 		strv_copy(&rq.res_reqs, &g->res);
 		rq.options |= SUB_RES_REQ;
@@ -389,15 +395,10 @@ main(int argc, char **argv)
 	if (g->hosts) {
 		struct strv hs = STRV_INIT;
 
+		/* As written: mbatchd expands groups, "all", "~host",
+		 * "others" and "+N" preferences. */
 		strv_split_ws(&hs, g->hosts);
-		for (size_t i = 0; i < hs.n; i++) {
-			/* "host+2": preference is not used yet. */
-			char *plus = strchr(hs.v[i], '+');
-
-			if (plus)
-				*plus = '\0';
-			strv_push(&rq.asked_hosts, hs.v[i]);
-		}
+		strv_copy(&rq.asked_hosts, &hs);
 		strv_release(&hs);
 		rq.options |= SUB_HOST;
 	}
@@ -520,6 +521,21 @@ main(int argc, char **argv)
 	    (long long)rep.jobid, rep.default_queue ? "default " : "",
 	    rep.queue);
 	fflush(stdout);
+	/* -b and -t are confirmed after the job's line, as in IBM's example
+	 * of bsub -b; on stderr, so stdout stays the one line tools parse. */
+	if (rq.begin_time > 0 || rq.term_time > 0) {
+		char when[64];
+
+		if (rq.begin_time > 0) {
+			fmt_time_full(rq.begin_time, when, sizeof(when));
+			fprintf(stderr, "Job will be scheduled after %s\n", when);
+		}
+		if (rq.term_time > 0) {
+			fmt_time_full(rq.term_time, when, sizeof(when));
+			fprintf(stderr, "Job will be terminated by %s\n", when);
+		}
+		fflush(stderr);
+	}
 	if (g->block)
 		exit(block_until_done(fd, rep.jobid));
 	return 0;

@@ -25,6 +25,7 @@ struct bsub_opts {
 	char		*err;
 	bool		 err_over;
 	char		*cwd;
+	char		*outdir;	/* -outdir as written */
 	struct strv	 res;
 	char		*hosts;
 	bool		 exclusive;

@@ -335,10 +335,16 @@ const struct lsb_host_conf *config_lsb_host(const struct lsf_config *,
 const struct host_group	*config_host_group(const struct lsf_config *,
 	    const char *);
 bool	 config_is_admin(const struct lsf_config *, const char *user);
-/* Expand a HOSTS-style list (hosts, groups, all, ~excl, +pref stripped)
+/* Expand a HOSTS-style list (hosts, groups, all, ~excl, others, +pref)
  * into cluster host names; unknown names go to *bad (may be NULL). */
 void	 config_expand_hosts(const struct lsf_config *, const struct strv *in,
 	    struct strv *out, struct strv *bad);
+/* The same, with each host's preference level ("+N"; a group's applies
+ * to its members, "others+N" to the rest) in *prefs, allocated: the
+ * k-th host added to out at (*prefs)[k]; higher is preferred, 0 none. */
+void	 config_expand_hosts_pref(const struct lsf_config *,
+	    const struct strv *in, struct strv *out, int **prefs,
+	    struct strv *bad);
 
 /*
  * Values in LSF syntax, used by the parsers and by the commands.

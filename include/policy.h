@@ -124,7 +124,9 @@ struct pol_job {
 	struct pol_cap	*caps[POL_NCAPS]; /* limits it counts against */
 	struct pol_user	*user;		/* per-host user limits; NULL none */
 	const struct resreq *rr;	/* effective (queue merged), or NULL */
-	const int	*asked;		/* -m host indices, or NULL */
+	const int	*asked;		/* -m: nasked host indices, then
+					 * their "+N" levels (higher is
+					 * preferred), or NULL */
 	int		 nasked;
 	/* Why it did not start, as of pass reason_pass. */
 	uint32_t	 reason_pass;

@@ -143,6 +143,9 @@ enum lsb_err {
 	LSBE_CONF,		/* The configuration has errors */
 	LSBE_DEP_NOT_FOUND,	/* a -w names a job that does not exist */
 	LSBE_SBD_UNREACH,	/* the host's sbatchd is not connected */
+	LSBE_BAD_UGROUP,	/* -G: no such user group */
+	LSBE_UGROUP_MEMBER,	/* -G: the user is not in the group */
+	LSBE_BAD_RESNAME,	/* -R names a resource nobody defined */
 	LSBE_NERR
 };
 const char	*lsb_errmsg(int);
@@ -190,6 +193,7 @@ struct submit_req {
 	int		 umask;
 	int		 user_priority;	/* -sp, -1 unset */
 	struct strv	 env;		/* "NAME=value" */
+	char		*outdir;	/* -outdir, absolute, %J... kept */
 };
 
 struct submit_reply {
@@ -286,6 +290,9 @@ struct job_info {
 	int		 run_count;
 	/* bjobs -A: the array's elements by state, JA_* */
 	int64_t		 array_counts[8];
+	struct strv	 asked_hosts;	/* -m as written */
+	char		*login_shell;	/* -L */
+	char		*pre_exec;	/* -E */
 };
 enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	JA_PSUSP, JA_NCOUNTS };
@@ -308,7 +315,8 @@ enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	F(I64, max_mem_kb) F(I64, avg_mem_kb) F(I64, swap_kb)		\
 	F(INT, pgid) F(STRV, pids) F(I64A, rlimits, LSF_RLIM_NLIMITS)	\
 	F(INT, user_priority) F(INT, run_count)				\
-	F(I64A, array_counts, JA_NCOUNTS)
+	F(I64A, array_counts, JA_NCOUNTS) F(STRV, asked_hosts)		\
+	F(STR, login_shell) F(STR, pre_exec)
 #define JIB_ENUM_(k, f, ...)	JIB_##f,
 enum { JOB_INFO_FIELDS(JIB_ENUM_) JIB_COUNT };
 #undef JIB_ENUM_
@@ -633,6 +641,8 @@ struct job_spec {
 	char		*queue_pre_exec; /* lsb.queues PRE_EXEC */
 	char		*queue_post_exec; /* lsb.queues POST_EXEC */
 	char		*requeue_exit;	/* REQUEUE_EXIT_VALUES: no mail then */
+	char		*outdir;	/* -outdir, expanded: made first */
+	bool		 make_cwd;	/* -cwd had patterns: made first */
 };
 
 #define SBD_SIG_SUSPEND	(-1)	/* queue SUSPEND action */

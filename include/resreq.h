@@ -81,6 +81,15 @@ int	 resreq_merge_job(struct resreq *out, const struct strv *texts,
 int	 resreq_merge_queue(struct resreq *out, const struct resreq *q,
 	    const struct resreq *job, char **cause);
 
+/*
+ * The first resource the requirement names that is neither a built-in
+ * index nor one known() accepts (the cluster's lsf.shared resources):
+ * NULL if none, else the name (borrowed) and *section, "select" or
+ * "rusage".  LSF refuses such a job at submission.
+ */
+typedef bool (*resreq_known_fn)(const char *name, void *arg);
+const char *resreq_unknown_name(const struct resreq *, resreq_known_fn known,
+	    void *arg, const char **section);
 /* Does the host satisfy the select expression (true if none)? */
 bool	 resreq_select(const struct resreq *, const struct rr_host *);
 /* Order hosts: <0 when a is better than b, by order[] (default
@@ -129,6 +138,8 @@ void	 rr_expr_free(struct rr_expr *);
 bool	 rr_expr_eval(const struct rr_expr *, const struct rr_host *);
 void	 rr_expr_print(struct strbuf *, const struct rr_expr *);
 bool	 rr_expr_equal(const struct rr_expr *, const struct rr_expr *);
+/* The first Boolean-resource name of the tree known() refuses. */
+const char *rr_expr_unknown(const struct rr_expr *, resreq_known_fn, void *);
 /* A number at s with an optional K/M/G/T[B] suffix (converted to MB);
  * returns the characters used, 0 if none. */
 size_t	 rr_scan_number(const char *s, const char *end, double *,

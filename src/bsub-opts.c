@@ -14,13 +14,14 @@ enum {
 	O_MEM, O_RERUN, O_HOLD, O_P, O_G, O_ENV, O_K, O_U, O_I, O_L,
 	O_CPU, O_CORE, O_DATA, O_FSIZE, O_STACK, O_SWAP, O_NPROC, O_TERM,
 	O_PRE, O_POST, O_DEPEND, O_BEGIN, O_SPRIO,
-	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END
+	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_OUTDIR
 };
 
 static const struct cmdopt opts[] = {
 	{ "q", true, O_Q }, { "J", true, O_J }, { "n", true, O_N },
 	{ "o", true, O_O }, { "e", true, O_E }, { "oo", true, O_OO },
-	{ "eo", true, O_EO }, { "cwd", true, O_CWD }, { "R", true, O_R },
+	{ "eo", true, O_EO }, { "cwd", true, O_CWD },
+	{ "outdir", true, O_OUTDIR }, { "R", true, O_R },
 	{ "m", true, O_M }, { "x", false, O_X }, { "W", true, O_W },
 	{ "M", true, O_MEM }, { "r", false, O_RERUN }, { "H", false, O_HOLD },
 	{ "P", true, O_P }, { "G", true, O_G }, { "env", true, O_ENV },
@@ -35,7 +36,7 @@ static const struct cmdopt opts[] = {
 	{ "N", false, O_MAIL_END },
 	/*
 	 * LSF's other options, refused by name (cmdopt.h): never read as
-	 * shorter ones (-outdir as -o utdir, -ti as -t i, -hl as -h).
+	 * shorter ones (-ti as -t i, -hl as -h).
 	 */
 #define L CMDOPT_UNSUP
 	L("a", true), L("alloc_flags", true), L("app", true),
@@ -50,8 +51,7 @@ static const struct cmdopt opts[] = {
 	L("jsdl_strict", true), L("jsm", true), L("k", true),
 	L("Lp", true), L("ln_mem", true), L("ln_slots", true),
 	L("mig", true), L("Ne", false), L("network", true),
-	L("nnodes", true), L("notify", true), L("outdir", true),
-	L("pack", true), L("ptl", true), L("Q", true), L("rcacct", true),
+	L("nnodes", true), L("notify", true), L("pack", true), L("ptl", true), L("Q", true), L("rcacct", true),
 	L("rn", false), L("rnc", true), L("s", true), L("sla", true),
 	L("smt", true), L("stage", true), L("step_cgroup", true),
 	L("T", true), L("ti", false), L("tty", false), L("U", true),
@@ -72,6 +72,7 @@ void
 bsub_opts_release(struct bsub_opts *g)
 {
 	char **s[] = { &g->queue, &g->name, &g->out, &g->err, &g->cwd,
+	    &g->outdir,
 	    &g->hosts, &g->term, &g->pre, &g->post, &g->depend, &g->begin,
 	    &g->project, &g->group, &g->env, &g->mail, &g->in, &g->shell };
 
@@ -189,6 +190,7 @@ str_field(struct bsub_opts *g, int id)
 	case O_Q: return &g->queue;
 	case O_J: return &g->name;
 	case O_CWD: return &g->cwd;
+	case O_OUTDIR: return &g->outdir;
 	case O_M: return &g->hosts;
 	case O_TERM: return &g->term;
 	case O_PRE: return &g->pre;
@@ -416,7 +418,8 @@ bsub_opts_overlay(struct bsub_opts *dst, const struct bsub_opts *src)
 {
 #define OV_STR(f) if (src->f) set_str(&dst->f, src->f)
 #define OV_VAL(f) if (src->f) dst->f = src->f
-	OV_STR(queue); OV_STR(name); OV_STR(cwd); OV_STR(hosts);
+	OV_STR(queue); OV_STR(name); OV_STR(cwd); OV_STR(outdir);
+	OV_STR(hosts);
 	OV_STR(project); OV_STR(group); OV_STR(env); OV_STR(mail);
 	OV_STR(in); OV_STR(shell); OV_STR(term); OV_STR(pre); OV_STR(post);
 	OV_STR(depend); OV_STR(begin); OV_VAL(sprio);

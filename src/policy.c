@@ -415,6 +415,49 @@ asked_has(const struct pol_job *j, int host)
 	return false;
 }
 
+/* A host's "+N" level in the job's -m list (0 if none). */
+static int
+asked_pref(const struct pol_job *j, int host)
+{
+	for (int i = 0; i < j->nasked; i++)
+		if (j->asked[i] == host)
+			return j->asked[j->nasked + i];
+	return 0;
+}
+
+/*
+ * -m "hostc+2 others": the candidates, already in the order of the
+ * requirement, go by preference level first, higher levels first; a
+ * stable insertion sort keeps the order within a level.
+ */
+static void
+prefer_asked(const struct pol_job *j, int *cand, int ncand)
+{
+	int *lv;
+	bool any = false;
+
+	if (j->asked == NULL || j->nasked == 0)
+		return;
+	for (int i = 0; i < j->nasked && !any; i++)
+		any = j->asked[j->nasked + i] != 0;
+	if (!any)
+		return;
+	lv = xmalloc(sizeof(int) * (size_t)ncand + 1);
+	for (int i = 0; i < ncand; i++)
+		lv[i] = asked_pref(j, cand[i]);
+	for (int i = 1; i < ncand; i++) {
+		int c = cand[i], l = lv[i], k = i;
+
+		for (; k > 0 && lv[k - 1] < l; k--) {
+			cand[k] = cand[k - 1];
+			lv[k] = lv[k - 1];
+		}
+		cand[k] = c;
+		lv[k] = l;
+	}
+	free(lv);
+}
+
 static void
 take(struct pass *p, struct pol_job *j, struct pol_host *h, int n,
     bool exclusive)
@@ -645,6 +688,7 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		}
 		if (nsorted != ncand)
 			sort_hosts(c, cand, ncand, rr);
+		prefer_asked(j, cand, ncand);
 		for (int i = 0; i < ncand; i++)
 			room[i] = (int)(hr[cand[i]] - 1);
 		free(hr);

@@ -149,7 +149,7 @@ PROTO_IMPL(kv_list, KV_LIST_FIELDS)
 	F(STR, post_exec) F(STR, login_shell) F(STR, from_host)		\
 	F(I64A, rlimits, LSF_RLIM_NLIMITS) F(I64, begin_time)		\
 	F(I64, term_time) F(INT, umask) F(INT, user_priority)		\
-	F(STRV, env)
+	F(STRV, env) F(STR, outdir)
 PROTO_IMPL(submit_req, SUBMIT_REQ_FIELDS)
 
 #define SUBMIT_REPLY_FIELDS(F)						\
@@ -334,7 +334,7 @@ PROTO_IMPL(sbd_register_reply, SBD_REGISTER_REPLY_FIELDS)
 	F(INT, umask) F(INT, nice) F(INT, term_interval)		\
 	F(I64, term_time) F(STR, pre_exec) F(STR, post_exec)		\
 	F(STR, queue_pre_exec) F(STR, queue_post_exec)			\
-	F(STR, requeue_exit)
+	F(STR, requeue_exit) F(STR, outdir) F(BOOL, make_cwd)
 PROTO_IMPL(job_spec, JOB_SPEC_FIELDS)
 
 #define SBD_SIGNAL_FIELDS(F)						\
@@ -554,6 +554,11 @@ static const char *const errmsgs[LSBE_NERR] = {
 	[LSBE_CONF] = "Bad configuration",
 	[LSBE_DEP_NOT_FOUND] = "No matching job found",
 	[LSBE_SBD_UNREACH] = "Slave batch daemon (sbatchd) is unreachable",
+	[LSBE_BAD_UGROUP] = "Bad user group name",
+	[LSBE_UGROUP_MEMBER] = "User not in the specified user group",
+	/* After a context 'Error in select section: Error near "x" '. */
+	[LSBE_BAD_RESNAME] = "incorrect section name, resource name, or "
+	    "resource function name",
 };
 
 const char *

@@ -989,6 +989,22 @@ compare(const struct rr_expr *e, const struct rr_host *h)
 	}
 }
 
+const char *
+rr_expr_unknown(const struct rr_expr *e, resreq_known_fn known, void *arg)
+{
+	const char *n;
+
+	if (e == NULL)
+		return NULL;
+	if ((e->op == RR_IDENT || e->op == RR_DEFINED) &&
+	    e->ref == REF_BOOL && !known(e->str, arg))
+		return e->str;
+	for (int i = 0; i < e->nkid; i++)
+		if ((n = rr_expr_unknown(e->kid[i], known, arg)) != NULL)
+			return n;
+	return NULL;
+}
+
 static bool
 is_defined(const struct rr_expr *e, const struct rr_host *h)
 {

@@ -671,6 +671,28 @@ resreq_merge_queue(struct resreq *out, const struct resreq *q,
 
 /* Using a requirement */
 
+const char *
+resreq_unknown_name(const struct resreq *rr, resreq_known_fn known, void *arg,
+    const char **section)
+{
+	const char *n;
+
+	if (rr == NULL)
+		return NULL;
+	if ((n = rr_expr_unknown(rr->select, known, arg)) != NULL) {
+		*section = "select";
+		return n;
+	}
+	for (int i = 0; i < rr->nrusage; i++) {
+		n = rr->rusage[i].name;
+		if (load_index_lookup(n) < 0 && !known(n, arg)) {
+			*section = "rusage";
+			return n;
+		}
+	}
+	return NULL;
+}
+
 bool
 resreq_select(const struct resreq *rr, const struct rr_host *h)
 {

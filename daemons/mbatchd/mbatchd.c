@@ -60,6 +60,8 @@ end_of_turn(void)
 		 */
 		fatal("cannot write %s", mbd->evpath);
 	}
+	/* lsb.acct after lsb.events: a record is never written twice. */
+	acct_flush();
 	outbox_flush();
 	/* After the answers: a switch copies every live job's records. */
 	log_switch_check();
@@ -352,6 +354,7 @@ main(int argc, char **argv)
 		log_mbd_die(0);
 	(void)evlog_flush(&mbd->envlog);
 	(void)evlog_flush(&mbd->log);
+	acct_close();
 	evlog_close(&mbd->envlog);
 	evlog_close(&mbd->log);
 	listener_free(l_cmd);

@@ -309,10 +309,21 @@ job_status_record(struct job *j, const struct ev_job_status *ev)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int64_t now = time(NULL);
+	bool ended = JOB_STAT_FINISHED(j->status);
+	int64_t virt = JOB_IS_PARENT(j) ? j->arr->pend.count : 0;
 
 	ev_job_status_write(&sb, now, ev);
 	append(&sb);
 	job_status_apply(j, ev, now);
+	/* Accounting records, here and not in the apply function that
+	 * replay calls: once per finish (mbd-acct.c). */
+	if (JOB_IS_PARENT(j)) {
+		if (virt > 0 && j->arr->pend.count == 0 &&
+		    JOB_STAT_FINISHED(ev->status))
+			acct_array_ended(j, now);
+	} else if (!ended && JOB_STAT_FINISHED(j->status)) {
+		acct_job_finished(j, now);
+	}
 }
 
 /* The job moves to `status` with `reason`, nothing else changing. */

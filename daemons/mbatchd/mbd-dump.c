@@ -31,12 +31,18 @@ dump_x(struct strbuf *sb, const struct job_extra *x)
 	sb_addf(sb, " asked=");
 	for (size_t i = 0; i < x->asked_hosts.n; i++)
 		sb_addf(sb, "%s%s", i ? "," : "", x->asked_hosts.v[i]);
+	/* What they mean: host index and "+N" level. */
+	for (int i = 0; i < x->nasked; i++)
+		sb_addf(sb, "%s%d+%d", i ? "," : " asked_idx=",
+		    x->asked_idx[i], x->asked_idx[x->nasked + i]);
 	sb_addf(sb, " mail=%s ugroup=%s dep=%s pre=%s post=%s shell=%s "
 	    "in=%s cwd=%s begin=%lld term=%lld sp=%d", s(x->mail_user),
 	    s(x->user_group), s(x->depend_cond), s(x->pre_exec),
 	    s(x->post_exec), s(x->login_shell), s(x->in_file), s(x->cwd_req),
 	    (long long)x->begin_time, (long long)x->term_time,
 	    x->user_priority);
+	if (x->outdir)
+		sb_addf(sb, " outdir=%s", x->outdir);
 	sb_addf(sb, " rlim=");
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		sb_addf(sb, "%s%lld", i ? "," : "", (long long)x->rlimits[i]);

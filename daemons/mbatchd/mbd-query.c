@@ -88,6 +88,10 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 		ji->begin_time = j->x->begin_time;
 		ji->term_time = j->x->term_time;
 		ji->user_priority = j->x->user_priority;
+		/* Borrowed, as the strings are: info_release leaves it. */
+		ji->asked_hosts = j->x->asked_hosts;
+		ji->login_shell = j->x->login_shell;
+		ji->pre_exec = j->x->pre_exec;
 	}
 	if (want & JI(rlimits))
 		job_limits(j, ji->rlimits);	/* as they apply, the queue's too */

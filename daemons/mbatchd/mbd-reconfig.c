@@ -225,6 +225,26 @@ queues_apply(void)
 	queues_reorder();
 }
 
+/*
+ * Host groups may have changed: a -m naming one means its members now,
+ * as a queue's HOSTS does.  Elements that share their array's extra
+ * take the new list once every extra is expanded again.
+ */
+static void
+jobs_asked_apply(void)
+{
+	struct job *j;
+
+	for (j = mbd->jobs_head; j; j = j->next)
+		if (j->x && !j->shared_x && j->x->asked_hosts.n > 0)
+			extra_expand_asked(j->x);
+	for (j = mbd->jobs_head; j; j = j->next)
+		if (j->x && j->x->asked_hosts.n > 0) {
+			j->pj.asked = j->x->asked_idx;
+			j->pj.nasked = j->x->nasked;
+		}
+}
+
 /* A queue's RES_REQ may have changed: pending jobs merge it again. */
 static void
 jobs_apply(void)
@@ -259,6 +279,7 @@ reconfig_apply(struct lsf_config *nc)
 	mbd->pc.any_jlu = false;	/* hosts_apply sets it again */
 	hosts_apply();
 	queues_apply();
+	jobs_asked_apply();
 	jobs_apply();
 	state_lists_rebuild();
 	/* Limits by user and queue, and the counts against them. */

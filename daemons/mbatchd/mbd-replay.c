@@ -45,13 +45,7 @@ job_fill_new(struct job *j, struct ev_job_new *ev, struct mqueue *q)
 	if (r->asked_hosts.n) {
 		NEED_X();
 		strv_copy(&x->asked_hosts, &r->asked_hosts);
-		x->asked_idx = xcalloc(r->asked_hosts.n, sizeof(int));
-		for (size_t i = 0; i < r->asked_hosts.n; i++) {
-			struct mhost *h = host_find(r->asked_hosts.v[i]);
-
-			if (h)
-				x->asked_idx[x->nasked++] = h->index;
-		}
+		extra_expand_asked(x);
 	}
 	if (r->mail_user)
 		NEED_X()->mail_user = xstrdup(r->mail_user);
@@ -69,6 +63,8 @@ job_fill_new(struct job *j, struct ev_job_new *ev, struct mqueue *q)
 		NEED_X()->in_file = xstrdup(r->in_file);
 	if (r->cwd)
 		NEED_X()->cwd_req = xstrdup(r->cwd);
+	if (r->outdir)
+		NEED_X()->outdir = xstrdup(r->outdir);
 	if (r->res_reqs.n)
 		strv_copy(&NEED_X()->res_reqs, &r->res_reqs);
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)

@@ -12,11 +12,57 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "jobpath.h"
 #include "log.h"
 #include "mbd.h"
 
 #define MAX_DISPATCH_PER_PASS	10000
 #define CLEAN_EVERY_TICKS	30
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/*
+ * -cwd and -outdir with their patterns replaced, the -outdir made the
+ * directory of a relative -o and -e, as LSF does; sbatchd makes the
+ * directories as the job's user.  Allocated: job_dispatch frees them.
+ */
+static void
+fill_paths(struct job *j, struct job_spec *s)
+{
+	struct jobpath_vars v;
+	const char *outdir = j->x ? j->x->outdir : NULL;
+
+	memset(&v, 0, sizeof(v));
+	v.jobid = j->jobid;
+	v.idx = j->idx;
+	v.user = j->user;
+	v.group = j->x ? j->x->user_group : NULL;
+	v.project = j->project;
+	v.host = j->nexec > 0 ? j->exec[0]->name : NULL;
+	s->cwd = j->x && j->x->cwd_req ?
+	    jobpath_expand(j->x->cwd_req, &v, &s->make_cwd) : NULL;
+	s->outdir = outdir ? jobpath_expand(outdir, &v, NULL) : NULL;
+	s->out_file = dup_or_null(j->out_file);
+	s->err_file = dup_or_null(j->err_file);
+	if (s->outdir == NULL)
+		return;
+	if (s->out_file && s->out_file[0] != '/') {
+		char *o = xasprintf("%s/%s", s->outdir, s->out_file);
+
+		free(s->out_file);
+		s->out_file = o;
+	}
+	if (s->err_file && s->err_file[0] != '/') {
+		char *e = xasprintf("%s/%s", s->outdir, s->err_file);
+
+		free(s->err_file);
+		s->err_file = e;
+	}
+}
 
 static void
 fill_spec(struct job *j, struct job_spec *s)
@@ -33,12 +79,10 @@ fill_spec(struct job *j, struct job_spec *s)
 	s->cluster = mbd->cluster;
 	s->job_name = j->job_name;
 	s->command = job_command(j);
-	s->cwd = j->x ? j->x->cwd_req : NULL;
 	s->sub_cwd = (char *)j->sub_cwd;
 	s->sub_home = (char *)j->sub_home;
 	s->in_file = j->x ? j->x->in_file : NULL;
-	s->out_file = j->out_file;
-	s->err_file = j->err_file;
+	fill_paths(j, s);
 	s->from_host = (char *)j->from_host;
 	s->project = (char *)j->project;
 	s->mail_user = j->x ? j->x->mail_user : NULL;
@@ -85,6 +129,10 @@ job_dispatch(struct job *j, const int *slots, int64_t now)
 	job_spec_frame(&w, MSG_SBD_JOB_START, 0, &spec);
 	sbd_send(j->exec[0], &w, true);
 	free(spec.command);
+	free(spec.cwd);
+	free(spec.outdir);
+	free(spec.out_file);
+	free(spec.err_file);
 	strv_release(&spec.exec_hosts);
 	strv_release(&spec.env);
 	client_job_event(j, JE_DISPATCHED);

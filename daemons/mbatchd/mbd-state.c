@@ -433,9 +433,69 @@ extra_free(struct job_extra *x)
 	free(x->login_shell);
 	free(x->in_file);
 	free(x->cwd_req);
+	free(x->outdir);
 	strv_release(&x->res_reqs);
 	dep_free(x->dep);
 	free(x);
+}
+
+static bool
+int_in(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* -m: the hosts it means now, with their "+N" levels after them. */
+void
+extra_expand_asked(struct job_extra *x)
+{
+	struct strv names = STRV_INIT;
+	int *prefs = NULL;
+
+	free(x->asked_idx);
+	x->asked_idx = NULL;
+	x->nasked = 0;
+	if (x->asked_hosts.n == 0)
+		return;
+	/* Plain host names, the usual case: no expansion (which indexes
+	 * every host of the cluster), as replay may do this for each of
+	 * many jobs. */
+	x->asked_idx = xcalloc(x->asked_hosts.n * 2 + 1, sizeof(int));
+	for (size_t i = 0; i < x->asked_hosts.n; i++) {
+		const char *w = x->asked_hosts.v[i];
+		struct mhost *h;
+
+		if (strpbrk(w, "+~") != NULL || (h = host_find(w)) == NULL ||
+		    config_host_group(&mbd->conf, w) != NULL) {
+			free(x->asked_idx);
+			x->asked_idx = NULL;
+			x->nasked = 0;
+			break;
+		}
+		if (x->nasked == 0 || !int_in(x->asked_idx, x->nasked,
+		    h->index))
+			x->asked_idx[x->nasked++] = h->index;
+	}
+	if (x->asked_idx != NULL)
+		return;		/* levels all 0: calloc'd */
+	config_expand_hosts_pref(&mbd->conf, &x->asked_hosts, &names, &prefs,
+	    NULL);
+	x->asked_idx = xcalloc(names.n * 2 + 1, sizeof(int));
+	for (size_t i = 0; i < names.n; i++) {
+		struct mhost *h = host_find(names.v[i]);
+
+		if (h)
+			x->asked_idx[x->nasked++] = h->index;
+	}
+	/* The levels after the indices (same order, gone hosts skipped). */
+	for (size_t i = 0, k = 0; i < names.n; i++)
+		if (host_find(names.v[i]) != NULL)
+			x->asked_idx[x->nasked + (int)k++] = prefs[i];
+	free(prefs);
+	strv_release(&names);
 }
 
 static char *
@@ -460,9 +520,10 @@ extra_dup(const struct job_extra *o)
 	strv_copy(&x->asked_hosts, &o->asked_hosts);
 	x->asked_idx = NULL;
 	if (o->asked_idx) {
-		x->asked_idx = xcalloc(o->asked_hosts.n + 1, sizeof(int));
+		/* The indices and their preference levels. */
+		x->asked_idx = xcalloc((size_t)o->nasked * 2 + 1, sizeof(int));
 		memcpy(x->asked_idx, o->asked_idx, sizeof(int) *
-		    (size_t)o->nasked);
+		    (size_t)o->nasked * 2);
 	}
 	x->mail_user = dup_or_null(o->mail_user);
 	x->user_group = dup_or_null(o->user_group);
@@ -472,6 +533,7 @@ extra_dup(const struct job_extra *o)
 	x->login_shell = dup_or_null(o->login_shell);
 	x->in_file = dup_or_null(o->in_file);
 	x->cwd_req = dup_or_null(o->cwd_req);
+	x->outdir = dup_or_null(o->outdir);
 	strv_init(&x->res_reqs);
 	strv_copy(&x->res_reqs, &o->res_reqs);
 	x->dep = NULL;		/* parsed again when needed */

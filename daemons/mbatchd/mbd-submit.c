@@ -11,6 +11,7 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "log.h"
@@ -75,6 +76,118 @@ qcheck_of_job(struct qcheck *k, const struct job *j)
 	k->res_reqs = j->x ? &j->x->res_reqs : &none;
 }
 
+/* A resource a requirement may name: lsf.shared's, or a host type or
+ * model (the built-in indices never get here). */
+static bool
+resource_known(const char *name, void *arg)
+{
+	const struct shared_conf *sc = &mbd->conf.shared;
+
+	(void)arg;
+	for (int i = 0; i < sc->nresources; i++)
+		if (strcmp(sc->resources[i].name, name) == 0)
+			return true;
+	for (int i = 0; i < sc->nmodels; i++)
+		if (strcmp(sc->models[i].name, name) == 0)
+			return true;
+	if (strv_contains(&sc->host_types, name))
+		return true;
+	/* One a host of lsf.cluster has ("!res": dedicated). */
+	for (int i = 0; i < mbd->conf.cluster.nhosts; i++) {
+		const struct strv *rs = &mbd->conf.cluster.hosts[i].resources;
+
+		for (size_t k = 0; k < rs->n; k++)
+			if (strcmp(rs->v[k] + (rs->v[k][0] == '!'), name) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* -G: groups that exist, the user a member of the one charged. */
+static int
+check_user_group(const char *spec, const char *user, char **context)
+{
+	struct strv words = STRV_INIT;
+	int code = LSBE_NO_ERROR;
+
+	strv_split_ws(&words, spec);
+	for (size_t i = 0; i < words.n && code == LSBE_NO_ERROR; i++) {
+		const char *g = words.v[i];
+		bool excluded = g[0] == '~';
+
+		if (excluded)
+			g++;
+		if (!user_group_exists(g))
+			code = LSBE_BAD_UGROUP;
+		else if (!excluded && !user_in_group(user, g))
+			code = LSBE_UGROUP_MEMBER;
+		if (code != LSBE_NO_ERROR)
+			*context = xstrdup(g);
+	}
+	strv_release(&words);
+	return code;
+}
+
+/* Was host named in the -m list itself (not through a group)? */
+static bool
+named(const struct strv *words, const char *host)
+{
+	for (size_t i = 0; i < words->n; i++) {
+		const char *w = words->v[i];
+		size_t n = strcspn(w, "+");
+
+		if (strlen(host) == n && strncasecmp(w, host, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * -m: hosts, host groups, "all", "~host", "others", each with "+N" as
+ * a queue's HOSTS takes them.  Every name must be known; a host named
+ * itself must be the queue's, and some host asked for must be.
+ */
+static bool
+asked_ok(const struct mqueue *q, const struct strv *words, struct verdict *v)
+{
+	struct strv hosts = STRV_INIT, bad = STRV_INIT;
+	bool any = false, plain = true;
+
+	/* Plain host names, the usual case, cost no expansion. */
+	for (size_t i = 0; i < words->n && plain; i++)
+		plain = strpbrk(words->v[i], "+~") == NULL &&
+		    host_find(words->v[i]) != NULL &&
+		    config_host_group(&mbd->conf, words->v[i]) == NULL;
+	for (size_t i = 0; i < words->n && plain; i++) {
+		struct mhost *h = host_find(words->v[i]);
+
+		if (q->host_ok && !q->host_ok[h->index]) {
+			verdict_set(v, LSBE_QUEUE_HOST, words->v[i], NULL);
+			return false;
+		}
+	}
+	if (plain)
+		return true;
+	config_expand_hosts(&mbd->conf, words, &hosts, &bad);
+	if (bad.n > 0)
+		verdict_set(v, LSBE_BAD_HOST, bad.v[0], NULL);
+	for (size_t i = 0; i < hosts.n && v->code == LSBE_NO_ERROR; i++) {
+		struct mhost *h = host_find(hosts.v[i]);
+
+		if (h == NULL)
+			continue;
+		if (q->host_ok == NULL || q->host_ok[h->index])
+			any = true;
+		else if (named(words, hosts.v[i]))
+			verdict_set(v, LSBE_QUEUE_HOST, hosts.v[i], NULL);
+	}
+	if (v->code == LSBE_NO_ERROR && !any)
+		verdict_set(v, LSBE_QUEUE_HOST, words->v[0], NULL);
+	strv_release(&hosts);
+	strv_release(&bad);
+	return v->code == LSBE_NO_ERROR;
+}
+
 /* Would queue q take this job?  LSBE_NO_ERROR, or why not. */
 static void
 check_queue(const char *qname, struct mqueue *q, const struct qcheck *r,
@@ -120,27 +233,30 @@ check_queue(const char *qname, struct mqueue *q, const struct qcheck *r,
 		verdict_set(v, LSBE_HARD_LIMIT, "MEMLIMIT", NULL);
 		return;
 	}
-	for (size_t i = 0; i < r->asked_hosts->n; i++) {
-		const char *name = r->asked_hosts->v[i];
-		struct mhost *h = host_find(name);
-
-		if (h == NULL) {
-			verdict_set(v, LSBE_BAD_HOST, name, NULL);
-			return;
-		}
-		if (q->host_ok && !q->host_ok[h->index]) {
-			verdict_set(v, LSBE_QUEUE_HOST, name, NULL);
-			return;
-		}
-	}
+	if (r->asked_hosts->n > 0 && !asked_ok(q, r->asked_hosts, v))
+		return;
 	if (r->res_reqs->n > 0) {
 		struct resreq jr, eff;
 		int rc;
+
+		const char *unknown, *section = NULL;
 
 		if (resreq_merge_job(&jr, r->res_reqs,
 		    mbd->conf.lsf.unit_for_limits, &cause) < 0) {
 			verdict_set(v, LSBE_BAD_RESREQ, NULL, cause);
 			free(cause);
+			return;
+		}
+		unknown = resreq_unknown_name(&jr, resource_known, NULL,
+		    &section);
+		if (unknown != NULL) {
+			/* LSF's words: 'Error in select section: Error near
+			 * "foo" : incorrect ... name.' */
+			cause = xasprintf("Error in %s section: Error near "
+			    "\"%s\" ", section, unknown);
+			verdict_set(v, LSBE_BAD_RESNAME, cause, NULL);
+			free(cause);
+			resreq_release(&jr);
 			return;
 		}
 		rc = resreq_merge_queue(&eff, q->rr, &jr, &cause);
@@ -183,19 +299,8 @@ job_set_asked(struct job *j, const struct strv *hosts)
 	}
 	x = j->x;
 	strv_release(&x->asked_hosts);
-	free(x->asked_idx);
-	x->asked_idx = NULL;
-	x->nasked = 0;
 	strv_copy(&x->asked_hosts, hosts);
-	if (hosts->n) {
-		x->asked_idx = xcalloc(hosts->n, sizeof(int));
-		for (size_t i = 0; i < hosts->n; i++) {
-			struct mhost *h = host_find(hosts->v[i]);
-
-			if (h)
-				x->asked_idx[x->nasked++] = h->index;
-		}
-	}
+	extra_expand_asked(x);
 	/* Asked only for hosts that are gone: nothing can match. */
 	j->pj.asked = hosts->n ? x->asked_idx : NULL;
 	j->pj.nasked = x->nasked;
@@ -340,6 +445,17 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 			verdict_set(&v, code, r->depend_cond, cause);
 			free(cause);
 			cause = NULL;
+			goto refuse;
+		}
+	}
+	if (r->user_group) {
+		char *g = NULL;
+		int code = check_user_group(r->user_group, user, &g);
+
+		if (code != LSBE_NO_ERROR) {
+			verdict_set(&v, code, NULL, NULL);
+			log_debug("-G %s refused for %s", g, user);
+			free(g);
 			goto refuse;
 		}
 	}

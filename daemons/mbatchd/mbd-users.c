@@ -64,6 +64,21 @@ in_group(const char *user, const char *g, int depth)
 	return false;
 }
 
+bool
+user_in_group(const char *user, const char *group)
+{
+	return in_group(user, group, 0);
+}
+
+bool
+user_group_exists(const char *name)
+{
+	for (int i = 0; i < mbd->conf.nugroups; i++)
+		if (strcmp(mbd->conf.ugroups[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 static bool
 is_group(const char *name)
 {

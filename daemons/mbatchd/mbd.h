@@ -6,6 +6,7 @@
  *	mbatchd.c	main, sockets, signals, the loop's flush point
  *	mbd-state.c	jobs, queues and hosts in memory; interned strings
  *	mbd-evlog.c	writing records; replies that wait for the disk
+ *	mbd-acct.c	lsb.acct: a JOB_FINISH record for each finished job
  *	mbd-replay.c	rebuilding the state from lsb.events
  *	mbd-apply.c	what each job record does: one function, live and
  *			replayed (JOB_START, _EXECUTE, _STATUS, _SIGNAL...)
@@ -69,8 +70,10 @@ struct menv {
 
 /* What only some jobs have; allocated when one of them is set. */
 struct job_extra {
-	struct strv	 asked_hosts;	/* -m names */
-	int		*asked_idx;	/* their host indices */
+	struct strv	 asked_hosts;	/* -m as written */
+	int		*asked_idx;	/* the hosts they mean: nasked host
+					 * indices, then their nasked "+N"
+					 * preference levels */
 	int		 nasked;
 	char		*mail_user;
 	char		*user_group;
@@ -80,6 +83,7 @@ struct job_extra {
 	char		*login_shell;
 	char		*in_file;
 	char		*cwd_req;	/* -cwd */
+	char		*outdir;	/* -outdir, patterns kept */
 	int64_t		 rlimits[LSF_RLIM_NLIMITS];
 	int64_t		 begin_time;
 	int64_t		 term_time;
@@ -415,6 +419,9 @@ void	 user_host_slots(struct job *, int sign);
 void	 users_reconfigure(void);
 /* After reconfig: limits again for every job. */
 void	 jobs_reattach_limits(void);
+/* lsb.users UserGroup: does it exist; is user in it (nested)? */
+bool	 user_group_exists(const char *);
+bool	 user_in_group(const char *user, const char *group);
 
 /*
  * mbd-apply.c: each job record's effect, the same live and in replay.
@@ -437,6 +444,15 @@ void	 job_status_change(struct job *, int status, int reason);
 void	 job_signal_record(struct job *, const char *sig, int uid,
 	    const char *user, int flags);
 void	 job_requeue_record(struct job *);
+
+/* mbd-acct.c: lsb.acct.  acct_job_finished is called once per finish,
+ * when it is logged (never on replay); acct_flush writes after lsb.events
+ * is on disk. */
+void	 acct_job_finished(struct job *, int64_t now);
+/* An array's elements that ended unstarted (its gone set, just made). */
+void	 acct_array_ended(struct job *parent, int64_t now);
+void	 acct_flush(void);
+void	 acct_close(void);
 
 /* mbd-evlog.c */
 off_t	 log_record(struct strbuf *rec);
@@ -538,6 +554,8 @@ int	 queue_accepts(struct mqueue *, struct job *, const char *user,
 	    int uid);
 /* -m hosts (bmod, bmig -m). */
 void	 job_set_asked(struct job *, const struct strv *hosts);
+/* asked_idx and nasked from asked_hosts, by the configuration now. */
+void	 extra_expand_asked(struct job_extra *);
 
 /* mbd-sbd.c */
 struct conn *sbd_accept(int fd, struct sockaddr *, socklen_t, void *);

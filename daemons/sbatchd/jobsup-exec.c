@@ -159,6 +159,12 @@ jobsup_build_env(struct strv *env, const struct job_spec *s, const char *dir,
 	sb_release(&mcpu);
 }
 
+static bool
+ends_in_slash(const char *p)
+{
+	return p && *p && p[strlen(p) - 1] == '/';
+}
+
 static void
 make_dir_of(const char *path)
 {
@@ -179,6 +185,37 @@ redirect(int fd, const char *path, int flags)
 
 	if (f < 0)
 		fail("cannot open %s: %s", path, strerror(errno));
+	if (f != fd) {
+		if (dup2(f, fd) < 0)
+			fail("dup2: %s", strerror(errno));
+		close(f);
+	}
+}
+
+/*
+ * The job's -o or -e file on fd.  One that cannot be opened (a
+ * directory, a missing directory, no permission) does not stop the job:
+ * as in LSF, its stream goes to the spool and is mailed, and the
+ * supervisor is told why on note_fd.
+ */
+static void
+redirect_out(int fd, const char *path, int flags, int spool, int note_fd,
+    char which)
+{
+	struct jobsup_note n;
+	int f = open(path, flags | O_CLOEXEC, 0644);
+
+	if (f < 0) {
+		memset(&n, 0, sizeof(n));
+		n.which = which;
+		n.err = errno;
+		if (note_fd >= 0)
+			(void)write(note_fd, &n, sizeof(n));
+		f = spool >= 0 ? dup(spool) : open("/dev/null",
+		    O_WRONLY | O_CLOEXEC);
+		if (f < 0)
+			fail("cannot open %s: %s", path, strerror(n.err));
+	}
 	if (f != fd) {
 		if (dup2(f, fd) < 0)
 			fail("dup2: %s", strerror(errno));
@@ -336,7 +373,8 @@ jobsup_reset_signals(void)
 }
 
 void
-jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
+jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd,
+    int note_fd)
 {
 	struct strv env = STRV_INIT, words = STRV_INIT;
 	const struct sbd_user *u;
@@ -354,10 +392,10 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 		fail("user %s is not known on this host", s->user ? s->user :
 		    "(none)");
 	pw = &u->pw;
-	/* Without -o the output goes to the spool in the job's directory,
-	 * which is root's: its file is made before the job leaves root. */
-	if (s->out_file == NULL || *s->out_file == '\0')
-		spool = jobsup_spool_open(dir, pw->pw_uid, pw->pw_gid);
+	/* Without -o (or when the -o or -e file cannot be opened) the
+	 * output goes to the spool in the job's directory, which is root's:
+	 * its file is made before the job leaves root. */
+	spool = jobsup_spool_open(dir, pw->pw_uid, pw->pw_gid);
 	if (geteuid() == 0) {
 		if (user_become(u) < 0)
 			fail("cannot become user %s: %s", pw->pw_name,
@@ -370,6 +408,12 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 	if (s->nice)
 		(void)setpriority(PRIO_PROCESS, 0, s->nice);
 
+	/* -outdir (mode 700, as LSF makes it), and a -cwd with patterns:
+	 * made as the job's user (mbatchd replaced the patterns). */
+	if (s->outdir && *s->outdir)
+		(void)mkdir_parents(s->outdir, 0700);
+	if (s->make_cwd && s->cwd && *s->cwd)
+		(void)mkdir_parents(s->cwd, 0755);
 	cwd = s->cwd && *s->cwd ? s->cwd : s->sub_cwd;
 	if (cwd == NULL || chdir(cwd) < 0) {
 		cwd = "/tmp";
@@ -381,21 +425,29 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd)
 	    O_RDONLY);
 	out = jobsup_expand_path(s->out_file, s, ".out");
 	err = jobsup_expand_path(s->err_file, s, ".err");
-	/* -o dir/ and -e dir/: LSF makes the directory as needed. */
-	make_dir_of(out);
-	make_dir_of(err);
+	/* -o dir/ and -e dir/: LSF makes the directory as needed.  A plain
+	 * file name is taken as it is: a missing directory sends the output
+	 * by mail. */
+	if (ends_in_slash(s->out_file))
+		make_dir_of(out);
+	if (ends_in_slash(s->err_file))
+		make_dir_of(err);
 	if (out)
-		redirect(1, out, O_WRONLY | O_CREAT |
-		    (s->options2 & SUB2_OUT_OVERWRITE ? O_TRUNC : O_APPEND));
-	else if (spool >= 0 && dup2(spool, 1) == 1)
-		close(spool);
-	else
+		redirect_out(1, out, O_WRONLY | O_CREAT |
+		    (s->options2 & SUB2_OUT_OVERWRITE ? O_TRUNC : O_APPEND),
+		    spool, note_fd, 'o');
+	else if (spool < 0 || dup2(spool, 1) != 1)
 		redirect(1, "/dev/null", O_WRONLY);
 	if (err && (out == NULL || strcmp(err, out) != 0))
-		redirect(2, err, O_WRONLY | O_CREAT |
-		    (s->options2 & SUB2_ERR_OVERWRITE ? O_TRUNC : O_APPEND));
+		redirect_out(2, err, O_WRONLY | O_CREAT |
+		    (s->options2 & SUB2_ERR_OVERWRITE ? O_TRUNC : O_APPEND),
+		    spool, note_fd, 'e');
 	else if (dup2(1, 2) < 0)
 		_exit(127);
+	if (spool > 2)
+		close(spool);
+	if (note_fd >= 0)
+		close(note_fd);
 
 	jobsup_build_env(&env, s, dir, pw, out, err);
 	script = xasprintf("%s/%s", dir, JOBDIR_SCRIPT);

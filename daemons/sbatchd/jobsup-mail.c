@@ -1,7 +1,8 @@
 /*
  * The output spool and the job's mail.  A job without -o writes its
- * output into the spool in its directory; when it ends, the supervisor
- * mails the report followed by that output, as LSF does.  With -o the
+ * output into the spool in its directory (and so does one whose -o or
+ * -e file cannot be opened, for that stream); when it ends, the
+ * supervisor mails the report followed by that output, as LSF does.  With -o the
  * report goes to the file (jobsup-report.c) and is mailed only for -N;
  * -B mails when the job starts.
  *
@@ -266,29 +267,45 @@ goes_back(const struct job_spec *s, const struct job_status *st,
 
 void
 jobsup_mail_end(const struct job_spec *s, const struct job_status *st,
-    const char *dir, bool requeued)
+    const char *dir, const struct job_end *end)
 {
 	struct strbuf head = STRBUF_INIT, tail = STRBUF_INIT;
 	char *to, *out, *err, *spool = NULL;
+	bool spooled;
 
 	out = jobsup_expand_path(s->out_file, s, ".out");
-	if ((out && !(s->options & SUB_NOTIFY_END)) ||
-	    goes_back(s, st, dir, requeued) ||
+	err = jobsup_expand_path(s->err_file, s, ".err");
+	/* The spool holds what had no file: everything without -o, and
+	 * the stream whose -o or -e file could not be opened. */
+	spooled = out == NULL || end->out_errno || end->err_errno;
+	if ((!spooled && !(s->options & SUB_NOTIFY_END)) ||
+	    goes_back(s, st, dir, end->requeued) ||
 	    (to = checked_recipient(s)) == NULL) {
 		free(out);
+		free(err);
 		return;
 	}
-	err = jobsup_expand_path(s->err_file, s, ".err");
 	add_headers(&head, s, to, st->status == JOB_STAT_DONE ? "Done" :
 	    "Exited");
-	jobsup_report_body(&head, s, st, st->exec_home ? st->exec_home : "",
-	    st->exec_cwd ? st->exec_cwd : "");
-	if (out == NULL) {
+	jobsup_report_body(&head, s, st, end, st->exec_home ? st->exec_home :
+	    "", st->exec_cwd ? st->exec_cwd : "");
+	if (spooled) {
 		sb_adds(&head, "\nThe output (if any) follows:\n\n");
 		spool = xasprintf("%s/%s", dir, JOBDIR_OUTPUT);
-		if (err)
-			sb_addf(&tail, "\n\nPS:\n\nRead file <%s> for stderr "
-			    "output of this job.\n", err);
+		if (out && end->out_errno)
+			sb_addf(&tail, "\n\nPS:\n\nCannot write file <%s> "
+			    "for stdout output of this job: %s.\n", out,
+			    strerror(end->out_errno));
+		else if (out)
+			sb_addf(&tail, "\n\nPS:\n\nRead file <%s> for stdout "
+			    "output of this job.\n", out);
+		if (err && end->err_errno)
+			sb_addf(&tail, "%sCannot write file <%s> for stderr "
+			    "output of this job: %s.\n", tail.len ? "" :
+			    "\n\nPS:\n\n", err, strerror(end->err_errno));
+		else if (err && (out == NULL || strcmp(err, out) != 0))
+			sb_addf(&tail, "%sRead file <%s> for stderr output of "
+			    "this job.\n", tail.len ? "" : "\n\nPS:\n\n", err);
 	} else if (err && strcmp(err, out) != 0) {
 		sb_addf(&head, "\nRead file <%s> for stdout output of this "
 		    "job.\nRead file <%s> for stderr output of this job.\n",

@@ -103,9 +103,20 @@ jobsup_report_start(struct strbuf *sb, const struct job_spec *s,
 	sb_addf(sb, "Started at %s\n", tstart);
 }
 
+/* "Max Processes :" and "Max Threads :", "-" when never seen. */
+static void
+count_line(struct strbuf *sb, const char *label, int n)
+{
+	if (n > 0)
+		sb_addf(sb, "    %-44s %d\n", label, n);
+	else
+		sb_addf(sb, "    %-44s -\n", label);
+}
+
 void
 jobsup_report_body(struct strbuf *sb, const struct job_spec *s,
-    const struct job_status *st, const char *home, const char *cwd)
+    const struct job_status *st, const struct job_end *end, const char *home,
+    const char *cwd)
 {
 	char tstart[64], tend[64], tnow[64];
 	bool done = st->status == JOB_STAT_DONE;
@@ -149,6 +160,8 @@ jobsup_report_body(struct strbuf *sb, const struct job_spec *s,
 	sb_addf(sb, "    %-44s -\n", "Total Requested Memory :");
 	sb_addf(sb, "    %-44s -\n", "Delta Memory :");
 	sb_addf(sb, "    %-44s -\n", "Max Swap :");
+	count_line(sb, "Max Processes :", end->max_procs);
+	count_line(sb, "Max Threads :", end->max_threads);
 	sb_addf(sb, "    %-44s %lld sec.\n", "Run time :",
 	    (long long)(st->end_time - st->start_time));
 	sb_addf(sb, "    %-44s %lld sec.\n", "Turnaround time :",
@@ -157,19 +170,29 @@ jobsup_report_body(struct strbuf *sb, const struct job_spec *s,
 
 static void
 build_report(struct strbuf *sb, const struct job_spec *s,
-    const struct job_status *st, const char *home, const char *cwd)
+    const struct job_status *st, const struct job_end *end,
+    const char *out, const char *home, const char *cwd)
 {
+	char *err = jobsup_expand_path(s->err_file, s, ".err");
+
 	sb_adds(sb, "\n------------------------------------------------------------\n");
 	sb_addf(sb, "Sender: LSF System <%s@%s>\n", jobsup_sender(), sbd->host);
 	sb_adds(sb, "Subject: ");
 	jobsup_subject(sb, s, st->status == JOB_STAT_DONE ? "Done" : "Exited");
 	sb_adds(sb, "\n\n");
-	jobsup_report_body(sb, s, st, home, cwd);
+	jobsup_report_body(sb, s, st, end, home, cwd);
 	sb_adds(sb, "\nThe output (if any) is above this job summary.\n\n");
+	/* LSF's trailer when stderr has a file of its own; scripts wait
+	 * for its last line to know the report is complete. */
+	if (err && strcmp(err, out) != 0 && !end->err_errno)
+		sb_addf(sb, "\n\nPS:\n\nRead file <%s> for stderr output of "
+		    "this job.\n\n", err);
+	free(err);
 }
 
 void
-jobsup_write_report(const struct job_spec *s, const struct job_status *st)
+jobsup_write_report(const struct job_spec *s, const struct job_status *st,
+    const struct job_end *end)
 {
 	struct strbuf rep = STRBUF_INIT;
 	const struct sbd_user *u;
@@ -181,8 +204,11 @@ jobsup_write_report(const struct job_spec *s, const struct job_status *st)
 	int status;
 
 	out = jobsup_expand_path(s->out_file, s, ".out");
-	if (out == NULL)
-		return;		/* it goes by mail (jobsup-mail.c) */
+	if (out == NULL || end->out_errno) {
+		/* It goes by mail (jobsup-mail.c). */
+		free(out);
+		return;
+	}
 	u = user_get(s->user);
 	if (u == NULL || strcmp(out, "/dev/null") == 0) {
 		/* Nobody to write it as, or nowhere it would stay. */
@@ -194,7 +220,7 @@ jobsup_write_report(const struct job_spec *s, const struct job_status *st)
 	cwd = s->cwd && *s->cwd ? s->cwd : s->sub_cwd;
 	if (cwd == NULL || stat(cwd, &sb) < 0 || !S_ISDIR(sb.st_mode))
 		cwd = "/tmp";
-	build_report(&rep, s, st, pw->pw_dir, cwd);
+	build_report(&rep, s, st, end, out, pw->pw_dir, cwd);
 	/*
 	 * vfork: the child only becomes the user, opens the file and
 	 * writes what is built above, all system calls, which do not need

@@ -1,6 +1,6 @@
 /*
- * What a job's processes use: resident memory and CPU time summed over
- * the job's session.  A full look walks all of /proc and remembers the
+ * What a job's processes use: resident memory, CPU time and threads
+ * summed over the job's session.  A full look walks all of /proc and remembers the
  * session's processes; a quick look, cheap enough to take every second
  * for a job with a limit, reads only those and their children
  * (/proc/PID/task/PID/children), so what they start is seen at once and
@@ -25,6 +25,7 @@
 struct proc_use {
 	int64_t		 kb;
 	double		 cpu;
+	long		 threads;
 };
 
 static ssize_t
@@ -49,7 +50,7 @@ read_proc(pid_t pid, pid_t sid, struct proc_use *u)
 {
 	static long ticks, pagekb;
 	char path[64], buf[1024], *p;
-	long session, rss, cut, cst;
+	long session, rss, cut, cst, nthr;
 	unsigned long ut, stt;
 
 	if (ticks == 0) {
@@ -64,12 +65,14 @@ read_proc(pid_t pid, pid_t sid, struct proc_use *u)
 	if (p == NULL || p[1] == '\0')
 		return false;
 	/* state ppid pgrp session ... utime stime cutime cstime (14-17)
-	 * ... rss (24) */
+	 * priority nice num_threads (20) ... rss (24) */
 	if (sscanf(p + 2, "%*c %*d %*d %ld %*d %*d %*u %*u %*u %*u %*u "
-	    "%lu %lu %ld %ld %*d %*d %*d %*d %*u %*u %ld",
-	    &session, &ut, &stt, &cut, &cst, &rss) != 6 || session != sid)
+	    "%lu %lu %ld %ld %*d %*d %ld %*d %*u %*u %ld",
+	    &session, &ut, &stt, &cut, &cst, &nthr, &rss) != 7 ||
+	    session != sid)
 		return false;
 	u->kb = (int64_t)rss * pagekb;
+	u->threads = nthr > 0 ? nthr : 1;
 	u->cpu = (double)(ut + stt) / (double)ticks;
 	if (cut > 0 && cst >= 0)
 		u->cpu += (double)(cut + cst) / (double)ticks;
@@ -116,6 +119,7 @@ full_look(struct usage_set *u, pid_t sid, struct proc_use *sum)
 		add_pid(u, pid);
 		sum->kb += pu.kb;
 		sum->cpu += pu.cpu;
+		sum->threads += pu.threads;
 	}
 	closedir(d);
 }
@@ -145,6 +149,7 @@ quick_look(struct usage_set *u, pid_t sid, struct proc_use *sum)
 		}
 		sum->kb += pu.kb;
 		sum->cpu += pu.cpu;
+		sum->threads += pu.threads;
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
 		    (int)pid, (int)pid);
 		if (read_small(path, buf, sizeof(buf)) <= 0)
@@ -162,9 +167,9 @@ quick_look(struct usage_set *u, pid_t sid, struct proc_use *sum)
 
 int
 usage_sample(struct usage_set *u, pid_t sid, bool full, int64_t *kb,
-    double *cpu)
+    double *cpu, int *threads)
 {
-	struct proc_use sum = { 0, 0 };
+	struct proc_use sum = { 0, 0, 0 };
 
 	if (full || u->npids == 0 || u->npids >= QUICK_MAX)
 		full_look(u, sid, &sum);
@@ -172,6 +177,7 @@ usage_sample(struct usage_set *u, pid_t sid, bool full, int64_t *kb,
 		quick_look(u, sid, &sum);
 	*kb = sum.kb;
 	*cpu = sum.cpu;
+	*threads = (int)sum.threads;
 	return (int)u->npids;
 }
 

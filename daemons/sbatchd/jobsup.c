@@ -58,13 +58,14 @@ struct sup {
 	int64_t		 mem_sum;	/* for the average */
 	int		 mem_n;
 	bool		 stopped;
-	bool		 requeued;	/* its end sends it back: no mail */
+	struct job_end	 end;		/* for the report and the mail */
 	struct usage_set usage;
 	struct job_limits lim;
 	uint64_t	 next_limit_ms;
 	int64_t		 sent_mem;	/* the usage mbatchd last heard of */
 	double		 sent_cpu;
 	int		 pre_fd;	/* a failed pre-exec's status */
+	int		 note_fd;	/* the job's word on its -o and -e */
 };
 
 static void
@@ -129,7 +130,9 @@ fill_exec_info(struct sup *s)
 	const char *cwd = sp->cwd && *sp->cwd ? sp->cwd : sp->sub_cwd;
 	struct stat sb;
 
-	if (cwd == NULL || stat(cwd, &sb) < 0 || !S_ISDIR(sb.st_mode))
+	/* A -cwd with patterns the job makes may not be there yet. */
+	if (cwd == NULL || (!(sp->make_cwd && cwd == sp->cwd) &&
+	    (stat(cwd, &sb) < 0 || !S_ISDIR(sb.st_mode))))
 		cwd = "/tmp";
 	s->st.exec_cwd = xstrdup(cwd);
 	s->st.exec_home = xstrdup(pw ? pw->pw_dir : "/");
@@ -137,14 +140,21 @@ fill_exec_info(struct sup *s)
 	    ""));
 }
 
-/* The memory and CPU time of the job's session (full: a walk of /proc). */
+/* The memory and CPU time of the job's session (full: a walk of /proc),
+ * and the most processes and threads it has had. */
 static void
 sample_usage(struct sup *s, bool full)
 {
 	int64_t kb;
 	double cpu;
+	int nproc, nthr;
 
-	if (usage_sample(&s->usage, s->pid, full, &kb, &cpu) <= 0 || kb <= 0)
+	nproc = usage_sample(&s->usage, s->pid, full, &kb, &cpu, &nthr);
+	if (nproc > s->end.max_procs)
+		s->end.max_procs = nproc;
+	if (nproc > 0 && nthr > s->end.max_threads)
+		s->end.max_threads = nthr;
+	if (nproc <= 0 || kb <= 0)
 		return;
 	if (cpu > s->st.cpu_time)
 		s->st.cpu_time = cpu;
@@ -226,7 +236,7 @@ handle_request(struct sup *s, const struct sbd_signal *sg)
 	    sg->sig != SBD_SIG_RESUME)
 		s->st.exit_reason = sg->reason;
 	if (sg->flags & (SIG_F_REQUEUE | SIG_F_MIG))
-		s->requeued = true;
+		s->end.requeued = true;
 	switch (sg->sig) {
 	case SIG_KILL_SEQ:
 		if (s->kill_stage == 0)
@@ -327,11 +337,31 @@ hello_and_end(struct sup *s, const struct job_status *run)
 	return rc;
 }
 
+/* What the job's process said of its -o and -e files. */
+static void
+read_notes(struct sup *s)
+{
+	struct jobsup_note n;
+
+	if (s->note_fd < 0)
+		return;
+	while (read(s->note_fd, &n, sizeof(n)) == (ssize_t)sizeof(n)) {
+		if (n.which == 'o')
+			s->end.out_errno = n.err ? n.err : EIO;
+		else if (n.which == 'e')
+			s->end.err_errno = n.err ? n.err : EIO;
+	}
+	close(s->note_fd);
+	s->note_fd = -1;
+}
+
 static void
 finish(struct sup *s, int wstatus, const struct rusage *ru)
 {
 	struct job_status run = s->st;	/* shallow: as it ran, for a hello */
 	bool greet = !s->greeted;
+
+	read_notes(s);
 
 	s->st.end_time = time(NULL);
 	s->st.exit_status = wstatus;
@@ -346,13 +376,13 @@ finish(struct sup *s, int wstatus, const struct rusage *ru)
 		s->st.status = JOB_STAT_DONE;
 	else
 		s->st.status = JOB_STAT_EXIT;
-	jobsup_write_report(s->spec, &s->st);
+	jobsup_write_report(s->spec, &s->st, &s->end);
 	if (jobfile_write_status(s->dir, &s->st) < 0)
 		log_warn("job %lld: cannot write its status",
 		    (long long)s->spec->jobid);
 	/* After the status file, so a crash while mailing loses nothing;
 	 * before sbatchd hears of the end and removes the spool. */
-	jobsup_mail_end(s->spec, &s->st, s->dir, s->requeued);
+	jobsup_mail_end(s->spec, &s->st, s->dir, &s->end);
 	if (greet && hello_and_end(s, &run) == 0)
 		return;
 	for (int i = 0; i < 3 && s->sock < 0; i++) {
@@ -567,7 +597,7 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 {
 	struct sup s;
 	char name[16], *lockpath;
-	int lockfd, prefd[2];
+	int lockfd, prefd[2], notefd[2];
 
 	memset(&s, 0, sizeof(s));
 	s.spec = spec;
@@ -592,8 +622,13 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 	s.st.start_time = time(NULL);
 	s.sent_mem = -1;
 	s.pre_fd = -1;
+	s.note_fd = -1;
+	s.end.max_procs = s.end.max_threads = -1;
 	if (jobsup_has_pre(spec) && pipe2(prefd, O_CLOEXEC) == 0)
 		s.pre_fd = prefd[0];
+	notefd[1] = -1;
+	if (pipe2(notefd, O_CLOEXEC | O_NONBLOCK) == 0)
+		s.note_fd = notefd[0];
 	/*
 	 * Without a pre-exec the child only sets itself up and execs, so
 	 * vfork: it borrows our memory until then, which spares the copy
@@ -616,8 +651,13 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 		close(sfd);
 		if (s.pre_fd >= 0)
 			close(s.pre_fd);
-		jobsup_exec_job(spec, dir, s.pre_fd >= 0 ? prefd[1] : -1);
+		if (s.note_fd >= 0)
+			close(s.note_fd);
+		jobsup_exec_job(spec, dir, s.pre_fd >= 0 ? prefd[1] : -1,
+		    notefd[1]);
 	}
+	if (notefd[1] >= 0)
+		close(notefd[1]);
 	if (s.pre_fd >= 0) {
 		close(prefd[1]);
 		(void)fcntl(s.pre_fd, F_SETFL, O_NONBLOCK);
@@ -699,6 +739,8 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 	*sock = s.sock;
 	if (s.pre_fd >= 0)
 		close(s.pre_fd);
+	if (s.note_fd >= 0)
+		close(s.note_fd);
 	usage_release(&s.usage);
 	job_status_release(&s.st);
 	drain_sigfd(sfd);

@@ -71,6 +71,30 @@ open_as_user(const char *path, const struct sjob *j)
 	return fd;
 }
 
+/*
+ * A -o file the job could not write sends its output to the spool (and
+ * by mail at the end): bpeek shows it from there, once there is some.
+ */
+static int
+spool_with_output(const struct sjob *j, struct peek_reply *rp)
+{
+	int err = errno;
+	char *spool = xasprintf("%s/%s", j->dir, JOBDIR_OUTPUT);
+	struct stat sb;
+	int fd = open_as_user(spool, j);
+
+	if (fd >= 0 && fstat(fd, &sb) == 0 && sb.st_size > 0) {
+		free(rp->path);
+		rp->path = spool;
+		return fd;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(spool);
+	errno = err;
+	return -1;
+}
+
 void
 peek_read(const struct peek_req *rq, struct peek_reply *rp)
 {
@@ -98,7 +122,10 @@ peek_read(const struct peek_req *rq, struct peek_reply *rp)
 		rp->code = LSBE_NOT_STARTED;
 		return;
 	}
-	if ((fd = open_as_user(rp->path, j)) < 0) {
+	if ((fd = open_as_user(rp->path, j)) < 0 && j->out_path != NULL &&
+	    (fd = spool_with_output(j, rp)) >= 0)
+		errno = 0;
+	if (fd < 0) {
 		/* Nothing written yet is no output so far, not an error;
 		 * nor is output that goes nowhere. */
 		if (errno != ENOENT && errno != ENODATA) {

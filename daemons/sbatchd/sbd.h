@@ -167,12 +167,30 @@ void	 jobsup_main(struct job_spec *, const char *dir, const char *sockpath)
 /* A spare: set up, then wait on fd for a job (sbd-spare.c). */
 void	 jobsup_spare_main(int fd) NORETURN;
 
+/*
+ * What the supervisor alone knows of a job's end, for its report and
+ * mail (not on the wire).  A -o or -e file the job could not open is
+ * told by the job's process on note_fd (struct jobsup_note); the stream
+ * went to the spool instead and is mailed.
+ */
+struct job_end {
+	int		 max_procs;	/* -1: never seen */
+	int		 max_threads;
+	int		 out_errno;	/* -o could not be opened: why */
+	int		 err_errno;	/* -e likewise */
+	bool		 requeued;	/* its end sends it back: no mail */
+};
+struct jobsup_note {
+	char		 which;		/* 'o' or 'e' */
+	int		 err;
+};
+
 /* jobsup-exec.c: in the job's process; never returns.  A failed
  * pre-exec writes its wait status (an int) to pre_fd (-1: none).
  * jobsup_reset_signals: defaults, nothing blocked (job, post-exec). */
 void	 jobsup_reset_signals(void);
 void	 jobsup_exec_job(const struct job_spec *, const char *dir,
-	    int pre_fd) NORETURN;
+	    int pre_fd, int note_fd) NORETURN;
 /* The job's environment: the submitter's plus LSF's variables. */
 struct passwd;
 void	 jobsup_build_env(struct strv *, const struct job_spec *,
@@ -183,28 +201,32 @@ char	*jobsup_expand_path(const char *, const struct job_spec *,
 	    const char *suffix);
 
 /* jobsup-report.c */
-void	 jobsup_write_report(const struct job_spec *, const struct job_status *);
+void	 jobsup_write_report(const struct job_spec *, const struct job_status *,
+	    const struct job_end *);
 /* The report's parts, for the mail: "Job <n> was submitted ..." up to
  * "Started at"; the whole body up to the resource usage summary. */
 void	 jobsup_report_start(struct strbuf *, const struct job_spec *,
 	    const struct job_status *, const char *home, const char *cwd);
 void	 jobsup_report_body(struct strbuf *, const struct job_spec *,
-	    const struct job_status *, const char *home, const char *cwd);
+	    const struct job_status *, const struct job_end *,
+	    const char *home, const char *cwd);
 /* "Job 12: <name> in cluster <c> Done" */
 void	 jobsup_subject(struct strbuf *, const struct job_spec *,
 	    const char *what);
 const char *jobsup_sender(void);	/* the primary administrator */
 
 /* jobsup-mail.c */
-/* The spool for the output of a job without -o, made before the job's
- * process leaves root (the directory is root's); -1 if it cannot be. */
+/* The spool for the output of a job without -o (or whose -o or -e file
+ * cannot be opened), made before the job's process leaves root (the
+ * directory is root's); -1 if it cannot be. */
 int	 jobsup_spool_open(const char *dir, uid_t, gid_t);
 /* bsub -B, at the start. */
 void	 jobsup_mail_start(const struct job_spec *, const struct job_status *);
-/* At the end: the report, and the spooled output when there is no -o.
- * Nothing for a run that goes back to its queue (requeued). */
+/* At the end: the report, and the spooled output when there is no -o
+ * or its -o or -e file could not be opened (end says which).  Nothing
+ * for a run that goes back to its queue (requeued). */
 void	 jobsup_mail_end(const struct job_spec *, const struct job_status *,
-	    const char *dir, bool requeued);
+	    const char *dir, const struct job_end *);
 
 /* sbd-peek.c: what bpeek asks of a job, from its -o file or spool. */
 void	 peek_read(const struct peek_req *, struct peek_reply *);
@@ -227,10 +249,10 @@ struct usage_set {
 	size_t		 cap;
 };
 /* RSS (KB) and CPU seconds summed over session sid: a walk of all of
- * /proc (full), or a look at the processes known and their children.
- * Returns how many processes were found. */
+ * /proc (full), or a look at the processes known and their children,
+ * and their threads.  Returns how many processes were found. */
 int	 usage_sample(struct usage_set *, pid_t sid, bool full, int64_t *kb,
-	    double *cpu);
+	    double *cpu, int *threads);
 void	 usage_release(struct usage_set *);
 
 /* jobsup-limits.c */

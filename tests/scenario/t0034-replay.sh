@@ -83,6 +83,9 @@ p2=$(submit -o /dev/null sleep $S)
 p3=$(submit -q rq -o /dev/null "exit 7")
 h=$(submit -H -o /dev/null sleep $S)
 p4=$(submit -o /dev/null sleep $S)
+# -m with a group, "others" and levels; -outdir with patterns.
+p5=$(submit -m "all+1 ~hosta hostc+2 others" -outdir "od/%J_%I" \
+    -o /dev/null sleep $S)
 btop "$p4" >/dev/null 2>&1
 bbot "$p1" >/dev/null 2>&1
 bmod -J renamed "$p2" >/dev/null

@@ -10,7 +10,8 @@ cluster_init 1
 cluster_start
 cd "$T_DIR/jobs"
 
-for o in "-outdir /tmp" -ti -tty -hl -Is "-app x" "-sla x"; do
+# (-outdir is an option since; t0047 tests it.)
+for o in "-jsdl /tmp" -ti -tty -hl -Is "-app x" "-sla x"; do
 	name=${o%% *}
 	err=$(bsub $o true 2>&1)
 	rc=$?
@@ -22,9 +23,9 @@ done
 expect_eq "and nothing was submitted" "No unfinished job found" \
     "$(bjobs 2>&1)"
 
-# bsub -outdir from a #BSUB line too.
-err=$(printf '#BSUB -outdir /tmp\ntrue\n' | bsub 2>&1)
-expect_eq "#BSUB -outdir is refused" "bsub: option -outdir is not \
+# From a #BSUB line too.
+err=$(printf '#BSUB -jsdl /tmp\ntrue\n' | bsub 2>&1)
+expect_eq "#BSUB -jsdl is refused" "bsub: option -jsdl is not \
 supported by this version
 Bad argument. Job not submitted." "$err"
 

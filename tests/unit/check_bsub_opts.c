@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bsub-opts.h"
+#include "jobpath.h"
 
 
 static const char *
@@ -82,7 +83,7 @@ static const struct {
 	{ "-q", NULL, BSUB_OPTS_BAD_OPTION, "-q" },
 	{ "-app", "x", BSUB_OPTS_UNSUPPORTED, "-app" },
 	/* Refused by name, never split into shorter options (issue 19). */
-	{ "-outdir", "/tmp", BSUB_OPTS_UNSUPPORTED, "-outdir" },
+	{ "-jsdl", "/tmp", BSUB_OPTS_UNSUPPORTED, "-jsdl" },
 	{ "-ti", NULL, BSUB_OPTS_UNSUPPORTED, "-ti" },
 	{ "-tty", NULL, BSUB_OPTS_UNSUPPORTED, "-tty" },
 	{ "-hl", NULL, BSUB_OPTS_UNSUPPORTED, "-hl" },
@@ -209,6 +210,58 @@ START_TEST(test_overlay)
 }
 END_TEST
 
+/* -outdir is a word of its own, not -o with "utdir". */
+START_TEST(test_outdir)
+{
+	const char *const w[] = { "-outdir", "/tmp/%J", "-o", "x", "true",
+	    NULL };
+	struct bsub_opts g;
+	char *cause;
+
+	bsub_opts_init(&g);
+	ck_assert_int_eq(parse(&g, w, &cause), BSUB_OPTS_OK);
+	ck_assert_str_eq(g.outdir, "/tmp/%J");
+	ck_assert_str_eq(g.out, "x");
+	bsub_opts_release(&g);
+}
+END_TEST
+
+/* The patterns of -outdir and -cwd (src/jobpath.c). */
+START_TEST(test_jobpath)
+{
+	static const struct {
+		const char	*in, *out;
+		bool		 had;
+	} t[] = {
+		{ "/o/%J_%I", "/o/42_7", true },
+		{ "%EJ.%EI/%JG/x", "42.7//x", true },
+		{ "%U-%G-%P-%H", "ann--proj-hostb", true },
+		{ "plain/path", "plain/path", false },
+		{ "100%", "100%", false },
+		{ "%x%%J", "%x%42", true },
+		{ "", "", false },
+	};
+	struct jobpath_vars v = { 42, 7, "ann", NULL, "proj", "hostb" };
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		bool had = !t[i].had;
+		char *s = jobpath_expand(t[i].in, &v, &had);
+
+		ck_assert_str_eq(s, t[i].out);
+		ck_assert_int_eq(had, t[i].had);
+		free(s);
+	}
+	v.idx = 0;
+	v.group = "ug";
+	{
+		char *s = jobpath_expand("%I/%G", &v, NULL);
+
+		ck_assert_str_eq(s, "0/ug");
+		free(s);
+	}
+}
+END_TEST
+
 static Suite *
 bsub_opts_suite(void)
 {
@@ -221,6 +274,8 @@ bsub_opts_suite(void)
 	tcase_add_test(tc, test_empty_first_word);
 	tcase_add_test(tc, test_script_error);
 	tcase_add_test(tc, test_overlay);
+	tcase_add_test(tc, test_outdir);
+	tcase_add_test(tc, test_jobpath);
 	suite_add_tcase(s, tc);
 	return s;
 }

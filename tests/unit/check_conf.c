@@ -828,6 +828,35 @@ START_TEST(test_expand_hosts)
 	expand(&cfg, "h1 nosuch client ~ghost", "h1", "nosuch client ghost");
 	expand(&cfg, "none", "", "");
 	expand(&cfg, "", "", "");
+	/* The "+N" levels: a group's for its members, "others+N" for the
+	 * rest, the higher one for a host named twice. */
+	{
+		static const struct {
+			const char	*in, *out;
+			int		 pref[4];
+		} t[] = {
+			{ "h4+2 g12+1 others", "h4 h1 h2 h3", { 2, 1, 1, 0 } },
+			{ "h3 others+ h1", "h3 h2 h4 h1", { 0, 1, 1, 0 } },
+			{ "gnest+3 h2+5", "h1 h2 h3", { 3, 5, 3, 0 } },
+			{ "all ~h1 h3+1", "h2 h3 h4", { 0, 1, 0, 0 } },
+		};
+
+		for (size_t k = 0; k < ARRAY_SIZE(t); k++) {
+			int *pref = NULL;
+
+			strv_split_ws(&i, t[k].in);
+			config_expand_hosts_pref(&cfg, &i, &o, &pref, NULL);
+			ck_assert_msg(list_is(&o, t[k].out), "pref %s",
+			    t[k].in);
+			for (size_t n = 0; n < o.n; n++)
+				ck_assert_msg(pref[n] == t[k].pref[n],
+				    "%s: %s at level %d", t[k].in, o.v[n],
+				    pref[n]);
+			free(pref);
+			strv_release(&i);
+			strv_release(&o);
+		}
+	}
 	/* bad may be NULL; out is appended to. */
 	strv_push(&o, "x");
 	strv_split_ws(&i, "h2 junk");

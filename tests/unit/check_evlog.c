@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "acct.h"
 #include "evlog.h"
 #include "lsf.h"
 #include "proto.h"
@@ -249,6 +250,7 @@ fill_job_new(struct ev_job_new *x, int rot)
 	q->post_exec = dup_or_null(pick(rot, k++));
 	q->login_shell = dup_or_null(pick(rot, k++));
 	q->from_host = dup_or_null(pick(rot, k++));
+	q->outdir = dup_or_null(pick(rot, k++));
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		q->rlimits[i] = i % 2 ? DEFAULT_RLIMIT :
 		    (int64_t)i * 1000000007LL + rot;
@@ -297,6 +299,7 @@ check_job_new(const struct ev_job_new *g, const struct ev_job_new *w)
 	str_back("post_exec", gq->post_exec, wq->post_exec, true);
 	str_back("login_shell", gq->login_shell, wq->login_shell, true);
 	str_back("from_host", gq->from_host, wq->from_host, false);
+	str_back("outdir", gq->outdir, wq->outdir, true);
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		ck_assert_int_eq(gq->rlimits[i], wq->rlimits[i]);
 	ck_assert_int_eq(gq->begin_time, wq->begin_time);
@@ -912,14 +915,15 @@ START_TEST(test_old_and_new_records)
 	struct ev_job_start s, s2;
 	struct ev_job_execute e, e2;
 
-	/* JOB_NEW without env_id, cwd, post_exec, res_reqs, queue. */
+	/* JOB_NEW without env_id, cwd, post_exec, res_reqs, queue,
+	 * outdir. */
 	fill_job_new(&x, 1);
 	strv_release(&x.req.res_reqs);
 	ev_job_new_write(&sb, 1, &x);
 	split_fields(sb.buf, sb.len - 1, &f);
-	/* ... env_id cwd post_exec 0 queue @crc */
-	ck_assert_str_eq(f.v[f.n - 3], "0");
-	rebuild(&out, &f, f.n - 6, NULL);
+	/* ... env_id cwd post_exec 0 queue outdir @crc */
+	ck_assert_str_eq(f.v[f.n - 4], "0");
+	rebuild(&out, &f, f.n - 7, NULL);
 	open_rec(&r, &out, "JOB_NEW", 1);
 	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
 	ck_assert_ptr_null(y.env_id);
@@ -932,7 +936,7 @@ START_TEST(test_old_and_new_records)
 	str_back("command", y.req.command, x.req.command, false);
 	ev_job_new_release(&y);
 	/* Only env_id of ours. */
-	rebuild(&out, &f, f.n - 5, NULL);
+	rebuild(&out, &f, f.n - 6, NULL);
 	open_rec(&r, &out, "JOB_NEW", 1);
 	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
 	str_back("env_id", y.env_id, x.env_id, true);
@@ -3193,6 +3197,129 @@ START_TEST(test_switch_refused)
 }
 END_TEST
 
+/*
+ * lsb.acct's JOB_FINISH (acct.c): LSF's fields at LSF's positions (the
+ * sample of IBM's lsb.acct reference has jobId 4th, userName 12th,
+ * jStatus after the host lists, exitStatus after the 19 rusage fields;
+ * the same positions as in that sample),
+ * and read back whole.
+ */
+START_TEST(test_acct_finish)
+{
+	struct acct_finish x, y;
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_reader r;
+	char *copy, *tok[200], *p;
+	int n = 0;
+
+	acct_finish_init(&x);
+	x.end_time = 1700000100;
+	x.jobid = 7610;
+	x.uid = 1000;
+	x.options = 0x2000006;
+	x.num_procs = x.max_procs = 2;
+	x.submit_time = 1700000000;
+	x.start_time = 1700000001;
+	x.user = "lsfadmin";
+	x.queue = "normal";
+	x.from_host = "master";
+	x.cwd = "/home/u";
+	x.out_file = "o.%J";
+	x.job_file = "1700000000.7610";
+	strv_push(&x.exec_hosts, "hostA");
+	strv_push(&x.exec_hosts, "hostB");
+	x.status = JOB_STAT_EXIT;
+	x.host_factor = 60.0;
+	x.job_name = "say \"hi\"";
+	x.command = "sleep 1000";
+	x.utime = 1.5;
+	x.stime = 0.25;
+	x.maxrss = 2048;
+	x.project = "default";
+	x.exit_status = 65280;
+	x.idx = 3;
+	x.max_mem_kb = 2048;
+	x.exit_info = 14;
+	x.options2 = 5136;
+	x.run_limit = 600;
+	x.avg_mem_kb = 1024;
+	x.effective_res_req = "select[type == any] order[r15s:pg] ";
+	acct_finish_write(&sb, &x);
+	open_rec(&r, &sb, "JOB_FINISH", 1700000100);
+
+	/* By position, blanks outside quotes splitting the fields. */
+	copy = xstrdup(sb.buf);
+	for (p = copy; *p && *p != '\n' && n < 200;) {
+		tok[n++] = p;
+		if (*p == '"') {
+			for (p++; *p && !(p[0] == '"' && p[1] != '"'); p++)
+				if (p[0] == '"')
+					p++;
+			p++;
+		} else {
+			while (*p && *p != ' ' && *p != '\n')
+				p++;
+		}
+		if (*p)
+			*p++ = '\0';
+	}
+	ck_assert_str_eq(tok[3], "7610");
+	ck_assert_str_eq(tok[4], "1000");
+	ck_assert_str_eq(tok[11], "\"lsfadmin\"");
+	ck_assert_str_eq(tok[12], "\"normal\"");
+	ck_assert_str_eq(tok[21], "\"1700000000.7610\"");
+	ck_assert_str_eq(tok[22], "0");			/* numAskedHosts */
+	ck_assert_str_eq(tok[23], "2");			/* numExHosts */
+	ck_assert_str_eq(tok[26], "32");		/* jStatus */
+	ck_assert_str_eq(tok[27], "60.0");		/* hostFactor */
+	ck_assert_str_eq(tok[28], "\"say \"\"hi\"\"\"");
+	ck_assert_str_eq(tok[30], "1.500000");		/* ru_utime */
+	ck_assert_str_eq(tok[31], "0.250000");
+	ck_assert_str_eq(tok[32], "2048");		/* ru_maxrss */
+	ck_assert_str_eq(tok[48], "-1");		/* exutime */
+	ck_assert_str_eq(tok[49], "\"\"");		/* mailUser */
+	ck_assert_str_eq(tok[50], "\"default\"");
+	ck_assert_str_eq(tok[51], "65280");		/* exitStatus */
+	ck_assert_str_eq(tok[52], "2");			/* maxNumProcessors */
+	ck_assert_str_eq(tok[55], "3");			/* idx */
+	ck_assert_str_eq(tok[56], "2048");		/* maxRMem */
+	ck_assert_str_eq(tok[62], "0");			/* exceptMask */
+	ck_assert_str_eq(tok[64], "14");		/* exitInfo */
+	ck_assert_str_eq(tok[74], "5136");		/* options2 */
+	ck_assert_str_eq(tok[83], "1024");		/* avgMem */
+	ck_assert_str_eq(tok[84], "\"select[type == any] order[r15s:pg] \"");
+	free(copy);
+
+	ck_assert_int_eq(acct_finish_read(&r, &y), 0);
+	ck_assert_msg(evr_at_end(&r), "fields left after JOB_FINISH");
+	ck_assert_int_eq(y.end_time, x.end_time);
+	ck_assert_int_eq(y.jobid, 7610);
+	ck_assert_int_eq(y.uid, 1000);
+	ck_assert_uint_eq(y.options, x.options);
+	ck_assert_int_eq(y.start_time, x.start_time);
+	ck_assert_str_eq(y.user, "lsfadmin");
+	ck_assert_str_eq(y.queue, "normal");
+	ck_assert_str_eq(y.out_file, "o.%J");
+	ck_assert_uint_eq(y.exec_hosts.n, 2);
+	ck_assert_str_eq(y.exec_hosts.v[1], "hostB");
+	ck_assert_int_eq(y.status, JOB_STAT_EXIT);
+	ck_assert_str_eq(y.job_name, "say \"hi\"");
+	ck_assert_str_eq(y.command, "sleep 1000");
+	ck_assert(y.utime == 1.5 && y.stime == 0.25);
+	ck_assert_int_eq(y.exit_status, 65280);
+	ck_assert_int_eq(y.idx, 3);
+	ck_assert_int_eq(y.max_mem_kb, 2048);
+	ck_assert_int_eq(y.exit_info, 14);
+	ck_assert_uint_eq(y.options2, 5136);
+	ck_assert_int_eq(y.run_limit, 600);
+	ck_assert_int_eq(y.avg_mem_kb, 1024);
+	ck_assert_str_eq(y.effective_res_req, x.effective_res_req);
+	acct_finish_release(&y);
+	strv_release(&x.exec_hosts);
+	sb_release(&sb);
+}
+END_TEST
+
 static Suite *
 evlog_suite(void)
 {
@@ -3225,6 +3352,7 @@ evlog_suite(void)
 	tcase_add_test(rec, test_switch_classify);
 	tcase_add_test(rec, test_switch_select);
 	tcase_add_test(rec, test_switch_moves);
+	tcase_add_test(rec, test_acct_finish);
 	suite_add_tcase(s, rec);
 
 	tcase_set_timeout(file, 60);

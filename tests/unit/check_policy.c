@@ -589,9 +589,10 @@ END_TEST
 
 START_TEST(test_asked_hosts)
 {
-	static const int only2[] = { 2 };
-	static const int also2[] = { 2 };
-	static const int first_two[] = { 0, 1 };
+	/* Host indices, then as many "+N" levels (none here). */
+	static const int only2[] = { 2, 0 };
+	static const int also2[] = { 2, 0 };
+	static const int first_two[] = { 0, 1, 0, 0 };
 	struct pol_job *j0, *j1, *j2, *j3, *j4;
 
 	fx_init(3, 1);
@@ -619,6 +620,30 @@ START_TEST(test_asked_hosts)
 	/* j3 took the last free slot: the queue was cut before j4, which
 	 * shares the queue's summary instead of its own counts. */
 	assert_reason(j4, PEND_NO_HOST, HR_FULL, 3, -1);
+}
+END_TEST
+
+/* -m "host02+2 host00 host01+1": the highest level with room first,
+ * whatever the order of the hosts by load. */
+START_TEST(test_asked_pref)
+{
+	static const int pref[] = { 2, 0, 1, 2, 0, 1 };
+	struct pol_job *j[5];
+
+	fx_init(3, 1);
+	for (int i = 0; i < 3; i++)
+		F.h[i].max_slots = 2;
+	for (int i = 0; i < 5; i++) {
+		j[i] = job(0);
+		j[i]->asked = pref;
+		j[i]->nasked = 3;
+	}
+	ck_assert_int_eq(run(), 5);
+	ck_assert_int_eq(host_of(j[0]), 2);
+	ck_assert_int_eq(host_of(j[1]), 2);
+	ck_assert_int_eq(host_of(j[2]), 1);
+	ck_assert_int_eq(host_of(j[3]), 1);
+	ck_assert_int_eq(host_of(j[4]), 0);
 }
 END_TEST
 
@@ -2288,7 +2313,7 @@ START_TEST(test_property)
 		"select[mem>3000] rusage[mem=1500] span[ptile=2]",
 		"same[type] span[ptile=2]",
 	};
-	int asked_store[64][MAXH];
+	int asked_store[64][2 * MAXH];	/* indices, then "+N" levels */
 	int passes = 0, decisions = 0;
 
 	memset(&seen_stats, 0, sizeof(seen_stats));
@@ -2396,6 +2421,8 @@ START_TEST(test_property)
 							a[n++] = i;
 					if (n == 0)
 						a[n++] = rnd(nh);
+					for (int l = 0; l < n; l++)
+						a[n + l] = chance(30) ? rnd(3) : 0;
 					j->asked = a;
 					j->nasked = n;
 				}
@@ -2491,6 +2518,7 @@ policy_suite(void)
 	tcase_add_test(tc, test_unusable);
 	tcase_add_test(tc, test_queue_hosts);
 	tcase_add_test(tc, test_asked_hosts);
+	tcase_add_test(tc, test_asked_pref);
 	tcase_add_test(tc, test_select);
 	tcase_add_test(tc, test_order);
 	tcase_add_test(tc, test_parallel_spread);

@@ -383,7 +383,7 @@ VISIT(submit_req)
 	VSTR(project); VSTR(user_group); VSTR(mail_user); VSTR(depend_cond);
 	VSTR(pre_exec); VSTR(post_exec); VSTR(login_shell); VSTR(from_host);
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VI64(begin_time); VI64(term_time);
-	VINT(umask); VINT(user_priority); VSTRV(env);
+	VINT(umask); VINT(user_priority); VSTRV(env); VSTR(outdir);
 }
 
 VISIT(submit_reply)
@@ -421,6 +421,7 @@ VISIT(job_info)
 	VI64(avg_mem_kb); VI64(swap_kb); VINT(pgid); VSTRV(pids);
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VINT(user_priority);
 	VINT(run_count); VI64A(array_counts, JA_NCOUNTS);
+	VSTRV(asked_hosts); VSTR(login_shell); VSTR(pre_exec);
 }
 
 VISIT(job_list)
@@ -499,7 +500,7 @@ VISIT(job_spec)
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VI64(submit_time); VINT(umask);
 	VINT(nice); VINT(term_interval); VI64(term_time); VSTR(pre_exec);
 	VSTR(post_exec); VSTR(queue_pre_exec); VSTR(queue_post_exec);
-	VSTR(requeue_exit);
+	VSTR(requeue_exit); VSTR(outdir); VBOOL(make_cwd);
 }
 
 VISIT(sbd_signal)

@@ -6,5 +6,6 @@
 
 extern struct strbuf mbd_stub_log;	/* every record appended */
 extern int mbd_stub_sends;		/* messages for sbatchds */
+extern int mbd_stub_acct;		/* lsb.acct records made */
 
 #endif
