@@ -67,7 +67,7 @@ MUNGE_INCDIR := $(shell pkg-config --variable=includedir munge 2>/dev/null || ec
 ifeq ($(STATIC)$(SANITIZE),1)
 CMD_LIBS := $(MUNGE_LIBDIR)/libmunge.a
 else
-CMD_LIBS := -lmunge
+CMD_LIBS := -lmunge -lm
 endif
 # libsystemd (sd_notify) for the daemons only: daemons/*.c outside the
 # daemons' own directories are linked into each of them, never into a

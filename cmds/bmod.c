@@ -5,8 +5,9 @@
  *	     -Pn -un -rn -En -Epn -Bn -Nn -xn -mn -Rn -nn -cwdn] jobID
  *
  * Each option sets what bsub's would; its "n" form puts back the
- * default.  The job must be pending for most of them; for a started
- * job only -r and -sp.
+ * default.  The job must be pending for most of them; a started job
+ * takes -r, -sp, -W, -c, -M, -o, -e and -R (mbatchd decides, with
+ * LSB_MOD_ALL_JOBS).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -71,6 +71,9 @@ enum msg_type {
 	MSG_SBD_PEEK		= 354,	/* struct peek_req */
 	MSG_SBD_SHUTDOWN	= 355,	/* no body: badmin hshutdown */
 	MSG_SBD_RESTART		= 356,	/* no body: badmin hrestart */
+	MSG_SBD_JOB_LIMITS	= 357,	/* struct sbd_limits: bmod of a
+					 * started job; also on to its
+					 * supervisor */
 
 	/* 400-449: LIM to LIM */
 	MSG_LIM_REPORT		= 400,	/* struct lim_host: the sender's load */
@@ -653,6 +656,15 @@ struct sbd_signal {
 	uint32_t	 flags;		/* SIG_F_REQUEUE|HOLD|MIG: its end
 					 * is not the job's (no mail) */
 };
+/* A started job's limits as they now are (bmod -W -c -M): the run,
+ * CPU and memory limits take effect at once on the execution host. */
+struct sbd_limits {
+	int64_t		 jobid;
+	int32_t		 idx;
+	uint32_t	 run_count;
+	int64_t		 rlimits[LSF_RLIM_NLIMITS];
+	int64_t		 term_time;	/* -t deadline, 0 = none */
+};
 struct job_ack {
 	int64_t		 jobid;
 	int32_t		 idx;
@@ -738,7 +750,7 @@ struct user_list {				/* MSG_USER_LIST */
 	M(sbd_signal) M(job_ack) M(lim_host) M(lim_load_list)		\
 	M(lim_probe_reply) M(lim_cluster_info) M(ctrl_req) M(mod_req)	\
 	M(peek_req) M(peek_reply) M(admin_req) M(admin_result_list)	\
-	M(user_list) M(wait_reply)
+	M(user_list) M(wait_reply) M(sbd_limits)
 #define PROTO_ITEMS(M)							\
 	M(job_info) M(job_result) M(queue_info) M(host_info)		\
 	M(admin_result) M(user_info)

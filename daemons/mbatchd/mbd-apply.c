@@ -42,6 +42,7 @@ job_start_apply(struct job *j, struct mhost **hosts, int n,
 	j->stop_sent = false;
 	j->window_sent = false;
 	j->lock_sent = false;
+	j->limits_pending = false;	/* its spec has them */
 	job_set_status(j, JOB_STAT_RUN);
 	reserve_add(j);
 }

@@ -46,6 +46,27 @@ job_limits(const struct job *j, int64_t rl[LSF_RLIM_NLIMITS])
 }
 
 void
+job_limits_send(struct job *j)
+{
+	struct mhost *h = j->nexec > 0 ? j->exec[0] : NULL;
+	struct sbd_limits l;
+	struct wbuf w;
+
+	if (!JOB_STAT_STARTED(j->status) || h == NULL || h->sbd == NULL)
+		return;
+	memset(&l, 0, sizeof(l));
+	l.jobid = j->jobid;
+	l.idx = j->idx;
+	l.run_count = j->run_count;
+	job_limits(j, l.rlimits);
+	l.term_time = j->x ? j->x->term_time : 0;
+	wbuf_init(&w);
+	sbd_limits_frame(&w, MSG_SBD_JOB_LIMITS, 0, &l);
+	sbd_send(h, &w, true);
+	j->limits_pending = false;
+}
+
+void
 deadline_pass(int64_t now)
 {
 	/* Most clusters never see a -t: then there is nothing to walk. */

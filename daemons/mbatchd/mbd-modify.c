@@ -4,11 +4,17 @@
  * valid), then logged as JOB_MODIFY2, then applied; replay applies the
  * same record the same way (job_modify_apply).
  *
- * A pending job may change anything bmod offers.  A started job keeps
- * what its execution host already has: only -r and -sp change for it,
- * others are refused with "Job has already started".  For an array, the
- * parent's change reaches every element that still shares its options;
- * an element changed alone gets its own copy first.
+ * A pending job may change anything bmod offers.  A started job may
+ * change -r and -sp, and with LSB_MOD_ALL_JOBS (lsf.conf, Y unless
+ * set otherwise, as LSF installs it) its run, CPU and memory limits
+ * (-W -c -M and their n forms), which its execution host applies at
+ * once, its output and error files (-o -oo -e -eo -on -en), which are
+ * for its next run, and its resource requirement (-R -Rn), whose rusage
+ * is reserved from now and the rest for its next run; anything else
+ * is refused with "Job has already started".  For an array, the
+ * parent's change reaches every element that still shares its
+ * options; an element changed alone gets its own copy first.  A parent
+ * whose elements have all started takes only -r and -sp.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +25,11 @@
 #include "mbd.h"
 
 #define MOD_STARTED_OK	(MOD_RERUN | MOD_PRIO)
+/* What LSB_MOD_ALL_JOBS adds for a started job. */
+#define MOD_STARTED_ALL	(MOD_RUNLIMIT | MOD_CPULIMIT | MOD_MEMLIMIT |	\
+	    MOD_OUT | MOD_ERR | MOD_RESREQ)
+/* What its execution host must hear of at once. */
+#define MOD_RUN_LIMITS	(MOD_RUNLIMIT | MOD_CPULIMIT | MOD_MEMLIMIT)
 
 static struct job_extra *
 need_x(struct job *j)
@@ -275,21 +286,82 @@ job_modify_apply(struct job *j, const struct ev_job_modify *m)
 
 		job_set_asked(j, &none);
 	}
-	if (JOB_STAT_PENDING(status) &&
+	/* A started job's new requirement: its rusage from now, the rest
+	 * for its next dispatch. */
+	if ((JOB_STAT_PENDING(status) || ((set | del) & MOD_RESREQ)) &&
 	    job_set_resreq(j, mbd->conf.lsf.unit_for_limits, &cause) < 0) {
 		log_warnx("job %lld: %s", (long long)j->jobid, cause);
 		free(cause);
 	}
 	job_attach_limits(j);
 	job_set_status(j, status);
+	if (JOB_STAT_STARTED(status))
+		reserve_add(j);
 	if (JOB_IS_PARENT(j))
 		reshare(j);
+	/* A started job's host applies its new limits (job_limits_send);
+	 * after a restart, when the host registers again. */
+	if (JOB_STAT_STARTED(status) && !JOB_IS_PARENT(j) &&
+	    ((set | del) & MOD_RUN_LIMITS))
+		j->limits_pending = true;
 	/* A new priority or queue: its place among the pending. */
 	if (JOB_STAT_PENDING(status) && (set & (MOD_PRIO | MOD_QUEUE) ||
 	    del & MOD_PRIO) && (!JOB_IS_PARENT(j) || j->arr->pend.count))
 		job_make_pending(j);
 	mbd->state_gen++;
 	mbd_sched_dirty();
+}
+
+/* What a started job may change: LSB_MOD_ALL_JOBS=N keeps LSF's
+ * narrower set. */
+static uint32_t
+started_ok(void)
+{
+	const char *v = lsf_conf_get(&mbd->conf.lsf, "LSB_MOD_ALL_JOBS");
+
+	if (v != NULL && *v != 'y' && *v != 'Y')
+		return MOD_STARTED_OK;
+	return MOD_STARTED_OK | MOD_STARTED_ALL;
+}
+
+/* A started job's new limits within its queue's hard limits (a pending
+ * job's are checked with the rest of what its queue takes). */
+static int
+started_limits(const struct job *j, const struct mod_req *m,
+    const char **context)
+{
+	const struct queue_conf *qc = j->queue->conf;
+	const int64_t *rl = m->req.rlimits;
+
+	if ((m->set & MOD_RUNLIMIT) && qc->runlimit.max > 0 &&
+	    rl[LSF_RLIMIT_RUN] > qc->runlimit.max * 60)
+		*context = "RUNLIMIT";
+	else if ((m->set & MOD_CPULIMIT) && qc->cpulimit.max > 0 &&
+	    rl[LSF_RLIMIT_CPU] > qc->cpulimit.max * 60)
+		*context = "CPULIMIT";
+	else if ((m->set & MOD_MEMLIMIT) && qc->memlimit.max > 0 &&
+	    rl[LSF_RLIMIT_RSS] > qc->memlimit.max)
+		*context = "MEMLIMIT";
+	return *context ? LSBE_HARD_LIMIT : LSBE_NO_ERROR;
+}
+
+/* A started job's new -R, merged with its queue's as at submission (a
+ * pending job's is checked with the rest of what its queue takes). */
+static int
+started_resreq(const struct job *j, const struct mod_req *m, char **detail)
+{
+	struct resreq jr, eff;
+	int rc;
+
+	if (resreq_merge_job(&jr, &m->req.res_reqs,
+	    mbd->conf.lsf.unit_for_limits, detail) < 0)
+		return LSBE_BAD_RESREQ;
+	rc = resreq_merge_queue(&eff, j->queue->rr, &jr, detail);
+	resreq_release(&jr);
+	if (rc < 0)
+		return LSBE_BAD_RESREQ;
+	resreq_release(&eff);
+	return LSBE_NO_ERROR;
 }
 
 /* Is everything asked for valid for this job?  LSBE_* and a context. */
@@ -310,9 +382,17 @@ check(struct job *j, const struct mod_req *m, const char *user, int uid,
 		return LSBE_JOB_FINISH;
 	if (all == 0)
 		return LSBE_BAD_ARG;
-	if ((JOB_IS_PARENT(j) ? j->arr->pend.count == 0 :
-	    !JOB_STAT_PENDING(j->status)) && (all & ~MOD_STARTED_OK))
+	if (JOB_IS_PARENT(j) ? j->arr->pend.count == 0 &&
+	    (all & ~MOD_STARTED_OK) : !JOB_STAT_PENDING(j->status) &&
+	    (all & ~started_ok()))
 		return LSBE_JOB_STARTED;
+	if (!JOB_IS_PARENT(j) && !JOB_STAT_PENDING(j->status) &&
+	    (code = started_limits(j, m, context)) != LSBE_NO_ERROR)
+		return code;
+	if (!JOB_IS_PARENT(j) && !JOB_STAT_PENDING(j->status) &&
+	    (m->set & MOD_RESREQ) &&
+	    (code = started_resreq(j, m, detail)) != LSBE_NO_ERROR)
+		return code;
 	if ((m->del & MOD_NAME) && j->arr != NULL)
 		return LSBE_BAD_JOB_NAME;
 	if ((m->set & MOD_NAME) && (r->job_name == NULL ||
@@ -441,6 +521,8 @@ modify_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 		log_record(&sb);
 		sb_release(&sb);
 		job_modify_apply(j, &ev);
+		if (j->limits_pending)
+			job_limits_send(j);
 	}
 out:
 	if (code != LSBE_NO_ERROR && (context || detail)) {

@@ -210,10 +210,15 @@ do_register(struct conn *c, struct sbd_register *reg)
 	for (uint32_t i = 0; i < reg->njobs; i++)
 		apply_status(h, &reg->jobs[i]);
 	reconcile_missing(h, reg);
-	for (struct job *j = mbd->jobs_head; j; j = j->next)
-		if (j->sig_pending && j->nexec > 0 && j->exec[0] == h &&
-		    JOB_STAT_STARTED(j->status))
+	for (struct job *j = mbd->jobs_head; j; j = j->next) {
+		if (j->nexec == 0 || j->exec[0] != h ||
+		    !JOB_STAT_STARTED(j->status))
+			continue;
+		if (j->limits_pending)
+			job_limits_send(j);
+		if (j->sig_pending)
 			signal_send(j, j->pending_sig, j->pending_reason);
+	}
 	host_refresh(h);
 	log_info("host %s: sbatchd registered with %u jobs", h->name,
 	    reg->njobs);

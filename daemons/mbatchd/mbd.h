@@ -182,6 +182,7 @@ struct job {
 	bool		 window_sent;	/* suspended or killed for RUN_WINDOW */
 	bool		 lock_sent;	/* suspended for its host's limlock */
 	bool		 sig_pending;	/* pending_sig waits for its host */
+	bool		 limits_pending; /* bmod's new limits wait for it */
 	int		 pending_sig;	/* (SIG_KILL_SEQ is 0) */
 	int		 pending_reason;
 	struct conn	**waiters;	/* bsub -K */
@@ -603,6 +604,9 @@ void	 sched_tick(void);
 /* A job's limits as they apply (its own, else its queue's default, else
  * its queue's maximum), in LSF_RLIMIT_* order: seconds, KB, -1 none. */
 void	 job_limits(const struct job *, int64_t rl[LSF_RLIM_NLIMITS]);
+/* A started job's limits to its execution host (after the log); if
+ * its sbatchd is away, when it registers again. */
+void	 job_limits_send(struct job *);
 /* Pending jobs whose -t deadline has come end EXIT, TERM_DEADLINE. */
 void	 deadline_pass(int64_t now);
 

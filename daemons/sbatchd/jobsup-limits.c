@@ -20,19 +20,35 @@
 /* How long a job may outlive the SIGUSR2 of a run limit or deadline. */
 #define GRACE_MS	(10 * 60 * 1000)
 
+static void
+limits_set(struct job_limits *l, const int64_t *rl, int64_t term_time)
+{
+	int64_t run = rl[LSF_RLIMIT_RUN];
+
+	l->run_end_ms = run > 0 ? l->start_ms + (uint64_t)run * 1000 : 0;
+	l->deadline = term_time > 0 ? term_time : 0;
+	l->cpu = rl[LSF_RLIMIT_CPU] > 0 ? (double)rl[LSF_RLIMIT_CPU] : 0;
+	l->mem_kb = rl[LSF_RLIMIT_RSS] > 0 ? rl[LSF_RLIMIT_RSS] : 0;
+}
+
 void
 limits_init(struct job_limits *l, const struct job_spec *s, uint64_t start_ms)
 {
-	int64_t run = s->rlimits[LSF_RLIMIT_RUN];
-
-	l->run_end_ms = run > 0 ? start_ms + (uint64_t)run * 1000 : 0;
-	l->deadline = s->term_time > 0 ? s->term_time : 0;
-	l->cpu = s->rlimits[LSF_RLIMIT_CPU] > 0 ?
-	    (double)s->rlimits[LSF_RLIMIT_CPU] : 0;
-	l->mem_kb = s->rlimits[LSF_RLIMIT_RSS] > 0 ?
-	    s->rlimits[LSF_RLIMIT_RSS] : 0;
+	l->start_ms = start_ms;
+	limits_set(l, s->rlimits, s->term_time);
 	l->term_ms = (s->term_interval >= 0 ? s->term_interval : 10) * 1000;
 	l->fired = false;
+}
+
+/*
+ * bmod of the running job: the run limit still counts from the start,
+ * so a shorter one may be reached at once.  A limit already reached
+ * has decided the job's fate; a new one does not undo that.
+ */
+void
+limits_update(struct job_limits *l, const struct sbd_limits *m)
+{
+	limits_set(l, m->rlimits, m->term_time);
 }
 
 bool

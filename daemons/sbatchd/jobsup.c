@@ -270,6 +270,22 @@ handle_request(struct sup *s, const struct sbd_signal *sg)
 	}
 }
 
+/* bmod: the job's new run, CPU and memory limits and deadline. */
+static void
+new_limits(struct sup *s, const struct sbd_limits *l)
+{
+	static const int which[] = {
+		LSF_RLIMIT_RUN, LSF_RLIMIT_CPU, LSF_RLIMIT_RSS
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(which); i++)
+		s->spec->rlimits[which[i]] = l->rlimits[which[i]];
+	s->spec->term_time = l->term_time;
+	limits_update(&s->lim, l);
+	/* Checked at the next turn of the loop, not a second later. */
+	s->next_limit_ms = mono_ms();
+}
+
 static void
 read_socket(struct sup *s)
 {
@@ -277,6 +293,7 @@ read_socket(struct sup *s)
 	uint8_t *body;
 	struct rbuf r;
 	struct sbd_signal sg;
+	struct sbd_limits l;
 
 	if (wire_recv(s->sock, &h, &body, 1000) < 0) {
 		sock_drop(s);
@@ -289,6 +306,10 @@ read_socket(struct sup *s)
 	    rbuf_end(&r) == 0 && sg.jobid == s->spec->jobid &&
 	    sg.idx == s->spec->idx)
 		handle_request(s, &sg);
+	else if (h.type == MSG_SBD_JOB_LIMITS && sbd_limits_unpack(&r, &l) &&
+	    rbuf_end(&r) == 0 && l.jobid == s->spec->jobid &&
+	    l.idx == s->spec->idx && l.run_count == s->spec->run_count)
+		new_limits(s, &l);
 	free(body);
 }
 

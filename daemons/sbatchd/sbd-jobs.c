@@ -359,6 +359,39 @@ jobs_signal(const struct sbd_signal *sg)
 	}
 }
 
+static void
+forward_limits(struct sjob *j, const struct sbd_limits *l)
+{
+	struct wbuf w;
+
+	wbuf_init(&w);
+	sbd_limits_frame(&w, MSG_SBD_JOB_LIMITS, 0, l);
+	conn_send(j->sup, &w);
+	wbuf_release(&w);
+}
+
+/* bmod of a running job: its supervisor enforces the new limits, from
+ * now or from its next hello (a later change replaces one held). */
+void
+jobs_limits(const struct sbd_limits *l)
+{
+	struct sjob *j = jobs_find(l->jobid, l->idx);
+
+	if (j == NULL || j->finished || j->run_count != l->run_count)
+		return;
+	log_info("job %lld[%d]: new limits: run %lld, CPU %lld, memory %lld",
+	    (long long)l->jobid, l->idx,
+	    (long long)l->rlimits[LSF_RLIMIT_RUN],
+	    (long long)l->rlimits[LSF_RLIMIT_CPU],
+	    (long long)l->rlimits[LSF_RLIMIT_RSS]);
+	if (j->sup) {
+		forward_limits(j, l);
+		return;
+	}
+	j->pend_lim = *l;
+	j->have_lim = true;
+}
+
 void
 jobs_ack(const struct job_ack *a)
 {
@@ -508,6 +541,10 @@ sup_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 		j->sup = c;
 		c->data = j;
 		j->sup_seen = true;
+		if (j->have_lim) {
+			j->have_lim = false;
+			forward_limits(j, &j->pend_lim);
+		}
 		if (j->have_sig) {
 			j->have_sig = false;
 			forward_signal(j, &j->pend_sig);

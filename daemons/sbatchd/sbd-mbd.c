@@ -97,6 +97,7 @@ mbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 	struct sbd_register_reply rr;
 	struct job_spec spec;
 	struct sbd_signal sg;
+	struct sbd_limits lim;
 	struct job_ack ack;
 	struct msg_error e;
 	struct peek_req pk;
@@ -130,6 +131,11 @@ mbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 		if (!sbd_signal_unpack(r, &sg) || rbuf_end(r) < 0)
 			goto bad;
 		jobs_signal(&sg);
+		break;
+	case MSG_SBD_JOB_LIMITS:
+		if (!sbd_limits_unpack(r, &lim) || rbuf_end(r) < 0)
+			goto bad;
+		jobs_limits(&lim);
 		break;
 	case MSG_SBD_JOB_ACK:
 		if (!job_ack_unpack(r, &ack) || rbuf_end(r) < 0)

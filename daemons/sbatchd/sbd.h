@@ -56,6 +56,8 @@ struct sjob {
 	bool		 have_sig;	/* a request waits for the supervisor */
 	bool		 sup_seen;	/* its supervisor has been alive */
 	struct sbd_signal pend_sig;
+	bool		 have_lim;	/* new limits wait for the supervisor */
+	struct sbd_limits pend_lim;
 	uid_t		 uid;		/* its user, for reading its output */
 	gid_t		 gid;
 	char		*out_path;	/* -o expanded (maybe relative), or NULL */
@@ -118,6 +120,7 @@ void	 jobs_scan(void);
 struct sjob *jobs_find(int64_t jobid, int32_t idx);
 void	 jobs_start(struct job_spec *);
 void	 jobs_signal(const struct sbd_signal *);
+void	 jobs_limits(const struct sbd_limits *);	/* bmod, started job */
 void	 jobs_ack(const struct job_ack *);
 struct conn *jobs_sup_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 jobs_reap(pid_t);
@@ -254,6 +257,7 @@ void	 usage_release(struct usage_set *);
 
 /* jobsup-limits.c */
 struct job_limits {
+	uint64_t	 start_ms;	/* mono_ms of the start */
 	uint64_t	 run_end_ms;	/* mono_ms of the run limit, 0 none */
 	int64_t		 deadline;	/* -t, seconds since the epoch, 0 none */
 	double		 cpu;		/* seconds, 0 none */
@@ -263,6 +267,8 @@ struct job_limits {
 };
 void	 limits_init(struct job_limits *, const struct job_spec *,
 	    uint64_t start_ms);
+/* New run, CPU and memory limits and deadline (bmod), from the start. */
+void	 limits_update(struct job_limits *, const struct sbd_limits *);
 bool	 limits_active(const struct job_limits *);
 bool	 limits_need_usage(const struct job_limits *);
 /* The TERM_* of a limit reached now, with the signal to send first (0:

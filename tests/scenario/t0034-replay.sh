@@ -47,7 +47,8 @@ bkill "$arr[3]" >/dev/null
 dep=$(submit -w "done($arr)" -o /dev/null true)
 
 # On hosta and hostb, running jobs: stopped by the user; stopped and
-# resumed; switched to another queue; requeued, so that it runs again.
+# resumed; switched to another queue and given new limits and output
+# file (bmod of a started job); requeued, so that it runs again.
 r1=$(submit -m hosta -o /dev/null sleep $S)
 r2=$(submit -m hosta -o /dev/null sleep $S)
 r3=$(submit -m hostb -o /dev/null sleep $S)
@@ -60,6 +61,10 @@ wait_for job_is "$r2" USUSP
 bresume "$r2" >/dev/null
 wait_for job_is "$r2" RUN
 bswitch other "$r3" >/dev/null
+expect_eq "a started job takes new limits, rusage and output file" \
+    "Parameters of job <$r3> are being changed" \
+    "$(bmod -W 500 -M 100 -cn -R "rusage[mem=20]" -o "$T_DIR/jobs/r3.%J" \
+    "$r3")"
 brequeue "$r4" >/dev/null
 ran_twice() {
 	badmin statedump | grep -q "^job $r4\\[0\\] status=0x4 .* run_count=2 "

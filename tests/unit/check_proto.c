@@ -509,6 +509,12 @@ VISIT(sbd_signal)
 	VU32(flags);
 }
 
+VISIT(sbd_limits)
+{
+	VI64(jobid); VI32(idx); VU32(run_count);
+	VI64A(rlimits, LSF_RLIM_NLIMITS); VI64(term_time);
+}
+
 VISIT(job_ack)
 {
 	VI64(jobid); VI32(idx); VINT(status); VU32(run_count);
@@ -652,6 +658,7 @@ WRAP(sbd_register_reply)
 WRAP(job_spec)
 WRAP(sbd_signal)
 WRAP(job_ack)
+WRAP(sbd_limits)
 WRAP(lim_host)
 WRAP(lim_load_list)
 WRAP(lim_probe_reply)
@@ -695,6 +702,7 @@ static const struct codec codecs[] = {
 	ENTRY(job_spec, MSG_SBD_JOB_START),
 	ENTRY(sbd_signal, MSG_SBD_JOB_SIGNAL),
 	ENTRY(job_ack, MSG_SBD_JOB_ACK),
+	ENTRY(sbd_limits, MSG_SBD_JOB_LIMITS),
 	ENTRY(lim_host, MSG_LIM_REPORT),
 	ENTRY(lim_load_list, MSG_LIM_LOAD_LIST),
 	ENTRY(lim_probe_reply, MSG_LIM_PROBE_REPLY),
