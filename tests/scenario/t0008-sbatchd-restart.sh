@@ -49,8 +49,12 @@ expect_match "killed by its owner" '^TERM_OWNER' \
 c=$(submit -m hostb sleep 30)
 wait_for job_is "$c" RUN
 sleep 0.3
-# The supervisor is named "jobsup <jobid>".
-pkill -KILL -x "jobsup $c"
+# The supervisor is named "jobsup <jobid>"; only this cluster's (its
+# environment names $T_DIR): other tests' clusters have a job $c too.
+for p in $(pgrep -x "jobsup $c"); do
+	tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -q "$T_DIR" &&
+	    kill -KILL "$p"
+done
 wait_for job_is "$c" EXIT
 check "a job whose supervisor died is EXIT" job_is "$c" EXIT
 finish
