@@ -110,16 +110,20 @@ bad_request(struct conn *c, uint32_t seq, const char *what)
 	conn_close_after_write(c);
 }
 
-/* Only a LIM that proved to be the host it reports for. */
+/* Load reports only from a LIM that proved to be the host it reports
+ * for; the exclusive hosts only from mbatchd.  want names the daemon. */
 static void
-refuse(struct conn *c, uint32_t seq, const char *what, const char *host)
+refuse(struct conn *c, uint32_t seq, const char *what, const char *host,
+    const char *want)
 {
 	struct wbuf w;
 
-	log_warnx("%s: %s for %s refused: %s", c->name, what,
-	    host ? host : "?", c->auth_role == AUTH_LIM ?
-	    "it authenticated as another host" : "not an authenticated "
-	    "daemon of the right kind");
+	if (c->auth_role == AUTH_LIM && strcmp(want, "LIM") == 0)
+		log_warnx("%s: %s for %s refused: it authenticated as "
+		    "another host", c->name, what, host ? host : "?");
+	else
+		log_warnx("%s: %s for %s refused: not an authenticated %s",
+		    c->name, what, host ? host : "?", want);
 	wbuf_init(&w);
 	msg_put_error(&w, seq, LSBE_PERMISSION, NULL, what);
 	reply(c, &w);
@@ -165,7 +169,7 @@ serve_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 		}
 		if (c->auth_role != AUTH_LIM || rep.name == NULL ||
 		    strcasecmp(rep.name, c->auth_host) != 0) {
-			refuse(c, h->seq, "load report", rep.name);
+			refuse(c, h->seq, "load report", rep.name, "LIM");
 			lim_host_release(&rep);
 			break;
 		}
@@ -223,7 +227,7 @@ serve_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 			break;
 		}
 		if (c->auth_role != AUTH_MBD) {
-			refuse(c, h->seq, "exclusive hosts", NULL);
+			refuse(c, h->seq, "exclusive hosts", NULL, "mbatchd");
 			strv_release(&names);
 			break;
 		}
