@@ -87,6 +87,7 @@ static void
 tick_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	sched_tick();
+	acct_sync();
 }
 
 /* One mbatchd per cluster: whoever holds the lock on the log directory. */

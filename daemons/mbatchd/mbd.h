@@ -452,6 +452,8 @@ void	 acct_job_finished(struct job *, int64_t now);
 /* An array's elements that ended unstarted (its gone set, just made). */
 void	 acct_array_ended(struct job *parent, int64_t now);
 void	 acct_flush(void);
+/* From the tick: lsb.acct to disk at most once a second. */
+void	 acct_sync(void);
 void	 acct_close(void);
 
 /* mbd-evlog.c */
