@@ -55,8 +55,8 @@ struct rr_host {
 	int		 maxswp;
 	int		 maxtmp;
 	const struct strv *resources;	/* Boolean resources it has */
-	const struct strv *ext;		/* external indices, name=value */
 	bool		 server;
+	const struct strv *ext;		/* ELIMs' indices, name=value */
 };
 
 void	 resreq_init(struct resreq *);

@@ -29,6 +29,7 @@
 #define ELIM_STABLE_MS		60000	/* ran this long: back-off reset */
 #define ELIM_STOP_WAIT_MS	2000	/* SIGTERM, then SIGKILL */
 #define ELIM_MAX_VALUES		128	/* names kept across all ELIMs */
+#define ELIM_ABORT_VALUE	97	/* its exit status: do not restart */
 
 struct elim_proc {
 	char		*path;
@@ -296,6 +297,12 @@ elim_died(struct elim_proc *e, int status)
 	e->pid = 0;
 	close_pipe(e);
 	drop_values_of(e);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == ELIM_ABORT_VALUE) {
+		log_warnx("%s exited with ELIM_ABORT_VALUE: not started "
+		    "again", e->path);
+		e->given_up = true;
+		return;
+	}
 	if (max != NULL && e->restarts >= atoi(max)) {
 		log_warnx("%s: LSF_ELIM_RESTARTS=%s reached, not started "
 		    "again", e->path, max);
