@@ -254,6 +254,8 @@ elim_start(struct elim_proc *e)
 		dup2(p[1], STDOUT_FILENO);
 		if ((null = open("/dev/null", O_RDONLY)) >= 0)
 			dup2(null, STDIN_FILENO);
+		/* Not the LIM's sockets: a lingering ELIM would hold them. */
+		close_fds_from(3, -1);
 		setpgid(0, 0);
 		setenv("LSF_MASTER", lim->is_master ? "Y" : "N", 1);
 		setenv("LSF_RESOURCES", res, 1);
