@@ -51,19 +51,25 @@ usage(int rc)
  * with -l io comes after pg, as in LSF.
  */
 struct column {
-	int	 idx;
-	int	 end;
+	int		 idx;		/* -1: the external index ext */
+	int		 end;
+	const char	*ext;
 };
 static const struct column short_cols[] = {
-	{ LI_R15S, 28 }, { LI_R1M, 34 }, { LI_R15M, 40 }, { LI_UT, 45 },
-	{ LI_PG, 51 }, { LI_LS, 55 }, { LI_IT, 61 }, { LI_TMP, 67 },
-	{ LI_SWP, 73 }, { LI_MEM, 79 },
+	{ LI_R15S, 28, NULL }, { LI_R1M, 34, NULL }, { LI_R15M, 40, NULL },
+	{ LI_UT, 45, NULL }, { LI_PG, 51, NULL }, { LI_LS, 55, NULL },
+	{ LI_IT, 61, NULL }, { LI_TMP, 67, NULL }, { LI_SWP, 73, NULL },
+	{ LI_MEM, 79, NULL },
 };
 static const struct column long_cols[] = {
-	{ LI_R15S, 28 }, { LI_R1M, 34 }, { LI_R15M, 40 }, { LI_UT, 45 },
-	{ LI_PG, 51 }, { LI_IO, 57 }, { LI_LS, 61 }, { LI_IT, 67 },
-	{ LI_TMP, 73 }, { LI_SWP, 79 }, { LI_MEM, 85 },
+	{ LI_R15S, 28, NULL }, { LI_R1M, 34, NULL }, { LI_R15M, 40, NULL },
+	{ LI_UT, 45, NULL }, { LI_PG, 51, NULL }, { LI_IO, 57, NULL },
+	{ LI_LS, 61, NULL }, { LI_IT, 67, NULL }, { LI_TMP, 73, NULL },
+	{ LI_SWP, 79, NULL }, { LI_MEM, 85, NULL },
 };
+
+/* Built-in and external columns, at most. */
+#define MAX_COLS	(NLOADIDX + 32)
 
 /* Each index's column width (its value ends there), as in -l. */
 static const int col_width[NLOADIDX] = { 6, 6, 6, 5, 6, 6, 4, 6, 6, 6, 6 };
@@ -102,6 +108,7 @@ rr_of(const struct lim_host *h, struct rr_host *r)
 	r->maxswp = h->maxswp;
 	r->maxtmp = h->maxtmp;
 	r->resources = &h->resources;
+	r->ext = &h->ext;
 	r->server = h->server;
 }
 
@@ -165,10 +172,60 @@ scale_run_queues(struct lim_host *h, bool normalize)
 			h->load[rq[i]] /= div;
 }
 
-/* -I r15s:ut:mem: the indices to show, in that order; false if a name
- * is not a load index. */
+/* Is this a Numeric resource of lsf.shared, which an ELIM may report? */
 static bool
-parse_indices(const char *list, int *idx, size_t *n)
+numeric_resource(const char *name)
+{
+	const struct shared_conf *s = &client_config(CONF_CLUSTER)->shared;
+
+	for (int i = 0; i < s->nresources; i++)
+		if (strcmp(s->resources[i].name, name) == 0)
+			return s->resources[i].type == RES_NUMERIC;
+	return false;
+}
+
+/* An external index's column: wide enough for its name. */
+static int
+ext_width(const char *name)
+{
+	int w = (int)strlen(name) + 1;
+
+	return w < 7 ? 7 : w;
+}
+
+/* -l: the external indices some host reports, in lsf.shared's order. */
+static size_t
+ext_columns(const struct lim_host *hs, uint32_t n, struct column *cols,
+    size_t max, int end)
+{
+	const struct shared_conf *s = &client_config(CONF_CLUSTER)->shared;
+	size_t k = 0;
+	double v;
+
+	for (int i = 0; i < s->nresources && k < max; i++) {
+		const char *name = s->resources[i].name;
+		bool any = false;
+
+		for (uint32_t j = 0; j < n && !any; j++) {
+			struct rr_host r;
+
+			rr_of(&hs[j], &r);
+			any = resreq_ext_value(&r, name, &v);
+		}
+		if (!any)
+			continue;
+		cols[k].idx = -1;
+		cols[k].ext = name;
+		cols[k].end = end += ext_width(name);
+		k++;
+	}
+	return k;
+}
+
+/* -I r15s:ut:mem: the indices to show, in that order; false if a name
+ * is not a load index nor a Numeric resource. */
+static bool
+parse_indices(const char *list, int *idx, const char **ext, size_t *n)
 {
 	struct strv v = STRV_INIT;
 	char *copy = xstrdup(list), *p, *tok;
@@ -180,19 +237,31 @@ parse_indices(const char *list, int *idx, size_t *n)
 
 		if (*tok == '\0')
 			continue;
-		if ((i = load_index_lookup(tok)) < 0) {
+		if ((i = load_index_lookup(tok)) < 0 &&
+		    numeric_resource(tok)) {
+			if (*n < MAX_COLS && !strv_contains(&v, tok)) {
+				strv_push(&v, tok);
+				ext[*n] = tok;
+				idx[(*n)++] = -1;
+			}
+			continue;
+		}
+		if (i < 0) {
 			fprintf(stderr, "%s: Unknown resource name\n", tok);
 			ok = false;
 			break;
 		}
-		if (*n < NLOADIDX &&
+		if (*n < MAX_COLS &&
 		    !strv_contains(&v, load_index_info[i].name)) {
 			strv_push(&v, load_index_info[i].name);
+			ext[*n] = NULL;
 			idx[(*n)++] = i;
 		}
 	}
-	free(copy);
+	/* The names stay: ext[] points into the copy. */
 	strv_release(&v);
+	if (!ok)
+		free(copy);
 	return ok && *n > 0;
 }
 
@@ -203,7 +272,7 @@ over_busy(const struct lim_host *h, int idx)
 {
 	const struct cluster_host *ch;
 
-	if (!(h->status & LIM_BUSY))
+	if (idx < 0 || !(h->status & LIM_BUSY))
 		return false;
 	ch = config_cluster_host(client_config(CONF_CLUSTER), h->name);
 	if (ch == NULL || !(ch->busy_set & (1u << idx)))
@@ -216,6 +285,7 @@ static void
 table(const struct lim_host *hs, uint32_t n, bool wide, bool longform,
     const struct column *pick, size_t npick, bool mark)
 {
+	struct column all[MAX_COLS];
 	const struct column *cols = longform ? long_cols : short_cols;
 	size_t ncols = longform ? ARRAY_SIZE(long_cols) :
 	    ARRAY_SIZE(short_cols);
@@ -226,6 +296,12 @@ table(const struct lim_host *hs, uint32_t n, bool wide, bool longform,
 	if (pick != NULL) {
 		cols = pick;
 		ncols = npick;
+	} else if (longform) {
+		/* -l: the external indices after the built-in ones. */
+		memcpy(all, long_cols, sizeof(long_cols));
+		ncols += ext_columns(hs, n, all + ncols, MAX_COLS - ncols,
+		    all[ncols - 1].end);
+		cols = all;
 	}
 	for (uint32_t i = 0; wide && i < n; i++)
 		if ((int)strlen(hs[i].name) - 15 > shift)
@@ -233,8 +309,8 @@ table(const struct lim_host *hs, uint32_t n, bool wide, bool longform,
 	col_left(&sb, 1, "HOST_NAME");
 	col_right(&sb, 22 + shift, "status");
 	for (size_t k = 0; k < ncols; k++)
-		col_right(&sb, cols[k].end + shift,
-		    load_index_info[cols[k].idx].name);
+		col_right(&sb, cols[k].end + shift, cols[k].idx < 0 ?
+		    cols[k].ext : load_index_info[cols[k].idx].name);
 	col_flush(&sb, stdout);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct lim_host *h = &hs[i];
@@ -248,7 +324,18 @@ table(const struct lim_host *hs, uint32_t n, bool wide, bool longform,
 		    k++) {
 			int x = cols[k].idx;
 			size_t off = 0;
+			struct rr_host r;
+			double v;
 
+			if (x < 0) {
+				rr_of(h, &r);
+				if (resreq_ext_value(&r, cols[k].ext, &v))
+					snprintf(buf, sizeof(buf), "%.1f", v);
+				else
+					snprintf(buf, sizeof(buf), "-");
+				col_right(&sb, cols[k].end + shift, buf);
+				continue;
+			}
 			if (mark && over_busy(h, x))
 				buf[off++] = '*';
 			fmt_load_value(x, h->load[x], buf + off,
@@ -285,8 +372,9 @@ main(int argc, char **argv)
 	struct strv names = STRV_INIT;
 	struct lim_load_list ll;
 	struct resreq rr, *rrp = NULL;
-	struct column pick[NLOADIDX];
-	int idx[NLOADIDX];
+	struct column pick[MAX_COLS];
+	int idx[MAX_COLS];
+	const char *ext[MAX_COLS];
 	size_t npick = 0;
 	const char *val, *index_list = NULL, *req = NULL;
 	bool wide = false, longform = false, eff = false, norm = false;
@@ -338,11 +426,13 @@ main(int argc, char **argv)
 	if (index_list != NULL) {
 		int end_col = 22;
 
-		if (!parse_indices(index_list, idx, &npick))
+		if (!parse_indices(index_list, idx, ext, &npick))
 			exit(255);
 		for (size_t k = 0; k < npick; k++) {
 			pick[k].idx = idx[k];
-			pick[k].end = end_col += col_width[idx[k]];
+			pick[k].ext = ext[k];
+			pick[k].end = end_col += idx[k] < 0 ?
+			    ext_width(ext[k]) : col_width[idx[k]];
 		}
 	}
 	if (req != NULL) {

@@ -692,6 +692,7 @@ struct lim_host {
 	int		 maxtmp;
 	bool		 server;
 	struct strv	 resources;
+	struct strv	 ext;		/* ELIMs' external indices: name=value */
 };
 struct lim_load_list {
 	char		*master;

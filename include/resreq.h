@@ -56,6 +56,7 @@ struct rr_host {
 	int		 maxtmp;
 	const struct strv *resources;	/* Boolean resources it has */
 	bool		 server;
+	const struct strv *ext;		/* ELIMs' indices, name=value */
 };
 
 void	 resreq_init(struct resreq *);
@@ -90,6 +91,9 @@ int	 resreq_merge_queue(struct resreq *out, const struct resreq *q,
 typedef bool (*resreq_known_fn)(const char *name, void *arg);
 const char *resreq_unknown_name(const struct resreq *, resreq_known_fn known,
 	    void *arg, const char **section);
+/* An external index of the host ("name=value" in h->ext): false when
+ * it has none. */
+bool	 resreq_ext_value(const struct rr_host *, const char *name, double *);
 /* Does the host satisfy the select expression (true if none)? */
 bool	 resreq_select(const struct resreq *, const struct rr_host *);
 /* Order hosts: <0 when a is better than b, by order[] (default

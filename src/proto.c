@@ -355,7 +355,8 @@ PROTO_IMPL(job_ack, JOB_ACK_FIELDS)
 	F(STR, name) F(INT, status) F(FLTA, load, NLOADIDX)		\
 	F(STR, type) F(STR, model) F(FLT, cpuf) F(INT, ncpus)		\
 	F(INT, ncores) F(INT, nthreads) F(INT, maxmem) F(INT, maxswp)	\
-	F(INT, maxtmp) F(BOOL, server) F(STRV, resources)
+	F(INT, maxtmp) F(BOOL, server) F(STRV, resources)		\
+	F(STRV, ext)
 PROTO_IMPL(lim_host, LIM_HOST_FIELDS)
 
 #define LIM_LOAD_LIST_FIELDS(F)						\

@@ -896,6 +896,7 @@ static const struct val none_val = { V_NONE, 0, NULL };
 static struct val
 host_val(const struct rr_expr *e, const struct rr_host *h)
 {
+	double d;
 	float f;
 
 	switch (e->ref) {
@@ -916,6 +917,9 @@ host_val(const struct rr_expr *e, const struct rr_host *h)
 	case REF_MODEL: return str_val(h->model);
 	case REF_HNAME: return str_val(h->name);
 	case REF_BOOL:
+		/* A Numeric resource an ELIM reports for the host. */
+		if (resreq_ext_value(h, e->str, &d))
+			return num_val(d);
 		/* Absent is unknown, not 0: "foo > 3" is then false. */
 		if (h->resources && strv_contains(h->resources, e->str))
 			return num_val(1);

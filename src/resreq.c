@@ -694,6 +694,23 @@ resreq_unknown_name(const struct resreq *rr, resreq_known_fn known, void *arg,
 }
 
 bool
+resreq_ext_value(const struct rr_host *h, const char *name, double *v)
+{
+	size_t n = strlen(name);
+	char *end;
+
+	for (size_t i = 0; h->ext != NULL && i < h->ext->n; i++) {
+		const char *s = h->ext->v[i];
+
+		if (strncmp(s, name, n) != 0 || s[n] != '=')
+			continue;
+		*v = strtod(s + n + 1, &end);
+		return end != s + n + 1 && *end == '\0' && isfinite(*v);
+	}
+	return false;
+}
+
+bool
 resreq_select(const struct resreq *rr, const struct rr_host *h)
 {
 	return rr == NULL || rr_expr_eval(rr->select, h);

@@ -198,6 +198,7 @@ lim_restart(void)
 	notify_before_exec();
 	if (sockpath)
 		(void)unlink(sockpath);
+	elim_stop();
 	close_fds_from(3, -1);
 	execv("/proc/self/exe", lim->argv);
 	execvp(lim->argv[0], lim->argv);

@@ -19,6 +19,7 @@ entry_unavail(struct lim_entry *e)
 {
 	e->reported = false;
 	e->info.status = LIM_UNAVAIL;
+	strv_release(&e->info.ext);
 	e->conn = NULL;
 }
 
@@ -70,12 +71,15 @@ copy_host(struct lim_host *dst, const struct lim_host *src)
 	free(dst->type);
 	free(dst->model);
 	strv_release(&dst->resources);
+	strv_release(&dst->ext);
 	*dst = *src;
 	dst->name = name;
 	dst->type = xstrdup(src->type ? src->type : "");
 	dst->model = xstrdup(src->model ? src->model : "");
 	memset(&dst->resources, 0, sizeof(dst->resources));
 	strv_copy(&dst->resources, &src->resources);
+	memset(&dst->ext, 0, sizeof(dst->ext));
+	strv_copy(&dst->ext, &src->ext);
 }
 
 /* A report from a LIM (c NULL: our own sample). */

@@ -114,6 +114,8 @@ sample_now(void)
 	if (load_sample(&lim->sampler, now, wall_time(), load) < 0)
 		log_warnx("cannot read the load from /proc");
 	memcpy(lim->me.load, load, sizeof(load));
+	elim_apply(&lim->me);
+	memcpy(load, lim->me.load, sizeof(load));
 	lim->me.status = over_busy(lim->self_conf, load) ? LIM_BUSY : 0;
 	lim->me.status |= lock_status();
 	if (lim->is_master)
@@ -242,6 +244,7 @@ main(int argc, char **argv)
 
 	master_init();
 	elect_init();
+	elim_init();
 	sample_now();
 	elect_run();
 	add_timer(&lim->ev_sample, lim->sample_interval, sample_cb);
@@ -251,6 +254,7 @@ main(int argc, char **argv)
 
 	event_base_dispatch(lim->base);
 
+	elim_stop();
 	listener_free(listener);
 	lim_admin_close();
 	log_info("lim stopped");

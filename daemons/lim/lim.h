@@ -6,6 +6,7 @@
  *	lim-elect.c	who is master; the connection up to it
  *	lim-master.c	the master's host table and its subscribers
  *	lim-serve.c	requests from commands, daemons and other LIMs
+ *	lim-elim.c	the ELIMs: started, read, restarted, stopped
  *	lim-admin.c	lsadmin reconfig, limrestart and limshutdown, on a
  *			Unix socket
  */
@@ -101,6 +102,11 @@ void	 master_remove_sub(struct conn *);
 void	 lim_fill_static(void);
 /* Sample now and send the report at once (a lock changed). */
 void	 lim_report_now(void);
+
+/* lim-elim.c */
+void	 elim_init(void);
+void	 elim_stop(void);
+void	 elim_apply(struct lim_host *);
 
 /* lim-admin.c */
 void	 lim_admin_init(void);

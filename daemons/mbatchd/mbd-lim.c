@@ -31,6 +31,8 @@ update_host(struct mhost *h, const struct lim_host *lh)
 	    !(lh->status & LIM_EXCL_LOCK);
 	if (up) {
 		memcpy(h->load, lh->load, sizeof(h->load));
+		strv_release(&h->ext);
+		strv_copy(&h->ext, &lh->ext);
 		if (lh->type && *lh->type && strcmp(lh->type, "!") != 0) {
 			free(h->type);
 			h->type = xstrdup(lh->type);
@@ -50,6 +52,7 @@ update_host(struct mhost *h, const struct lim_host *lh)
 	} else {
 		for (int i = 0; i < NLOADIDX; i++)
 			h->load[i] = INFINIT_LOAD;
+		strv_release(&h->ext);
 	}
 	host_refresh(h);
 }

@@ -801,6 +801,7 @@ host_refresh(struct mhost *h)
 	ph->rr.model = h->model;
 	ph->rr.load = h->load;
 	ph->rr.resources = &h->resources;
+	ph->rr.ext = &h->ext;
 	ph->rr.server = true;
 }
 
@@ -902,6 +903,7 @@ host_configure(struct mhost *h, const struct cluster_host *ch)
 	h->bconf = config_lsb_host(c, ch->name, h->model, h->type);
 	/* "!res" is dedicated: it counts when asked for by name. */
 	strv_release(&h->resources);
+	strv_release(&h->ext);
 	for (size_t k = 0; k < ch->resources.n; k++)
 		strv_push(&h->resources, ch->resources.v[k] +
 		    (ch->resources.v[k][0] == '!'));

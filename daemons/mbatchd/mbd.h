@@ -237,6 +237,7 @@ struct mhost {
 	char		*type;
 	char		*model;
 	struct strv	 resources;
+	struct strv	 ext;		/* ELIM indices from the LIM: name=value */
 	int		 nrun;		/* slots by job state */
 	int		 nssusp;
 	int		 nususp;

@@ -11,7 +11,16 @@
 #	(cluster_stop runs at exit)
 #
 # Helpers: wait_for CMD... (retry until it succeeds, with a deadline),
-# expect_eq, expect_match, fail, pass.  Tests print "ok"/"not ok" lines
+# expect_eq, expect_match, fail, pass.
+#
+# Loads set exactly, through an ELIM (tests/scenario/elim-file.sh):
+#	elim_install			# after cluster_init, before cluster_start
+#	set_load hostb "r1m 3.5 nlic 4"	# what hostb's ELIM reports from now
+#	set_load hostb ""		# it reports nothing (lim's own samples)
+#	elim_raw hostb "garbage"	# one line printed as it is
+# elim_install makes $T_DIR/serverdir (LSF_SERVERDIR) with the daemons
+# and the ELIM; a built-in index name replaces the LIM's sample, other
+# names must be Numeric resources of lsf.shared (add a Resource section).  Tests print "ok"/"not ok" lines
 # and end with "N passed, M failed".
 
 set -u
@@ -114,6 +123,29 @@ mbd_restart() {
 	wait_for sh -c "p=\$(pgrep -P $PID_sbatchd_hosta -x mbatchd) &&
 	    [ \"\$p\" != $old ] && bqueues >/dev/null" ||
 	    fail "mbatchd did not come back"
+}
+
+# elim_install: LSF_SERVERDIR with the daemons and the test ELIM.
+elim_install() {
+	local f
+	mkdir -p "$T_DIR/serverdir" "$T_DIR/elim"
+	for f in "$SBIN"/*; do ln -s "$f" "$T_DIR/serverdir/"; done
+	cp "$TOP/tests/scenario/elim-file.sh" "$T_DIR/serverdir/elim.test"
+	chmod 755 "$T_DIR/serverdir/elim.test"
+	echo "LSF_SERVERDIR=$T_DIR/serverdir" >>"$LSF_CONF/lsf.conf"
+}
+
+# set_load HOST "name value ...": replaced at once (rename), so the ELIM
+# never reads half a file.
+set_load() {
+	printf '%s\n' "$2" >"$T_DIR/elim/load.$1.tmp"
+	mv "$T_DIR/elim/load.$1.tmp" "$T_DIR/elim/load.$1"
+}
+
+# elim_raw HOST LINE: the ELIM prints LINE once, as it is.
+elim_raw() {
+	printf '%s\n' "$2" >"$T_DIR/elim/raw.$1.tmp"
+	mv "$T_DIR/elim/raw.$1.tmp" "$T_DIR/elim/raw.$1"
 }
 
 dump_logs() {

@@ -525,7 +525,7 @@ VISIT(lim_host)
 	VSTR(name); VINT(status); VFLTA(load, NLOADIDX); VSTR(type);
 	VSTR(model); VFLT(cpuf); VINT(ncpus); VINT(ncores); VINT(nthreads);
 	VINT(maxmem); VINT(maxswp); VINT(maxtmp); VBOOL(server);
-	VSTRV(resources);
+	VSTRV(resources); VSTRV(ext);
 }
 
 VISIT(lim_load_list)
@@ -1737,15 +1737,17 @@ START_TEST(test_bad_values)
 		struct wbuf expect;
 		void *orig;
 		struct lim_host *l;
-		size_t tail = 4;
+		size_t tail = 8;
 
-		/* server is followed by the resources strv. */
+		/* server is followed by the resources and ext strvs. */
 		wbuf_init(&expect);
 		orig = make(lh, MODE_FULL, &expect);
 		l = orig;
 
 		for (size_t i = 0; i < l->resources.n; i++)
 			tail += 4 + strlen(l->resources.v[i]);
+		for (size_t i = 0; i < l->ext.n; i++)
+			tail += 4 + strlen(l->ext.v[i]);
 		ck_assert_uint_le(expect.data[expect.len - tail - 1], 1);
 		expect.data[expect.len - tail - 1] = 2;
 		x = decode(lh, expect.data, expect.len, &ok);

@@ -26,14 +26,14 @@ static float load_b[NLOADIDX] = {
 
 static const struct rr_host host_a = {
 	"hostA", "X86_64", "Xeon", load_a, 8, 2.5f, 32000, 8000, 50000,
-	&res_a, true,
+	&res_a, true, NULL,
 };
 static const struct rr_host host_b = {
 	"hostB", "LINUX64", "Opteron", load_b, 2, 1.0f, 4000, 1000, 200,
-	&res_b, false,
+	&res_b, false, NULL,
 };
 static const struct rr_host host_c = {
-	"hostC", NULL, NULL, NULL, 1, 1.0f, 1000, 0, 0, NULL, true,
+	"hostC", NULL, NULL, NULL, 1, 1.0f, 1000, 0, 0, NULL, true, NULL,
 };
 
 static void
@@ -282,6 +282,28 @@ START_TEST(test_select)
 	ck_assert_msg(sel(e, &host_a) == sel_cases[_i].a, "%s on A", e);
 	ck_assert_msg(sel(e, &host_b) == sel_cases[_i].b, "%s on B", e);
 	ck_assert_msg(sel(e, &host_c) == sel_cases[_i].c, "%s on C", e);
+}
+END_TEST
+
+/* External indices an ELIM reports: numbers by name, absent unknown. */
+START_TEST(test_select_ext)
+{
+	struct strv ext = STRV_INIT;
+	struct rr_host h = host_a;
+	double v;
+
+	strv_push(&ext, "nlic=4");
+	strv_push(&ext, "bad=x");
+	h.ext = &ext;
+	ck_assert(sel("select[nlic > 3]", &h));
+	ck_assert(!sel("select[nlic > 4]", &h));
+	ck_assert(sel("nlic == 4 && ncpus == 8", &h));
+	ck_assert(!sel("select[nli > 0]", &h));
+	ck_assert(!sel("select[bad > 0 || bad <= 0]", &h));
+	ck_assert(!sel("select[nlic > 3]", &host_a));
+	ck_assert(resreq_ext_value(&h, "nlic", &v) && v == 4);
+	ck_assert(!resreq_ext_value(&h, "nli", &v));
+	strv_release(&ext);
 }
 END_TEST
 
@@ -1265,6 +1287,7 @@ resreq_suite(void)
 	tcase_add_test(tc, test_units);
 	tcase_add_loop_test(tc, test_select, 0, (int)ARRAY_SIZE(sel_cases));
 	tcase_add_test(tc, test_select_misc);
+	tcase_add_test(tc, test_select_ext);
 	tcase_add_test(tc, test_oldform);
 	tcase_add_loop_test(tc, test_errors, 0, (int)ARRAY_SIZE(bad_cases));
 	tcase_add_test(tc, test_error_messages);
