@@ -1,7 +1,7 @@
 /*
  * Automatic load-based suspension and resumption for one host (see
- * susp-policy.h for the rules).  A few jobs per host: plain scans, no
- * sorting, no allocation.
+ * susp-policy.h for the rules).  One scan per action over the host's
+ * jobs, each judged at most once: O(jobs), no sorting, no allocation.
  */
 #include <stdio.h>
 #include <string.h>
@@ -135,8 +135,7 @@ susp_policy_decide(const struct susp_host *h, const struct susp_job *jobs,
     int njobs, struct susp_decision *d)
 {
 	float eff[NLOADIDX];
-	bool done[njobs > 0 ? njobs : 1];
-	int running = 0, best, index;
+	int running = 0, best = -1, index;
 	enum susp_why why;
 
 	memset(d, 0, sizeof *d);
@@ -145,68 +144,55 @@ susp_policy_decide(const struct susp_host *h, const struct susp_job *jobs,
 		return SUSP_ACT_NONE;
 	effective(h, eff);
 	for (int i = 0; i < njobs; i++) {
-		done[i] = false;
 		if (!jobs[i].load_susp && !jobs[i].other_susp)
 			running++;
 	}
 
 	/*
-	 * Suspension: walk the candidates in order, the first one some
-	 * threshold is past for is the one.  The only running job stays
-	 * unless the host is in interactive use.
+	 * Suspension: of the jobs some threshold is reached for, the first
+	 * in order.  The only running job stays unless the host is in
+	 * interactive use.
 	 */
 	if (running > 1 || (running == 1 && h->load[LI_IT] < 1.0f)) {
-		for (;;) {
-			best = -1;
-			for (int i = 0; i < njobs; i++) {
-				const struct susp_job *j = &jobs[i];
-
-				if (done[i] || j->load_susp || j->other_susp ||
-				    j->forced)
-					continue;
-				if (h->min_run > 0 &&
-				    h->now - j->start_time < h->min_run)
-					continue;
-				if (best < 0 || susp_first(j, &jobs[best]))
-					best = i;
-			}
-			if (best < 0)
-				break;
-			done[best] = true;
-			why = stop_why(h, &jobs[best], eff, &index);
-			if (why != SUSPW_NONE) {
-				d->action = SUSP_ACT_SUSPEND;
-				d->job = best;
-				d->why = why;
-				d->index = index;
-				return d->action;
-			}
-		}
-	}
-
-	/* Resumption: the first load-suspended job that may go on. */
-	for (int i = 0; i < njobs; i++)
-		done[i] = false;
-	for (;;) {
-		best = -1;
 		for (int i = 0; i < njobs; i++) {
 			const struct susp_job *j = &jobs[i];
 
-			if (done[i] || !j->load_susp || j->other_susp)
+			if (j->load_susp || j->other_susp || j->forced)
 				continue;
-			if (best < 0 || resume_first(j, &jobs[best]))
-				best = i;
+			if (h->min_run > 0 && h->now - j->start_time < h->min_run)
+				continue;
+			if (best >= 0 && !susp_first(j, &jobs[best]))
+				continue;
+			why = stop_why(h, j, eff, &index);
+			if (why == SUSPW_NONE)
+				continue;
+			best = i;
+			d->why = why;
+			d->index = index;
 		}
-		if (best < 0)
-			break;
-		done[best] = true;
-		if (may_resume(h, &jobs[best], eff)) {
-			d->action = SUSP_ACT_RESUME;
+		if (best >= 0) {
+			d->action = SUSP_ACT_SUSPEND;
 			d->job = best;
 			return d->action;
 		}
 	}
-	return SUSP_ACT_NONE;
+
+	/* Resumption: the first load-suspended job that may go on. */
+	for (int i = 0; i < njobs; i++) {
+		const struct susp_job *j = &jobs[i];
+
+		if (!j->load_susp || j->other_susp)
+			continue;
+		if (best >= 0 && !resume_first(j, &jobs[best]))
+			continue;
+		if (may_resume(h, j, eff))
+			best = i;
+	}
+	if (best >= 0) {
+		d->action = SUSP_ACT_RESUME;
+		d->job = best;
+	}
+	return d->action;
 }
 
 const char *
