@@ -222,20 +222,16 @@ long_host(const struct host_info *h)
 static int
 shared(char **rest, int nrest)
 {
-	struct strv names = STRV_INIT;
 	struct shared_res_list l;
 
-	for (int i = 0; i < nrest; i++)
-		strv_push(&names, rest[i]);
 	disp_shared_resources(client_config(CONF_CLUSTER), SHARED_NUMERIC,
-	    &names, &l);
+	    rest, nrest, &l);
 	printf("%-24s %-11s %-14s %s\n", "RESOURCE", "TOTAL", "RESERVED",
 	    "LOCATION");
 	for (size_t i = 0; i < l.n; i++)
 		printf("%-24s %-11s %-14s %s\n", l.v[i].name,
 		    l.v[i].value ? l.v[i].value : "-", "0.0", l.v[i].hosts);
 	shared_res_list_release(&l);
-	strv_release(&names);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "cmd-fields.h"
 #include "cmdopt.h"
 #include "jobfmt.h"
 #include "lsf.h"
@@ -562,30 +563,6 @@ print_long(const struct job_info *j)
 }
 
 static void
-json_str(struct strbuf *sb, const char *s)
-{
-	sb_addc(sb, '"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '"': sb_adds(sb, "\\\""); break;
-		case '\\': sb_adds(sb, "\\\\"); break;
-		case '/': sb_adds(sb, "\\/"); break;
-		case '\n': sb_adds(sb, "\\n"); break;
-		case '\t': sb_adds(sb, "\\t"); break;
-		case '\r': sb_adds(sb, "\\r"); break;
-		default:
-			if (c < 0x20)
-				sb_addf(sb, "\\u%04x", c);
-			else
-				sb_addc(sb, (char)c);
-		}
-	}
-	sb_addc(sb, '"');
-}
-
-static void
 print_json(const struct jobs *js, const struct jformat *jf,
     const struct job_id *miss, uint32_t nmiss)
 {
@@ -600,9 +577,9 @@ print_json(const struct jobs *js, const struct jformat *jf,
 			sb_reset(&v);
 			jf->cols[c].f->get(&js->v[i], jf->cols[c].unit, &v);
 			sb_adds(&sb, "      ");
-			json_str(&sb, jf->cols[c].f->header);
+			fmt_json_str(&sb, jf->cols[c].f->header);
 			sb_addc(&sb, ':');
-			json_str(&sb, v.buf ? v.buf : "");
+			fmt_json_str(&sb, v.buf ? v.buf : "");
 			sb_adds(&sb, c + 1 < jf->ncols ? ",\n" : "\n");
 		}
 		sb_adds(&sb, i + 1 < nrec ? "    },\n" : "    }\n");
@@ -618,9 +595,9 @@ print_json(const struct jobs *js, const struct jformat *jf,
 			    (long long)miss[i].jobid);
 		snprintf(msg, sizeof(msg), "Job <%s> is not found", id);
 		sb_adds(&sb, "    {\n      \"JOBID\":");
-		json_str(&sb, id);
+		fmt_json_str(&sb, id);
 		sb_adds(&sb, ",\n      \"ERROR\":");
-		json_str(&sb, msg);
+		fmt_json_str(&sb, msg);
 		sb_adds(&sb, i + 1 < nmiss ? "\n    },\n" : "\n    }\n");
 	}
 	sb_adds(&sb, "  ]\n}\n");

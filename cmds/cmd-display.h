@@ -82,10 +82,13 @@ struct shared_res_list {
 	size_t			 n;
 };
 void	 disp_shared_resources(const struct lsf_config *, unsigned what,
-	    const struct strv *names, struct shared_res_list *);
+	    char *const *names, int nnames, struct shared_res_list *);
 void	 shared_res_list_release(struct shared_res_list *);
 /* The RESOURCE VALUE LOCATION table of lshosts -s and lsload -s. */
 void	 disp_shared_table(FILE *, const struct shared_res_list *);
+/* lshosts -s, lsload -s: the resources of that kind (all, or those
+ * named) in that table; the command's exit status. */
+int	 disp_shared_show(unsigned what, char *const *names, int nnames);
 
 /* Is name in the space-separated list, case-insensitively? */
 bool	 disp_in_list(const char *list, const char *name);

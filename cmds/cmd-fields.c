@@ -131,8 +131,8 @@ cell(struct strbuf *line, const struct fcol *cl, const char *s)
 		    cl->width, s);
 }
 
-static void
-json_str(struct strbuf *sb, const char *s)
+void
+fmt_json_str(struct strbuf *sb, const char *s)
 {
 	sb_addc(sb, '"');
 	for (; s && *s; s++) {
@@ -182,9 +182,9 @@ fmt_print(const struct fmt_set *set, const void *recs, size_t recsize,
 				header(cols[c].f, h, sizeof(h));
 				set->value(base + i * recsize, cols[c].f->id, v, sizeof(v));
 				sb_adds(&sb, "      ");
-				json_str(&sb, h);
+				fmt_json_str(&sb, h);
 				sb_addc(&sb, ':');
-				json_str(&sb, v);
+				fmt_json_str(&sb, v);
 				sb_adds(&sb, c + 1 < ncols ? ",\n" : "\n");
 			}
 			sb_adds(&sb, i + 1 < n ? "    },\n" : "    }\n");

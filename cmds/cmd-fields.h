@@ -35,4 +35,8 @@ int	 fmt_print(const struct fmt_set *, const void *recs, size_t recsize,
 	    uint32_t n, const char *spec, bool json, bool noheader,
 	    char **bad);
 
+struct strbuf;
+/* s as a JSON string, quoted and escaped, as LSF's -json prints it. */
+void	 fmt_json_str(struct strbuf *, const char *s);
+
 #endif

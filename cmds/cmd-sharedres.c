@@ -101,18 +101,27 @@ find_def(const struct lsf_config *c, const char *name)
 	return NULL;
 }
 
+static bool
+named(char *const *names, int nnames, const char *name)
+{
+	for (int i = 0; i < nnames; i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
 void
 disp_shared_resources(const struct lsf_config *c, unsigned what,
-    const struct strv *names, struct shared_res_list *l)
+    char *const *names, int nnames, struct shared_res_list *l)
 {
 	memset(l, 0, sizeof(*l));
-	for (size_t i = 0; i < names->n; i++) {
-		const struct resource_def *d = find_def(c, names->v[i]);
+	for (int i = 0; i < nnames; i++) {
+		const struct resource_def *d = find_def(c, names[i]);
 
 		if (d == NULL || !strv_contains(&c->cluster.resmap_names,
 		    d->name)) {
 			fprintf(stderr, "%s: Unknown resource name\n",
-			    names->v[i]);
+			    names[i]);
 			exit(255);
 		}
 	}
@@ -130,7 +139,7 @@ disp_shared_resources(const struct lsf_config *c, unsigned what,
 			continue;
 		if ((what & SHARED_DYNAMIC) && !dynamic)
 			continue;
-		if (names->n > 0 && !strv_contains(names, d->name))
+		if (nnames > 0 && !named(names, nnames, d->name))
 			continue;
 		parse_location(l, c, d, c->cluster.resmap_locations.v[i]);
 	}
@@ -145,6 +154,18 @@ shared_res_list_release(struct shared_res_list *l)
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
+}
+
+int
+disp_shared_show(unsigned what, char *const *names, int nnames)
+{
+	struct shared_res_list l;
+
+	disp_shared_resources(client_config(CONF_CLUSTER), what, names,
+	    nnames, &l);
+	disp_shared_table(stdout, &l);
+	shared_res_list_release(&l);
+	return 0;
 }
 
 /* lshosts -s, lsload -s: RESOURCE in 40 columns, VALUE in 12. */

@@ -174,23 +174,6 @@ long_host(const struct lsf_config *c, const struct lim_host *h)
 	free(res);
 }
 
-/* -s [resource ...]: the static shared resources and their values. */
-static int
-shared(char **rest, int nrest)
-{
-	struct strv names = STRV_INIT;
-	struct shared_res_list l;
-
-	for (int i = 0; i < nrest; i++)
-		strv_push(&names, rest[i]);
-	disp_shared_resources(client_config(CONF_CLUSTER), SHARED_STATIC,
-	    &names, &l);
-	disp_shared_table(stdout, &l);
-	shared_res_list_release(&l);
-	strv_release(&names);
-	return 0;
-}
-
 /*
  * -T: LSF draws each host's NUMA nodes, sockets, cores and threads
  * under "Host[<memory>] <name>".  This version detects no topology, so
@@ -239,7 +222,7 @@ main(int argc, char **argv)
 	if (sh) {
 		if (wide || longform || topo)
 			usage(255);
-		id = shared(rest, nrest);
+		id = disp_shared_show(SHARED_STATIC, rest, nrest);
 		cmdopt_release(&st);
 		return id;
 	}

@@ -347,24 +347,6 @@ table(const struct lim_host *hs, uint32_t n, bool wide, bool longform,
 	sb_release(&sb);
 }
 
-/* -s [resource ...]: the dynamic shared resources of the ResourceMap.
- * Their values come from an ELIM, which this version does not run. */
-static int
-shared(char **rest, int nrest)
-{
-	struct strv names = STRV_INIT;
-	struct shared_res_list l;
-
-	for (int i = 0; i < nrest; i++)
-		strv_push(&names, rest[i]);
-	disp_shared_resources(client_config(CONF_CLUSTER), SHARED_DYNAMIC,
-	    &names, &l);
-	disp_shared_table(stdout, &l);
-	shared_res_list_release(&l);
-	strv_release(&names);
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -417,7 +399,7 @@ main(int argc, char **argv)
 		if (eff || norm || index_list || req || maxhosts > 0 ||
 		    longform || wide)
 			usage(255);
-		id = shared(rest, nrest);
+		id = disp_shared_show(SHARED_DYNAMIC, rest, nrest);
 		cmdopt_release(&st);
 		return id;
 	}
