@@ -254,8 +254,11 @@ static void
 print_reasons(const struct job_info *j)
 {
 	if (j->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP)) {
+		char buf[160];
+
 		if (j->susp_reason)
-			printf(" %s;\n", susp_reason_text(j->susp_reason));
+			printf(" %s;\n", susp_reason_fmt(j->susp_reason,
+			    j->susp_sub, buf, sizeof(buf)));
 		return;
 	}
 	if (j->pend_reason != PEND_NO_HOST) {
@@ -781,8 +784,8 @@ print_arrays(const struct jobs *js, bool noheader)
 	JI(exec_hosts) | JI(job_name) | JI(submit_time))
 #define JI_WIDE		(JI_SHORT | JI(project) | JI(start_time) |	\
 	JI(end_time) | JI(cpu_time) | JI(mem_kb) | JI(swap_kb) | JI(pids))
-#define JI_PENDING	(JI_SHORT | JI(susp_reason) | JI(pend_reason) |	\
-	JI(host_reasons))
+#define JI_PENDING	(JI_SHORT | JI(susp_reason) | JI(susp_sub) |	\
+	JI(pend_reason) | JI(host_reasons))
 #define JI_ARRAYS	(JI_BASE | JI(job_name) | JI(user) |		\
 	JI(array_counts))
 

@@ -117,6 +117,7 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 		strv_push_nodup(&ji->pids, xasprintf("%d", j->pid));
 	ji->run_count = (int)j->run_count;
 	ji->susp_reason = j->susp_reason;
+	ji->susp_sub = j->susp_sub;
 	if (JOB_STAT_PENDING(j->status) &&
 	    (want & (JI(pend_reason) | JI(host_reasons)))) {
 		ji->pend_reason = job_pend_reason(j, &counts);
