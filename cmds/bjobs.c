@@ -1088,7 +1088,11 @@ main(int argc, char **argv)
 		print_json(&js, &jf, miss, nmiss);
 	else if (longf) {
 		fetch_queues();
-		fetch_hosts();
+		for (size_t i = 0; i < js.n; i++)
+			if (js.v[i].exec_hosts.n > 0) {
+				fetch_hosts();
+				break;
+			}
 		for (size_t i = 0; i < js.n; i++)
 			print_long(&js.v[i]);
 	}
