@@ -602,8 +602,10 @@ resume_pass(void)
 		if (done == NULL)
 			done = xcalloc((size_t)mbd->nhosts + 1, sizeof(bool));
 		if (done[h->index] || h->sbd == NULL || (!j->no_susp &&
-		    (policy_over_sched(h->ph.thr, h->load) >= 0 ||
-		    policy_over_sched(&j->queue->conf->thr, h->load) >= 0)))
+		    (policy_over_sched_host(h->ph.thr, h->load,
+		    h->ph.rr.ncpus) >= 0 ||
+		    policy_over_sched_host(&j->queue->conf->thr, h->load,
+		    h->ph.rr.ncpus) >= 0)))
 			continue;
 		done[h->index] = true;
 		j->resume_sent = true;
