@@ -18,23 +18,11 @@ host_cpus(const struct susp_host *h)
 	return h->ncpus > 0 ? h->ncpus : 1;
 }
 
-float
-susp_policy_effective(const struct susp_host *h, int i)
-{
-	float v = h->load[i];
-
-	if (v >= INFINIT_LOAD)
-		return v;
-	if (i == LI_R15S || i == LI_R1M || i == LI_R15M)
-		return v / (float)host_cpus(h);
-	return v;
-}
-
+/* As dispatch sees them: run queue lengths per CPU. */
 static void
 effective(const struct susp_host *h, float *eff)
 {
-	for (int i = 0; i < NLOADIDX; i++)
-		eff[i] = susp_policy_effective(h, i);
+	policy_effective_load(h->load, host_cpus(h), eff);
 }
 
 /* Idle longer than PG_SUSP_IT: pg is not checked.  it is in minutes. */

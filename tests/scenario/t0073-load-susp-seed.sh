@@ -48,7 +48,7 @@ proc_state() {
 state_is() { [ "$(proc_state "$1")" = "$2" ]; }
 
 # The low-priority job starts on the idle host.
-low=$(submit -q low -o /dev/null sh -c \
+low=$(submit -q low -o /dev/null \
     'echo $$ > low.pid; while [ ! -f low.go ]; do sleep 0.1; done')
 wait_for job_is "$low" RUN || fail "the low-priority job did not start"
 wait_for test -s low.pid
@@ -57,7 +57,7 @@ lowpid=$(cat low.pid)
 # Its CPU load: r1m about 1.25.  The high-priority queue (1.5) still
 # sends its job.
 load_r1m 1.25
-high=$(submit -q high -o /dev/null sh -c \
+high=$(submit -q high -o /dev/null \
     'while [ ! -f high.go ]; do sleep 0.1; done')
 wait_for job_is "$high" RUN || fail "the high-priority job did not start"
 expect_eq "the high-priority job runs beside it" RUN "$(job_stat "$high")"
@@ -72,9 +72,10 @@ wait_for state_is "$lowpid" T
 expect_eq "its process is stopped (state T)" T "$(proc_state "$lowpid")"
 expect_eq "the high-priority job runs on" RUN "$(job_stat "$high")"
 expect_eq "bjobs -s gives LSF's reason" \
-    "$(printf '%s\n%s' "$(bjobs -s "$low" | head -1)" \
-    ' Host load exceeded threshold: 1-minute CPU run queue length (r1m);')" \
-    "$(bjobs -s "$low")"
+    ' Host load exceeded threshold: 1-minute CPU run queue length (r1m);' \
+    "$(bjobs -s "$low" | tail -1)"
+expect_match "bjobs -s lists it SSUSP" "^$low +root +SSUSP +low " \
+    "$(bjobs -s "$low" | sed -n 2p)"
 expect_match "bjobs -l gives it too" \
     'SUSPENDING REASONS:.* Host load exceeded threshold: 1-minute CPU run queue length \(r1m\);' \
     "$(bjobs -l "$low" | tr '\n' ' ')"
