@@ -49,6 +49,26 @@ job_susp_send(struct job *j)
 	sbd_send(h, &w, true);
 }
 
+/*
+ * At dispatch, only a job that load can suspend is sent one: a job with
+ * none counts on its host as a running job that never is (sbd-load.c),
+ * so the common case costs no second frame per start.  Registration,
+ * bswitch and reconfig send it always, to take back what no longer holds.
+ */
+bool
+job_susp_relevant(const struct job *j)
+{
+	const struct queue_conf *qc;
+	const struct mhost *h;
+
+	if (j->nexec == 0 || j->queue == NULL)
+		return false;
+	qc = j->queue->conf;
+	h = j->exec[0];
+	return qc->thr.stop_set != 0 || qc->stop_cond != NULL ||
+	    (h->ph.thr != NULL && h->ph.thr->stop_set != 0);
+}
+
 /* Every started job (badmin reconfig: thresholds may have changed). */
 void
 jobs_susp_send_all(void)

@@ -447,6 +447,7 @@ void	 job_susp_change(struct job *, int status, int reason, int sub);
 
 /* mbd-susp.c: a started job's load policy to its host (sbd-load.c). */
 void	 job_susp_send(struct job *);
+bool	 job_susp_relevant(const struct job *);
 void	 jobs_susp_send_all(void);
 void	 job_signal_record(struct job *, const char *sig, int uid,
 	    const char *user, int flags);

@@ -221,11 +221,23 @@ check_cb(evutil_socket_t fd, short ev, void *arg)
 		 * Only jobs whose supervisor can act and report, that are
 		 * not already on their way to another state.
 		 */
-		if (x == NULL || j->finished || j->sup == NULL ||
-		    j->st.pid <= 0 || !(j->st.status & (JOB_STAT_RUN |
-		    JOB_STAT_SSUSP | JOB_STAT_USUSP)) ||
-		    (j->load_act_ms && now - j->load_act_ms < 500))
+		if (j->finished || j->st.pid <= 0 ||
+		    !(j->st.status & (JOB_STAT_RUN | JOB_STAT_SSUSP |
+		    JOB_STAT_USUSP)))
 			continue;
+		if (x == NULL || j->sup == NULL ||
+		    (j->load_act_ms && now - j->load_act_ms < 500)) {
+			/*
+			 * Nothing load can stop (mbatchd sends no policy for
+			 * a job no threshold applies to), or not ours to act
+			 * on now; it still runs beside the others.
+			 */
+			s->forced = true;
+			s->other_susp = !(j->st.status & JOB_STAT_RUN);
+			s->start_time = (time_t)j->st.start_time;
+			who[n++] = j;
+			continue;
+		}
 		memcpy(qthr[n].sched, x->qsched, sizeof(qthr[n].sched));
 		memcpy(qthr[n].stop, x->qstop, sizeof(qthr[n].stop));
 		qthr[n].sched_set = x->qsched_set;
