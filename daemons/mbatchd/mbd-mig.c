@@ -32,6 +32,18 @@ hosts_mig(const struct job *j)
 	return mig;
 }
 
+static bool
+mig_configured(void)
+{
+	for (int i = 0; i < mbd->nqueues; i++)
+		if (mbd->queues[i]->conf->mig >= 0)
+			return true;
+	for (int i = 0; i < mbd->nhosts; i++)
+		if (mbd->hosts[i]->bconf && mbd->hosts[i]->bconf->mig >= 0)
+			return true;
+	return false;
+}
+
 static void
 mig_identity(int *uid, const char **user)
 {
@@ -49,10 +61,11 @@ mig_pass(int64_t now)
 	bool any = false;
 	int uid = 0;
 
-	/* Only system-suspended jobs are migrated: none, no walk. */
+	/* Only system-suspended jobs are migrated, and only where a MIG is
+	 * set: none, no walk. */
 	for (int i = 0; i < mbd->nhosts && !any; i++)
 		any = mbd->hosts[i]->nssusp > 0;
-	if (!any)
+	if (!any || !mig_configured())
 		return;
 	for (struct job *j = mbd->jobs_head; j; j = j->next) {
 		struct mig_job mj;

@@ -73,7 +73,12 @@ expect_eq "on hosta" hosta "$(exec_host "$x")"
 expect_eq "one MIG record" 1 "$(mig_records "$x")"
 expect_match "its second run" " status=0x4 .* run_count=2 " "$(job_line "$x")"
 
-# Replay of the migration: the same state after another restart.
+# Replay of the migration: the same state after another restart, once
+# the host has reported the new run's start (JOB_EXECUTE).
+executed() {
+	job_line "$x" | grep -q " run_count=2 .* executed=1 "
+}
+wait_for executed
 before=$(badmin statedump)
 restart_and_wait
 after=$(badmin statedump)
