@@ -81,7 +81,8 @@ mig_pass(int64_t now)
 		mj.rerunnable = job_rerunnable(j);
 		/* No checkpointing here: bsub -k is refused, CHKPNT ignored. */
 		mj.checkpointable = false;
-		/* Already on its way out: bmig, brequeue, bkill. */
+		/* On its way out already (bmig, brequeue, bkill), or a
+		 * command's signal still waits for its host. */
 		mj.migrating = j->end_action != 0 || j->kill_asked ||
 		    j->sig_pending;
 		mj.resuming = j->resume_sent;
