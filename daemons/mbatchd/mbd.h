@@ -172,6 +172,7 @@ struct job {
 	bool		 kill_done;	/* bkill -d: record DONE */
 	bool		 kill_asked;	/* this run was told to end (JOB_SIGNAL) */
 	int		 susp_reason;	/* SUSP_* while suspended */
+	int		 susp_sub;	/* SUSP_LOAD: the load index */
 	int64_t		 ssusp_since;	/* when it became SSUSP (that JOB_STATUS
 					 * record's time), for MIG; else 0 */
 	int		 hold_reason;	/* PEND_USER_STOP / PEND_ADMIN_STOP */
@@ -446,6 +447,11 @@ void	 job_status_fill(const struct job *, int status,
 	    struct ev_job_status *);
 void	 job_status_record(struct job *, const struct ev_job_status *);
 void	 job_status_change(struct job *, int status, int reason);
+void	 job_susp_change(struct job *, int status, int reason, int sub);
+
+/* mbd-susp.c: a started job's load policy to its host (sbd-load.c). */
+void	 job_susp_send(struct job *);
+void	 jobs_susp_send_all(void);
 void	 job_signal_record(struct job *, const char *sig, int uid,
 	    const char *user, int flags);
 void	 job_requeue_record(struct job *);

@@ -250,13 +250,14 @@ handle_request(struct sup *s, const struct sbd_signal *sg)
 		    sg->reason == SUSP_ADMIN_STOP ? JOB_STAT_USUSP :
 		    JOB_STAT_SSUSP;
 		s->st.susp_reason = sg->reason;
+		s->st.susp_sub = sg->sub;
 		send_status(s, MSG_JS_STATUS);
 		break;
 	case SBD_SIG_RESUME:
 		signal_job(s, SIGCONT);
 		s->stopped = false;
 		s->st.status = JOB_STAT_RUN;
-		s->st.susp_reason = 0;
+		s->st.susp_reason = s->st.susp_sub = 0;
 		send_status(s, MSG_JS_STATUS);
 		break;
 	default:
