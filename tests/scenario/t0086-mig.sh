@@ -6,7 +6,9 @@
 # which keeps this fast; the jobs are made SSUSP by locking their host
 # (lsadmin limlock).  The lower of the queue's and the host's MIG
 # applies; a job that is not rerunnable, or that its user stopped
-# (USUSP), stays where it is.
+# (USUSP), stays where it is.  Last, a job suspended by load (a queue's
+# suspending threshold, the load set through an ELIM) migrates the same
+# way.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 3
@@ -25,6 +27,14 @@ PRIORITY = 40
 MIG = 60
 DESCRIPTION = Suspended jobs migrate after an hour.
 End Queue
+
+Begin Queue
+QUEUE_NAME = loadq
+PRIORITY = 40
+r1m = 0.25/1.75
+MIG = 0
+DESCRIPTION = Suspended by load, migrated at once.
+End Queue
 EOF
 # hosta waits an hour, hostc not at all; hostb has no MIG.
 cat >"$LSB_CONF/lsb.hosts" <<EOF
@@ -35,6 +45,8 @@ hostc      4    0
 default    4    -
 End Host
 EOF
+elim_install
+for h in hosta hostb hostc; do set_load $h "r1m 0 it 100"; done
 cluster_start
 cd "$T_DIR/jobs"
 ev="$T_DIR/work/c1/logdir/lsb.events"
@@ -138,5 +150,24 @@ expect_eq "with no MIG record" 0 "$(mig_records "$x")"
 
 LSF_LOCAL_HOST=hosta lsadmin limunlock >/dev/null 2>&1
 LSF_LOCAL_HOST=hostc lsadmin limunlock >/dev/null 2>&1
+bkill 0 >/dev/null 2>&1
+wait_for sh -c "[ -z \"\$(bjobs -noheader 2>/dev/null)\" ]"
+
+# ---- Suspended by load: hosta's r1m past loadq's 1.75 (someone logged
+# in, it = 0, so even the host's only job is suspended); MIG=0.
+wait_for sh -c "bhosts -w hosta | grep -q ' ok '"
+l=$(envjob l -q loadq -r -m "hosta+1 hostb")
+wait_for test -s env.l.hosta
+expect_eq "the job runs on hosta" hosta "$(exec_host "$l")"
+set_load hosta "r1m 100 it 0"
+check "suspended by load, migrated, run again" \
+    wait_for grep -qx 'LSB_RESTART=Y' env.l.hostb
+expect_eq "on hostb" hostb "$(exec_host "$l")"
+expect_eq "one MIG record" 1 "$(mig_records "$l")"
+expect_eq "after the JOB_STATUS that made it SSUSP (8) for load (5)" \
+    "8 5" \
+    "$(awk -v j="$l" '$1 == "\"JOB_STATUS\"" && $4 == j && $5 == 8 \
+    { print $5, $6 }' "$ev")"
+
 bkill 0 >/dev/null 2>&1
 finish
