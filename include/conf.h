@@ -211,6 +211,7 @@ struct queue_conf {
 	char		*job_starter;
 	char		*requeue_exit_values;
 	bool		 rerunnable;
+	int		 mig;		/* MIG minutes, -1 not set */
 	struct strv	 administrators;
 	char		*job_controls;
 	char		*terminate_when;

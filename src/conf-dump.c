@@ -210,6 +210,7 @@ dump_queue(const struct queue_conf *q, FILE *fp)
 	fprintf(fp, "%sREQUEUE_EXIT_VALUES = %s\n", pre,
 	    str(q->requeue_exit_values));
 	fprintf(fp, "%sRERUNNABLE = %s\n", pre, q->rerunnable ? "yes" : "no");
+	fprintf(fp, "%sMIG = %d\n", pre, q->mig);
 	put_list(fp, pre, "ADMINISTRATORS", &q->administrators);
 	fprintf(fp, "%sJOB_CONTROLS = %s\n", pre, str(q->job_controls));
 	fprintf(fp, "%sTERMINATE_WHEN = %s\n", pre, str(q->terminate_when));

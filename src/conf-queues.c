@@ -59,6 +59,7 @@ queue_conf_init(struct queue_conf *q)
 	q->proclimit.deflt = q->proclimit.max = -1;
 	q->proclimit_min = -1;
 	q->job_accept_interval = -1;
+	q->mig = -1;
 	strv_init(&q->administrators);
 	strv_init(&q->keys);
 	strv_init(&q->vals);
@@ -264,7 +265,7 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 	const char *unit = cfg->lsf.unit_for_limits;
 	const char *why = NULL;
 	struct limit_pair scratch;
-	int idx, n;
+	int idx;
 	float f;
 	bool b;
 
@@ -360,7 +361,7 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 		if (conf_int(v, 0, 86400, &q->job_accept_interval) < 0)
 			why = "must be an integer >= 0";
 	} else if (strcasecmp(k, "MIG") == 0) {
-		if (conf_int(v, 0, INT_MAX, &n) < 0)
+		if (conf_int(v, 0, INT_MAX, &q->mig) < 0)
 			why = "must be minutes >= 0";
 	} else if (strcasecmp(k, "PRE_EXEC") == 0) {
 		set_str(&q->pre_exec, v);

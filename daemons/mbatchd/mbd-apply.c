@@ -159,6 +159,11 @@ job_status_apply(struct job *j, const struct ev_job_status *ev,
 		j->susp_reason = ev->status & JOB_STAT_RUN ? 0 : ev->reason;
 		j->susp_sub = ev->status & JOB_STAT_RUN ? 0 : ev->subreasons;
 		j->resume_sent = false;
+		/* MIG counts from the record that made it SSUSP. */
+		if (!(ev->status & JOB_STAT_SSUSP))
+			j->ssusp_since = 0;
+		else if (!(j->status & JOB_STAT_SSUSP))
+			j->ssusp_since = when;
 		job_set_status(j, ev->status & (JOB_STAT_RUN | JOB_STAT_USUSP |
 		    JOB_STAT_SSUSP));
 	}
@@ -187,6 +192,7 @@ job_signal_apply(struct job *j, const struct ev_job_signal *ev)
 		j->end_action = ev->flags & (SIG_F_REQUEUE | SIG_F_HOLD |
 		    SIG_F_MIG);
 	if (sig == SIGKILL || sig == SIGTERM || sig == SIGINT) {
+		j->kill_asked = true;
 		j->sig_pending = true;
 		j->pending_sig = sig == SIGKILL && !(ev->flags & SIG_F_FORCE) ?
 		    SIG_KILL_SEQ : sig;

@@ -151,9 +151,10 @@ job_clear_run(struct job *j)
 	j->cpu_time = 0;
 	j->mem_kb = j->max_mem_kb = j->avg_mem_kb = -1;
 	j->susp_reason = j->susp_sub = 0;
+	j->ssusp_since = 0;
 	j->forced = j->no_susp = false;
 	j->end_action = 0;
-	j->kill_done = false;
+	j->kill_done = j->kill_asked = false;
 	j->sig_pending = false;
 	free(j->exec_cwd);
 	free(j->exec_home);
@@ -406,17 +407,38 @@ do_force(struct job *j, struct ctl *c)
 	return LSBE_NO_ERROR;
 }
 
-static bool
-rerunnable(const struct job *j)
+bool
+job_rerunnable(const struct job *j)
 {
 	return (j->options & SUB_RERUNNABLE) || j->queue->conf->rerunnable;
+}
+
+void
+job_migrate(struct job *j, struct mhost **hosts, int nhosts, int uid,
+    const char *user, int reason)
+{
+	struct ev_mig ev;
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.jobid = j->jobid;
+	for (int i = 0; i < nhosts; i++)
+		strv_push(&ev.hosts, hosts[i]->name);
+	ev.uid = uid;
+	ev.idx = j->idx;
+	ev.user = (char *)user;
+	ev_mig_write(&sb, time(NULL), &ev);
+	log_record(&sb);
+	sb_release(&sb);
+	job_mig_apply(j, &ev);
+	strv_release(&ev.hosts);
+	job_signal_record(j, "KILL", uid, user, SIG_F_MIG);
+	signal_send(j, SIG_KILL_SEQ, reason);
 }
 
 static int
 do_mig(struct job *j, struct ctl *c)
 {
-	struct ev_mig ev;
-	struct strbuf sb = STRBUF_INIT;
 	bool owner = j->uid == c->uid;
 
 	if (!may_control(c, j))
@@ -425,23 +447,10 @@ do_mig(struct job *j, struct ctl *c)
 		return LSBE_JOB_FINISH;
 	if (!JOB_STAT_STARTED(j->status))
 		return LSBE_NOT_STARTED;
-	if (!rerunnable(j))
+	if (!job_rerunnable(j))
 		return LSBE_NOT_RERUNNABLE;
-	memset(&ev, 0, sizeof(ev));
-	ev.jobid = j->jobid;
-	for (int i = 0; i < c->nhosts; i++)
-		strv_push(&ev.hosts, c->hosts[i]->name);
-	ev.uid = c->uid;
-	ev.idx = j->idx;
-	ev.user = (char *)c->user;
-	ev_mig_write(&sb, time(NULL), &ev);
-	log_record(&sb);
-	sb_release(&sb);
-	job_mig_apply(j, &ev);
-	strv_release(&ev.hosts);
-	job_signal_record(j, "KILL", c->uid, c->user, SIG_F_MIG);
-	signal_send(j, SIG_KILL_SEQ, owner ? TERM_REQUEUE_OWNER :
-	    TERM_REQUEUE_ADMIN);
+	job_migrate(j, c->hosts, c->nhosts, c->uid, c->user, owner ?
+	    TERM_REQUEUE_OWNER : TERM_REQUEUE_ADMIN);
 	return LSBE_NO_ERROR;
 }
 

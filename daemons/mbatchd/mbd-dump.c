@@ -92,6 +92,10 @@ dump_job(struct strbuf *sb, const struct job *j)
 	    j->susp_reason, j->susp_sub, j->hold_reason, j->pend_note, j->end_action,
 	    j->kill_done, j->preexec_fails, j->forced, j->no_susp,
 	    j->restart);
+	if (j->status & JOB_STAT_SSUSP)
+		sb_addf(sb, " ssusp_since=%lld", (long long)j->ssusp_since);
+	if (j->kill_asked)
+		sb_addf(sb, " kill_asked=1");
 	if (j->sig_pending)
 		sb_addf(sb, " sig_pending=%d/%d", j->pending_sig,
 		    j->pending_reason);

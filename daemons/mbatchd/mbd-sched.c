@@ -303,6 +303,7 @@ sched_tick(void)
 
 	run_windows(now);
 	host_locks();
+	mig_pass(now);
 	deadline_pass(now);
 	for (int i = 0; i < mbd->nqueues; i++) {
 		struct mqueue *q = mbd->queues[i];

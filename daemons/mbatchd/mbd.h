@@ -25,6 +25,7 @@
  *	mbd-reconfig.c	badmin reconfig: the new configuration, in place
  *	mbd-array.c	job arrays: the parent and its elements
  *	mbd-depend.c	bsub -w conditions, judged before each pass
+ *	mbd-mig.c	MIG: migrating jobs system-suspended too long
  *	mbd-users.c	users' and queues' job slot limits for the policy
  *	mbd-reserve.c	rusage[] reservations of running jobs
  *	mbd-modify.c	bmod
@@ -169,8 +170,11 @@ struct job {
 	int64_t		 max_mem_kb;
 	int64_t		 avg_mem_kb;
 	bool		 kill_done;	/* bkill -d: record DONE */
+	bool		 kill_asked;	/* this run was told to end (JOB_SIGNAL) */
 	int		 susp_reason;	/* SUSP_* while suspended */
 	int		 susp_sub;	/* SUSP_LOAD: the load index */
+	int64_t		 ssusp_since;	/* when it became SSUSP (that JOB_STATUS
+					 * record's time), for MIG; else 0 */
 	int		 hold_reason;	/* PEND_USER_STOP / PEND_ADMIN_STOP */
 	int		 end_action;	/* SIG_F_REQUEUE|HOLD|MIG on its end */
 	int		 pend_note;	/* PEND_REQUEUED, PEND_MIGRATING, ... */
@@ -557,6 +561,17 @@ int	 job_resume(struct job *, int uid, const char *user, bool admin);
 void	 job_move(struct job *, int position, bool top, bool mine_only);
 void	 job_switch(struct job *, struct mqueue *dest);
 void	 job_clear_run(struct job *);
+/* bsub -r or RERUNNABLE: bmig and MIG may migrate it. */
+bool	 job_rerunnable(const struct job *);
+/* Migrate a started job as bmig does: the MIG record, then JOB_SIGNAL
+ * KILL with SIG_F_MIG; its end brings it back to the head of its queue.
+ * hosts (bmig -m) may be empty. */
+void	 job_migrate(struct job *, struct mhost **hosts, int nhosts, int uid,
+	    const char *user, int reason);
+
+/* mbd-mig.c */
+/* MIG (lsb.queues, lsb.hosts): migrate the jobs SSUSP long enough. */
+void	 mig_pass(int64_t now);
 
 /* mbd-submit.c */
 /* Would the queue take this job as if it were submitted now? */

@@ -62,7 +62,8 @@ write_conf(void)
 	write_file(lsb, "lsb.params", "Begin Parameters\n"
 	    "DEFAULT_QUEUE = normal\nEnd Parameters\n");
 	write_file(lsb, "lsb.queues", "Begin Queue\nQUEUE_NAME = normal\n"
-	    "PRIORITY = 30\nEnd Queue\n");
+	    "PRIORITY = 30\nEnd Queue\n\nBegin Queue\nQUEUE_NAME = migq\n"
+	    "PRIORITY = 30\nMIG = 1\nEnd Queue\n");
 	write_file(lsb, "lsb.hosts", "Begin Host\nHOST_NAME MXJ\n"
 	    "default 2\nEnd Host\n");
 	write_file(lsb, "lsb.users", "");
@@ -137,14 +138,25 @@ assert_replay_equal(void)
 	sb_release(&replayed);
 }
 
+/* The record just logged (from start), applied as replay applies it. */
+static void
+apply_from(size_t start)
+{
+	struct ev_reader r;
+	const char *why;
+
+	ck_assert_int_eq(evr_init(&r, mbd_stub_log.buf + start,
+	    mbd_stub_log.len - start - 1, &why), 0);
+	evr_set_scratch(&r, &scratch);
+	ck_assert_int_eq(replay_record(&r, (off_t)start), 0);
+}
+
 /* bsub: a JOB_NEW record, applied as replay applies it. */
 static struct job *
-submit(int64_t jobid, bool hold)
+submit_to(int64_t jobid, const char *queue, int options, bool hold)
 {
 	struct ev_job_new ev;
 	struct strbuf sb = STRBUF_INIT;
-	struct ev_reader r;
-	const char *why;
 	size_t start = mbd_stub_log.len;
 
 	memset(&ev, 0, sizeof(ev));
@@ -152,7 +164,8 @@ submit(int64_t jobid, bool hold)
 	ev.uid = 1000;
 	ev.user = "alice";
 	ev.submit_time = 1000;
-	ev.queue = "normal";
+	ev.queue = (char *)queue;
+	ev.req.options = options;
 	ev.req.num_procs = ev.req.max_procs = 1;
 	ev.req.command = "sleep 60";
 	ev.req.user_priority = -1;
@@ -162,11 +175,14 @@ submit(int64_t jobid, bool hold)
 	ev_job_new_write(&sb, ev.submit_time, &ev);
 	log_record(&sb);
 	sb_release(&sb);
-	ck_assert_int_eq(evr_init(&r, mbd_stub_log.buf + start,
-	    mbd_stub_log.len - start - 1, &why), 0);
-	evr_set_scratch(&r, &scratch);
-	ck_assert_int_eq(replay_record(&r, (off_t)start), 0);
+	apply_from(start);
 	return job_find(jobid, 0);
+}
+
+static struct job *
+submit(int64_t jobid, bool hold)
+{
+	return submit_to(jobid, "normal", 0, hold);
 }
 
 static void
@@ -368,6 +384,98 @@ START_TEST(test_held_then_suspended)
 }
 END_TEST
 
+/* The host reports a new state, logged at a given time. */
+static void
+status_at(struct job *j, int status, int reason, int64_t when)
+{
+	struct ev_job_status ev;
+	struct strbuf sb = STRBUF_INIT;
+	size_t start = mbd_stub_log.len;
+
+	job_status_fill(j, status, &ev);
+	ev.reason = reason;
+	ev_job_status_write(&sb, when, &ev);
+	log_record(&sb);
+	sb_release(&sb);
+	apply_from(start);
+}
+
+/* MIG counts from the record that made the job SSUSP, whatever follows
+ * while it stays so; anything else forgets it. */
+START_TEST(test_ssusp_since)
+{
+	struct job *j = submit(10, false);
+
+	start(j, "hosta");
+	executed(j, 700);
+	ck_assert_int_eq(j->ssusp_since, 0);
+	status_at(j, JOB_STAT_SSUSP, SUSP_LOAD, 2100);
+	ck_assert_int_eq(j->ssusp_since, 2100);
+	status_at(j, JOB_STAT_SSUSP, SUSP_HOST_LOCK, 2200);
+	ck_assert_int_eq(j->ssusp_since, 2100);
+	status_at(j, JOB_STAT_RUN, 0, 2300);
+	ck_assert_int_eq(j->ssusp_since, 0);
+	status_at(j, JOB_STAT_SSUSP, SUSP_LOAD, 2400);
+	ck_assert_int_eq(j->ssusp_since, 2400);
+	assert_replay_equal();
+	j = job_find(10, 0);
+	ck_assert_int_eq(j->ssusp_since, 2400);
+	status_at(j, JOB_STAT_USUSP, SUSP_USER_STOP, 2500);
+	ck_assert_int_eq(j->ssusp_since, 0);
+	assert_replay_equal();
+}
+END_TEST
+
+static int
+mig_records(void)
+{
+	int n = 0;
+
+	for (const char *p = mbd_stub_log.buf; p && (p = strstr(p,
+	    "\"MIG\" ")) != NULL; p++)
+		n++;
+	return n;
+}
+
+/* The MIG pass: queue migq's MIG = 1 minute, counted from the SSUSP
+ * record; one migration per suspension, only for a rerunnable job. */
+START_TEST(test_mig_pass)
+{
+	struct job *j = submit_to(11, "migq", SUB_RERUNNABLE, false);
+	struct job *n = submit_to(12, "migq", 0, false);
+	struct job *k = submit_to(13, "migq", SUB_RERUNNABLE, false);
+
+	start(j, "hosta");
+	start(n, "hosta");
+	start(k, "hostb");
+	status_at(j, JOB_STAT_SSUSP, SUSP_HOST_LOCK, 5000);
+	status_at(n, JOB_STAT_SSUSP, SUSP_HOST_LOCK, 5000);
+	status_at(k, JOB_STAT_SSUSP, SUSP_HOST_LOCK, 5000);
+	/* Killed by its owner before its time is up: not migrated. */
+	job_signal_record(k, "KILL", 1000, "alice", 0);
+	ck_assert(k->kill_asked);
+	mig_pass(5059);
+	ck_assert_int_eq(mig_records(), 0);
+	mig_pass(5060);
+	ck_assert_int_eq(mig_records(), 1);
+	ck_assert_int_eq(j->end_action, SIG_F_MIG);
+	ck_assert(j->kill_asked);
+	ck_assert(j->restart);
+	ck_assert_int_eq(n->end_action, 0);
+	ck_assert_int_eq(k->end_action, 0);
+	mig_pass(5061);
+	mig_pass(9999);
+	ck_assert_int_eq(mig_records(), 1);
+	/* Its end (sched_finish_job): back first in its queue. */
+	job_requeue(j, false, PEND_MIGRATING);
+	ck_assert_int_eq(j->status, JOB_STAT_PEND);
+	ck_assert_int_eq(j->ssusp_since, 0);
+	ck_assert(!j->kill_asked);
+	ck_assert(j->restart);
+	assert_replay_equal();
+}
+END_TEST
+
 static Suite *
 mbd_suite(void)
 {
@@ -384,6 +492,8 @@ mbd_suite(void)
 	tcase_add_test(tc, test_pre_exec_failures);
 	tcase_add_test(tc, test_kill_done);
 	tcase_add_test(tc, test_held_then_suspended);
+	tcase_add_test(tc, test_ssusp_since);
+	tcase_add_test(tc, test_mig_pass);
 	suite_add_tcase(s, tc);
 	return s;
 }
