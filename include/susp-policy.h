@@ -94,6 +94,13 @@ struct susp_decision {
 enum susp_action susp_policy_decide(const struct susp_host *,
 	    const struct susp_job *jobs, int njobs, struct susp_decision *d);
 /*
+ * May this job, suspended, go on now: the host's scheduling thresholds
+ * hold, and its queue's RESUME_COND or else its scheduling thresholds?
+ * (mbatchd asks it for the jobs it resumes itself: bresumed ones.)
+ */
+bool	 susp_policy_may_resume(const struct susp_host *,
+	    const struct susp_job *);
+/*
  * LSF's suspending reason text for bjobs -l/-s, without the leading
  * space and trailing ';' bjobs lays out: e.g. "Host load exceeded
  * threshold: 1-minute CPU run queue length (r1m)".  Returns buf.

@@ -100,6 +100,17 @@ may_resume(const struct susp_host *h, const struct susp_job *j,
 	    policy_over_sched(j->qthr, eff) < 0;
 }
 
+bool
+susp_policy_may_resume(const struct susp_host *h, const struct susp_job *j)
+{
+	float eff[NLOADIDX];
+
+	if (h->load == NULL)
+		return false;
+	effective(h, eff);
+	return may_resume(h, j, eff);
+}
+
 /* Is a checked before b for suspension? */
 static bool
 susp_first(const struct susp_job *a, const struct susp_job *b)

@@ -17,6 +17,7 @@
 
 #include "log.h"
 #include "mbd.h"
+#include "susp-policy.h"
 
 struct ctl {
 	const struct ctrl_req *rq;
@@ -579,6 +580,24 @@ job_host_locked(const struct job *j)
 	return false;
 }
 
+/* The same rule as sbatchd's for jobs it suspended by load. */
+static bool
+load_allows(struct mhost *h, const struct job *j)
+{
+	struct susp_host sh;
+	struct susp_job sj;
+
+	memset(&sh, 0, sizeof(sh));
+	sh.load = h->load;
+	sh.ncpus = h->ph.rr.ncpus;
+	sh.thr = h->ph.thr;
+	sh.rr = &h->ph.rr;
+	memset(&sj, 0, sizeof(sj));
+	sj.qthr = &j->queue->conf->thr;
+	sj.resume_cond = j->queue->resume_rr;
+	return susp_policy_may_resume(&sh, &sj);
+}
+
 /*
  * Resume what the system may resume: jobs bresumed by their users, and
  * jobs whose queue's run window has opened again, when their host is
@@ -610,11 +629,8 @@ resume_pass(void)
 		h = j->exec[0];
 		if (done == NULL)
 			done = xcalloc((size_t)mbd->nhosts + 1, sizeof(bool));
-		if (done[h->index] || h->sbd == NULL || (!j->no_susp &&
-		    (policy_over_sched_host(h->ph.thr, h->load,
-		    h->ph.rr.ncpus) >= 0 ||
-		    policy_over_sched_host(&j->queue->conf->thr, h->load,
-		    h->ph.rr.ncpus) >= 0)))
+		if (done[h->index] || h->sbd == NULL ||
+		    (!j->no_susp && !load_allows(h, j)))
 			continue;
 		done[h->index] = true;
 		j->resume_sent = true;

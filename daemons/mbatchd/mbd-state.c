@@ -984,6 +984,26 @@ queue_configure(struct mqueue *q, const struct queue_conf *qc, int order)
 		}
 	}
 	q->pq.rr = q->rr;
+	if (q->resume_rr) {
+		resreq_release(q->resume_rr);
+		free(q->resume_rr);
+		q->resume_rr = NULL;
+	}
+	if (qc->resume_cond && *qc->resume_cond) {
+		char *cause = NULL;
+
+		/* Checked with the file: only a changed syntax fails here. */
+		q->resume_rr = xcalloc(1, sizeof(*q->resume_rr));
+		if (resreq_parse(q->resume_rr, qc->resume_cond,
+		    c->lsf.unit_for_limits, &cause) < 0) {
+			log_warnx("queue %s: RESUME_COND ignored: %s",
+			    q->name, cause);
+			free(cause);
+			resreq_release(q->resume_rr);
+			free(q->resume_rr);
+			q->resume_rr = NULL;
+		}
+	}
 	free(q->host_ok);
 	q->host_ok = NULL;
 	if (qc->hosts.n > 0) {

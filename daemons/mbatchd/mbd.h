@@ -211,6 +211,7 @@ struct mqueue {
 	char		*name;
 	const struct queue_conf *conf;
 	struct resreq	*rr;		/* RES_REQ */
+	struct resreq	*resume_rr;	/* RESUME_COND */
 	bool		*host_ok;	/* per host index, NULL = all */
 	struct strv	 users;		/* USERS expanded; empty = all */
 	struct strv	 admins;	/* ADMINISTRATORS expanded */

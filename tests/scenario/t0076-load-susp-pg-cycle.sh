@@ -4,7 +4,8 @@
 # (LSF's pg reason text); a job that raises the load itself is suspended
 # when it rises and resumed when it drops, as often as that happens, and
 # loses nothing (its output counts on without a gap or a repeat, and it
-# ends DONE); every change is a JOB_STATUS record.
+# ends DONE); every change is a JOB_STATUS record.  A bresumed job waits
+# for its queue's RESUME_COND, as one suspended by load does.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 2
@@ -14,6 +15,12 @@ Begin Queue
 QUEUE_NAME = pgq
 PRIORITY = 10
 pg = 2/5
+End Queue
+
+Begin Queue
+QUEUE_NAME = rcq
+PRIORITY = 10
+RESUME_COND = select[r1m < 0.3]
 End Queue
 
 Begin Queue
@@ -97,6 +104,25 @@ wait_for job_is "$s" DONE || fail "the job did not end"
 expect_eq "it ends DONE" DONE "$(job_stat "$s")"
 expect_eq "its count has no gap and no repeat" yes \
     "$(awk '$1 != NR { bad = 1 } END { print (NR > 0 && !bad) ? "yes" : "no" }' self.out)"
+
+# bresume: the job waits (SSUSP) until RESUME_COND holds.
+load "r1m 0.5 pg 0 it 100"
+u=$(submit -q rcq -m hostb -o /dev/null sleep 600)
+wait_for job_is "$u" RUN
+bstop "$u" >/dev/null
+wait_for job_is "$u" USUSP
+bresume "$u" >/dev/null
+wait_for job_is "$u" SSUSP
+expect_eq "bresumed, it waits for the load" \
+    ' Waiting for re-scheduling after being resumed by user;' \
+    "$(bjobs -s "$u" | tail -1)"
+# Three turns at 0.5 per CPU, RESUME_COND false: it must stay.
+sleep 3
+expect_eq "RESUME_COND false: still suspended" SSUSP "$(job_stat "$u")"
+load "r1m 0.1 pg 0 it 100"
+wait_for job_is "$u" RUN || fail "job $u was not resumed"
+expect_eq "RESUME_COND true: resumed" RUN "$(job_stat "$u")"
+
 ev=$T_DIR/work/c1/logdir/lsb.events
 out=$(awk -v j="$s" '$1 == "\"JOB_STATUS\"" && $4 == j && ($5 == 8 || $5 == 4) { printf "%s ", $5 }' "$ev")
 expect_eq "three suspensions and resumptions logged" "8 4 8 4 8 4 " "$out"

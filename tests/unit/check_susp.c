@@ -455,6 +455,31 @@ START_TEST(test_resume_cond)
 }
 END_TEST
 
+/* mbatchd's question for a bresumed job: the same rule, one job. */
+START_TEST(test_may_resume)
+{
+	fx_init();
+	F.h.ncpus = 2;
+	thr_sched(&F.qthr[0], LI_R1M, 0.5f);
+	thr_sched(&F.hthr, LI_UT, 0.5f);
+	F.load[LI_R1M] = 0.8f;		/* 0.4 per CPU: within */
+	ck_assert(susp_policy_may_resume(&F.h, &F.j[0]));
+	F.load[LI_R1M] = 1.2f;		/* 0.6 per CPU: over */
+	ck_assert(!susp_policy_may_resume(&F.h, &F.j[0]));
+	/* RESUME_COND replaces the queue's thresholds, per CPU too. */
+	F.j[0].resume_cond = cond("r1m < 0.7");
+	ck_assert(susp_policy_may_resume(&F.h, &F.j[0]));
+	F.load[LI_R1M] = 1.6f;
+	ck_assert(!susp_policy_may_resume(&F.h, &F.j[0]));
+	/* The host's still hold. */
+	F.load[LI_R1M] = 0.2f;
+	F.load[LI_UT] = 0.7f;
+	ck_assert(!susp_policy_may_resume(&F.h, &F.j[0]));
+	F.h.load = NULL;
+	ck_assert(!susp_policy_may_resume(&F.h, &F.j[0]));
+}
+END_TEST
+
 /* One per call, higher-priority queues first, then the earliest started. */
 START_TEST(test_resume_order)
 {
@@ -631,6 +656,7 @@ susp_suite(void)
 	tcase_add_test(tc, test_min_run);
 	tcase_add_test(tc, test_resume_all_sched);
 	tcase_add_test(tc, test_resume_cond);
+	tcase_add_test(tc, test_may_resume);
 	tcase_add_test(tc, test_resume_order);
 	tcase_add_test(tc, test_other_susp);
 	tcase_add_test(tc, test_suspend_wins);
