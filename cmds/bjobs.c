@@ -260,7 +260,7 @@ print_reasons(const struct job_info *j)
 
 		if (j->susp_reason)
 			printf(" %s;\n", susp_reason_fmt(j->susp_reason,
-			    j->susp_sub, buf, sizeof(buf)));
+			    j->susp_sub, j->susp_ext, buf, sizeof(buf)));
 		return;
 	}
 	if (j->pend_reason != PEND_NO_HOST) {
@@ -825,7 +825,7 @@ print_arrays(const struct jobs *js, bool noheader)
 #define JI_WIDE		(JI_SHORT | JI(project) | JI(start_time) |	\
 	JI(end_time) | JI(cpu_time) | JI(mem_kb) | JI(swap_kb) | JI(pids))
 #define JI_PENDING	(JI_SHORT | JI(susp_reason) | JI(susp_sub) |	\
-	JI(pend_reason) | JI(host_reasons))
+	JI(susp_ext) | JI(pend_reason) | JI(host_reasons))
 #define JI_ARRAYS	(JI_BASE | JI(job_name) | JI(user) |		\
 	JI(array_counts))
 

@@ -146,7 +146,6 @@ bool	 conf_blank(const char *);
 char	*conf_unquote(char *, unsigned flags);
 
 /* Every index unset, with the "no threshold" value for its direction. */
-void	 thresholds_init(struct thresholds *);
 /* One load value for index idx: a number >= 0, ut as fraction or %. */
 int	 conf_load_value(const char *, int idx, float *, const char **why);
 
@@ -184,5 +183,8 @@ void	 lsb_queues_release(struct lsf_config *);
 
 /* Is name a Numeric/Boolean/String resource from lsf.shared? */
 bool	 shared_has_resource(const struct shared_conf *, const char *);
+/* A dynamic Numeric resource (an ELIM's index), else NULL. */
+const struct resource_def *shared_numeric(const struct shared_conf *,
+	    const char *);
 
 #endif

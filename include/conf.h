@@ -40,11 +40,29 @@ void	 conf_diag_print(const struct conf_diag *, FILE *);
 bool	 conf_diag_is_warning(const char *msg);
 
 /* A load threshold pair per index: index = loadSched[/loadStop]. */
+/*
+ * A threshold on an external load index: an lsf.shared Numeric resource
+ * an ELIM reports, by name, with the resource's direction.  Kept inside
+ * struct thresholds, a few of them, so thresholds stay plain values.
+ */
+#define MAX_EXT_THRESHOLDS	8
+#define EXT_THRESHOLD_NAME	40
+struct ext_threshold {
+	char		 name[EXT_THRESHOLD_NAME];
+	float		 sched;
+	float		 stop;
+	bool		 sched_set;
+	bool		 stop_set;
+	bool		 increasing;
+	int		 res;		/* its place in lsf.shared */
+};
 struct thresholds {
 	float		 sched[NLOADIDX];
 	float		 stop[NLOADIDX];
 	unsigned	 sched_set;	/* bit i: sched[i] configured */
 	unsigned	 stop_set;	/* bit i: stop[i] configured */
+	int		 next;		/* external ones in ext[] */
+	struct ext_threshold ext[MAX_EXT_THRESHOLDS];
 };
 
 /*
@@ -359,6 +377,16 @@ int	 parse_mem_kb(const char *s, const char *unit, long long *kb);
 /* Time limit "[hh:]mm" (optionally "/host_or_model", ignored) in minutes. */
 int	 parse_time_limit(const char *s, long long *minutes);
 /* "r1m = 0.7/2.0" style value "sched[/stop]" for load index idx. */
+/* No threshold at all. */
+void	 thresholds_init(struct thresholds *);
+/* A threshold on an external load index, by name (a later one of the
+ * same name replaces it). */
+int	 parse_threshold_ext(const char *val, const char *name, int res,
+	    bool increasing, struct thresholds *t, const char **why);
+/* The external thresholds as lines of text, for the wire, and back
+ * (-1: a line is malformed; what came before it is kept). */
+void	 thresholds_ext_to_strv(const struct thresholds *, struct strv *);
+int	 thresholds_ext_from_strv(const struct strv *, struct thresholds *);
 int	 parse_threshold(const char *val, int idx, struct thresholds *t,
 	    const char **why);
 

@@ -208,9 +208,12 @@ const char	*susp_reason_text(int);
 /*
  * The whole text bjobs -l/-s show, without the leading space and the
  * trailing ';': SUSP_LOAD names the index sub ("Host load exceeded
- * threshold: 1-minute CPU run queue length (r1m)").  Returns buf.
+ * threshold: 1-minute CPU run queue length (r1m)"), or for an external
+ * one (sub >= NLOADIDX) ext, its description and name, when given.
+ * Returns buf.
  */
-const char	*susp_reason_fmt(int reason, int sub, char *buf, size_t len);
+const char	*susp_reason_fmt(int reason, int sub, const char *ext,
+		    char *buf, size_t len);
 
 /* Host status bits in mbatchd (bhosts). */
 #define HOST_STAT_OK		0x00

@@ -174,6 +174,15 @@ void	 policy_effective_load(const float *load, int ncpus, float *eff);
 int	 policy_over_sched_host(const struct thresholds *, const float *load,
 	    int ncpus);
 /*
+ * The external thresholds (ELIM indices) of t against the host's values:
+ * the first whose scheduling threshold the host is past (stop false), or
+ * whose suspending threshold it has reached (stop true: at equality
+ * too), as an index into t->ext; -1 none.  A value the host does not
+ * report is never past.
+ */
+int	 policy_over_ext(const struct thresholds *, const struct rr_host *,
+	    bool stop);
+/*
  * Thresholds that apply together (a job's queue and its hosts): merge
  * src into dst, each index keeping the more restrictive value, the lower
  * of an increasing index and the higher of a decreasing one.

@@ -282,6 +282,7 @@ struct job_info {
 	uint32_t	 nhost_reasons;
 	int		 susp_reason;	/* SUSP_* */
 	int		 susp_sub;	/* SUSP_LOAD: the load index */
+	char		*susp_ext;	/* an external one: "desc (name)" */
 	double		 cpu_time;	/* seconds */
 	int64_t		 mem_kb;	/* current */
 	int64_t		 max_mem_kb;
@@ -320,7 +321,8 @@ enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	F(INT, pgid) F(STRV, pids) F(I64A, rlimits, LSF_RLIM_NLIMITS)	\
 	F(INT, user_priority) F(INT, run_count)				\
 	F(I64A, array_counts, JA_NCOUNTS) F(STRV, asked_hosts)		\
-	F(STR, login_shell) F(STR, pre_exec) F(INT, susp_sub)
+	F(STR, login_shell) F(STR, pre_exec) F(INT, susp_sub)		\
+	F(STR, susp_ext)
 #define JIB_ENUM_(k, f, ...)	JIB_##f,
 enum { JOB_INFO_FIELDS(JIB_ENUM_) JIB_COUNT };
 #undef JIB_ENUM_
@@ -695,6 +697,8 @@ struct sbd_job_susp {
 	uint32_t	 hstop_set;
 	int		 sleep_time;	/* SBD_SLEEP_TIME, seconds */
 	int		 pg_susp_it;	/* PG_SUSP_IT, seconds */
+	struct strv	 qext;		/* external thresholds, lines of */
+	struct strv	 hext;		/*   thresholds_ext_to_strv */
 };
 struct job_ack {
 	int64_t		 jobid;

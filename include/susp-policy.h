@@ -84,6 +84,8 @@ struct susp_decision {
 	int			 job;		/* index in the jobs array */
 	enum susp_why		 why;		/* for SUSP_ACT_SUSPEND */
 	int			 index;		/* load index, or -1 */
+	const struct ext_threshold *ext;	/* or the external index
+						   reached (in a thr given) */
 };
 
 /*

@@ -41,6 +41,18 @@ put_thresholds(FILE *fp, const char *prefix, const struct thresholds *t)
 			fprintf(fp, "%g", (double)t->stop[i]);
 		fputc('\n', fp);
 	}
+	for (int i = 0; i < t->next; i++) {
+		const struct ext_threshold *e = &t->ext[i];
+
+		fprintf(fp, "%s%s = ", prefix, e->name);
+		if (e->sched_set)
+			fprintf(fp, "%g", (double)e->sched);
+		fputc('/', fp);
+		if (e->stop_set)
+			fprintf(fp, "%g", (double)e->stop);
+		fprintf(fp, " (%s)\n", e->increasing ? "increasing" :
+		    "decreasing");
+	}
 }
 
 static void

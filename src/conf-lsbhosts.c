@@ -63,9 +63,21 @@ read_host_row(struct lsf_config *cfg, const char *path,
 	for (size_t i = 0; i < t->cols.n; i++) {
 		int idx = load_index_lookup(t->cols.v[i]);
 		const char *v = conf_cell(r, (int)i);
+		const struct resource_def *rd;
 
-		if (idx < 0 || v == NULL)
+		if (v == NULL)
 			continue;
+		if (idx < 0) {
+			/* A column named after an ELIM's index. */
+			rd = shared_numeric(&cfg->shared, t->cols.v[i]);
+			if (rd != NULL && parse_threshold_ext(v, rd->name,
+			    (int)(rd - cfg->shared.resources), rd->increasing,
+			    &h->thr, &why) < 0)
+				conf_diag_error(d, path, r->line,
+				    "host %s: bad threshold %s = %s: %s", name,
+				    t->cols.v[i], v, why);
+			continue;
+		}
 		if (parse_threshold(v, idx, &h->thr, &why) < 0)
 			conf_diag_error(d, path, r->line,
 			    "host %s: bad threshold %s = %s: %s", name,

@@ -263,7 +263,8 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 {
 	const char *k = e->key, *v = e->val;
 	const char *unit = cfg->lsf.unit_for_limits;
-	const char *why = NULL;
+	const char *why = NULL, *why2;
+	const struct resource_def *rd;
 	struct limit_pair scratch;
 	int idx;
 	float f;
@@ -383,6 +384,14 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 	    strcasecmp(k, "RUN_TIME_FACTOR") == 0) {
 		if (conf_float(v, 0, 1e9, &f) < 0)
 			why = "must be a number >= 0";
+	} else if ((rd = shared_numeric(&cfg->shared, k)) != NULL) {
+		/* An ELIM's index: thresholds as for the built-in ones. */
+		if (parse_threshold_ext(v, rd->name,
+		    (int)(rd - cfg->shared.resources), rd->increasing, &q->thr,
+		    &why2) < 0)
+			conf_diag_error(d, path, e->line,
+			    "queue %s: bad threshold %s = %s: %s", q->name, k,
+			    v, why2);
 	} else if (!conf_key_in(k, quiet_keys) &&
 	    !shared_has_resource(&cfg->shared, k)) {
 		conf_diag_warn(d, path, e->line,

@@ -258,6 +258,17 @@ shared_conf_read(struct shared_conf *s, const char *path, struct conf_diag *d)
 	conf_file_release(&f);
 }
 
+const struct resource_def *
+shared_numeric(const struct shared_conf *s, const char *name)
+{
+	for (int i = 0; i < s->nresources; i++)
+		if (strcmp(s->resources[i].name, name) == 0)
+			return s->resources[i].type == RES_NUMERIC &&
+			    s->resources[i].interval > 0 ?
+			    &s->resources[i] : NULL;
+	return NULL;
+}
+
 bool
 shared_has_resource(const struct shared_conf *s, const char *name)
 {

@@ -131,6 +131,7 @@ thresholds_init(struct thresholds *t)
 	}
 	t->sched_set = 0;
 	t->stop_set = 0;
+	t->next = 0;
 }
 
 int
@@ -162,19 +163,16 @@ conf_load_value(const char *s, int idx, float *out, const char **why)
 	return 0;
 }
 
-int
-parse_threshold(const char *val, int idx, struct thresholds *t,
-    const char **why)
+/* "sched[/stop]": what is given of each; idx is the load index (for ut's
+ * percentages) or -1 for an external one. */
+static int
+parse_pair(const char *val, int idx, bool *has_s, float *fs, bool *has_t,
+    float *ft, const char **why)
 {
 	char *copy, *s, *slash, *stop = NULL;
-	float fs = 0, ft = 0;
-	bool has_s, has_t = false;
 	int rc = -1;
 
-	if (idx < 0 || idx >= NLOADIDX) {
-		*why = "unknown load index";
-		return -1;
-	}
+	*has_s = *has_t = false;
 	if (val == NULL)
 		return 0;
 	copy = xstrdup(val);
@@ -190,18 +188,37 @@ parse_threshold(const char *val, int idx, struct thresholds *t,
 			*why = "more than one \"/\"";
 			goto out;
 		}
-		has_t = *stop != '\0';
+		*has_t = *stop != '\0';
 	}
 	s = str_trim(s);
-	has_s = *s != '\0';
-	if (!has_s && !has_t) {
+	*has_s = *s != '\0';
+	if (!*has_s && !*has_t) {
 		*why = "no value";
 		goto out;
 	}
-	if (has_s && conf_load_value(s, idx, &fs, why) < 0)
+	if (*has_s && conf_load_value(s, idx, fs, why) < 0)
 		goto out;
-	if (has_t && conf_load_value(stop, idx, &ft, why) < 0)
+	if (*has_t && conf_load_value(stop, idx, ft, why) < 0)
 		goto out;
+	rc = 0;
+out:
+	free(copy);
+	return rc;
+}
+
+int
+parse_threshold(const char *val, int idx, struct thresholds *t,
+    const char **why)
+{
+	float fs = 0, ft = 0;
+	bool has_s, has_t;
+
+	if (idx < 0 || idx >= NLOADIDX) {
+		*why = "unknown load index";
+		return -1;
+	}
+	if (parse_pair(val, idx, &has_s, &fs, &has_t, &ft, why) < 0)
+		return -1;
 	if (has_s) {
 		t->sched[idx] = fs;
 		t->sched_set |= 1u << idx;
@@ -210,8 +227,82 @@ parse_threshold(const char *val, int idx, struct thresholds *t,
 		t->stop[idx] = ft;
 		t->stop_set |= 1u << idx;
 	}
-	rc = 0;
-out:
-	free(copy);
-	return rc;
+	return 0;
+}
+
+int
+parse_threshold_ext(const char *val, const char *name, int res,
+    bool increasing, struct thresholds *t, const char **why)
+{
+	struct ext_threshold *e = NULL;
+	float fs = 0, ft = 0;
+	bool has_s, has_t;
+
+	if (strlen(name) >= EXT_THRESHOLD_NAME) {
+		*why = "resource name too long";
+		return -1;
+	}
+	if (parse_pair(val, -1, &has_s, &fs, &has_t, &ft, why) < 0)
+		return -1;
+	if (!has_s && !has_t)
+		return 0;
+	for (int i = 0; i < t->next; i++)
+		if (strcmp(t->ext[i].name, name) == 0)
+			e = &t->ext[i];
+	if (e == NULL) {
+		if (t->next == MAX_EXT_THRESHOLDS) {
+			*why = "more than 8 external load indices have "
+			    "thresholds";
+			return -1;
+		}
+		e = &t->ext[t->next++];
+	}
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->increasing = increasing;
+	e->res = res;
+	e->sched_set = has_s;
+	e->sched = fs;
+	e->stop_set = has_t;
+	e->stop = ft;
+	return 0;
+}
+
+/* "name res increasing sched_set sched stop_set stop" */
+void
+thresholds_ext_to_strv(const struct thresholds *t, struct strv *v)
+{
+	for (int i = 0; i < t->next; i++) {
+		const struct ext_threshold *e = &t->ext[i];
+
+		strv_push_nodup(v, xasprintf("%s %d %d %d %.9g %d %.9g",
+		    e->name, e->res, e->increasing, e->sched_set,
+		    (double)e->sched, e->stop_set, (double)e->stop));
+	}
+}
+
+int
+thresholds_ext_from_strv(const struct strv *v, struct thresholds *t)
+{
+	t->next = 0;
+	for (size_t i = 0; i < v->n && t->next < MAX_EXT_THRESHOLDS; i++) {
+		struct ext_threshold *e = &t->ext[t->next];
+		char name[EXT_THRESHOLD_NAME];
+		int res, inc, ss, ts, n = 0;
+		float sv, tv;
+
+		if (sscanf(v->v[i], "%39s %d %d %d %g %d %g%n", name, &res,
+		    &inc, &ss, &sv, &ts, &tv, &n) != 7 || v->v[i][n] != '\0')
+			return -1;
+		memset(e, 0, sizeof(*e));
+		memcpy(e->name, name, sizeof(e->name));
+		e->res = res;
+		e->increasing = inc != 0;
+		e->sched_set = ss != 0;
+		e->sched = sv;
+		e->stop_set = ts != 0;
+		e->stop = tv;
+		t->next++;
+	}
+	return 0;
 }

@@ -303,7 +303,8 @@ GET(f_susp_reason)
 	char buf[160];
 
 	if (JOB_STAT_SUSPENDED(j->status) && j->susp_reason)
-		sb_adds(sb, susp_reason_fmt(j->susp_reason, j->susp_sub, buf,
+		sb_adds(sb, susp_reason_fmt(j->susp_reason, j->susp_sub,
+		    j->susp_ext, buf,
 		    sizeof(buf)));
 }
 GET(f_run_time)
@@ -449,7 +450,7 @@ static const struct jfield fields[] = {
 	{ "nexec_host", "NEXEC_HOST", 10, f_nexec_host, JI(exec_hosts) },
 	{ "estimated_start_time", "ESTIMATED_START_TIME", 20, f_empty, 0 },
 	{ "suspend_reason", "SUSPEND_REASON", 50, f_susp_reason,
-	    JI(susp_reason) | JI(susp_sub) },
+	    JI(susp_reason) | JI(susp_sub) | JI(susp_ext) },
 	{ "corelimit", "CORELIMIT", 15, f_corelimit, JI(rlimits) },
 	{ "stacklimit", "STACKLIMIT", 15, f_stacklimit, JI(rlimits) },
 	{ "swaplimit", "SWAPLIMIT", 10, f_swaplimit, JI(rlimits) },

@@ -194,11 +194,17 @@ susp_reason_text(int r)
 }
 
 const char *
-susp_reason_fmt(int reason, int sub, char *buf, size_t len)
+susp_reason_fmt(int reason, int sub, const char *ext, char *buf,
+    size_t len)
 {
 	const char *desc;
 	size_t n;
 
+	if (reason == SUSP_LOAD && sub >= NLOADIDX && ext != NULL &&
+	    *ext != '\0') {
+		snprintf(buf, len, "%s: %s", susp_reason_text(SUSP_LOAD), ext);
+		return buf;
+	}
 	if (reason != SUSP_LOAD || sub < 0 || sub >= NLOADIDX) {
 		snprintf(buf, len, "%s", susp_reason_text(reason));
 		return buf;

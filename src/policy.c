@@ -185,6 +185,28 @@ policy_over_sched_host(const struct thresholds *t, const float *load,
 	return policy_over_sched(t, eff);
 }
 
+int
+policy_over_ext(const struct thresholds *t, const struct rr_host *rh,
+    bool stop)
+{
+	double v;
+
+	if (t == NULL || t->next == 0 || rh == NULL)
+		return -1;
+	for (int i = 0; i < t->next; i++) {
+		const struct ext_threshold *e = &t->ext[i];
+		double lim = stop ? e->stop : e->sched;
+
+		if (!(stop ? e->stop_set : e->sched_set) ||
+		    !resreq_ext_value(rh, e->name, &v))
+			continue;
+		if (stop ? (e->increasing ? v >= lim : v <= lim) :
+		    (e->increasing ? v > lim : v < lim))
+			return i;
+	}
+	return -1;
+}
+
 /* The more restrictive of two thresholds of index i. */
 static float
 stricter(int i, float a, float b)
@@ -236,9 +258,11 @@ host_queue_reason(struct pass *p, struct pol_host *h)
 	if (h->exclusive || h->took_exclusive)
 		return HR_EXCLUSIVE;
 	/* Run queue lengths per CPU (lsload -E), as LSF compares them. */
-	if (policy_over_sched_host(h->thr, h->rr.load, h->rr.ncpus) >= 0)
+	if (policy_over_sched_host(h->thr, h->rr.load, h->rr.ncpus) >= 0 ||
+	    policy_over_ext(h->thr, &h->rr, false) >= 0)
 		return HR_LOAD_SCHED;
-	if (policy_over_sched_host(q->thr, h->rr.load, h->rr.ncpus) >= 0)
+	if (policy_over_sched_host(q->thr, h->rr.load, h->rr.ncpus) >= 0 ||
+	    policy_over_ext(q->thr, &h->rr, false) >= 0)
 		return HR_QUEUE_LOAD;
 	if (q->rr && !resreq_select(q->rr, &h->rr))
 		return HR_RESREQ;

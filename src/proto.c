@@ -354,7 +354,7 @@ PROTO_IMPL(sbd_limits, SBD_LIMITS_FIELDS)
 	F(STR, stop_cond) F(STR, resume_cond)				\
 	F(FLTA, hsched, NLOADIDX) F(FLTA, hstop, NLOADIDX)		\
 	F(U32, hsched_set) F(U32, hstop_set) F(INT, sleep_time)		\
-	F(INT, pg_susp_it)
+	F(INT, pg_susp_it) F(STRV, qext) F(STRV, hext)
 PROTO_IMPL(sbd_job_susp, SBD_JOB_SUSP_FIELDS)
 
 #define JOB_ACK_FIELDS(F)						\

@@ -73,14 +73,24 @@ cond_true(const struct susp_host *h, const struct resreq *rr,
 /* Why job j is to be suspended now (SUSPW_NONE: it is not). */
 static enum susp_why
 stop_why(const struct susp_host *h, const struct susp_job *j,
-    const float *eff, int *index)
+    const float *eff, int *index, const struct ext_threshold **ext)
 {
 	bool skip_pg = pg_ignored(h);
+	int k;
 
+	*ext = NULL;
 	if ((*index = over_stop(h->thr, eff, skip_pg)) >= 0)
 		return SUSPW_HOST_LOAD;
+	if ((k = policy_over_ext(h->thr, h->rr, true)) >= 0) {
+		*ext = &h->thr->ext[k];
+		return SUSPW_HOST_LOAD;
+	}
 	if ((*index = over_stop(j->qthr, eff, skip_pg)) >= 0)
 		return SUSPW_QUEUE_LOAD;
+	if ((k = policy_over_ext(j->qthr, h->rr, true)) >= 0) {
+		*ext = &j->qthr->ext[k];
+		return SUSPW_QUEUE_LOAD;
+	}
 	*index = -1;
 	if (j->stop_cond != NULL && cond_true(h, j->stop_cond, eff))
 		return SUSPW_STOP_COND;
@@ -91,13 +101,15 @@ static bool
 may_resume(const struct susp_host *h, const struct susp_job *j,
     const float *eff)
 {
-	if (h->thr != NULL && h->thr->sched_set != 0 &&
-	    policy_over_sched(h->thr, eff) >= 0)
+	if (h->thr != NULL && ((h->thr->sched_set != 0 &&
+	    policy_over_sched(h->thr, eff) >= 0) ||
+	    policy_over_ext(h->thr, h->rr, false) >= 0))
 		return false;
 	if (j->resume_cond != NULL)
 		return cond_true(h, j->resume_cond, eff);
-	return j->qthr == NULL || j->qthr->sched_set == 0 ||
-	    policy_over_sched(j->qthr, eff) < 0;
+	return j->qthr == NULL || ((j->qthr->sched_set == 0 ||
+	    policy_over_sched(j->qthr, eff) < 0) &&
+	    policy_over_ext(j->qthr, h->rr, false) < 0);
 }
 
 bool
@@ -135,6 +147,7 @@ susp_policy_decide(const struct susp_host *h, const struct susp_job *jobs,
 {
 	float eff[NLOADIDX];
 	int running = 0, best = -1, index;
+	const struct ext_threshold *ext;
 	enum susp_why why;
 
 	memset(d, 0, sizeof *d);
@@ -162,12 +175,13 @@ susp_policy_decide(const struct susp_host *h, const struct susp_job *jobs,
 				continue;
 			if (best >= 0 && !susp_first(j, &jobs[best]))
 				continue;
-			why = stop_why(h, j, eff, &index);
+			why = stop_why(h, j, eff, &index, &ext);
 			if (why == SUSPW_NONE)
 				continue;
 			best = i;
 			d->why = why;
 			d->index = index;
+			d->ext = ext;
 		}
 		if (best >= 0) {
 			d->action = SUSP_ACT_SUSPEND;
@@ -200,9 +214,9 @@ susp_policy_reason(enum susp_why why, int index, char *buf, size_t len)
 	switch (why) {
 	case SUSPW_HOST_LOAD:
 	case SUSPW_QUEUE_LOAD:
-		return susp_reason_fmt(SUSP_LOAD, index, buf, len);
+		return susp_reason_fmt(SUSP_LOAD, index, NULL, buf, len);
 	case SUSPW_STOP_COND:
-		return susp_reason_fmt(SUSP_STOP_COND, -1, buf, len);
+		return susp_reason_fmt(SUSP_STOP_COND, -1, NULL, buf, len);
 	case SUSPW_RESUME_COND:
 		snprintf(buf, len,
 		    "RESUME_COND is false with current host load");

@@ -46,6 +46,33 @@ effective_res_req(const struct job *j)
 }
 
 /*
+ * An external load index by its place in lsf.shared, as a suspension
+ * names it: "licenses (nlic)", the description without its brackets
+ * then the name, as the built-in indices are named.  NULL if unknown.
+ */
+static char *
+ext_index_text(int res)
+{
+	const struct shared_conf *s = &mbd->conf.shared;
+	const struct resource_def *rd;
+	const char *desc;
+	size_t n;
+
+	if (res < 0 || res >= s->nresources)
+		return NULL;
+	rd = &s->resources[res];
+	desc = rd->desc ? rd->desc : "";
+	while (*desc == '(' || *desc == ' ')
+		desc++;
+	n = strlen(desc);
+	while (n > 0 && (desc[n - 1] == ')' || desc[n - 1] == ' '))
+		n--;
+	if (n == 0)
+		return xstrdup(rd->name);
+	return xasprintf("%.*s (%s)", (int)n, desc, rd->name);
+}
+
+/*
  * Fill what want asks for (JI() bits; JI_BASE always).  Strings are
  * borrowed from the job where they can be; what is made here (names,
  * the effective requirement, the reasons) is made only when asked for,
@@ -118,6 +145,9 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 	ji->run_count = (int)j->run_count;
 	ji->susp_reason = j->susp_reason;
 	ji->susp_sub = j->susp_sub;
+	if (j->susp_reason == SUSP_LOAD && j->susp_sub >= NLOADIDX &&
+	    (want & JI(susp_ext)))
+		ji->susp_ext = ext_index_text(j->susp_sub - NLOADIDX);
 	if (JOB_STAT_PENDING(j->status) &&
 	    (want & (JI(pend_reason) | JI(host_reasons)))) {
 		ji->pend_reason = job_pend_reason(j, &counts);
@@ -147,6 +177,7 @@ info_release(struct job_info *ji)
 	free(ji->effective_res_req);
 	strv_release(&ji->pids);
 	free(ji->host_reasons);
+	free(ji->susp_ext);
 }
 
 struct jq {

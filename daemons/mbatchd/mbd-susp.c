@@ -43,8 +43,15 @@ job_susp_send(struct job *j)
 	}
 	x.sleep_time = mbd->conf.params.sbd_sleep_time;
 	x.pg_susp_it = mbd->conf.params.pg_susp_it;
+	strv_init(&x.qext);
+	strv_init(&x.hext);
+	thresholds_ext_to_strv(&qc->thr, &x.qext);
+	if (h->ph.thr != NULL)
+		thresholds_ext_to_strv(h->ph.thr, &x.hext);
 	wbuf_init(&w);
 	sbd_job_susp_frame(&w, MSG_SBD_JOB_SUSP, 0, &x);
+	strv_release(&x.qext);
+	strv_release(&x.hext);
 	/* Behind the job's start, which waits for the log. */
 	sbd_send(h, &w, true);
 }
@@ -65,8 +72,9 @@ job_susp_relevant(const struct job *j)
 		return false;
 	qc = j->queue->conf;
 	h = j->exec[0];
-	return qc->thr.stop_set != 0 || qc->stop_cond != NULL ||
-	    (h->ph.thr != NULL && h->ph.thr->stop_set != 0);
+	return qc->thr.stop_set != 0 || qc->thr.next > 0 ||
+	    qc->stop_cond != NULL || (h->ph.thr != NULL &&
+	    (h->ph.thr->stop_set != 0 || h->ph.thr->next > 0));
 }
 
 /* Every started job (badmin reconfig: thresholds may have changed). */

@@ -133,6 +133,8 @@ jobs_susp(struct sbd_job_susp *x)
 	memcpy(host_thr.stop, x->hstop, sizeof(host_thr.stop));
 	host_thr.sched_set = x->hsched_set;
 	host_thr.stop_set = x->hstop_set;
+	if (thresholds_ext_from_strv(&x->hext, &host_thr) < 0)
+		log_warnx("malformed external thresholds from mbatchd");
 	if (x->pg_susp_it >= 0)
 		pg_susp_it = x->pg_susp_it;
 	load_set_sleep_time(x->sleep_time);
@@ -163,7 +165,10 @@ reason_of(const struct susp_decision *d, int *sub)
 	*sub = 0;
 	if (d->why == SUSPW_STOP_COND)
 		return SUSP_STOP_COND;
-	*sub = d->index >= 0 ? d->index : 0;
+	if (d->ext != NULL)
+		*sub = NLOADIDX + d->ext->res;
+	else
+		*sub = d->index >= 0 ? d->index : 0;
 	return SUSP_LOAD;
 }
 
@@ -180,9 +185,10 @@ act(struct sjob *j, const struct susp_decision *d)
 	if (d->action == SUSP_ACT_SUSPEND) {
 		sg.sig = SBD_SIG_SUSPEND;
 		sg.reason = reason_of(d, &sg.sub);
-		log_info("job %lld[%d]: suspended: %s", (long long)j->jobid,
-		    j->idx, susp_reason_fmt(sg.reason, sg.sub, buf,
-		    sizeof(buf)));
+		log_info("job %lld[%d]: suspended: %s%s%s",
+		    (long long)j->jobid, j->idx, susp_reason_fmt(sg.reason,
+		    sg.sub, NULL, buf, sizeof(buf)), d->ext ? ": " : "",
+		    d->ext ? d->ext->name : "");
 	} else {
 		sg.sig = SBD_SIG_RESUME;
 		log_info("job %lld[%d]: resumed: the load allows it",
@@ -242,6 +248,7 @@ check_cb(evutil_socket_t fd, short ev, void *arg)
 		memcpy(qthr[n].stop, x->qstop, sizeof(qthr[n].stop));
 		qthr[n].sched_set = x->qsched_set;
 		qthr[n].stop_set = x->qstop_set;
+		(void)thresholds_ext_from_strv(&x->qext, &qthr[n]);
 		s->qprio = x->qprio;
 		s->qthr = &qthr[n];
 		s->stop_cond = j->stop_rr;

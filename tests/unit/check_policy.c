@@ -495,6 +495,73 @@ START_TEST(test_over_sched)
 }
 END_TEST
 
+/* Thresholds on ELIM indices, by name, in the resource's direction. */
+START_TEST(test_ext_thresholds)
+{
+	struct thresholds t;
+	struct strv ext = STRV_INIT, wire = STRV_INIT;
+	struct rr_host rh;
+	float load[NLOADIDX] = { 0 };
+	const char *why = NULL;
+
+	thresholds_init(&t);
+	/* nlic: fewer is busier (INCREASING N); scratch: more is busier. */
+	ck_assert_int_eq(parse_threshold_ext("2/1", "nlic", 3, false, &t,
+	    &why), 0);
+	ck_assert_int_eq(parse_threshold_ext("/50", "hot", 4, true, &t,
+	    &why), 0);
+	ck_assert_int_eq(parse_threshold_ext("1/x", "bad", 5, true, &t,
+	    &why), -1);
+	ck_assert_str_eq(why, "not a number");
+	ck_assert_int_eq(t.next, 2);
+	memset(&rh, 0, sizeof(rh));
+	rh.name = "h";
+	rh.load = load;
+	rh.ext = &ext;
+	/* Not reported: never past. */
+	ck_assert_int_eq(policy_over_ext(&t, &rh, false), -1);
+	ck_assert_int_eq(policy_over_ext(&t, &rh, true), -1);
+	strv_push(&ext, "nlic=2");
+	strv_push(&ext, "hot=10");
+	ck_assert_int_eq(policy_over_ext(&t, &rh, false), -1);	/* equal */
+	ck_assert_int_eq(policy_over_ext(&t, &rh, true), -1);
+	strv_release(&ext);
+	strv_push(&ext, "nlic=1.5");
+	strv_push(&ext, "hot=10");
+	ck_assert_int_eq(policy_over_ext(&t, &rh, false), 0);
+	ck_assert_int_eq(policy_over_ext(&t, &rh, true), -1);
+	strv_release(&ext);
+	strv_push(&ext, "nlic=1");
+	strv_push(&ext, "hot=50");
+	ck_assert_int_eq(policy_over_ext(&t, &rh, true), 0);	/* at 1 */
+	strv_release(&ext);
+	strv_push(&ext, "nlic=3");
+	strv_push(&ext, "hot=50");
+	ck_assert_int_eq(policy_over_ext(&t, &rh, true), 1);	/* hot no sched */
+	ck_assert_int_eq(policy_over_ext(&t, &rh, false), -1);
+	/* Through the wire and back. */
+	thresholds_ext_to_strv(&t, &wire);
+	{
+		struct thresholds u;
+
+		thresholds_init(&u);
+		ck_assert_int_eq(thresholds_ext_from_strv(&wire, &u), 0);
+		ck_assert_int_eq(u.next, 2);
+		ck_assert_str_eq(u.ext[0].name, "nlic");
+		ck_assert_int_eq(u.ext[0].res, 3);
+		ck_assert(!u.ext[0].increasing && u.ext[0].sched_set &&
+		    u.ext[0].stop_set);
+		ck_assert_float_eq(u.ext[0].sched, 2.0f);
+		ck_assert_float_eq(u.ext[1].stop, 50.0f);
+		ck_assert(!u.ext[1].sched_set);
+		strv_push(&wire, "junk");
+		ck_assert_int_eq(thresholds_ext_from_strv(&wire, &u), -1);
+	}
+	strv_release(&wire);
+	strv_release(&ext);
+}
+END_TEST
+
 /* Thresholds see run queue lengths per CPU (lsload -E). */
 START_TEST(test_effective_load)
 {
@@ -2656,6 +2723,7 @@ policy_suite(void)
 	tcase_add_test(tc, test_over_sched);
 	tcase_add_test(tc, test_thresholds);
 	tcase_add_test(tc, test_effective_load);
+	tcase_add_test(tc, test_ext_thresholds);
 	tcase_add_test(tc, test_thresholds_per_cpu);
 	tcase_add_test(tc, test_thresholds_merge);
 	tcase_add_test(tc, test_unusable);

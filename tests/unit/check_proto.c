@@ -422,6 +422,7 @@ VISIT(job_info)
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VINT(user_priority);
 	VINT(run_count); VI64A(array_counts, JA_NCOUNTS);
 	VSTRV(asked_hosts); VSTR(login_shell); VSTR(pre_exec); VINT(susp_sub);
+	VSTR(susp_ext);
 }
 
 VISIT(job_list)
@@ -515,7 +516,8 @@ VISIT(sbd_job_susp)
 	VFLTA(qsched, NLOADIDX); VFLTA(qstop, NLOADIDX); VU32(qsched_set);
 	VU32(qstop_set); VSTR(stop_cond); VSTR(resume_cond);
 	VFLTA(hsched, NLOADIDX); VFLTA(hstop, NLOADIDX); VU32(hsched_set);
-	VU32(hstop_set); VINT(sleep_time); VINT(pg_susp_it);
+	VU32(hstop_set); VINT(sleep_time); VINT(pg_susp_it); VSTRV(qext);
+	VSTRV(hext);
 }
 
 VISIT(sbd_limits)

@@ -455,6 +455,49 @@ START_TEST(test_resume_cond)
 }
 END_TEST
 
+/* An ELIM's index with thresholds: suspends and holds back resumption
+ * like a built-in one, in its own direction; the decision names it. */
+START_TEST(test_ext_index)
+{
+	struct strv ext = STRV_INIT;
+	struct rr_host rh;
+	const char *why;
+
+	fx_init();
+	memset(&rh, 0, sizeof(rh));
+	rh.name = "h";
+	rh.load = F.load;
+	rh.ext = &ext;
+	F.h.rr = &rh;
+	ck_assert_int_eq(parse_threshold_ext("2/1", "nlic", 0, false,
+	    &F.qthr[0], &why), 0);
+	strv_push(&ext, "nlic=3");
+	expect_none(2);
+	strv_release(&ext);
+	strv_push(&ext, "nlic=1");
+	expect_suspend(2, 0, SUSPW_QUEUE_LOAD, -1);
+	ck_assert_ptr_nonnull(F.d.ext);
+	ck_assert_str_eq(F.d.ext->name, "nlic");
+	/* Suspended: back only once nlic is 2 or more again. */
+	F.j[0].load_susp = true;
+	strv_release(&ext);
+	strv_push(&ext, "nlic=1.5");
+	expect_none(2);
+	strv_release(&ext);
+	strv_push(&ext, "nlic=2");
+	expect_resume(2, 0);
+	/* A host threshold on it too, reached first. */
+	F.j[0].load_susp = false;
+	ck_assert_int_eq(parse_threshold_ext("/4", "nlic", 0, false,
+	    &F.hthr, &why), 0);
+	strv_release(&ext);
+	strv_push(&ext, "nlic=3");
+	expect_suspend(2, 1, SUSPW_HOST_LOAD, -1);
+	ck_assert_ptr_eq(F.d.ext, &F.hthr.ext[0]);
+	strv_release(&ext);
+}
+END_TEST
+
 /* mbatchd's question for a bresumed job: the same rule, one job. */
 START_TEST(test_may_resume)
 {
@@ -657,6 +700,7 @@ susp_suite(void)
 	tcase_add_test(tc, test_resume_all_sched);
 	tcase_add_test(tc, test_resume_cond);
 	tcase_add_test(tc, test_may_resume);
+	tcase_add_test(tc, test_ext_index);
 	tcase_add_test(tc, test_resume_order);
 	tcase_add_test(tc, test_other_susp);
 	tcase_add_test(tc, test_suspend_wins);
