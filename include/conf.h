@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "jobctl.h"
 #include "lsf.h"
 #include "util.h"
 
@@ -210,7 +211,8 @@ struct queue_conf {
 	char		*requeue_exit_values;
 	bool		 rerunnable;
 	struct strv	 administrators;
-	char		*job_controls;
+	char		*job_controls;	/* JOB_CONTROLS as written */
+	struct jobctl	 jobctl;	/* ... and parsed */
 	char		*terminate_when;
 	char		*fairshare;
 	char		*preemption;

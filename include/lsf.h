@@ -203,6 +203,9 @@ enum susp_reason {
 	SUSP_NREASONS
 };
 const char	*susp_reason_text(int);
+/* LSF's bit for it in lsbatch.h (SUSP_USER_STOP 0x2, ...): the bitmap
+ * JOB_CONTROLS commands get as LSB_SUSP_REASONS; 0 for none. */
+int		 susp_reason_lsf_bits(int);
 
 /* Host status bits in mbatchd (bhosts). */
 #define HOST_STAT_OK		0x00
