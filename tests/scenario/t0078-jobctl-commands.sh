@@ -66,7 +66,8 @@ pid=$(cat "$j.pid")
 wait_for job_is "$j" RUN
 out=$(bstop "$j")
 expect_eq "bstop" "Job <$j> is being stopped" "$out"
-check "the job is USUSP at once" job_is "$j" USUSP
+wait_for job_is "$j" USUSP
+check "the job is USUSP" job_is "$j" USUSP
 wait_for test -s "susp.$j"
 line=$(cat "susp.$j")
 expect_match "the command ran in the job's directory, with LSB_JOBPGIDS, \
