@@ -19,10 +19,12 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "cmd-display.h"
 #include "cmd-fields.h"
 #include "cmdopt.h"
 #include "jobfmt.h"
 #include "lsf.h"
+#include "policy.h"
 #include "timefmt.h"
 
 enum {
@@ -254,8 +256,11 @@ static void
 print_reasons(const struct job_info *j)
 {
 	if (j->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP)) {
+		char buf[160];
+
 		if (j->susp_reason)
-			printf(" %s;\n", susp_reason_text(j->susp_reason));
+			printf(" %s;\n", susp_reason_fmt(j->susp_reason,
+			    j->susp_sub, buf, sizeof(buf)));
 		return;
 	}
 	if (j->pend_reason != PEND_NO_HOST) {
@@ -303,10 +308,14 @@ print_pending(const struct jobs *js, bool noheader)
 }
 
 /*
- * bjobs -l: thresholds come from the job's queue.  Without an answer (or
- * with one that does not parse) the jobs are shown without them.
+ * bjobs -l: the thresholds that apply to the job, those of its queue and,
+ * once it has started, of its execution hosts too, each index at the
+ * more restrictive value (what keeps it running, or resumes it).
+ * Without an answer (or with one that does not parse) the jobs are shown
+ * without them.
  */
 static struct queue_list queues;
+static struct host_list hosts;
 
 static void
 fetch_queues(void)
@@ -328,6 +337,26 @@ fetch_queues(void)
 	close(fd);
 }
 
+static void
+fetch_hosts(void)
+{
+	struct wbuf w;
+	struct reply rp;
+	int fd;
+
+	wbuf_init(&w);
+	wbuf_begin(&w, MSG_HOST_QUERY, 4, 0);
+	put_u32(&w, 0);
+	wbuf_end_frame(&w);
+	fd = mbd_connect();
+	if (mbd_call(fd, &w, &rp) == 0 && rp.hdr.type == MSG_HOST_LIST &&
+	    (!host_list_unpack(&rp.r, &hosts) || rbuf_end(&rp.r) < 0))
+		host_list_release(&hosts);
+	reply_release(&rp);
+	wbuf_release(&w);
+	close(fd);
+}
+
 static const struct queue_info *
 queue_of(const char *name)
 {
@@ -337,27 +366,41 @@ queue_of(const char *name)
 	return NULL;
 }
 
-static void
-threshold_row(const char *label, const float *v, uint32_t set)
+static const struct host_info *
+host_of(const char *name)
 {
-	/* The widths of LSF's own table, under its header below. */
-	static const int w[NLOADIDX] = { 4, 6, 6, 6, 8, 6, 5, 6, 6, 7, 7 };
+	for (uint32_t i = 0; name && i < hosts.n; i++)
+		if (hosts.v[i].name && strcmp(hosts.v[i].name, name) == 0)
+			return &hosts.v[i];
+	return NULL;
+}
 
-	printf(" %-9s", label);
-	for (int i = 0; i < NLOADIDX; i++) {
-		char buf[32];
+static void
+job_thresholds(const struct job_info *j, const struct queue_info *q,
+    struct thresholds *t)
+{
+	struct thresholds one;
 
-		if (set & (1u << i)) {
-			if (i == LI_UT)
-				snprintf(buf, sizeof(buf), "%.0f%%", v[i] * 100);
-			else
-				snprintf(buf, sizeof(buf), "%g", v[i]);
-		} else {
-			strcpy(buf, "-");
-		}
-		printf("%*s", w[i], buf);
+	memset(t, 0, sizeof(*t));
+	if (q) {
+		memcpy(t->sched, q->sched, sizeof(t->sched));
+		memcpy(t->stop, q->stop, sizeof(t->stop));
+		t->sched_set = q->sched_set;
+		t->stop_set = q->stop_set;
 	}
-	printf("  \n");
+	if (!JOB_STAT_STARTED(j->status) && !JOB_STAT_FINISHED(j->status))
+		return;
+	for (size_t i = 0; i < j->exec_hosts.n; i++) {
+		const struct host_info *h = host_of(j->exec_hosts.v[i]);
+
+		if (h == NULL)
+			continue;
+		memcpy(one.sched, h->sched, sizeof(one.sched));
+		memcpy(one.stop, h->stop, sizeof(one.stop));
+		one.sched_set = h->sched_set;
+		one.stop_set = h->stop_set;
+		policy_thresholds_merge(t, &one);
+	}
 }
 
 /*
@@ -396,6 +439,7 @@ print_long(const struct job_info *j)
 {
 	struct strbuf sb = STRBUF_INIT, tmp = STRBUF_INIT;
 	const struct queue_info *q = queue_of(j->queue);
+	struct thresholds thr;
 	char id[32], when[64], *cwd;
 	int64_t now = time(NULL);
 
@@ -547,10 +591,9 @@ print_long(const struct job_info *j)
 		print_reasons(j);
 	}
 	printf("\n SCHEDULING PARAMETERS:\n");
-	printf("           r15s   r1m  r15m   ut      pg    io   ls    it"
-	    "    tmp    swp    mem\n");
-	threshold_row("loadSched", q ? q->sched : NULL, q ? q->sched_set : 0);
-	threshold_row("loadStop", q ? q->stop : NULL, q ? q->stop_set : 0);
+	job_thresholds(j, q, &thr);
+	disp_thresholds(stdout, thr.sched, thr.stop, thr.sched_set,
+	    thr.stop_set);
 	if (j->effective_res_req) {
 		sb_reset(&tmp);
 		sb_adds(&tmp, j->effective_res_req);
@@ -781,8 +824,8 @@ print_arrays(const struct jobs *js, bool noheader)
 	JI(exec_hosts) | JI(job_name) | JI(submit_time))
 #define JI_WIDE		(JI_SHORT | JI(project) | JI(start_time) |	\
 	JI(end_time) | JI(cpu_time) | JI(mem_kb) | JI(swap_kb) | JI(pids))
-#define JI_PENDING	(JI_SHORT | JI(susp_reason) | JI(pend_reason) |	\
-	JI(host_reasons))
+#define JI_PENDING	(JI_SHORT | JI(susp_reason) | JI(susp_sub) |	\
+	JI(pend_reason) | JI(host_reasons))
 #define JI_ARRAYS	(JI_BASE | JI(job_name) | JI(user) |		\
 	JI(array_counts))
 
@@ -1048,6 +1091,11 @@ main(int argc, char **argv)
 		print_json(&js, &jf, miss, nmiss);
 	else if (longf) {
 		fetch_queues();
+		for (size_t i = 0; i < js.n; i++)
+			if (js.v[i].exec_hosts.n > 0) {
+				fetch_hosts();
+				break;
+			}
 		for (size_t i = 0; i < js.n; i++)
 			print_long(&js.v[i]);
 	}

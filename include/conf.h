@@ -196,6 +196,8 @@ struct queue_conf {
 	struct strv	 hosts;		/* HOSTS; empty = all */
 	bool		 exclusive;	/* EXCLUSIVE = Y */
 	char		*res_req;	/* RES_REQ */
+	char		*stop_cond;	/* STOP_COND, checked */
+	char		*resume_cond;	/* RESUME_COND, checked */
 	struct thresholds thr;
 	struct windows	 dispatch_window;
 	struct windows	 run_window;

@@ -8,6 +8,7 @@
 #define LSF_LSF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define LSF_VERSION_STR		"10.1"		/* event record version */
@@ -200,12 +201,19 @@ enum susp_reason {
 	SUSP_QUEUE_WINDOW,		/* the queue's RUN_WINDOW closed */
 	SUSP_LOAD,			/* a loadStop threshold */
 	SUSP_HOST_LOCK,			/* lsadmin limlock */
+	SUSP_STOP_COND,			/* the queue's STOP_COND is true */
 	SUSP_NREASONS
 };
 const char	*susp_reason_text(int);
 /* LSF's bit for it in lsbatch.h (SUSP_USER_STOP 0x2, ...): the bitmap
  * JOB_CONTROLS commands get as LSB_SUSP_REASONS; 0 for none. */
 int		 susp_reason_lsf_bits(int);
+/*
+ * The whole text bjobs -l/-s show, without the leading space and the
+ * trailing ';': SUSP_LOAD names the index sub ("Host load exceeded
+ * threshold: 1-minute CPU run queue length (r1m)").  Returns buf.
+ */
+const char	*susp_reason_fmt(int reason, int sub, char *buf, size_t len);
 
 /* Host status bits in mbatchd (bhosts). */
 #define HOST_STAT_OK		0x00

@@ -20,7 +20,8 @@
  *
  * Thresholds: an increasing index (r1m, ut, ...) is over its threshold
  * when load > loadSched; a decreasing one (mem, swp, tmp, it) when
- * load < loadSched.  A value equal to the threshold is within it.
+ * load < loadSched.  A value equal to the threshold is within it.  The
+ * run queue lengths compared are per CPU (policy_effective_load).
  */
 #ifndef LSF_POLICY_H
 #define LSF_POLICY_H
@@ -162,6 +163,23 @@ void	 policy_job_insert_after(struct pol_queue *, struct pol_job *at,
 void	 policy_job_remove(struct pol_job *);
 /* Over a scheduling threshold?  Returns the first index over, or -1. */
 int	 policy_over_sched(const struct thresholds *, const float *load);
+/*
+ * The load thresholds are compared with, LSF's effective load (lsload
+ * -E): the run queue lengths r15s, r1m and r15m of a host divided by its
+ * CPUs (at least one), so that one threshold suits hosts of any size;
+ * other indices and unknown values as they are.
+ */
+void	 policy_effective_load(const float *load, int ncpus, float *eff);
+/* policy_over_sched on the effective load of a host with ncpus CPUs. */
+int	 policy_over_sched_host(const struct thresholds *, const float *load,
+	    int ncpus);
+/*
+ * Thresholds that apply together (a job's queue and its hosts): merge
+ * src into dst, each index keeping the more restrictive value, the lower
+ * of an increasing index and the higher of a decreasing one.
+ */
+void	 policy_thresholds_merge(struct thresholds *dst,
+	    const struct thresholds *src);
 /*
  * One pass.  Fills out[0..max) with decisions (slot arrays allocated,
  * free with policy_decisions_free) and returns how many.  Hosts' used

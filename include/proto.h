@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	7
+#define PROTO_VERSION	8
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -74,6 +74,8 @@ enum msg_type {
 	MSG_SBD_JOB_LIMITS	= 357,	/* struct sbd_limits: bmod of a
 					 * started job; also on to its
 					 * supervisor */
+	MSG_SBD_JOB_SUSP	= 358,	/* struct sbd_job_susp: thresholds
+					 * and conditions of a started job */
 
 	/* 400-449: LIM to LIM */
 	MSG_LIM_REPORT		= 400,	/* struct lim_host: the sender's load */
@@ -96,6 +98,7 @@ enum msg_type {
 	MSG_LIM_LOAD_LIST	= 470,	/* struct lim_load_list */
 	MSG_LIM_CLUSTER_INFO	= 471,	/* struct lim_cluster_info */
 	MSG_LIM_CONF_LIST	= 472,	/* struct kv_list */
+	MSG_LIM_HOST_LOAD	= 473,	/* struct lim_host: LIM_SUB_OWN */
 
 	/* 500-549: job supervisor and its sbatchd */
 	MSG_JS_HELLO		= 500,	/* struct job_status: (re)connected */
@@ -278,6 +281,7 @@ struct job_info {
 	struct reason_count *host_reasons;
 	uint32_t	 nhost_reasons;
 	int		 susp_reason;	/* SUSP_* */
+	int		 susp_sub;	/* SUSP_LOAD: the load index */
 	double		 cpu_time;	/* seconds */
 	int64_t		 mem_kb;	/* current */
 	int64_t		 max_mem_kb;
@@ -316,7 +320,7 @@ enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	F(INT, pgid) F(STRV, pids) F(I64A, rlimits, LSF_RLIM_NLIMITS)	\
 	F(INT, user_priority) F(INT, run_count)				\
 	F(I64A, array_counts, JA_NCOUNTS) F(STRV, asked_hosts)		\
-	F(STR, login_shell) F(STR, pre_exec)
+	F(STR, login_shell) F(STR, pre_exec) F(INT, susp_sub)
 #define JIB_ENUM_(k, f, ...)	JIB_##f,
 enum { JOB_INFO_FIELDS(JIB_ENUM_) JIB_COUNT };
 #undef JIB_ENUM_
@@ -590,6 +594,7 @@ struct job_status {
 	int		 susp_reason;	/* SUSP_* when suspended */
 	int		 pre_exec_failed; /* exit status, 0 = none or ok */
 	int		 post_exec_status; /* -1 none, else its wait status */
+	int		 susp_sub;	/* SUSP_LOAD: the load index */
 };
 
 struct sbd_register {
@@ -660,6 +665,7 @@ struct sbd_signal {
 	uint32_t	 run_count;
 	uint32_t	 flags;		/* SIG_F_REQUEUE|HOLD|MIG: its end
 					 * is not the job's (no mail) */
+	int		 sub;		/* SUSP_LOAD: the load index */
 };
 /* A started job's limits as they now are (bmod -W -c -M): the run,
  * CPU and memory limits take effect at once on the execution host. */
@@ -669,6 +675,31 @@ struct sbd_limits {
 	uint32_t	 run_count;
 	int64_t		 rlimits[LSF_RLIM_NLIMITS];
 	int64_t		 term_time;	/* -t deadline, 0 = none */
+};
+/*
+ * What sbatchd needs to suspend and resume a started job by load
+ * (MSG_SBD_JOB_SUSP): its queue's part, and its host's (the same in every
+ * job of the host, the latest wins).  Sent after the job's start, again
+ * on registration, bswitch and badmin reconfig.
+ */
+struct sbd_job_susp {
+	int64_t		 jobid;
+	int32_t		 idx;
+	uint32_t	 run_count;
+	int		 qprio;		/* the queue's PRIORITY */
+	bool		 forced;	/* brun -f: never suspended */
+	float		 qsched[NLOADIDX];	/* lsb.queues thresholds */
+	float		 qstop[NLOADIDX];
+	uint32_t	 qsched_set;
+	uint32_t	 qstop_set;
+	char		*stop_cond;	/* STOP_COND, or NULL */
+	char		*resume_cond;	/* RESUME_COND, or NULL */
+	float		 hsched[NLOADIDX];	/* lsb.hosts thresholds */
+	float		 hstop[NLOADIDX];
+	uint32_t	 hsched_set;
+	uint32_t	 hstop_set;
+	int		 sleep_time;	/* SBD_SLEEP_TIME, seconds */
+	int		 pg_susp_it;	/* PG_SUSP_IT, seconds */
 };
 struct job_ack {
 	int64_t		 jobid;
@@ -681,6 +712,8 @@ struct job_ack {
 /* MSG_LIM_SUBSCRIBE: what to push as it changes. */
 #define LIM_SUB_LOADS	0x01	/* MSG_LIM_LOAD_LIST (master only) */
 #define LIM_SUB_MASTER	0x02	/* MSG_LIM_CLUSTER_INFO */
+#define LIM_SUB_OWN	0x04	/* MSG_LIM_HOST_LOAD: this LIM's own host,
+				 * each time it samples (sbatchd) */
 
 struct lim_host {
 	char		*name;
@@ -756,7 +789,7 @@ struct user_list {				/* MSG_USER_LIST */
 	M(sbd_signal) M(job_ack) M(lim_host) M(lim_load_list)		\
 	M(lim_probe_reply) M(lim_cluster_info) M(ctrl_req) M(mod_req)	\
 	M(peek_req) M(peek_reply) M(admin_req) M(admin_result_list)	\
-	M(user_list) M(wait_reply) M(sbd_limits)
+	M(user_list) M(wait_reply) M(sbd_limits) M(sbd_job_susp)
 #define PROTO_ITEMS(M)							\
 	M(job_info) M(job_result) M(queue_info) M(host_info)		\
 	M(admin_result) M(user_info)

@@ -94,11 +94,6 @@ struct susp_decision {
 enum susp_action susp_policy_decide(const struct susp_host *,
 	    const struct susp_job *jobs, int njobs, struct susp_decision *d);
 /*
- * The effective value of index i as the thresholds see it (run queue
- * lengths per CPU).
- */
-float	 susp_policy_effective(const struct susp_host *, int i);
-/*
  * LSF's suspending reason text for bjobs -l/-s, without the leading
  * space and trailing ';' bjobs lays out: e.g. "Host load exceeded
  * threshold: 1-minute CPU run queue length (r1m)".  Returns buf.

@@ -191,6 +191,8 @@ dump_queue(const struct queue_conf *q, FILE *fp)
 	put_list(fp, pre, "HOSTS", &q->hosts);
 	fprintf(fp, "%sEXCLUSIVE = %c\n", pre, q->exclusive ? 'Y' : 'N');
 	fprintf(fp, "%sRES_REQ = %s\n", pre, str(q->res_req));
+	fprintf(fp, "%sSTOP_COND = %s\n", pre, str(q->stop_cond));
+	fprintf(fp, "%sRESUME_COND = %s\n", pre, str(q->resume_cond));
 	put_thresholds(fp, pre, &q->thr);
 	fprintf(fp, "%sDISPATCH_WINDOW = %s\n", pre,
 	    str(q->dispatch_window.text));

@@ -7,13 +7,14 @@
 #include <strings.h>
 
 #include "conf-lex.h"
+#include "resreq.h"
 
 #define QUEUE_NAME_MAX	59
 
 /* Keys LSF defines that we keep in keys/vals without a field. */
 static const char *const quiet_keys[] = {
 	"NEW_JOB_SCHED_DELAY", "SLOT_RESERVE", "BACKFILL", "CHKPNT",
-	"APS_PRIORITY", "MAX_JOB_PREEMPT", "STOP_COND", "RESUME_COND",
+	"APS_PRIORITY", "MAX_JOB_PREEMPT",
 	"INTERACTIVE", "RUN_JOB_FACTOR", "HIST_HOURS",
 	"COMMITTED_RUN_TIME_FACTOR", "FAIRSHARE_ADJUSTMENT_FACTOR",
 	"PREEMPT_DELAY", "SLOT_POOL", "SLOT_SHARE", "MAX_SLOTS_IN_POOL",
@@ -71,6 +72,8 @@ queue_conf_release(struct queue_conf *q)
 	strv_release(&q->users);
 	strv_release(&q->hosts);
 	free(q->res_req);
+	free(q->stop_cond);
+	free(q->resume_cond);
 	windows_release(&q->dispatch_window);
 	windows_release(&q->run_window);
 	free(q->pre_exec);
@@ -195,6 +198,35 @@ out:
 }
 
 /* A list key: "all" alone means everyone/everywhere, kept empty. */
+/*
+ * STOP_COND and RESUME_COND: a select[] over load indices, checked here
+ * so a typo is a configuration error, not a condition that never holds.
+ */
+static void
+cond_check(const struct lsf_config *cfg, struct queue_conf *q,
+    const char *k, const char *v, const char *path, int line,
+    struct conf_diag *d)
+{
+	struct resreq rr;
+	char *cause = NULL;
+	bool stop = toupper((unsigned char)k[0]) == 'S';
+
+	resreq_init(&rr);
+	if (resreq_parse(&rr, v, cfg->lsf.unit_for_limits, &cause) < 0) {
+		conf_diag_error(d, path, line, "queue %s: bad %s: %s",
+		    q->name, stop ? "STOP_COND" : "RESUME_COND", cause);
+		free(cause);
+	} else if (rr.select == NULL || rr.norder > 0 || rr.nrusage > 0 ||
+	    rr.span_hosts >= 0 || rr.span_ptile >= 0 || rr.same != NULL) {
+		conf_diag_error(d, path, line, "queue %s: %s must be a "
+		    "select[] section only", q->name,
+		    stop ? "STOP_COND" : "RESUME_COND");
+	} else {
+		set_str(stop ? &q->stop_cond : &q->resume_cond, v);
+	}
+	resreq_release(&rr);
+}
+
 static void
 set_list(struct strv *dst, const char *val, bool all_is_empty)
 {
@@ -310,6 +342,9 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 			why = "must be yes or no";
 	} else if (strcasecmp(k, "RES_REQ") == 0) {
 		set_str(&q->res_req, v);
+	} else if (strcasecmp(k, "STOP_COND") == 0 ||
+	    strcasecmp(k, "RESUME_COND") == 0) {
+		cond_check(cfg, q, k, v, path, e->line, d);
 	} else if ((idx = load_index_lookup(k)) >= 0) {
 		struct thresholds t = q->thr;
 

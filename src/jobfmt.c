@@ -300,8 +300,11 @@ GET(f_nexec_host)
 }
 GET(f_susp_reason)
 {
+	char buf[160];
+
 	if (JOB_STAT_SUSPENDED(j->status) && j->susp_reason)
-		sb_adds(sb, susp_reason_text(j->susp_reason));
+		sb_adds(sb, susp_reason_fmt(j->susp_reason, j->susp_sub, buf,
+		    sizeof(buf)));
 }
 GET(f_run_time)
 {
@@ -446,7 +449,7 @@ static const struct jfield fields[] = {
 	{ "nexec_host", "NEXEC_HOST", 10, f_nexec_host, JI(exec_hosts) },
 	{ "estimated_start_time", "ESTIMATED_START_TIME", 20, f_empty, 0 },
 	{ "suspend_reason", "SUSPEND_REASON", 50, f_susp_reason,
-	    JI(susp_reason) },
+	    JI(susp_reason) | JI(susp_sub) },
 	{ "corelimit", "CORELIMIT", 15, f_corelimit, JI(rlimits) },
 	{ "stacklimit", "STACKLIMIT", 15, f_stacklimit, JI(rlimits) },
 	{ "swaplimit", "SWAPLIMIT", 10, f_swaplimit, JI(rlimits) },

@@ -1,5 +1,6 @@
 /* Tables behind the values in lsf.h. */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -183,6 +184,7 @@ static const char *const susp_texts[SUSP_NREASONS] = {
 	[SUSP_LOAD] = "Host load exceeded threshold",
 	[SUSP_HOST_LOCK] =
 	    "The execution host is locked by LSF administrator now",
+	[SUSP_STOP_COND] = "STOP_COND is true with current host load",
 };
 
 const char *
@@ -206,11 +208,38 @@ susp_reason_lsf_bits(int r)
 		return 0x00000020;		/* SUSP_HOST_LOCK */
 	case SUSP_LOAD:
 		return 0x00000040;		/* SUSP_LOAD_REASON */
+	case SUSP_STOP_COND:
+		return 0x00000200;		/* SUSP_QUE_STOP_COND */
 	case SUSP_ADMIN_STOP:
 		return 0x00004000;		/* SUSP_ADMIN_STOP */
 	default:
 		return 0;
 	}
+}
+
+const char *
+susp_reason_fmt(int reason, int sub, char *buf, size_t len)
+{
+	const char *desc;
+	size_t n;
+
+	if (reason != SUSP_LOAD || sub < 0 || sub >= NLOADIDX) {
+		snprintf(buf, len, "%s", susp_reason_text(reason));
+		return buf;
+	}
+	if (sub == LI_PG) {
+		snprintf(buf, len, "Job was suspended due to paging rate (pg) "
+		    "and the host is not idle yet");
+		return buf;
+	}
+	/* The index's description without its unit in brackets. */
+	desc = load_index_info[sub].desc;
+	n = strcspn(desc, "(");
+	while (n > 0 && desc[n - 1] == ' ')
+		n--;
+	snprintf(buf, len, "%s: %.*s (%s)", susp_reason_text(SUSP_LOAD),
+	    (int)n, desc, load_index_info[sub].name);
+	return buf;
 }
 
 const char *

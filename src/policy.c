@@ -160,6 +160,61 @@ policy_over_sched(const struct thresholds *t, const float *load)
 	return -1;
 }
 
+void
+policy_effective_load(const float *load, int ncpus, float *eff)
+{
+	float div = ncpus > 0 ? (float)ncpus : 1.0f;
+
+	for (int i = 0; i < NLOADIDX; i++) {
+		eff[i] = load[i];
+		if ((i == LI_R15S || i == LI_R1M || i == LI_R15M) &&
+		    load[i] < INFINIT_LOAD)
+			eff[i] /= div;
+	}
+}
+
+int
+policy_over_sched_host(const struct thresholds *t, const float *load,
+    int ncpus)
+{
+	float eff[NLOADIDX];
+
+	if (t == NULL || t->sched_set == 0)
+		return -1;
+	policy_effective_load(load, ncpus, eff);
+	return policy_over_sched(t, eff);
+}
+
+/* The more restrictive of two thresholds of index i. */
+static float
+stricter(int i, float a, float b)
+{
+	if (load_index_info[i].increasing)
+		return a < b ? a : b;
+	return a > b ? a : b;
+}
+
+void
+policy_thresholds_merge(struct thresholds *dst, const struct thresholds *src)
+{
+	if (src == NULL)
+		return;
+	for (int i = 0; i < NLOADIDX; i++) {
+		unsigned bit = 1u << i;
+
+		if (src->sched_set & bit)
+			dst->sched[i] = dst->sched_set & bit ?
+			    stricter(i, dst->sched[i], src->sched[i]) :
+			    src->sched[i];
+		if (src->stop_set & bit)
+			dst->stop[i] = dst->stop_set & bit ?
+			    stricter(i, dst->stop[i], src->stop[i]) :
+			    src->stop[i];
+	}
+	dst->sched_set |= src->sched_set;
+	dst->stop_set |= src->stop_set;
+}
+
 static int
 free_slots(const struct pol_host *h)
 {
@@ -180,9 +235,10 @@ host_queue_reason(struct pass *p, struct pol_host *h)
 		return h->unusable_reason ? h->unusable_reason : HR_UNAVAIL;
 	if (h->exclusive || h->took_exclusive)
 		return HR_EXCLUSIVE;
-	if (policy_over_sched(h->thr, h->rr.load) >= 0)
+	/* Run queue lengths per CPU (lsload -E), as LSF compares them. */
+	if (policy_over_sched_host(h->thr, h->rr.load, h->rr.ncpus) >= 0)
 		return HR_LOAD_SCHED;
-	if (policy_over_sched(q->thr, h->rr.load) >= 0)
+	if (policy_over_sched_host(q->thr, h->rr.load, h->rr.ncpus) >= 0)
 		return HR_QUEUE_LOAD;
 	if (q->rr && !resreq_select(q->rr, &h->rr))
 		return HR_RESREQ;

@@ -310,7 +310,7 @@ PROTO_IMPL(job_event, JOB_EVENT_FIELDS)
 	F(I64, mem_kb) F(I64, max_mem_kb) F(I64, avg_mem_kb)		\
 	F(I64, swap_kb) F(STR, exec_cwd) F(STR, exec_home)		\
 	F(STR, exec_user) F(U32, run_count) F(INT, susp_reason)		\
-	F(INT, pre_exec_failed) F(INT, post_exec_status)
+	F(INT, pre_exec_failed) F(INT, post_exec_status) F(INT, susp_sub)
 PROTO_IMPL(job_status, JOB_STATUS_FIELDS)
 
 #define SBD_REGISTER_FIELDS(F)						\
@@ -340,13 +340,23 @@ PROTO_IMPL(job_spec, JOB_SPEC_FIELDS)
 
 #define SBD_SIGNAL_FIELDS(F)						\
 	F(I64, jobid) F(I32, idx) F(INT, sig) F(INT, reason)		\
-	F(U32, run_count) F(U32, flags)
+	F(U32, run_count) F(U32, flags) F(INT, sub)
 PROTO_IMPL(sbd_signal, SBD_SIGNAL_FIELDS)
 
 #define SBD_LIMITS_FIELDS(F)						\
 	F(I64, jobid) F(I32, idx) F(U32, run_count)			\
 	F(I64A, rlimits, LSF_RLIM_NLIMITS) F(I64, term_time)
 PROTO_IMPL(sbd_limits, SBD_LIMITS_FIELDS)
+
+#define SBD_JOB_SUSP_FIELDS(F)						\
+	F(I64, jobid) F(I32, idx) F(U32, run_count) F(INT, qprio)	\
+	F(BOOL, forced) F(FLTA, qsched, NLOADIDX)			\
+	F(FLTA, qstop, NLOADIDX) F(U32, qsched_set) F(U32, qstop_set)	\
+	F(STR, stop_cond) F(STR, resume_cond)				\
+	F(FLTA, hsched, NLOADIDX) F(FLTA, hstop, NLOADIDX)		\
+	F(U32, hsched_set) F(U32, hstop_set) F(INT, sleep_time)		\
+	F(INT, pg_susp_it)
+PROTO_IMPL(sbd_job_susp, SBD_JOB_SUSP_FIELDS)
 
 #define JOB_ACK_FIELDS(F)						\
 	F(I64, jobid) F(I32, idx) F(INT, status) F(U32, run_count)
@@ -507,6 +517,7 @@ static const struct {
 	N(MSG_SBD_RESTART), N(MSG_LIM_SHUTDOWN), N(MSG_LIM_LOCK),
 	N(MSG_LIM_UNLOCK), N(MSG_LIM_EXCL_HOSTS), N(MSG_USER_QUERY),
 	N(MSG_WAIT_QUERY), N(MSG_USER_LIST), N(MSG_WAIT_REPLY),
+	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD),
 #undef N
 };
 

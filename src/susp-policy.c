@@ -18,23 +18,11 @@ host_cpus(const struct susp_host *h)
 	return h->ncpus > 0 ? h->ncpus : 1;
 }
 
-float
-susp_policy_effective(const struct susp_host *h, int i)
-{
-	float v = h->load[i];
-
-	if (v >= INFINIT_LOAD)
-		return v;
-	if (i == LI_R15S || i == LI_R1M || i == LI_R15M)
-		return v / (float)host_cpus(h);
-	return v;
-}
-
+/* As dispatch sees them: run queue lengths per CPU. */
 static void
 effective(const struct susp_host *h, float *eff)
 {
-	for (int i = 0; i < NLOADIDX; i++)
-		eff[i] = susp_policy_effective(h, i);
+	policy_effective_load(h->load, host_cpus(h), eff);
 }
 
 /* Idle longer than PG_SUSP_IT: pg is not checked.  it is in minutes. */
@@ -198,39 +186,18 @@ susp_policy_decide(const struct susp_host *h, const struct susp_job *jobs,
 const char *
 susp_policy_reason(enum susp_why why, int index, char *buf, size_t len)
 {
-	const char *desc;
-	size_t n;
-
 	switch (why) {
 	case SUSPW_HOST_LOAD:
 	case SUSPW_QUEUE_LOAD:
-		if (index == LI_PG) {
-			snprintf(buf, len, "Job was suspended due to paging "
-			    "rate (pg) and the host is not idle yet");
-			break;
-		}
-		if (index < 0 || index >= NLOADIDX) {
-			snprintf(buf, len, "%s", susp_reason_text(SUSP_LOAD));
-			break;
-		}
-		/* The index's description without its unit in brackets. */
-		desc = load_index_info[index].desc;
-		n = strcspn(desc, "(");
-		while (n > 0 && desc[n - 1] == ' ')
-			n--;
-		snprintf(buf, len, "%s: %.*s (%s)", susp_reason_text(SUSP_LOAD),
-		    (int)n, desc, load_index_info[index].name);
-		break;
+		return susp_reason_fmt(SUSP_LOAD, index, buf, len);
 	case SUSPW_STOP_COND:
-		snprintf(buf, len, "STOP_COND is true with current host load");
-		break;
+		return susp_reason_fmt(SUSP_STOP_COND, -1, buf, len);
 	case SUSPW_RESUME_COND:
 		snprintf(buf, len,
 		    "RESUME_COND is false with current host load");
-		break;
+		return buf;
 	default:
 		snprintf(buf, len, "%s", "");
-		break;
+		return buf;
 	}
-	return buf;
 }

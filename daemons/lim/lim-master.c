@@ -231,4 +231,5 @@ master_remove_sub(struct conn *c)
 {
 	remove_from(&lim->subs, &lim->nsubs, c);
 	remove_from(&lim->watchers, &lim->nwatchers, c);
+	remove_from(&lim->owners, &lim->nowners, c);
 }

@@ -209,6 +209,14 @@ serve_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 			lim->watchers[lim->nwatchers++] = c;
 			serve_send_cluster_info(c, h->seq);
 		}
+		if (flags & LIM_SUB_OWN) {
+			lim->owners = xrealloc(lim->owners,
+			    sizeof(*lim->owners) * (size_t)(lim->nowners + 1));
+			lim->owners[lim->nowners++] = c;
+			wbuf_init(&w);
+			lim_host_frame(&w, MSG_LIM_HOST_LOAD, h->seq, &lim->me);
+			reply(c, &w);
+		}
 		if (flags & LIM_SUB_LOADS) {
 			lim->subs = xrealloc(lim->subs,
 			    sizeof(*lim->subs) * (size_t)(lim->nsubs + 1));
@@ -242,6 +250,24 @@ serve_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 		reply(c, &w);
 		break;
 	}
+}
+
+/*
+ * sbatchd checks its jobs against its own host's load: it gets each
+ * sample as it is taken, not the master's copy an exchange later.
+ */
+void
+serve_push_own(void)
+{
+	struct wbuf w;
+
+	if (lim->nowners == 0)
+		return;
+	wbuf_init(&w);
+	lim_host_frame(&w, MSG_LIM_HOST_LOAD, 0, &lim->me);
+	for (int i = 0; i < lim->nowners; i++)
+		conn_send(lim->owners[i], &w);
+	wbuf_release(&w);
 }
 
 static void

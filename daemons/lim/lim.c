@@ -120,6 +120,7 @@ sample_now(void)
 	lim->me.status |= lock_status();
 	if (lim->is_master)
 		master_report(&lim->me, NULL);
+	serve_push_own();
 }
 
 /* The load stays as last sampled: only the status changes. */
@@ -132,6 +133,7 @@ lim_report_now(void)
 		master_report(&lim->me, NULL);
 	else if (lim->up)
 		elect_send_report();
+	serve_push_own();
 }
 
 static void

@@ -68,6 +68,8 @@ struct lim {
 	int			 nsubs;
 	struct conn		**watchers;	/* want MSG_LIM_CLUSTER_INFO */
 	int			 nwatchers;
+	struct conn		**owners;	/* want our own load (sbatchd) */
+	int			 nowners;
 	bool			 push_pending;
 	/* From mbatchd: hosts running an exclusive job, shown lockU. */
 	struct strv		 excl_hosts;
@@ -115,5 +117,7 @@ void	 lim_admin_close(void);
 /* lim-serve.c */
 struct conn *serve_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 serve_send_cluster_info(struct conn *, uint32_t seq);
+/* Our own latest load to the LIM_SUB_OWN subscribers. */
+void	 serve_push_own(void);
 
 #endif

@@ -157,6 +157,7 @@ job_status_apply(struct job *j, const struct ev_job_status *ev,
 	} else if (JOB_STAT_STARTED(j->status)) {
 		/* RUN, USUSP or SSUSP of a started job. */
 		j->susp_reason = ev->status & JOB_STAT_RUN ? 0 : ev->reason;
+		j->susp_sub = ev->status & JOB_STAT_RUN ? 0 : ev->subreasons;
 		j->resume_sent = false;
 		job_set_status(j, ev->status & (JOB_STAT_RUN | JOB_STAT_USUSP |
 		    JOB_STAT_SSUSP));
@@ -291,8 +292,10 @@ job_status_fill(const struct job *j, int status, struct ev_job_status *ev)
 	/* LSF's reason field: why it is held, suspended or back. */
 	if (status & JOB_STAT_PSUSP)
 		ev->reason = j->hold_reason;
-	else if (status & (JOB_STAT_USUSP | JOB_STAT_SSUSP))
+	else if (status & (JOB_STAT_USUSP | JOB_STAT_SSUSP)) {
 		ev->reason = j->susp_reason;
+		ev->subreasons = j->susp_sub;
+	}
 	else if (status & JOB_STAT_PEND)
 		ev->reason = j->pend_note;
 	ev->cpu_time = j->cpu_time;
@@ -334,6 +337,20 @@ job_status_change(struct job *j, int status, int reason)
 
 	job_status_fill(j, status, &ev);
 	ev.reason = reason;
+	ev.subreasons = 0;
+	job_status_record(j, &ev);
+}
+
+/* Suspended (or running again) as its host says, with the load index
+ * of a load suspension. */
+void
+job_susp_change(struct job *j, int status, int reason, int sub)
+{
+	struct ev_job_status ev;
+
+	job_status_fill(j, status, &ev);
+	ev.reason = reason;
+	ev.subreasons = sub;
 	job_status_record(j, &ev);
 }
 

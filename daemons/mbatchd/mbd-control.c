@@ -150,7 +150,7 @@ job_clear_run(struct job *j)
 	j->exit_reason = 0;
 	j->cpu_time = 0;
 	j->mem_kb = j->max_mem_kb = j->avg_mem_kb = -1;
-	j->susp_reason = 0;
+	j->susp_reason = j->susp_sub = 0;
 	j->forced = j->no_susp = false;
 	j->end_action = 0;
 	j->kill_done = false;
@@ -362,6 +362,8 @@ do_switch(struct job *j, struct ctl *c)
 	ev_job_switch_write(&sb, time(NULL), &ev);
 	log_record(&sb);
 	sb_release(&sb);
+	/* A started job takes the new queue's thresholds. */
+	job_susp_send(j);
 	mbd_sched_dirty();
 	return LSBE_NO_ERROR;
 }
@@ -600,8 +602,10 @@ resume_pass(void)
 		if (done == NULL)
 			done = xcalloc((size_t)mbd->nhosts + 1, sizeof(bool));
 		if (done[h->index] || h->sbd == NULL || (!j->no_susp &&
-		    (policy_over_sched(h->ph.thr, h->load) >= 0 ||
-		    policy_over_sched(&j->queue->conf->thr, h->load) >= 0)))
+		    (policy_over_sched_host(h->ph.thr, h->load,
+		    h->ph.rr.ncpus) >= 0 ||
+		    policy_over_sched_host(&j->queue->conf->thr, h->load,
+		    h->ph.rr.ncpus) >= 0)))
 			continue;
 		done[h->index] = true;
 		j->resume_sent = true;

@@ -87,9 +87,9 @@ dump_job(struct strbuf *sb, const struct job *j)
 		    "maxmem=%lld avgmem=%lld", (long long)j->end_time,
 		    j->exit_status, j->exit_reason, j->cpu_time,
 		    (long long)j->max_mem_kb, (long long)j->avg_mem_kb);
-	sb_addf(sb, " susp=%d hold=%d note=%d end_action=0x%x kill_done=%d "
+	sb_addf(sb, " susp=%d/%d hold=%d note=%d end_action=0x%x kill_done=%d "
 	    "preexec_fails=%d forced=%d no_susp=%d restart=%d",
-	    j->susp_reason, j->hold_reason, j->pend_note, j->end_action,
+	    j->susp_reason, j->susp_sub, j->hold_reason, j->pend_note, j->end_action,
 	    j->kill_done, j->preexec_fails, j->forced, j->no_susp,
 	    j->restart);
 	if (j->sig_pending)

@@ -117,6 +117,7 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 		strv_push_nodup(&ji->pids, xasprintf("%d", j->pid));
 	ji->run_count = (int)j->run_count;
 	ji->susp_reason = j->susp_reason;
+	ji->susp_sub = j->susp_sub;
 	if (JOB_STAT_PENDING(j->status) &&
 	    (want & (JI(pend_reason) | JI(host_reasons)))) {
 		ji->pend_reason = job_pend_reason(j, &counts);
@@ -656,6 +657,7 @@ static void
 fill_host(struct mhost *h, struct host_info *hi)
 {
 	const struct lsb_host_conf *b = h->bconf;
+	float eff[NLOADIDX];
 	int st = 0;
 
 	memset(hi, 0, sizeof(*hi));
@@ -676,7 +678,9 @@ fill_host(struct mhost *h, struct host_info *hi)
 		st |= HOST_STAT_WIND;
 	if (h->lim_locked)
 		st |= HOST_STAT_LOCKED;
-	if (h->lim_up && policy_over_sched(h->ph.thr, h->load) >= 0)
+	/* Busy as dispatch judges it: run queues per CPU (lsload -E). */
+	policy_effective_load(h->load, h->ph.rr.ncpus, eff);
+	if (h->lim_up && policy_over_sched(h->ph.thr, eff) >= 0)
 		st |= HOST_STAT_BUSY;
 	hi->status = st;
 	hi->cpuf = 1.0f;
@@ -701,8 +705,8 @@ fill_host(struct mhost *h, struct host_info *hi)
 			if (!(b->thr.sched_set & (1u << i)) || !h->lim_up)
 				continue;
 			if (load_index_info[i].increasing ?
-			    h->load[i] > b->thr.sched[i] :
-			    h->load[i] < b->thr.sched[i])
+			    eff[i] > b->thr.sched[i] :
+			    eff[i] < b->thr.sched[i])
 				hi->busy_mask |= 1u << i;
 		}
 	}

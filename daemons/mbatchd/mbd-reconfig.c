@@ -284,6 +284,7 @@ reconfig_apply(struct lsf_config *nc)
 	state_lists_rebuild();
 	/* Limits by user and queue, and the counts against them. */
 	jobs_reattach_limits();
+	jobs_susp_send_all();
 	config_release(&old);
 	log_info("reconfig: %d hosts, %d queues", mbd->nhosts, mbd->nqueues);
 	conf_accepted();

@@ -83,7 +83,8 @@ apply_suspension(struct job *j, const struct job_status *st)
 		if (j->status & JOB_STAT_RUN || (want == JOB_STAT_USUSP &&
 		    (j->status & JOB_STAT_SSUSP) &&
 		    j->susp_reason != SUSP_USER_RESUME))
-			job_status_change(j, want, st->susp_reason);
+			job_susp_change(j, want, st->susp_reason,
+			    st->susp_sub);
 	} else if ((st->status & JOB_STAT_RUN) &&
 	    (j->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP))) {
 		job_status_change(j, JOB_STAT_RUN, 0);
@@ -214,6 +215,7 @@ do_register(struct conn *c, struct sbd_register *reg)
 		if (j->nexec == 0 || j->exec[0] != h ||
 		    !JOB_STAT_STARTED(j->status))
 			continue;
+		job_susp_send(j);
 		if (j->limits_pending)
 			job_limits_send(j);
 		if (j->sig_pending)

@@ -133,6 +133,7 @@ job_dispatch(struct job *j, const int *slots, int64_t now)
 	wbuf_init(&w);
 	job_spec_frame(&w, MSG_SBD_JOB_START, 0, &spec);
 	sbd_send(j->exec[0], &w, true);
+	job_susp_send(j);
 	free(spec.command);
 	free(spec.cwd);
 	free(spec.outdir);

@@ -170,6 +170,7 @@ struct job {
 	int64_t		 avg_mem_kb;
 	bool		 kill_done;	/* bkill -d: record DONE */
 	int		 susp_reason;	/* SUSP_* while suspended */
+	int		 susp_sub;	/* SUSP_LOAD: the load index */
 	int		 hold_reason;	/* PEND_USER_STOP / PEND_ADMIN_STOP */
 	int		 end_action;	/* SIG_F_REQUEUE|HOLD|MIG on its end */
 	int		 pend_note;	/* PEND_REQUEUED, PEND_MIGRATING, ... */
@@ -442,6 +443,11 @@ void	 job_status_fill(const struct job *, int status,
 	    struct ev_job_status *);
 void	 job_status_record(struct job *, const struct ev_job_status *);
 void	 job_status_change(struct job *, int status, int reason);
+void	 job_susp_change(struct job *, int status, int reason, int sub);
+
+/* mbd-susp.c: a started job's load policy to its host (sbd-load.c). */
+void	 job_susp_send(struct job *);
+void	 jobs_susp_send_all(void);
 void	 job_signal_record(struct job *, const char *sig, int uid,
 	    const char *user, int flags);
 void	 job_requeue_record(struct job *);

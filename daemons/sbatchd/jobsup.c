@@ -325,22 +325,22 @@ handle_request(struct sup *s, const struct sbd_signal *sg)
 			kill_step(s);
 		break;
 	case SBD_SIG_SUSPEND:
-		/* TODO: the load index of a load suspension, for
-		 * LSB_SUSP_SUBREASONS, once struct sbd_signal carries it
-		 * (sg->sub); -1 until then. */
-		job_action(s, JOBCTL_SUSPEND, sg->reason, -1);
+		/* sub: the load index of a load suspension, for
+		 * LSB_SUSP_SUBREASONS. */
+		job_action(s, JOBCTL_SUSPEND, sg->reason, sg->sub);
 		s->stopped = true;
 		s->st.status = sg->reason == SUSP_USER_STOP ||
 		    sg->reason == SUSP_ADMIN_STOP ? JOB_STAT_USUSP :
 		    JOB_STAT_SSUSP;
 		s->st.susp_reason = sg->reason;
+		s->st.susp_sub = sg->sub;
 		send_status(s, MSG_JS_STATUS);
 		break;
 	case SBD_SIG_RESUME:
 		job_action(s, JOBCTL_RESUME, 0, -1);
 		s->stopped = false;
 		s->st.status = JOB_STAT_RUN;
-		s->st.susp_reason = 0;
+		s->st.susp_reason = s->st.susp_sub = 0;
 		send_status(s, MSG_JS_STATUS);
 		break;
 	default:

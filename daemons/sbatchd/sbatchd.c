@@ -18,7 +18,16 @@ static void
 lim_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 {
 	struct lim_cluster_info ci;
+	struct lim_host lh;
 
+	if (h->type == MSG_LIM_HOST_LOAD) {
+		if (!lim_host_unpack(r, &lh) || rbuf_end(r) < 0)
+			log_warnx("malformed load from the LIM");
+		else
+			load_update(&lh);
+		lim_host_release(&lh);
+		return;
+	}
 	if (h->type != MSG_LIM_CLUSTER_INFO)
 		return;
 	if (!lim_cluster_info_unpack(r, &ci) || rbuf_end(r) < 0) {
@@ -55,6 +64,7 @@ lim_closed(struct conn *c, void *arg)
 {
 	log_warnx("lost the connection to the LIM");
 	sbd->lim = NULL;
+	load_lost();
 	lim_retry();
 }
 
@@ -71,7 +81,7 @@ lim_connected(struct conn *c, int err, void *arg)
 	}
 	wbuf_init(&w);
 	wbuf_begin(&w, MSG_LIM_SUBSCRIBE, 1, 0);
-	put_u32(&w, LIM_SUB_MASTER);
+	put_u32(&w, LIM_SUB_MASTER | LIM_SUB_OWN);
 	wbuf_end_frame(&w);
 	conn_send(c, &w);
 	wbuf_release(&w);

@@ -104,6 +104,7 @@ sjob_free(struct sjob *j)
 	if (j->sup)
 		j->sup->data = NULL;
 	job_status_release(&j->st);
+	load_job_free(j);
 	free(j->dir);
 	free(j->user);
 	free(j->out_path);

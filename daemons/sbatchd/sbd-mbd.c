@@ -98,6 +98,7 @@ mbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 	struct job_spec spec;
 	struct sbd_signal sg;
 	struct sbd_limits lim;
+	struct sbd_job_susp js;
 	struct job_ack ack;
 	struct msg_error e;
 	struct peek_req pk;
@@ -111,6 +112,7 @@ mbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 		}
 		if (rr.job_terminate_interval >= 0)
 			sbd->term_interval = rr.job_terminate_interval;
+		load_set_sleep_time(rr.sbd_sleep_time);
 		sbd_register_reply_release(&rr);
 		sbd->mbd_state = MBD_UP;
 		sbd->mbd_retry_ms = RETRY_MIN_MS;
@@ -136,6 +138,13 @@ mbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 		if (!sbd_limits_unpack(r, &lim) || rbuf_end(r) < 0)
 			goto bad;
 		jobs_limits(&lim);
+		break;
+	case MSG_SBD_JOB_SUSP:
+		if (!sbd_job_susp_unpack(r, &js) || rbuf_end(r) < 0) {
+			sbd_job_susp_release(&js);
+			goto bad;
+		}
+		jobs_susp(&js);
 		break;
 	case MSG_SBD_JOB_ACK:
 		if (!job_ack_unpack(r, &ack) || rbuf_end(r) < 0)

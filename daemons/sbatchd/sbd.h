@@ -18,6 +18,7 @@
  *	jobsup-mail.c	the output spool and the job's mail
  *	jobsup-control.c the queue's JOB_CONTROLS commands
  *	sbd-peek.c	bpeek: reading a running job's output
+ *	sbd-load.c	suspending and resuming jobs by the host's load
  *
  * Each job has a supervisor process, the job's parent, in its own
  * session (forked before the job came, and kept for later jobs).  It
@@ -65,6 +66,10 @@ struct sjob {
 	uint64_t	 peek_ms;	/* last bpeek (mono_ms) */
 	uint64_t	 linger_ms;	/* acknowledged; removed at this time */
 	bool		 post_exec;	/* has one: its outcome is awaited */
+	struct sbd_job_susp *susp;	/* its load policy; NULL not known */
+	struct resreq	*stop_rr;	/* STOP_COND parsed, or NULL */
+	struct resreq	*resume_rr;	/* RESUME_COND parsed, or NULL */
+	uint64_t	 load_act_ms;	/* last suspended/resumed by load */
 	struct sjob	*next;
 };
 
@@ -127,6 +132,13 @@ struct conn *jobs_sup_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 jobs_reap(pid_t);
 void	 jobs_sup_free(pid_t);	/* its supervisor serves no job of ours */
 void	 jobs_check_orphans(void);
+
+/* sbd-load.c */
+void	 load_set_sleep_time(int secs);
+void	 load_update(struct lim_host *);	/* takes its contents */
+void	 load_lost(void);
+void	 jobs_susp(struct sbd_job_susp *);	/* takes its contents */
+void	 load_job_free(struct sjob *);
 
 /* sbd-user.c: a job user's passwd entry and groups, kept a few seconds
  * (supervisors and jobs, forked from sbatchd, find it in memory). */

@@ -236,6 +236,7 @@ START_TEST(test_susp_bits)
 	ck_assert_int_eq(susp_reason_lsf_bits(SUSP_HOST_LOCK), 0x20);
 	ck_assert_int_eq(susp_reason_lsf_bits(SUSP_LOAD), 0x40);
 	ck_assert_int_eq(susp_reason_lsf_bits(SUSP_ADMIN_STOP), 0x4000);
+	ck_assert_int_eq(susp_reason_lsf_bits(SUSP_STOP_COND), 0x200);
 	ck_assert_int_eq(susp_reason_lsf_bits(-1), 0);
 	ck_assert_int_eq(susp_reason_lsf_bits(SUSP_NREASONS), 0);
 	/* LSB_SUSP_SUBREASONS uses lsf.h's index numbers: ours are they. */

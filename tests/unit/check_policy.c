@@ -495,11 +495,150 @@ START_TEST(test_over_sched)
 }
 END_TEST
 
+/* Thresholds see run queue lengths per CPU (lsload -E). */
+START_TEST(test_effective_load)
+{
+	float load[NLOADIDX], eff[NLOADIDX];
+	struct thresholds t;
+
+	memset(load, 0, sizeof(load));
+	load[LI_R15S] = 2.0f;
+	load[LI_R1M] = 3.0f;
+	load[LI_R15M] = 1.0f;
+	load[LI_UT] = 0.5f;
+	load[LI_PG] = 8.0f;
+	load[LI_IT] = 3.0f;
+	load[LI_MEM] = 1000.0f;
+	policy_effective_load(load, 4, eff);
+	ck_assert_float_eq(eff[LI_R15S], 0.5f);
+	ck_assert_float_eq(eff[LI_R1M], 0.75f);
+	ck_assert_float_eq(eff[LI_R15M], 0.25f);
+	/* Not run queues: unchanged, decreasing indices included. */
+	ck_assert_float_eq(eff[LI_UT], 0.5f);
+	ck_assert_float_eq(eff[LI_PG], 8.0f);
+	ck_assert_float_eq(eff[LI_IT], 3.0f);
+	ck_assert_float_eq(eff[LI_MEM], 1000.0f);
+	/* No CPU count known: one CPU. */
+	policy_effective_load(load, 0, eff);
+	ck_assert_float_eq(eff[LI_R1M], 3.0f);
+	/* Unknown stays unknown (and over every threshold). */
+	load[LI_R1M] = INFINIT_LOAD;
+	policy_effective_load(load, 4, eff);
+	ck_assert(eff[LI_R1M] >= INFINIT_LOAD);
+
+	/* r1m 3.0 is within 1.0 on 4 CPUs (0.75), not on 1 CPU. */
+	memset(&t, 0, sizeof(t));
+	t.sched[LI_R1M] = 1.0f;
+	t.sched_set = 1u << LI_R1M;
+	load[LI_R1M] = 3.0f;
+	ck_assert_int_eq(policy_over_sched_host(&t, load, 4), -1);
+	ck_assert_int_eq(policy_over_sched_host(&t, load, 1), LI_R1M);
+	ck_assert_int_eq(policy_over_sched_host(&t, load, 2), LI_R1M);
+	load[LI_R1M] = 4.0f;		/* 1.0 per CPU: at it is within */
+	ck_assert_int_eq(policy_over_sched_host(&t, load, 4), -1);
+	load[LI_R1M] = 4.1f;
+	ck_assert_int_eq(policy_over_sched_host(&t, load, 4), LI_R1M);
+	load[LI_R1M] = INFINIT_LOAD;
+	ck_assert_int_eq(policy_over_sched_host(&t, load, 4), LI_R1M);
+	/* A decreasing index is not scaled by the CPUs. */
+	memset(&t, 0, sizeof(t));
+	t.sched[LI_MEM] = 500.0f;
+	t.sched_set = 1u << LI_MEM;
+	load[LI_MEM] = 400.0f;
+	ck_assert_int_eq(policy_over_sched_host(&t, load, 4), LI_MEM);
+	load[LI_MEM] = 600.0f;
+	ck_assert_int_eq(policy_over_sched_host(&t, load, 4), -1);
+	ck_assert_int_eq(policy_over_sched_host(NULL, load, 4), -1);
+}
+END_TEST
+
+/* Dispatch: a 4-CPU host with r1m 3.0 is within a 1.0 threshold of host
+ * or queue, a 1-CPU host with the same load is not. */
+START_TEST(test_thresholds_per_cpu)
+{
+	struct pol_job *j0, *j1, *j2;
+
+	fx_init(2, 1);
+	F.h[0].rr.ncpus = 1;
+	F.h[1].rr.ncpus = 4;
+	F.h[0].max_slots = F.h[1].max_slots = 1;
+	for (int i = 0; i < 2; i++) {
+		F.load[i][LI_R1M] = 3.0f;
+		F.hthr[i].sched[LI_R1M] = 1.0f;
+		F.hthr[i].sched_set = 1u << LI_R1M;
+		F.h[i].thr = &F.hthr[i];
+	}
+	j0 = job(0);
+	j1 = job(0);
+	ck_assert_int_eq(run(), 1);
+	ck_assert_int_eq(host_of(j0), 1);
+	assert_reason(j1, PEND_NO_HOST, HR_LOAD_SCHED, 1, HR_FULL, 1, -1);
+
+	/* The same through the queue's threshold. */
+	fx_init(2, 1);
+	F.h[0].rr.ncpus = 1;
+	F.h[1].rr.ncpus = 4;
+	F.load[0][LI_R1M] = F.load[1][LI_R1M] = 3.0f;
+	F.load[0][LI_R15S] = 0.0f;	/* host00 would be preferred */
+	F.qthr[0].sched[LI_R1M] = 1.0f;
+	F.qthr[0].sched_set = 1u << LI_R1M;
+	F.q[0].thr = &F.qthr[0];
+	F.h[1].max_slots = 1;
+	j0 = job(0);
+	j2 = job(0);
+	ck_assert_int_eq(run(), 1);
+	ck_assert_int_eq(host_of(j0), 1);
+	assert_reason(j2, PEND_NO_HOST, HR_QUEUE_LOAD, 1, HR_FULL, 1, -1);
+}
+END_TEST
+
+/* bjobs -l: queue and host thresholds together, the stricter wins. */
+START_TEST(test_thresholds_merge)
+{
+	struct thresholds q, h;
+
+	memset(&q, 0, sizeof(q));
+	memset(&h, 0, sizeof(h));
+	q.sched[LI_R1M] = 0.25f;
+	q.stop[LI_R1M] = 1.75f;
+	q.stop[LI_PG] = 15.0f;
+	q.sched[LI_MEM] = 100.0f;
+	q.sched_set = 1u << LI_R1M | 1u << LI_MEM;
+	q.stop_set = 1u << LI_R1M | 1u << LI_PG;
+	h.sched[LI_R1M] = 0.5f;
+	h.stop[LI_R1M] = 1.5f;
+	h.sched[LI_MEM] = 300.0f;
+	h.stop[LI_MEM] = 50.0f;
+	h.sched[LI_UT] = 0.8f;
+	h.sched_set = 1u << LI_R1M | 1u << LI_MEM | 1u << LI_UT;
+	h.stop_set = 1u << LI_R1M | 1u << LI_MEM;
+	policy_thresholds_merge(&q, &h);
+	/* Increasing: the lower; decreasing: the higher. */
+	ck_assert_float_eq(q.sched[LI_R1M], 0.25f);
+	ck_assert_float_eq(q.stop[LI_R1M], 1.5f);
+	ck_assert_float_eq(q.sched[LI_MEM], 300.0f);
+	/* Set on one side only: that value. */
+	ck_assert_float_eq(q.stop[LI_MEM], 50.0f);
+	ck_assert_float_eq(q.stop[LI_PG], 15.0f);
+	ck_assert_float_eq(q.sched[LI_UT], 0.8f);
+	ck_assert_uint_eq(q.sched_set,
+	    1u << LI_R1M | 1u << LI_MEM | 1u << LI_UT);
+	ck_assert_uint_eq(q.stop_set,
+	    1u << LI_R1M | 1u << LI_MEM | 1u << LI_PG);
+	/* Nothing to merge: unchanged. */
+	policy_thresholds_merge(&q, NULL);
+	ck_assert_float_eq(q.sched[LI_R1M], 0.25f);
+}
+END_TEST
+
 START_TEST(test_thresholds)
 {
 	struct pol_job *j0, *j1, *big;
 
 	fx_init(4, 1);
+	/* One CPU each: the run queue lengths are compared as they are. */
+	for (int i = 0; i < 4; i++)
+		F.h[i].rr.ncpus = 1;
 	/* host00: its own r1m threshold exceeded. */
 	F.hthr[0].sched[LI_R1M] = 1.0f;
 	F.hthr[0].sched_set = 1u << LI_R1M;
@@ -1949,8 +2088,9 @@ queue_can_use(const struct pol_queue *q, const struct pol_host *h,
     const struct rr_host *hr)
 {
 	return (q->host_ok == NULL || q->host_ok[h->index]) && h->usable &&
-	    !h->exclusive && policy_over_sched(h->thr, hr->load) < 0 &&
-	    policy_over_sched(q->thr, hr->load) < 0 &&
+	    !h->exclusive &&
+	    policy_over_sched_host(h->thr, hr->load, hr->ncpus) < 0 &&
+	    policy_over_sched_host(q->thr, hr->load, hr->ncpus) < 0 &&
 	    (q->rr == NULL || resreq_select(q->rr, hr));
 }
 
@@ -2515,6 +2655,9 @@ policy_suite(void)
 	tcase_add_test(tc, test_max_decisions);
 	tcase_add_test(tc, test_over_sched);
 	tcase_add_test(tc, test_thresholds);
+	tcase_add_test(tc, test_effective_load);
+	tcase_add_test(tc, test_thresholds_per_cpu);
+	tcase_add_test(tc, test_thresholds_merge);
 	tcase_add_test(tc, test_unusable);
 	tcase_add_test(tc, test_queue_hosts);
 	tcase_add_test(tc, test_asked_hosts);

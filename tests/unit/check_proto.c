@@ -421,7 +421,7 @@ VISIT(job_info)
 	VI64(avg_mem_kb); VI64(swap_kb); VINT(pgid); VSTRV(pids);
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VINT(user_priority);
 	VINT(run_count); VI64A(array_counts, JA_NCOUNTS);
-	VSTRV(asked_hosts); VSTR(login_shell); VSTR(pre_exec);
+	VSTRV(asked_hosts); VSTR(login_shell); VSTR(pre_exec); VINT(susp_sub);
 }
 
 VISIT(job_list)
@@ -476,7 +476,7 @@ VISIT(job_status)
 	VINT(exit_reason); VDBL(cpu_time); VI64(mem_kb); VI64(max_mem_kb);
 	VI64(avg_mem_kb); VI64(swap_kb); VSTR(exec_cwd); VSTR(exec_home);
 	VSTR(exec_user); VU32(run_count); VINT(susp_reason);
-	VINT(pre_exec_failed); VINT(post_exec_status);
+	VINT(pre_exec_failed); VINT(post_exec_status); VINT(susp_sub);
 }
 
 VISIT(sbd_register)
@@ -507,7 +507,16 @@ VISIT(job_spec)
 VISIT(sbd_signal)
 {
 	VI64(jobid); VI32(idx); VINT(sig); VINT(reason); VU32(run_count);
-	VU32(flags);
+	VU32(flags); VINT(sub);
+}
+
+VISIT(sbd_job_susp)
+{
+	VI64(jobid); VI32(idx); VU32(run_count); VINT(qprio); VBOOL(forced);
+	VFLTA(qsched, NLOADIDX); VFLTA(qstop, NLOADIDX); VU32(qsched_set);
+	VU32(qstop_set); VSTR(stop_cond); VSTR(resume_cond);
+	VFLTA(hsched, NLOADIDX); VFLTA(hstop, NLOADIDX); VU32(hsched_set);
+	VU32(hstop_set); VINT(sleep_time); VINT(pg_susp_it);
 }
 
 VISIT(sbd_limits)
@@ -660,6 +669,7 @@ WRAP(job_spec)
 WRAP(sbd_signal)
 WRAP(job_ack)
 WRAP(sbd_limits)
+WRAP(sbd_job_susp)
 WRAP(lim_host)
 WRAP(lim_load_list)
 WRAP(lim_probe_reply)
@@ -704,6 +714,7 @@ static const struct codec codecs[] = {
 	ENTRY(sbd_signal, MSG_SBD_JOB_SIGNAL),
 	ENTRY(job_ack, MSG_SBD_JOB_ACK),
 	ENTRY(sbd_limits, MSG_SBD_JOB_LIMITS),
+	ENTRY(sbd_job_susp, MSG_SBD_JOB_SUSP),
 	ENTRY(lim_host, MSG_LIM_REPORT),
 	ENTRY(lim_load_list, MSG_LIM_LOAD_LIST),
 	ENTRY(lim_probe_reply, MSG_LIM_PROBE_REPLY),
