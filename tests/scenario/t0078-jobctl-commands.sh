@@ -7,6 +7,8 @@
 # RUN); its processes are what the commands made them.  A RESUME asked
 # while the SUSPEND command runs waits for it.  A job still stopped when
 # its TERMINATE command is done is continued, to act on what it was sent.
+# A suspension by load gives LSB_SUSP_REASONS 64 (SUSP_LOAD_REASON) and
+# LSB_SUSP_SUBREASONS the index (1, r1m), and its resumption runs RESUME.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
@@ -20,6 +22,15 @@ JOB_CONTROLS = SUSPEND[echo "$LSB_JOBPGIDS|$LSB_JOBPIDS|$LSB_SUSP_REASONS|${LSB_
                TERMINATE[echo "$LSB_JOBPIDS" >>term.$LSB_JOBID; kill -TERM $LSB_JOBPIDS]
 DESCRIPTION  = Job controls by commands.
 End Queue
+
+Begin Queue
+QUEUE_NAME   = loadq
+PRIORITY     = 20
+r1m          = 0.5/1.0
+JOB_CONTROLS = SUSPEND[echo "$LSB_SUSP_REASONS|${LSB_SUSP_SUBREASONS-unset}" >>susp.$LSB_JOBID; kill -STOP -$LSB_JOBPGIDS] \
+               RESUME[echo resumed >>resume.$LSB_JOBID; kill -CONT -$LSB_JOBPGIDS]
+DESCRIPTION  = Suspended by load, with commands.
+End Queue
 EOF
 cat >"$LSB_CONF/lsb.hosts" <<EOF
 Begin Host
@@ -27,6 +38,8 @@ HOST_NAME  MXJ
 default    10
 End Host
 EOF
+elim_install
+set_load hosta "r1m 0 it 100"
 cluster_start
 cd "$T_DIR/jobs"
 
@@ -156,4 +169,29 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 else
 	echo "# skipping the other-user checks: not root or no setpriv"
 fi
+
+# ---- Suspended and resumed by load.  The only job of the host is
+# suspended only while the host is in interactive use (it 0).
+ncpus=$(lshosts hosta | awk 'NR == 2 { print $5 }')
+l=$(submit -q loadq -o /dev/null "$loop")
+wait_for test -s "$l.pid"
+lpid=$(cat "$l.pid")
+wait_for job_is "$l" RUN
+set_load hosta "r1m $((3 * ncpus)) it 0"
+wait_for job_is "$l" SSUSP
+check "r1m above the queue's loadStop: SSUSP" job_is "$l" SSUSP
+wait_for test -s "susp.$l"
+expect_eq "the SUSPEND command got SUSP_LOAD_REASON and the index r1m" \
+    "64|1" "$(cat "susp.$l" 2>&1)"
+wait_for pg_is "$lpid" T
+expect_eq "and stopped the job" T "$(pg_states "$lpid")"
+set_load hosta "r1m 0 it 100"
+wait_for job_is "$l" RUN
+check "the load gone, the job is resumed" job_is "$l" RUN
+wait_for test -s "resume.$l"
+expect_eq "by the RESUME command" resumed "$(cat "resume.$l" 2>&1)"
+wait_for pg_runs "$lpid"
+check "which continued it" pg_runs "$lpid"
+bkill "$l" >/dev/null
+wait_for job_is "$l" EXIT
 finish
