@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "jobctl.h"
 #include "lsf.h"
 #include "util.h"
 
@@ -231,7 +232,8 @@ struct queue_conf {
 	bool		 rerunnable;
 	int		 mig;		/* MIG minutes, -1 not set */
 	struct strv	 administrators;
-	char		*job_controls;
+	char		*job_controls;	/* JOB_CONTROLS as written */
+	struct jobctl	 jobctl;	/* ... and parsed */
 	char		*terminate_when;
 	char		*fairshare;
 	char		*preemption;

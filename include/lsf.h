@@ -205,6 +205,9 @@ enum susp_reason {
 	SUSP_NREASONS
 };
 const char	*susp_reason_text(int);
+/* LSF's bit for it in lsbatch.h (SUSP_USER_STOP 0x2, ...): the bitmap
+ * JOB_CONTROLS commands get as LSB_SUSP_REASONS; 0 for none. */
+int		 susp_reason_lsf_bits(int);
 /*
  * The whole text bjobs -l/-s show, without the leading space and the
  * trailing ';': SUSP_LOAD names the index sub ("Host load exceeded

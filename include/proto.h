@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	7
+#define PROTO_VERSION	8
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -650,6 +650,11 @@ struct job_spec {
 	char		*requeue_exit;	/* REQUEUE_EXIT_VALUES: no mail then */
 	char		*outdir;	/* -outdir, expanded: made first */
 	bool		 make_cwd;	/* -cwd had patterns: made first */
+	/* The queue's JOB_CONTROLS at dispatch, one action's text each
+	 * (jobctl.h); NULL or empty: LSF's default. */
+	char		*ctl_suspend;
+	char		*ctl_resume;
+	char		*ctl_terminate;
 };
 
 #define SBD_SIG_SUSPEND	(-1)	/* queue SUSPEND action */

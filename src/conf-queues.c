@@ -83,6 +83,7 @@ queue_conf_release(struct queue_conf *q)
 	free(q->requeue_exit_values);
 	strv_release(&q->administrators);
 	free(q->job_controls);
+	jobctl_release(&q->jobctl);
 	free(q->terminate_when);
 	free(q->fairshare);
 	free(q->preemption);
@@ -257,6 +258,32 @@ check_hosts(const struct lsf_config *cfg, const struct queue_conf *q,
 	strv_release(&bad);
 }
 
+/* JOB_CONTROLS: parsed here so that ckconfig and mbatchd -n say what
+ * is wrong; a bad value leaves the defaults. */
+static void
+job_controls(struct queue_conf *q, const char *path, int line, const char *v,
+    struct conf_diag *d)
+{
+	char *cause = NULL, *warn;
+
+	free(q->job_controls);
+	q->job_controls = NULL;
+	jobctl_release(&q->jobctl);
+	if (jobctl_parse(&q->jobctl, v, &cause) < 0) {
+		conf_diag_error(d, path, line, "queue %s: bad JOB_CONTROLS "
+		    "\"%s\": %s", q->name, v, cause);
+		free(cause);
+		return;
+	}
+	q->job_controls = xstrdup(v);
+	for (int op = 0; op < JOBCTL_NOPS; op++)
+		if ((warn = jobctl_warning(&q->jobctl, op)) != NULL) {
+			conf_diag_warn(d, path, line, "queue %s: JOB_CONTROLS "
+			    "%s", q->name, warn);
+			free(warn);
+		}
+}
+
 static void
 apply_key(const struct lsf_config *cfg, struct queue_conf *q,
     const char *path, const struct conf_kv *e, struct conf_diag *d)
@@ -373,7 +400,7 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 	} else if (strcasecmp(k, "REQUEUE_EXIT_VALUES") == 0) {
 		set_str(&q->requeue_exit_values, v);
 	} else if (strcasecmp(k, "JOB_CONTROLS") == 0) {
-		set_str(&q->job_controls, v);
+		job_controls(q, path, e->line, v, d);
 	} else if (strcasecmp(k, "TERMINATE_WHEN") == 0) {
 		set_str(&q->terminate_when, v);
 	} else if (strcasecmp(k, "FAIRSHARE") == 0) {

@@ -193,6 +193,30 @@ susp_reason_text(int r)
 	return r >= 0 && r < SUSP_NREASONS ? susp_texts[r] : "";
 }
 
+int
+susp_reason_lsf_bits(int r)
+{
+	/* lsbatch.h's values, fixed by LSF's API. */
+	switch (r) {
+	case SUSP_USER_RESUME:
+		return 0x00000001;		/* SUSP_USER_RESUME */
+	case SUSP_USER_STOP:
+		return 0x00000002;		/* SUSP_USER_STOP */
+	case SUSP_QUEUE_WINDOW:
+		return 0x00000008;		/* SUSP_QUEUE_WINDOW */
+	case SUSP_HOST_LOCK:
+		return 0x00000020;		/* SUSP_HOST_LOCK */
+	case SUSP_LOAD:
+		return 0x00000040;		/* SUSP_LOAD_REASON */
+	case SUSP_STOP_COND:
+		return 0x00000200;		/* SUSP_QUE_STOP_COND */
+	case SUSP_ADMIN_STOP:
+		return 0x00004000;		/* SUSP_ADMIN_STOP */
+	default:
+		return 0;
+	}
+}
+
 const char *
 susp_reason_fmt(int reason, int sub, const char *ext, char *buf,
     size_t len)

@@ -334,7 +334,8 @@ PROTO_IMPL(sbd_register_reply, SBD_REGISTER_REPLY_FIELDS)
 	F(INT, umask) F(INT, nice) F(INT, term_interval)		\
 	F(I64, term_time) F(STR, pre_exec) F(STR, post_exec)		\
 	F(STR, queue_pre_exec) F(STR, queue_post_exec)			\
-	F(STR, requeue_exit) F(STR, outdir) F(BOOL, make_cwd)
+	F(STR, requeue_exit) F(STR, outdir) F(BOOL, make_cwd)		\
+	F(STR, ctl_suspend) F(STR, ctl_resume) F(STR, ctl_terminate)
 PROTO_IMPL(job_spec, JOB_SPEC_FIELDS)
 
 #define SBD_SIGNAL_FIELDS(F)						\

@@ -108,6 +108,11 @@ fill_spec(struct job *j, struct job_spec *s)
 	s->nice = j->queue->conf->nice;
 	s->term_interval = mbd->conf.params.job_terminate_interval;
 	s->requeue_exit = j->queue->conf->requeue_exit_values;
+	/* The execution host reads each action again (jobctl_action_parse):
+	 * signal names are its own. */
+	s->ctl_suspend = j->queue->conf->jobctl.op[JOBCTL_SUSPEND].text;
+	s->ctl_resume = j->queue->conf->jobctl.op[JOBCTL_RESUME].text;
+	s->ctl_terminate = j->queue->conf->jobctl.op[JOBCTL_TERMINATE].text;
 }
 
 void

@@ -103,6 +103,12 @@ set_env(struct strv *env, const char *name, const char *val)
 }
 
 void
+jobsup_set_env(struct strv *env, const char *name, const char *val)
+{
+	set_env(env, name, val);
+}
+
+void
 jobsup_build_env(struct strv *env, const struct job_spec *s, const char *dir,
     const struct passwd *pw, const char *out, const char *err)
 {

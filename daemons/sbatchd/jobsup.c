@@ -14,6 +14,10 @@
  * The loop is poll(2) on a signalfd for SIGCHLD and on the socket, with
  * timers for the TERMINATE sequence (SIGINT, SIGTERM, SIGKILL), memory
  * sampling and reconnecting.
+ *
+ * The SUSPEND, RESUME and TERMINATE actions are the queue's JOB_CONTROLS
+ * where it has them (a signal, or a command run by jobsup-control.c),
+ * else LSF's defaults.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,6 +70,7 @@ struct sup {
 	double		 sent_cpu;
 	int		 pre_fd;	/* a failed pre-exec's status */
 	int		 note_fd;	/* the job's word on its -o and -e */
+	struct job_ctl	 ctl;		/* JOB_CONTROLS */
 };
 
 static void
@@ -177,13 +182,22 @@ usage_news(struct sup *s)
 	return true;
 }
 
+/* The signal to the job's process group. */
 static void
-signal_job(struct sup *s, int sig)
+kill_group(struct sup *s, int sig)
 {
 	if (s->pid <= 0)
 		return;
 	if (kill(-s->pid, sig) < 0 && errno == ESRCH)
 		(void)kill(s->pid, sig);
+}
+
+static void
+signal_job(struct sup *s, int sig)
+{
+	if (s->pid <= 0)
+		return;
+	kill_group(s, sig);
 	/* A stopped job must run to act on a terminating signal. */
 	if (s->stopped && sig != SIGSTOP && sig != SIGTSTP &&
 	    sig != SIGCONT) {
@@ -192,14 +206,31 @@ signal_job(struct sup *s, int sig)
 	}
 }
 
+/*
+ * The TERMINATE action, for bkill, brequeue and the limits: the queue's
+ * signal or command, once; else LSF's SIGINT, SIGTERM, SIGKILL, a step
+ * each call (CHKPNT too: there is no checkpoint to take first).
+ */
 static void
 kill_step(struct sup *s)
 {
 	static const int seq[] = { SIGINT, SIGTERM, SIGKILL };
+	const struct jobctl_action *a = &s->ctl.act.op[JOBCTL_TERMINATE];
 	int interval = s->spec->term_interval >= 0 ? s->spec->term_interval : 10;
 
 	if (s->kill_stage >= 3)
 		return;
+	if (s->kill_stage == 0 && (a->kind == JOBCTL_SIGNAL ||
+	    a->kind == JOBCTL_COMMAND)) {
+		if (a->kind == JOBCTL_SIGNAL)
+			signal_job(s, a->sig);
+		else
+			ctl_run(&s->ctl, JOBCTL_TERMINATE, s->spec, s->dir,
+			    s->pid, 0, -1);
+		s->kill_stage = 3;
+		s->next_kill_ms = 0;
+		return;
+	}
 	signal_job(s, seq[s->kill_stage]);
 	s->kill_stage++;
 	s->next_kill_ms = s->kill_stage < 3 ?
@@ -227,6 +258,57 @@ check_limits(struct sup *s, uint64_t now)
 		kill_step(s);
 }
 
+/*
+ * SUSPEND or RESUME, as the queue has it, or LSF's default: SIGSTOP
+ * (SIGTSTP for a parallel job; SIGSTOP after a CHKPNT that we cannot
+ * take), SIGCONT.  While a command of either runs, the next waits.
+ */
+static void
+job_action(struct sup *s, int op, int reason, int sub)
+{
+	const struct jobctl_action *a = &s->ctl.act.op[op];
+
+	if (ctl_busy(&s->ctl)) {
+		ctl_defer(&s->ctl, op, reason, sub);
+		return;
+	}
+	switch (a->kind) {
+	case JOBCTL_SIGNAL:
+		kill_group(s, a->sig);
+		break;
+	case JOBCTL_COMMAND:
+		ctl_run(&s->ctl, op, s->spec, s->dir, s->pid, reason, sub);
+		break;
+	case JOBCTL_CHKPNT:
+		kill_group(s, SIGSTOP);
+		break;
+	case JOBCTL_DEFAULT:
+		if (op == JOBCTL_RESUME)
+			kill_group(s, SIGCONT);
+		else
+			kill_group(s, s->spec->exec_hosts.n > 1 ? SIGTSTP :
+			    SIGSTOP);
+		break;
+	}
+}
+
+/* Commands of JOB_CONTROLS that ended: what waited for them now runs. */
+static void
+ctl_ended(struct sup *s)
+{
+	unsigned done = ctl_reap(&s->ctl);
+	int op, reason, sub;
+
+	/* A job still stopped when its TERMINATE command is done could not
+	 * act on what the command sent it. */
+	if ((done & (1u << JOBCTL_TERMINATE)) && s->stopped) {
+		kill_group(s, SIGCONT);
+		s->stopped = false;
+	}
+	if (ctl_take_deferred(&s->ctl, &op, &reason, &sub))
+		job_action(s, op, reason, sub);
+}
+
 static void
 handle_request(struct sup *s, const struct sbd_signal *sg)
 {
@@ -243,8 +325,9 @@ handle_request(struct sup *s, const struct sbd_signal *sg)
 			kill_step(s);
 		break;
 	case SBD_SIG_SUSPEND:
-		/* SIGTSTP for parallel jobs, as LSF does. */
-		signal_job(s, s->spec->exec_hosts.n > 1 ? SIGTSTP : SIGSTOP);
+		/* sub: the load index of a load suspension, for
+		 * LSB_SUSP_SUBREASONS. */
+		job_action(s, JOBCTL_SUSPEND, sg->reason, sg->sub);
 		s->stopped = true;
 		s->st.status = sg->reason == SUSP_USER_STOP ||
 		    sg->reason == SUSP_ADMIN_STOP ? JOB_STAT_USUSP :
@@ -254,7 +337,7 @@ handle_request(struct sup *s, const struct sbd_signal *sg)
 		send_status(s, MSG_JS_STATUS);
 		break;
 	case SBD_SIG_RESUME:
-		signal_job(s, SIGCONT);
+		job_action(s, JOBCTL_RESUME, 0, -1);
 		s->stopped = false;
 		s->st.status = JOB_STAT_RUN;
 		s->st.susp_reason = s->st.susp_sub = 0;
@@ -625,6 +708,7 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 	s.pre_fd = -1;
 	s.note_fd = -1;
 	s.end.max_procs = s.end.max_threads = -1;
+	ctl_init(&s.ctl, spec);
 	if (jobsup_has_pre(spec) && pipe2(prefd, O_CLOEXEC) == 0)
 		s.pre_fd = prefd[0];
 	notefd[1] = -1;
@@ -680,6 +764,8 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 
 		if (s.next_kill_ms && s.next_kill_ms < next)
 			next = s.next_kill_ms;
+		if (ctl_next_ms(&s.ctl) && ctl_next_ms(&s.ctl) < next)
+			next = ctl_next_ms(&s.ctl);
 		if (s.next_sample_ms < next)
 			next = s.next_sample_ms;
 		if (!s.greeted && s.next_connect_ms < next)
@@ -701,6 +787,7 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 			pid_t p;
 
 			drain_sigfd(sfd);
+			ctl_ended(&s);
 			p = wait4(s.pid, &wstatus, WNOHANG, &ru);
 			if (p == s.pid) {
 				if (!pre_failed(&s, &ru)) {
@@ -715,6 +802,7 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 		now = mono_ms();
 		if (s.next_kill_ms && now >= s.next_kill_ms)
 			kill_step(&s);
+		ctl_expire(&s.ctl, now);
 		sampled = now >= s.next_sample_ms;
 		if (sampled) {
 			/* Running usage goes up to mbatchd (bjobs -l, -W). */
@@ -738,6 +826,8 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 	 * but the connection, which is not the job's; its lock goes last,
 	 * once everything is reported. */
 	*sock = s.sock;
+	ctl_finish(&s.ctl);
+	ctl_release(&s.ctl);
 	if (s.pre_fd >= 0)
 		close(s.pre_fd);
 	if (s.note_fd >= 0)

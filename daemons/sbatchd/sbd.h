@@ -16,6 +16,7 @@
  *	jobsup-usage.c	what the job's processes use
  *	jobsup-report.c	LSF's job report appended to the output file
  *	jobsup-mail.c	the output spool and the job's mail
+ *	jobsup-control.c the queue's JOB_CONTROLS commands
  *	sbd-peek.c	bpeek: reading a running job's output
  *	sbd-load.c	suspending and resuming jobs by the host's load
  *
@@ -208,6 +209,8 @@ struct passwd;
 void	 jobsup_build_env(struct strv *, const struct job_spec *,
 	    const char *dir, const struct passwd *, const char *out,
 	    const char *err);
+/* NAME=val in env, in place of any NAME there. */
+void	 jobsup_set_env(struct strv *, const char *name, const char *val);
 /* The -o/-e path with %J and %I expanded, allocated (NULL if none). */
 char	*jobsup_expand_path(const char *, const struct job_spec *,
 	    const char *suffix);
@@ -253,6 +256,47 @@ void	 jobsup_pre_exec(const struct job_spec *, char **env, int fd);
  * queue's POST_EXEC; exits 0 when both succeeded. */
 void	 jobsup_post_exec(const struct job_spec *, const char *dir,
 	    int job_wstatus) NORETURN;
+
+/*
+ * jobsup-control.c: the commands of the job's queue's JOB_CONTROLS.  A
+ * command runs in a child of the supervisor, in a session of its own,
+ * as the job's user, with the job's environment and LSB_JOBPGIDS,
+ * LSB_JOBPIDS (and LSB_SUSP_REASONS, LSB_SUSP_SUBREASONS for SUSPEND);
+ * it is reaped after SIGCHLD and killed when it overruns
+ * JOBCTL_CMD_TIMEOUT_MS.  One SUSPEND or RESUME action at a time: while
+ * the command of one runs, the latest request for another waits for it
+ * (ctl_defer); a TERMINATE command runs at once, as LSF lets it.
+ */
+#define JOBCTL_CMD_TIMEOUT_MS	60000
+struct job_ctl {
+	int64_t		 jobid;		/* for the log */
+	struct jobctl	 act;		/* the spec's actions, parsed */
+	pid_t		 pid[JOBCTL_NOPS];	/* each op's running command */
+	uint64_t	 deadline_ms[JOBCTL_NOPS];
+	int		 pend_op;	/* deferred SUSPEND or RESUME; -1 */
+	int		 pend_reason;
+	int		 pend_sub;
+};
+void	 ctl_init(struct job_ctl *, const struct job_spec *);
+void	 ctl_release(struct job_ctl *);
+/* A SUSPEND or RESUME command is running. */
+bool	 ctl_busy(const struct job_ctl *);
+void	 ctl_defer(struct job_ctl *, int op, int reason, int sub);
+/* The deferred action, once nothing is busy: true and it, taken. */
+bool	 ctl_take_deferred(struct job_ctl *, int *op, int *reason, int *sub);
+/* Start op's command for the job whose session is sid.  reason: the
+ * SUSP_* of a SUSPEND; sub: its load index, -1 if none. */
+void	 ctl_run(struct job_ctl *, int op, const struct job_spec *,
+	    const char *dir, pid_t sid, int reason, int sub);
+/* After SIGCHLD: reap the commands that ended; a bit (1 << op) for
+ * each. */
+unsigned ctl_reap(struct job_ctl *);
+/* The earliest deadline of a running command; 0 if none runs. */
+uint64_t ctl_next_ms(const struct job_ctl *);
+/* Kill the commands past their deadline. */
+void	 ctl_expire(struct job_ctl *, uint64_t now_ms);
+/* The job is over: what still runs may finish, until its deadline. */
+void	 ctl_finish(struct job_ctl *);
 
 /* jobsup-usage.c: what the job's processes use. */
 struct usage_set {

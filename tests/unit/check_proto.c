@@ -502,6 +502,7 @@ VISIT(job_spec)
 	VINT(nice); VINT(term_interval); VI64(term_time); VSTR(pre_exec);
 	VSTR(post_exec); VSTR(queue_pre_exec); VSTR(queue_post_exec);
 	VSTR(requeue_exit); VSTR(outdir); VBOOL(make_cwd);
+	VSTR(ctl_suspend); VSTR(ctl_resume); VSTR(ctl_terminate);
 }
 
 VISIT(sbd_signal)
