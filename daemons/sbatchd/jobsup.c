@@ -46,6 +46,8 @@
 /* The hello waits this long: a job that ends by then has its start and
  * its end reported together (one turn, one log flush in mbatchd). */
 #define HELLO_DELAY_MS		20
+/* How long a parallel job has to stop itself on SIGTSTP. */
+#define TSTP_GRACE_MS		500
 
 struct sup {
 	struct job_spec	*spec;
@@ -62,6 +64,7 @@ struct sup {
 	int64_t		 mem_sum;	/* for the average */
 	int		 mem_n;
 	bool		 stopped;
+	uint64_t	 tstp_check_ms;	/* SIGSTOP what SIGTSTP left running */
 	struct job_end	 end;		/* for the report and the mail */
 	struct usage_set usage;
 	struct job_limits lim;
@@ -283,11 +286,21 @@ job_action(struct sup *s, int op, int reason, int sub)
 		kill_group(s, SIGSTOP);
 		break;
 	case JOBCTL_DEFAULT:
-		if (op == JOBCTL_RESUME)
+		if (op == JOBCTL_RESUME) {
+			s->tstp_check_ms = 0;
 			kill_group(s, SIGCONT);
-		else
-			kill_group(s, s->spec->exec_hosts.n > 1 ? SIGTSTP :
-			    SIGSTOP);
+		} else if (s->spec->exec_hosts.n > 1) {
+			/*
+			 * SIGTSTP lets a parallel job's launcher stop its
+			 * tasks; but the job's group is orphaned (a session
+			 * of its own), where the kernel drops a TSTP nobody
+			 * catches, so what still runs a moment later is
+			 * stopped with SIGSTOP.
+			 */
+			kill_group(s, SIGTSTP);
+			s->tstp_check_ms = mono_ms() + TSTP_GRACE_MS;
+		} else
+			kill_group(s, SIGSTOP);
 		break;
 	}
 }
@@ -764,6 +777,8 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 
 		if (s.next_kill_ms && s.next_kill_ms < next)
 			next = s.next_kill_ms;
+		if (s.tstp_check_ms && s.tstp_check_ms < next)
+			next = s.tstp_check_ms;
 		if (ctl_next_ms(&s.ctl) && ctl_next_ms(&s.ctl) < next)
 			next = ctl_next_ms(&s.ctl);
 		if (s.next_sample_ms < next)
@@ -802,6 +817,11 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 		now = mono_ms();
 		if (s.next_kill_ms && now >= s.next_kill_ms)
 			kill_step(&s);
+		if (s.tstp_check_ms && now >= s.tstp_check_ms) {
+			s.tstp_check_ms = 0;
+			if (s.stopped)
+				kill_group(&s, SIGSTOP);
+		}
 		ctl_expire(&s.ctl, now);
 		sampled = now >= s.next_sample_ms;
 		if (sampled) {

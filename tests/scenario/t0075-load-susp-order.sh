@@ -123,4 +123,16 @@ sleep 2.5
 expect_eq "the job started with brun -f runs on" RUN "$(job_stat "$f")"
 expect_eq "a lowq job beside it was suspended" SSUSP "$(job_stat "$a")"
 expect_eq "a topq job too" SSUSP "$(job_stat "$b")"
+
+# A parallel job gets SIGTSTP, which the kernel drops for a job that does
+# not catch it (its group is orphaned): what still runs is then stopped.
+p=$(submit -n 2 -R "span[hosts=1]" -m hosta -o /dev/null \
+    'echo $$ > par.pid; while :; do sleep 0.1; done')
+wait_for job_is "$p" RUN
+wait_for test -s par.pid
+bstop "$p" >/dev/null
+wait_for job_is "$p" USUSP
+state_of() { awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null; }
+wait_for sh -c "[ \"\$(awk '{ print \$3 }' /proc/$(cat par.pid)/stat)\" = T ]"
+expect_eq "a parallel job is really stopped" T "$(state_of "$(cat par.pid)")"
 finish
