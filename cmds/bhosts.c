@@ -209,7 +209,8 @@ long_host(const struct host_info *h)
 	load_row("Reserved", h->rsv, 0, true, "-");
 
 	printf("\n LOAD THRESHOLD USED FOR SCHEDULING:\n");
-	disp_thresholds(stdout, h->sched, h->stop, h->sched_set, h->stop_set);
+	disp_thresholds_wire(stdout, h->sched, h->stop, h->sched_set,
+	    h->stop_set, &h->ext_thr);
 	printf("\n");
 	sb_release(&sb);
 }

@@ -387,6 +387,7 @@ job_thresholds(const struct job_info *j, const struct queue_info *q,
 		memcpy(t->stop, q->stop, sizeof(t->stop));
 		t->sched_set = q->sched_set;
 		t->stop_set = q->stop_set;
+		(void)thresholds_ext_from_strv(&q->ext_thr, t);
 	}
 	if (!JOB_STAT_STARTED(j->status) && !JOB_STAT_FINISHED(j->status))
 		return;
@@ -399,6 +400,8 @@ job_thresholds(const struct job_info *j, const struct queue_info *q,
 		memcpy(one.stop, h->stop, sizeof(one.stop));
 		one.sched_set = h->sched_set;
 		one.stop_set = h->stop_set;
+		if (thresholds_ext_from_strv(&h->ext_thr, &one) < 0)
+			one.next = 0;
 		policy_thresholds_merge(t, &one);
 	}
 }
@@ -592,8 +595,7 @@ print_long(const struct job_info *j)
 	}
 	printf("\n SCHEDULING PARAMETERS:\n");
 	job_thresholds(j, q, &thr);
-	disp_thresholds(stdout, thr.sched, thr.stop, thr.sched_set,
-	    thr.stop_set);
+	disp_thresholds(stdout, &thr);
 	if (j->effective_res_req) {
 		sb_reset(&tmp);
 		sb_adds(&tmp, j->effective_res_req);

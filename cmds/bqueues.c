@@ -258,7 +258,8 @@ long_queue(const struct queue_info *q)
 	    q->accept_interval);
 	limits(q);
 	printf("\nSCHEDULING PARAMETERS\n");
-	disp_thresholds(stdout, q->sched, q->stop, q->sched_set, q->stop_set);
+	disp_thresholds_wire(stdout, q->sched, q->stop, q->sched_set,
+	    q->stop_set, &q->ext_thr);
 	policies(q);
 	if (windows)
 		printf("\n");

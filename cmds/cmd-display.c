@@ -183,14 +183,76 @@ thr_row(FILE *fp, const char *label, const float *v, uint32_t set)
 	sb_release(&sb);
 }
 
+/* "-" or the value as lsload shows an external index. */
+static void
+ext_value(bool set, float v, char *buf, size_t len)
+{
+	if (set)
+		snprintf(buf, len, "%.1f", (double)v);
+	else
+		snprintf(buf, len, "-");
+}
+
+/*
+ * The external indices' table: each column as wide as its name needs
+ * (six at least), the values right-aligned under it.
+ */
+static void
+ext_table(FILE *fp, const struct thresholds *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[32];
+	int end[MAX_EXT_THRESHOLDS], col = 10;
+
+	if (t->next == 0)
+		return;
+	fputc('\n', fp);
+	for (int i = 0; i < t->next; i++) {
+		int w = (int)strlen(t->ext[i].name) + 1;
+
+		col += w > 6 ? w : 6;
+		end[i] = col;
+		col_right(&sb, end[i], t->ext[i].name);
+	}
+	col_flush(&sb, fp);
+	for (int row = 0; row < 2; row++) {
+		sb_adds(&sb, row == 0 ? " loadSched" : " loadStop");
+		for (int i = 0; i < t->next; i++) {
+			const struct ext_threshold *e = &t->ext[i];
+
+			ext_value(row == 0 ? e->sched_set : e->stop_set,
+			    row == 0 ? e->sched : e->stop, buf, sizeof(buf));
+			col_right(&sb, end[i], buf);
+		}
+		col_flush(&sb, fp);
+	}
+	sb_release(&sb);
+}
+
 void
-disp_thresholds(FILE *fp, const float *sched, const float *stop,
-    uint32_t sched_set, uint32_t stop_set)
+disp_thresholds(FILE *fp, const struct thresholds *t)
 {
 	fputs("           r15s   r1m  r15m   ut      pg    io   ls    it    tmp"
 	    "    swp    mem\n", fp);
-	thr_row(fp, "loadSched", sched, sched_set);
-	thr_row(fp, "loadStop", stop, stop_set);
+	thr_row(fp, "loadSched", t->sched, t->sched_set);
+	thr_row(fp, "loadStop", t->stop, t->stop_set);
+	ext_table(fp, t);
+}
+
+void
+disp_thresholds_wire(FILE *fp, const float *sched, const float *stop,
+    uint32_t sched_set, uint32_t stop_set, const struct strv *ext)
+{
+	struct thresholds t;
+
+	memset(&t, 0, sizeof(t));
+	memcpy(t.sched, sched, sizeof(t.sched));
+	memcpy(t.stop, stop, sizeof(t.stop));
+	t.sched_set = sched_set;
+	t.stop_set = stop_set;
+	if (ext != NULL && thresholds_ext_from_strv(ext, &t) < 0)
+		t.next = 0;
+	disp_thresholds(fp, &t);
 }
 
 void

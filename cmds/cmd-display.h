@@ -45,9 +45,15 @@ void	 col_flush(struct strbuf *, FILE *);
 /* A load threshold, printed as lsload prints the index (finer values
  * of the run queue and paging indices keep two decimals). */
 void	 disp_threshold_value(int idx, float v, char *buf, size_t len);
-/* The loadSched/loadStop table of bqueues -l and bhosts -l. */
-void	 disp_thresholds(FILE *, const float *sched, const float *stop,
-	    uint32_t sched_set, uint32_t stop_set);
+/*
+ * The loadSched/loadStop table of bqueues -l, bhosts -l and bjobs -l;
+ * external indices with thresholds follow in a table of their own.
+ * _wire: from a queue_info's or host_info's fields.
+ */
+struct thresholds;
+void	 disp_thresholds(FILE *, const struct thresholds *);
+void	 disp_thresholds_wire(FILE *, const float *sched, const float *stop,
+	    uint32_t sched_set, uint32_t stop_set, const struct strv *ext);
 
 /* "    KEY = VALUE" lines: bparams -a, badmin and lsadmin showconf. */
 void	 disp_kv(FILE *, const struct kv_list *);

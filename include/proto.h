@@ -405,6 +405,7 @@ struct queue_info {
 	int64_t		 cpulimit_dflt;
 	int64_t		 memlimit_dflt;	/* KB */
 	int		 proclimit_dflt;
+	struct strv	 ext_thr;	/* thresholds_ext_to_strv */
 };
 
 /* busers: a user's or user group's limits (lsb.users) and slots. */
@@ -450,6 +451,7 @@ struct host_info {
 	uint32_t	 busy_mask;	/* indices over their loadSched */
 	int		 mig;
 	float		 rsv[NLOADIDX];	/* reserved by running jobs' rusage */
+	struct strv	 ext_thr;	/* thresholds_ext_to_strv */
 };
 
 /* bsub -K progress. */

@@ -235,6 +235,28 @@ policy_thresholds_merge(struct thresholds *dst, const struct thresholds *src)
 	}
 	dst->sched_set |= src->sched_set;
 	dst->stop_set |= src->stop_set;
+	for (int i = 0; i < src->next; i++) {
+		const struct ext_threshold *s = &src->ext[i];
+		struct ext_threshold *d = NULL;
+
+		for (int k = 0; k < dst->next; k++)
+			if (strcmp(dst->ext[k].name, s->name) == 0)
+				d = &dst->ext[k];
+		if (d == NULL) {
+			if (dst->next == MAX_EXT_THRESHOLDS)
+				continue;
+			dst->ext[dst->next++] = *s;
+			continue;
+		}
+		if (s->sched_set)
+			d->sched = !d->sched_set ? s->sched : s->increasing ?
+			    fminf(d->sched, s->sched) : fmaxf(d->sched, s->sched);
+		if (s->stop_set)
+			d->stop = !d->stop_set ? s->stop : s->increasing ?
+			    fminf(d->stop, s->stop) : fmaxf(d->stop, s->stop);
+		d->sched_set |= s->sched_set;
+		d->stop_set |= s->stop_set;
+	}
 }
 
 static int

@@ -267,7 +267,7 @@ PROTO_IMPL(job_result_list, JOB_RESULT_LIST_FIELDS)
 	F(I64, runlimit) F(I64, cpulimit) F(I64, memlimit)		\
 	F(INT, proclimit) F(BOOL, exclusive) F(KV, extra)		\
 	F(I64, runlimit_dflt) F(I64, cpulimit_dflt)			\
-	F(I64, memlimit_dflt) F(INT, proclimit_dflt)
+	F(I64, memlimit_dflt) F(INT, proclimit_dflt) F(STRV, ext_thr)
 PROTO_IMPL(queue_info, QUEUE_INFO_FIELDS)
 #define QUEUE_LIST_FIELDS(F)						\
 	F(LIST, v, n, queue_info, PROTO_MIN(QUEUE_INFO_FIELDS))
@@ -279,7 +279,8 @@ PROTO_IMPL(queue_list, QUEUE_LIST_FIELDS)
 	F(INT, nususp) F(INT, nrsv) F(STR, dispatch_window)		\
 	F(FLTA, load, NLOADIDX) F(FLTA, sched, NLOADIDX)		\
 	F(FLTA, stop, NLOADIDX) F(U32, sched_set) F(U32, stop_set)	\
-	F(U32, busy_mask) F(INT, mig) F(FLTA, rsv, NLOADIDX)
+	F(U32, busy_mask) F(INT, mig) F(FLTA, rsv, NLOADIDX)	\
+	F(STRV, ext_thr)
 PROTO_IMPL(host_info, HOST_INFO_FIELDS)
 #define HOST_LIST_FIELDS(F)						\
 	F(LIST, v, n, host_info, PROTO_MIN(HOST_INFO_FIELDS))

@@ -625,6 +625,7 @@ fill_queue(struct mqueue *q, struct queue_info *qi)
 	memcpy(qi->stop, qc->thr.stop, sizeof(qi->stop));
 	qi->sched_set = qc->thr.sched_set;
 	qi->stop_set = qc->thr.stop_set;
+	thresholds_ext_to_strv(&qc->thr, &qi->ext_thr);
 	qi->users = qc->users.n ? strv_join(&qc->users, " ") : xstrdup("all");
 	qi->hosts = qc->hosts.n ? strv_join(&qc->hosts, " ") : xstrdup("all");
 	qi->res_req = qc->res_req;
@@ -678,6 +679,7 @@ query_queues(struct conn *c, uint32_t seq, struct rbuf *r)
 	for (uint32_t i = 0; i < n; i++) {
 		free(qi[i].users);
 		free(qi[i].hosts);
+		strv_release(&qi[i].ext_thr);
 	}
 	free(qi);
 	strv_release(&names);
@@ -732,6 +734,7 @@ fill_host(struct mhost *h, struct host_info *hi)
 		memcpy(hi->stop, b->thr.stop, sizeof(hi->stop));
 		hi->sched_set = b->thr.sched_set;
 		hi->stop_set = b->thr.stop_set;
+		thresholds_ext_to_strv(&b->thr, &hi->ext_thr);
 		for (int i = 0; i < NLOADIDX; i++) {
 			if (!(b->thr.sched_set & (1u << i)) || !h->lim_up)
 				continue;
@@ -793,6 +796,8 @@ query_hosts(struct conn *c, uint32_t seq, struct rbuf *r)
 			fill_host(mbd->hosts[i], &hl.v[hl.n++]);
 	wbuf_init(&w);
 	host_list_frame(&w, MSG_HOST_LIST, seq, &hl);
+	for (uint32_t i = 0; i < hl.n; i++)
+		strv_release(&hl.v[i].ext_thr);
 	free(hl.v);
 	strv_release(&names);
 	strv_release(&want);

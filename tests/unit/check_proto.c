@@ -453,7 +453,7 @@ VISIT(queue_info)
 	VI64(cpulimit); VI64(memlimit); VINT(proclimit); VBOOL(exclusive);
 	visit_kv_list(v, &x->extra, y ? &y->extra : NULL);
 	VI64(runlimit_dflt); VI64(cpulimit_dflt); VI64(memlimit_dflt);
-	VINT(proclimit_dflt);
+	VINT(proclimit_dflt); VSTRV(ext_thr);
 }
 
 VISIT(host_info)
@@ -462,7 +462,7 @@ VISIT(host_info)
 	VINT(njobs); VINT(nrun); VINT(nssusp); VINT(nususp); VINT(nrsv);
 	VSTR(dispatch_window); VFLTA(load, NLOADIDX); VFLTA(sched, NLOADIDX);
 	VFLTA(stop, NLOADIDX); VU32(sched_set); VU32(stop_set);
-	VU32(busy_mask); VINT(mig); VFLTA(rsv, NLOADIDX);
+	VU32(busy_mask); VINT(mig); VFLTA(rsv, NLOADIDX); VSTRV(ext_thr);
 }
 
 VISIT(job_event)
