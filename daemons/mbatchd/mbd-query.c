@@ -713,7 +713,8 @@ fill_host(struct mhost *h, struct host_info *hi)
 		st |= HOST_STAT_LOCKED;
 	/* Busy as dispatch judges it: run queues per CPU (lsload -E). */
 	policy_effective_load(h->load, h->ph.rr.ncpus, eff);
-	if (h->lim_up && policy_over_sched(h->ph.thr, eff) >= 0)
+	if (h->lim_up && (policy_over_sched(h->ph.thr, eff) >= 0 ||
+	    policy_over_ext(h->ph.thr, &h->ph.rr, false) >= 0))
 		st |= HOST_STAT_BUSY;
 	hi->status = st;
 	hi->cpuf = 1.0f;

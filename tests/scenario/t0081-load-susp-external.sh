@@ -101,6 +101,10 @@ bkill "$c" >/dev/null
 
 # The host's column: hot is increasing, 60 stops.
 ext hostb "nlic 3.0 hot 60.0"
+wait_for sh -c "bhosts -w hostb | grep -q closed_Busy" ||
+    fail "hostb did not become closed_Busy at hot 60"
+expect_match "past its external scheduling threshold the host is busy" \
+    "^hostb +closed_Busy " "$(bhosts -w hostb | sed -n 2p)"
 wait_for sh -c "bjobs -noheader -o stat $a $b | grep -q SSUSP" ||
     fail "no job was suspended at hot 60"
 s=$(bjobs -noheader -o 'jobid stat' "$a" "$b" | awk '$2 == "SSUSP" { print $1 }')
