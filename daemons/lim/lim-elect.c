@@ -78,6 +78,7 @@ become_master(void)
 		lim->is_master = true;
 		master_init();
 		master_report(&lim->me, NULL);
+		elim_master_changed();
 	}
 	elect_master_changed(lim->host);
 }
@@ -143,6 +144,7 @@ follow(const char *host, int fd)
 		log_info("master candidate %s is up; giving up mastership",
 		    host);
 		lim->is_master = false;
+		elim_master_changed();
 	}
 	lim->up = conn_new(lim->base, fd, up_msg, up_closed, NULL);
 	lim->up->name = xasprintf("master LIM %s", host);
@@ -177,7 +179,10 @@ elect_run(void)
 		conn_close(lim->up);
 		lim->up = NULL;
 	}
-	lim->is_master = false;
+	if (lim->is_master) {
+		lim->is_master = false;
+		elim_master_changed();
+	}
 	elect_master_changed(NULL);
 }
 

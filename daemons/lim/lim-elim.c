@@ -44,6 +44,7 @@ struct elim_proc {
 	int		 failures;	/* deaths in a row, for back-off */
 	int		 restarts;
 	bool		 given_up;
+	bool		 restarting;	/* stopped by us, to start again */
 };
 
 struct elim_value {
@@ -228,6 +229,7 @@ static void
 elim_start(struct elim_proc *e)
 {
 	int p[2], null;
+	sigset_t all, old;
 	pid_t pid;
 	char *res;
 
@@ -236,8 +238,17 @@ elim_start(struct elim_proc *e)
 		return;
 	}
 	res = resource_list();
+	/*
+	 * Until the child has its own handlers, a signal for it (a SIGTERM
+	 * of elim_master_changed, say) would run the LIM's, which tell the
+	 * LIM's loop through a pipe they share: blocked across the fork,
+	 * and the child puts every handler back to the default first.
+	 */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
 	pid = fork();
 	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		log_warn("%s: fork", e->path);
 		close(p[0]);
 		close(p[1]);
@@ -247,10 +258,10 @@ elim_start(struct elim_proc *e)
 	if (pid == 0) {
 		sigset_t none;
 
+		for (int sig = 1; sig < NSIG; sig++)
+			signal(sig, SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
 		dup2(p[1], STDOUT_FILENO);
 		if ((null = open("/dev/null", O_RDONLY)) >= 0)
 			dup2(null, STDIN_FILENO);
@@ -267,6 +278,7 @@ elim_start(struct elim_proc *e)
 		execl(e->path, e->path, (char *)NULL);
 		_exit(127);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	free(res);
 	close(p[1]);
 	setpgid(pid, pid);
@@ -299,6 +311,12 @@ elim_died(struct elim_proc *e, int status)
 	e->pid = 0;
 	close_pipe(e);
 	drop_values_of(e);
+	if (e->restarting) {
+		/* Not a failure: started again at once. */
+		e->restarting = false;
+		elim_start(e);
+		return;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == ELIM_ABORT_VALUE) {
 		log_warnx("%s exited with ELIM_ABORT_VALUE: not started "
 		    "again", e->path);
@@ -370,6 +388,27 @@ elim_init(void)
 	evsignal_add(ev_child, NULL);
 	for (int i = 0; i < nelims; i++)
 		elim_start(&elims[i]);
+}
+
+/*
+ * LSF_MASTER is in an ELIM's environment: an ELIM that reports only on
+ * the master (a MELIM) must learn that this host now is, or no longer
+ * is, the master.  Each running one is stopped and started again (its
+ * death comes through child_cb, without blocking here).
+ */
+void
+elim_master_changed(void)
+{
+	for (int i = 0; i < nelims; i++) {
+		struct elim_proc *e = &elims[i];
+
+		if (e->pid <= 0)
+			continue;
+		log_info("%s: restarted, LSF_MASTER=%s", e->path,
+		    lim->is_master ? "Y" : "N");
+		e->restarting = true;
+		kill(-e->pid, SIGTERM);
+	}
 }
 
 /* SIGTERM to all, then SIGKILL to those still there after a bound. */

@@ -109,6 +109,9 @@ void	 lim_report_now(void);
 void	 elim_init(void);
 void	 elim_stop(void);
 void	 elim_apply(struct lim_host *);
+/* This host became master or stopped being it: the ELIMs start again
+ * with LSF_MASTER telling them which. */
+void	 elim_master_changed(void);
 
 /* lim-admin.c */
 void	 lim_admin_init(void);
