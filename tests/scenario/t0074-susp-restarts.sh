@@ -7,7 +7,8 @@
 # and the new sbatchd gets its thresholds again (mbatchd resends them on
 # registration) and goes on deciding; (c) with mbatchd stopped (SIGSTOP)
 # sbatchd suspends on its own, and mbatchd shows and logs it when it
-# goes on.  Every suspension and resumption is a JOB_STATUS record.
+# goes on; (d) or, killed while stopped, the new mbatchd learns of it
+# from the host's registration.  Every suspension and resumption is a JOB_STATUS record.
 # it = 0 on hostb (interactive use): its only job may be suspended.
 . "$(dirname "$0")/lib.sh"
 
@@ -121,11 +122,27 @@ nc=$(nstatus)
 load_r1m 0.1
 resumed_ok "(c) resumed"
 
+# (d) mbatchd stopped, the job suspended, then mbatchd killed: what it
+# never read is lost with it, and the new one learns of the suspension
+# from hostb's registration.
+mbd=$(pgrep -P "$PID_sbatchd_hosta" -x mbatchd)
+kill -STOP "$mbd"
+load_r1m 1.5
+wait_for state_is "$pid" T
+expect_eq "(d) suspended while mbatchd is stopped" T "$(proc_state "$pid")"
+kill -KILL "$mbd"
+wait_for sh -c "p=\$(pgrep -P $PID_sbatchd_hosta -x mbatchd) &&
+    [ \"\$p\" != $mbd ] && bqueues >/dev/null" ||
+    fail "mbatchd did not come back"
+suspended_ok "(d) the new mbatchd has it from the registration"
+load_r1m 0.1
+resumed_ok "(d) resumed"
+
 # Each suspension (SSUSP 8, subreason r1m's index 1) and resumption
 # (RUN 4) is one record, and nothing else was logged.
 expect_eq "every change is in lsb.events, once" \
-    "8 1,4 0,8 1,4 0,8 1,4 0,8 1,4 0," "$(statuses)"
-expect_eq "record counts add up" "1 3 7 8" \
+    "8 1,4 0,8 1,4 0,8 1,4 0,8 1,4 0,8 1,4 0," "$(statuses)"
+expect_eq "record counts add up" "1 3 7 10" \
     "$n0 $nb $nc $(nstatus)"
 
 touch j.go
