@@ -4,7 +4,8 @@
 # reconfig after an edited threshold changes what a running job is
 # suspended at; STOP_COND suspends with LSF's reason and RESUME_COND
 # governs resumption even where the scheduling thresholds would allow
-# it; lsb.hosts thresholds suspend; a decreasing index (mem = 100/10)
+# it; lsb.hosts thresholds suspend, and badmin reconfig of them reaches
+# the running job; a decreasing index (mem = 100/10)
 # suspends when it falls to 10 and resumes at 100.  One job at a time,
 # each ended before the next, so none disturbs another.  it = 0
 # (interactive use): a host's only job may be suspended.
@@ -156,6 +157,18 @@ load hosta 0.8
 stays "at 0.8, above hosta's 0.5" SSUSP
 load hosta 0.2
 resumed "at 0.2"
+# badmin reconfig of lsb.hosts reaches the running job too.
+sed -i 's|^hosta      2    0.5/1.0$|hosta      2    0.5/3.0|' \
+    "$LSB_CONF/lsb.hosts"
+badmin reconfig >/dev/null 2>&1
+wait_for sh -c "bhosts -l hosta | grep -Eq '^ loadStop +- +3\\.0 '" ||
+    fail "bhosts -l never showed hosta's new loadStop"
+load hosta 1.2
+stays "after badmin reconfig to 0.5/3.0, at 1.2" RUN
+load hosta 3.5
+suspended "at 3.5" "$R1M"
+load hosta 0.2
+resumed "at 0.2 again"
 end ht
 
 # A decreasing index: mem = 100/10 suspends at mem <= 10 (MB), resumes
