@@ -86,7 +86,13 @@ resumed_ok "(a) resumed when the load drops"
 load_r1m 1.5
 suspended_ok "(a) suspended again when it rises"
 
-# (b) hostb's sbatchd killed and started again while the job is SSUSP.
+# (b) hostb's sbatchd killed and started again while the job is SSUSP,
+# beside one its user stopped (USUSP).
+u=$(submit -m hostb -J uj -o /dev/null sleep 600)
+wait_for job_is "$u" RUN || fail "the second job did not start"
+bstop "$u" >/dev/null
+wait_for job_is "$u" USUSP || fail "the second job was not stopped"
+nu=$(awk -v j="$u" '$1 == "\"JOB_STATUS\"" && $4 == j' "$ev" | wc -l)
 nb=$(nstatus)
 kill -9 "$PID_sbatchd_hostb"
 wait "$PID_sbatchd_hostb" 2>/dev/null
@@ -102,6 +108,12 @@ expect_eq "(b) the same reason" "$REASON" "$(bjobs -s "$job" | tail -1)"
 expect_eq "(b) the process is still stopped" T "$(proc_state "$pid")"
 expect_eq "(b) no state change was logged for the restart" "$nb" \
     "$(nstatus)"
+expect_eq "(b) the job its user stopped is still USUSP" USUSP \
+    "$(job_stat "$u")"
+expect_eq "(b) and nothing was logged for it either" "$nu" \
+    "$(awk -v j="$u" '$1 == "\"JOB_STATUS\"" && $4 == j' "$ev" | wc -l)"
+bkill "$u" >/dev/null
+wait_for job_is "$u" EXIT
 load_r1m 0.1
 resumed_ok "(b) resumed by the new sbatchd"
 load_r1m 1.5
