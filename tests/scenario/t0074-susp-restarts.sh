@@ -8,7 +8,9 @@
 # registration) and goes on deciding; (c) with mbatchd stopped (SIGSTOP)
 # sbatchd suspends on its own, and mbatchd shows and logs it when it
 # goes on; (d) or, killed while stopped, the new mbatchd learns of it
-# from the host's registration.  Every suspension and resumption is a JOB_STATUS record.
+# from the host's registration; (e) a job resumed and suspended again
+# for another reason (STOP_COND) while mbatchd was away shows and logs
+# the new reason.  Every suspension and resumption is a JOB_STATUS record.
 # it = 0 on hostb (interactive use): its only job may be suspended.
 . "$(dirname "$0")/lib.sh"
 
@@ -19,6 +21,8 @@ Begin Queue
 QUEUE_NAME = lq
 PRIORITY = 20
 r1m = 0.5/1.0
+STOP_COND = select[mem < 50]
+RESUME_COND = select[r1m <= 0.5 && mem >= 50]
 End Queue
 EOF2
 elim_install
@@ -150,11 +154,47 @@ suspended_ok "(d) the new mbatchd has it from the registration"
 load_r1m 0.1
 resumed_ok "(d) resumed"
 
+# (e) suspended by r1m; while mbatchd is stopped the load drops (the job
+# is resumed) and mem falls below STOP_COND's 50 MB (it is suspended
+# again, for that); mbatchd is killed before it reads either.  The new
+# one replays the r1m suspension, and the registration brings the new
+# reason, logged.
+load_r1m 1.5
+suspended_ok "(e) suspended by r1m"
+mbd=$(pgrep -P "$PID_sbatchd_hosta" -x mbatchd)
+kill -STOP "$mbd"
+set_load hostb "r1m 0 it 0"
+wait_for state_is "$pid" S || fail "(e) sbatchd did not resume it"
+set_load hostb "r1m 0 it 0 mem 10"
+stopcond() {
+	grep -q "job $job\\[0\\]: suspended: STOP_COND" \
+	    "$T_DIR/log/sbatchd.log.hostb"
+}
+wait_for stopcond || fail "(e) sbatchd did not suspend it by STOP_COND"
+kill -KILL "$mbd"
+wait_for sh -c "p=\$(pgrep -P $PID_sbatchd_hosta -x mbatchd) &&
+    [ \"\$p\" != $mbd ] && bqueues >/dev/null" ||
+    fail "mbatchd did not come back"
+newreason() {
+	[ "$(bjobs -s "$job" | tail -1)" = \
+	    " STOP_COND is true with current host load;" ]
+}
+wait_for newreason
+expect_eq "(e) the new mbatchd shows the reason the host has" \
+    " STOP_COND is true with current host load;" \
+    "$(bjobs -s "$job" | tail -1)"
+expect_eq "(e) SSUSP" SSUSP "$(job_stat "$job")"
+expect_eq "(e) the process is stopped" T "$(proc_state "$pid")"
+load_r1m 0.1
+resumed_ok "(e) resumed when mem is back and r1m low"
+
 # Each suspension (SSUSP 8, subreason r1m's index 1) and resumption
-# (RUN 4) is one record, and nothing else was logged.
+# (RUN 4) is one record, and nothing else was logged; in (e) the new
+# reason (STOP_COND, no subreason) is the one record for what mbatchd
+# missed.
 expect_eq "every change is in lsb.events, once" \
-    "8 1,4 0,8 1,4 0,8 1,4 0,8 1,4 0,8 1,4 0," "$(statuses)"
-expect_eq "record counts add up" "1 3 7 10" \
+    "8 1,4 0,8 1,4 0,8 1,4 0,8 1,4 0,8 1,4 0,8 1,8 0,4 0," "$(statuses)"
+expect_eq "record counts add up" "1 3 7 13" \
     "$n0 $nb $nc $(nstatus)"
 
 touch j.go
