@@ -85,6 +85,18 @@ apply_suspension(struct job *j, const struct job_status *st)
 		    j->susp_reason != SUSP_USER_RESUME))
 			job_susp_change(j, want, st->susp_reason,
 			    st->susp_sub);
+		else if (want == JOB_STAT_SSUSP &&
+		    (j->status & JOB_STAT_SSUSP) &&
+		    (st->susp_reason == SUSP_LOAD ||
+		    st->susp_reason == SUSP_STOP_COND) &&
+		    (st->susp_reason != j->susp_reason ||
+		    st->susp_sub != j->susp_sub))
+			/*
+			 * Resumed and suspended again by the host's load
+			 * while mbatchd was away: the reason it has now.
+			 */
+			job_susp_change(j, want, st->susp_reason,
+			    st->susp_sub);
 	} else if ((st->status & JOB_STAT_RUN) &&
 	    (j->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP))) {
 		job_status_change(j, JOB_STAT_RUN, 0);

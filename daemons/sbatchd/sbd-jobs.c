@@ -182,8 +182,14 @@ jobs_scan(void)
 			log_info("job %lld[%d]: finished while sbatchd was away",
 			    jobid, idx);
 		} else if (supervisor_alive(dir)) {
-			/* Its supervisor reconnects and says how it is. */
-			j->st.status = JOB_STAT_RUN;
+			/*
+			 * Its supervisor reconnects and says how it is:
+			 * running or stopped.  Until then its state is
+			 * unknown (0), and a registration meanwhile tells
+			 * mbatchd only that the job is here, not that a
+			 * suspended one runs.
+			 */
+			j->st.status = 0;
 			j->sup_seen = true;
 			log_info("job %lld[%d]: still running", jobid, idx);
 		} else {

@@ -21,7 +21,17 @@ QUEUE_NAME = rq
 PRIORITY = 10
 REQUEUE_EXIT_VALUES = 7
 End Queue
+
+Begin Queue
+QUEUE_NAME = ls
+PRIORITY = 5
+r1m = 0.5/1.0
+End Queue
 EOT
+# hostb takes a third job, suspended by its load.
+sed -i 's/^default /hostb      3\n&/' "$LSB_CONF/lsb.hosts"
+elim_install
+set_load hostb "r1m 0"	# not the machine's own: ls dispatches at r1m <= 0.5
 cluster_start
 cd "$T_DIR/jobs"
 S=600
@@ -53,7 +63,8 @@ r1=$(submit -m hosta -o /dev/null sleep $S)
 r2=$(submit -m hosta -o /dev/null sleep $S)
 r3=$(submit -m hostb -o /dev/null sleep $S)
 r4=$(submit -m hostb -o /dev/null sleep $S)
-for j in $r1 $r2 $r3 $r4; do wait_for job_is "$j" RUN; done
+r5=$(submit -m hostb -q ls -o /dev/null sleep $S)
+for j in $r1 $r2 $r3 $r4 $r5; do wait_for job_is "$j" RUN; done
 bstop "$r1" >/dev/null
 wait_for job_is "$r1" USUSP
 bstop "$r2" >/dev/null
@@ -70,6 +81,15 @@ ran_twice() {
 	badmin statedump | grep -q "^job $r4\\[0\\] status=0x4 .* run_count=2 "
 }
 check "the requeued job runs again" wait_for ran_twice
+# hostb's r1m per CPU goes to 2 and stays: r5 is suspended by load, and
+# the load keeps it so through both restarts.
+ncpus=$(lshosts hostb | awk 'NR == 2 { print $5 }')
+set_load hostb "r1m $((2 * ncpus))"
+check "the job in queue ls is suspended by load" wait_for job_is "$r5" SSUSP
+load_susp() {
+	badmin statedump | grep -q "^job $r5\\[0\\] status=0x8 .* susp=[1-9][0-9]*/1 "
+}
+check "statedump shows its reason and load index" wait_for load_susp
 
 # Pending jobs, with every queue inactive so that they stay so: held,
 # released, reordered, modified, switched; one forced to run on hostc's
