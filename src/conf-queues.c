@@ -217,12 +217,16 @@ cond_check(const struct lsf_config *cfg, struct queue_conf *q,
 		conf_diag_error(d, path, line, "queue %s: bad %s: %s",
 		    q->name, stop ? "STOP_COND" : "RESUME_COND", cause);
 		free(cause);
-	} else if (rr.select == NULL || rr.norder > 0 || rr.nrusage > 0 ||
-	    rr.span_hosts >= 0 || rr.span_ptile >= 0 || rr.same != NULL) {
-		conf_diag_error(d, path, line, "queue %s: %s must be a "
-		    "select[] section only", q->name,
-		    stop ? "STOP_COND" : "RESUME_COND");
+	} else if (rr.select == NULL) {
+		conf_diag_error(d, path, line, "queue %s: %s has no select[] "
+		    "section", q->name, stop ? "STOP_COND" : "RESUME_COND");
 	} else {
+		/* LSF looks at the select section only. */
+		if (rr.norder > 0 || rr.nrusage > 0 || rr.span_hosts >= 0 ||
+		    rr.span_ptile >= 0 || rr.same != NULL)
+			conf_diag_warn(d, path, line, "queue %s: %s: only its "
+			    "select[] section is used", q->name,
+			    stop ? "STOP_COND" : "RESUME_COND");
 		set_str(stop ? &q->stop_cond : &q->resume_cond, v);
 	}
 	resreq_release(&rr);

@@ -51,7 +51,9 @@ array_setup(struct job *j, int max_size, int *code, char **cause)
 
 	*cause = NULL;
 	*code = 0;
-	if (j->job_name == NULL)
+	/* Only a name given with -J makes an array: the default name is the
+	 * command, and "ls f[1-3]" is one job. */
+	if (j->job_name == NULL || !(j->options & SUB_JOB_NAME))
 		return 0;
 	idxset_init(&set);
 	rc = array_spec_parse(j->job_name, max_size, &base, &set, &limit,

@@ -27,4 +27,13 @@ expect_eq "and it succeeds, as something was listed" 0 "$rc"
 err=$(bjobs -A 99999 2>&1 >/dev/null)
 expect_eq "an unknown ID is still not found" "Job <99999> is not found" "$err"
 bkill 0 >/dev/null 2>&1
+
+# Only -J makes an array: a command with brackets, which is also the
+# job's default name, is one job (before, "[1-3]" made three).
+j=$(submit -o /dev/null 'echo x[1-3]')
+out=$(bjobs -A "$j" 2>&1)
+expect_eq "a command with brackets is not an array" \
+    "Job <$j> is not a job array" "$out"
+expect_eq "bjobs lists it once" 1 \
+    "$(bjobs -a -noheader -o jobid "$j" | wc -l)"
 finish
