@@ -311,16 +311,17 @@ elim_died(struct elim_proc *e, int status)
 	e->pid = 0;
 	close_pipe(e);
 	drop_values_of(e);
-	if (e->restarting) {
-		/* Not a failure: started again at once. */
-		e->restarting = false;
-		elim_start(e);
-		return;
-	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == ELIM_ABORT_VALUE) {
 		log_warnx("%s exited with ELIM_ABORT_VALUE: not started "
 		    "again", e->path);
 		e->given_up = true;
+		e->restarting = false;
+		return;
+	}
+	if (e->restarting) {
+		/* Not a failure: started again at once. */
+		e->restarting = false;
+		elim_start(e);
 		return;
 	}
 	if (max != NULL && e->restarts >= atoi(max)) {

@@ -246,9 +246,10 @@ main(int argc, char **argv)
 
 	master_init();
 	elect_init();
-	elim_init();
 	sample_now();
 	elect_run();
+	/* After the election: LSF_MASTER is right from the first start. */
+	elim_init();
 	add_timer(&lim->ev_sample, lim->sample_interval, sample_cb);
 	add_timer(&lim->ev_elect, lim->exinterval, elect_cb);
 	/* Bound, master elected or followed, own load sampled. */
