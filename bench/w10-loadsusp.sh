@@ -4,12 +4,12 @@
 # Latency: one host, a queue with r1m = 0.5/1.0 (per CPU, as thresholds
 # compare), two jobs running (the later started is the one suspended;
 # the other, then the only running job, is not, as `it` is 100).  The
-# host's r1m and it come from an ELIM that prints the line last written
-# to a FIFO at once (and again every 0.2 s), so a load step is one
-# write.  tools/suspwatch.c writes the high load (2.0 per CPU), polls
-# /proc/PID/stat of the job's process every millisecond until it is
-# stopped (T), then writes the low load (0) and polls until it runs
-# again; a random pause before each step.  Distributions over the steps
+# host's r1m and it come from an ELIM (tools/fifoelim.c) that prints
+# the line last written to a FIFO at once (and again every 0.2 s), so a
+# load step is one write.  tools/suspwatch.c writes the high load (2.0
+# per CPU), polls /proc/PID/stat of the job's process every millisecond
+# until it is stopped (T), then writes the low load (0) and polls until
+# it runs again; a random pause before each step.  Distributions over the steps
 # with SBD_SLEEP_TIME = 1 (the benchmarks' and scenario tests') and
 # with SBD_SLEEP_TIME = 5; EXINTERVAL is 1 (tools/cluster-conf.sh), so
 # the LIM samples every second.  The steps are spread over rounds, each
@@ -47,6 +47,7 @@ N5=$(scaled 5 2)
 CPU_SECS=$(scaled 60 10)
 W10_PARTS=${W10_PARTS:-lat1 lat5 cpu}
 WATCH=$(need_tool suspwatch)
+FIFOELIM=$(need_tool fifoelim)
 LAT=$BENCH_OUT/w10_latency.tsv
 
 # w10_cluster SLEEP MXJ "ELIM LINE": a one-host cluster whose ELIM
@@ -58,17 +59,12 @@ w10_cluster() {
 	    "$LSB_CONF/lsb.params"
 	mkdir -p "$B_DIR/serverdir" "$B_DIR/elim"
 	for f in "$SBIN"/*; do ln -s "$f" "$B_DIR/serverdir/"; done
-	cat >"$B_DIR/serverdir/elim.fifo" <<'EOF'
-#!/bin/bash
-# bench w10's ELIM: the line last written to its FIFO, printed as soon
-# as it arrives and again every 0.2 s (a value not refreshed goes stale).
-d=$LSF_ENVDIR/../elim
-exec 3<>"$d/fifo.$LSF_LOCAL_HOST"
-read -r cur <"$d/load.$LSF_LOCAL_HOST"
-while :; do
-	read -r -t 0.2 line <&3 && cur=$line
-	echo "$cur"
-done
+	# tools/fifoelim.c: the line last written to the host's FIFO,
+	# printed as soon as it is whole and again every 0.2 s.
+	cat >"$B_DIR/serverdir/elim.fifo" <<EOF
+#!/bin/sh
+d=\$LSF_ENVDIR/../elim
+exec $FIFOELIM "\$d/fifo.\$LSF_LOCAL_HOST" "\$d/load.\$LSF_LOCAL_HOST"
 EOF
 	chmod 755 "$B_DIR/serverdir/elim.fifo"
 	mkfifo "$B_DIR/elim/fifo.$MASTER"
