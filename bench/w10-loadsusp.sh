@@ -247,6 +247,8 @@ cpu() {
 	local sbd id v thr nocheck
 	cpu_cluster 1
 	sbd=$PID_sbatchd_hosta
+	# After the start's own work, as for the jobs below.
+	nap 5
 	say "sbatchd's CPU over $CPU_SECS s: no job"
 	result w10.cpu_sbd_idle_pct "$(cpu_pct "$sbd" "$CPU_SECS")" %
 	id=$(run50 normal)
