@@ -1,8 +1,9 @@
 #!/bin/bash
 # The benchmark suite of issue 4 (`make bench` runs it after building):
 # the machine's physical limits (bench/limits.c, and bench/tools/chain.c
-# for workload 4's floor), our workloads 1-8 (bench/wNN-*.sh),
-# workload 9 (bench/sim/run.sh) and Slurm side by side
+# for workload 4's floor), our workloads 1-8 and 10 (bench/wNN-*.sh;
+# 10 is load-based suspension, issue 20), workload 9
+# (bench/sim/run.sh, bench/w09-cluster50.sh) and Slurm side by side
 # (bench/peers/slurm.sh, skipped when BENCH_NO_SLURM is set).  Every
 # RESULT|key|value|unit line goes to bench/out/results.tsv; then one
 # table (bench/out/table.txt) and plots (bench/out/*.png, with gnuplot).
@@ -10,6 +11,7 @@
 #	BUILD=build bench/run.sh		# the issue's sizes
 #	BENCH_SCALE=0.01 bench/run.sh		# a quick look
 #	BENCH_ONLY="limits w1 w5" bench/run.sh	# some of them
+#	BENCH_ONLY=w10 bench/run.sh		# load-based suspension only
 #	bench/run.sh -t				# only the table and plots
 #						# of the last results.tsv
 #

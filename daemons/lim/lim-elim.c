@@ -104,11 +104,13 @@ drop_values_of(struct elim_proc *e)
 	nvalues = k;
 }
 
-static void
+/* Keep a value; true when it is new or changed. */
+static bool
 store(struct elim_proc *e, const struct elim_pair *p, uint64_t now)
 {
 	struct elim_value *v = NULL;
 	int idx = load_index_lookup(p->name);
+	bool changed;
 
 	if (idx < 0 && numeric_resource(p->name) == NULL) {
 		if (!strv_contains(&warned, p->name)) {
@@ -117,38 +119,45 @@ store(struct elim_proc *e, const struct elim_pair *p, uint64_t now)
 			    p->name);
 			strv_push(&warned, p->name);
 		}
-		return;
+		return false;
 	}
 	for (int i = 0; i < nvalues && v == NULL; i++)
 		if (strcmp(values[i].name, p->name) == 0)
 			v = &values[i];
 	if (v == NULL) {
 		if (nvalues == ELIM_MAX_VALUES)
-			return;
+			return false;
 		v = &values[nvalues++];
 		memcpy(v->name, p->name, sizeof(v->name));
 		v->idx = idx;
-	}
+		changed = true;
+	} else
+		changed = v->known != p->known || v->value != p->value;
 	v->known = p->known;
 	v->value = p->value;
 	v->at_ms = now;
 	v->from = e;
+	return changed;
 }
 
-static void
+/* One line; true when a value in it is new or changed. */
+static bool
 parse_line(struct elim_proc *e, const char *line)
 {
 	struct elim_pair pairs[ELIM_MAX_PAIRS];
 	const char *why;
 	uint64_t now = mono_ms();
+	bool changed = false;
 	int n;
 
 	if ((n = elim_parse_line(line, pairs, &why)) < 0) {
 		log_warnx("%s: %s: line ignored", e->path, why);
-		return;
+		return false;
 	}
 	for (int i = 0; i < n; i++)
-		store(e, &pairs[i], now);
+		if (store(e, &pairs[i], now))
+			changed = true;
+	return changed;
 }
 
 static void
@@ -170,6 +179,7 @@ static void
 read_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	struct elim_proc *e = arg;
+	bool changed = false;
 	ssize_t n;
 	char *nl;
 
@@ -187,8 +197,8 @@ read_cb(evutil_socket_t fd, short ev, void *arg)
 	e->buf[e->len] = '\0';
 	while ((nl = memchr(e->buf, '\n', e->len)) != NULL) {
 		*nl = '\0';
-		if (!e->skipping && nl > e->buf)
-			parse_line(e, e->buf);
+		if (!e->skipping && nl > e->buf && parse_line(e, e->buf))
+			changed = true;
 		e->skipping = false;
 		e->len -= (size_t)(nl + 1 - e->buf);
 		memmove(e->buf, nl + 1, e->len);
@@ -201,6 +211,8 @@ read_cb(evutil_socket_t fd, short ev, void *arg)
 		e->skipping = true;
 		e->len = 0;
 	}
+	if (changed)
+		lim_elim_changed();
 }
 
 static void

@@ -261,6 +261,7 @@ serve_push_own(void)
 {
 	struct wbuf w;
 
+	lim->own_push_ms = mono_ms();
 	if (lim->nowners == 0)
 		return;
 	wbuf_init(&w);

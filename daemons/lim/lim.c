@@ -12,6 +12,9 @@
 #include "log.h"
 #include "notify.h"
 
+/* A changed ELIM value to sbatchd at once, but not more often. */
+#define OWN_PUSH_MS	100
+
 struct lim *lim;
 
 static float
@@ -137,6 +140,34 @@ lim_report_now(void)
 }
 
 static void
+own_push_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	elim_apply(&lim->me);
+	serve_push_own();
+}
+
+/*
+ * sbatchd suspends and resumes jobs on this host's load, every
+ * SBD_SLEEP_TIME: a value an ELIM changed goes to it now, not up to a
+ * sample interval later, though not more often than every OWN_PUSH_MS
+ * however fast an ELIM prints.  The rest of the sample, the status and
+ * the master's copy keep to the sample interval.
+ */
+void
+lim_elim_changed(void)
+{
+	uint64_t now = mono_ms(), due = lim->own_push_ms + OWN_PUSH_MS;
+	struct timeval tv = { 0, 0 };
+
+	if (lim->nowners == 0 || lim->ev_own == NULL ||
+	    evtimer_pending(lim->ev_own, NULL))
+		return;
+	if (due > now)
+		tv.tv_usec = (suseconds_t)((due - now) * 1000);
+	evtimer_add(lim->ev_own, &tv);
+}
+
+static void
 sample_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	static double last_report;
@@ -246,6 +277,8 @@ main(int argc, char **argv)
 
 	master_init();
 	elect_init();
+	if ((lim->ev_own = evtimer_new(lim->base, own_push_cb, NULL)) == NULL)
+		fatalx("evtimer_new failed");
 	sample_now();
 	elect_run();
 	/* After the election: LSF_MASTER is right from the first start. */

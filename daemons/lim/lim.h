@@ -77,6 +77,8 @@ struct lim {
 	struct event		*ev_sample;
 	struct event		*ev_elect;
 	struct event		*ev_push;
+	struct event		*ev_own;	/* lim_elim_changed's push */
+	uint64_t		 own_push_ms;	/* last serve_push_own */
 	double			 exinterval;	/* seconds */
 	double			 sample_interval;
 };
@@ -104,6 +106,9 @@ void	 master_remove_sub(struct conn *);
 void	 lim_fill_static(void);
 /* Sample now and send the report at once (a lock changed). */
 void	 lim_report_now(void);
+/* An ELIM changed a value: our load to sbatchd soon, not at the next
+ * sample. */
+void	 lim_elim_changed(void);
 
 /* lim-elim.c */
 void	 elim_init(void);
