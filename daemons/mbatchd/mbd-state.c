@@ -941,6 +941,34 @@ hosts_init(void)
 		if (c->cluster.hosts[i].server)
 			(void)host_add(&c->cluster.hosts[i]);
 }
+/*
+ * A queue's resource requirement string (RES_REQ, RESUME_COND) parsed
+ * into *rrp, replacing what was there; NULL if none.  The file was
+ * checked: only a changed syntax fails here, and it is then ignored.
+ */
+static void
+queue_resreq(const struct lsf_config *c, const struct mqueue *q,
+    struct resreq **rrp, const char *text, const char *what)
+{
+	char *cause = NULL;
+
+	if (*rrp) {
+		resreq_release(*rrp);
+		free(*rrp);
+		*rrp = NULL;
+	}
+	if (text == NULL || *text == '\0')
+		return;
+	*rrp = xcalloc(1, sizeof(**rrp));
+	if (resreq_parse(*rrp, text, c->lsf.unit_for_limits, &cause) < 0) {
+		log_warnx("queue %s: %s ignored: %s", q->name, what, cause);
+		free(cause);
+		resreq_release(*rrp);
+		free(*rrp);
+		*rrp = NULL;
+	}
+}
+
 
 /*
  * What a queue takes from its lsb.queues section (order: its position in
@@ -964,46 +992,9 @@ queue_configure(struct mqueue *q, const struct queue_conf *qc, int order)
 	q->pq.thr = &qc->thr;
 	q->pq.accept_interval = qjai > 0 ? qjai * sleep : 0;
 	queue_set_limits(q);
-	if (q->rr) {
-		resreq_release(q->rr);
-		free(q->rr);
-		q->rr = NULL;
-	}
-	if (qc->res_req && *qc->res_req) {
-		char *cause = NULL;
-
-		q->rr = xcalloc(1, sizeof(*q->rr));
-		if (resreq_parse(q->rr, qc->res_req,
-		    c->lsf.unit_for_limits, &cause) < 0) {
-			log_warnx("queue %s: RES_REQ ignored: %s",
-			    q->name, cause);
-			free(cause);
-			resreq_release(q->rr);
-			free(q->rr);
-			q->rr = NULL;
-		}
-	}
+	queue_resreq(c, q, &q->rr, qc->res_req, "RES_REQ");
 	q->pq.rr = q->rr;
-	if (q->resume_rr) {
-		resreq_release(q->resume_rr);
-		free(q->resume_rr);
-		q->resume_rr = NULL;
-	}
-	if (qc->resume_cond && *qc->resume_cond) {
-		char *cause = NULL;
-
-		/* Checked with the file: only a changed syntax fails here. */
-		q->resume_rr = xcalloc(1, sizeof(*q->resume_rr));
-		if (resreq_parse(q->resume_rr, qc->resume_cond,
-		    c->lsf.unit_for_limits, &cause) < 0) {
-			log_warnx("queue %s: RESUME_COND ignored: %s",
-			    q->name, cause);
-			free(cause);
-			resreq_release(q->resume_rr);
-			free(q->resume_rr);
-			q->resume_rr = NULL;
-		}
-	}
+	queue_resreq(c, q, &q->resume_rr, qc->resume_cond, "RESUME_COND");
 	free(q->host_ok);
 	q->host_ok = NULL;
 	if (qc->hosts.n > 0) {

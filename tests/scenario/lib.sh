@@ -185,6 +185,34 @@ as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
 }
 
+# The states (R, S, T...) of the processes of process group $1, each
+# letter once, sorted; pg_is PGID STATES; pg_runs PGID: none is stopped.
+pg_states() {
+	local pid
+	for pid in $(pgrep -g "$1"); do
+		sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$pid/stat" 2>/dev/null
+	done | sort -u | tr -d '\n'
+}
+
+pg_is() {
+	[ "$(pg_states "$1")" = "$2" ]
+}
+
+pg_runs() {
+	local s
+	s=$(pg_states "$1")
+	[ -n "$s" ] && [ "${s#*T}" = "$s" ]
+}
+
+# How many lines file $1 has (0 if it does not exist); lines_ge FILE N.
+lines() {
+	if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi
+}
+
+lines_ge() {
+	[ "$(lines "$1")" -ge "$2" ]
+}
+
 # A job's STAT.
 job_stat() {
 	bjobs -noheader -o stat "$1" 2>/dev/null

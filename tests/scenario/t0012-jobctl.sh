@@ -43,32 +43,6 @@ mbd_restart() {
 	wait_for all_hosts_ok
 }
 
-# The states of every process of a job's process group, one letter each.
-pg_states() {
-	local pid
-	for pid in $(pgrep -g "$1"); do
-		sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$pid/stat" 2>/dev/null
-	done | sort -u | tr -d '\n'
-}
-
-pg_is() {
-	[ "$(pg_states "$1")" = "$2" ]
-}
-
-# Running (or sleeping): none of its processes is stopped.
-pg_runs() {
-	local s
-	s=$(pg_states "$1")
-	[ -n "$s" ] && [ "${s#*T}" = "$s" ]
-}
-
-lines() {
-	if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi
-}
-
-lines_ge() {
-	[ "$(lines "$1")" -ge "$2" ]
-}
 
 exec_host() {
 	bjobs -noheader -o exec_host "$1" 2>/dev/null
