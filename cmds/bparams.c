@@ -89,7 +89,7 @@ short_form(const struct kv_list *kv)
 	printf("Default Queues:  %s\n", dq ? dq : "default");
 	printf("MBD_SLEEP_TIME used for calculations:  %ld seconds\n", sleep);
 	printf("Job Checking Interval:  %ld seconds\n",
-	    num(kv, "SBD_SLEEP_TIME", 7));
+	    num(kv, "SBD_SLEEP_TIME", 30));
 	printf("Job Accepting Interval:  %ld seconds\n",
 	    num(kv, "JOB_ACCEPT_INTERVAL", 1) * sleep);
 }

@@ -175,7 +175,7 @@ struct lsb_params {
 	struct strv	 default_queue;		/* DEFAULT_QUEUE */
 	char		*default_project;	/* "default" */
 	int		 mbd_sleep_time;	/* 10 */
-	int		 sbd_sleep_time;	/* 7 */
+	int		 sbd_sleep_time;	/* 30 */
 	int		 job_accept_interval;	/* 1 (x MBD_SLEEP_TIME) */
 	int		 job_scheduling_interval; /* 1 second */
 	int		 clean_period;		/* 3600 */

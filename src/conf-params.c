@@ -96,7 +96,7 @@ lsb_params_init(struct lsb_params *p)
 	strv_init(&p->default_queue);
 	p->default_project = xstrdup("default");
 	p->mbd_sleep_time = 10;
-	p->sbd_sleep_time = 7;
+	p->sbd_sleep_time = 30;	/* LSF's; its template sets 7 */
 	p->job_accept_interval = 1;
 	p->job_scheduling_interval = 1;
 	p->clean_period = 3600;
