@@ -382,13 +382,9 @@ job_thresholds(const struct job_info *j, const struct queue_info *q,
 	struct thresholds one;
 
 	memset(t, 0, sizeof(*t));
-	if (q) {
-		memcpy(t->sched, q->sched, sizeof(t->sched));
-		memcpy(t->stop, q->stop, sizeof(t->stop));
-		t->sched_set = q->sched_set;
-		t->stop_set = q->stop_set;
-		(void)thresholds_ext_from_strv(&q->ext_thr, t);
-	}
+	if (q)
+		thresholds_from_wire(t, q->sched, q->stop, q->sched_set,
+		    q->stop_set, &q->ext_thr);
 	if (!JOB_STAT_STARTED(j->status) && !JOB_STAT_FINISHED(j->status))
 		return;
 	for (size_t i = 0; i < j->exec_hosts.n; i++) {
@@ -396,12 +392,8 @@ job_thresholds(const struct job_info *j, const struct queue_info *q,
 
 		if (h == NULL)
 			continue;
-		memcpy(one.sched, h->sched, sizeof(one.sched));
-		memcpy(one.stop, h->stop, sizeof(one.stop));
-		one.sched_set = h->sched_set;
-		one.stop_set = h->stop_set;
-		if (thresholds_ext_from_strv(&h->ext_thr, &one) < 0)
-			one.next = 0;
+		thresholds_from_wire(&one, h->sched, h->stop, h->sched_set,
+		    h->stop_set, &h->ext_thr);
 		policy_thresholds_merge(t, &one);
 	}
 }

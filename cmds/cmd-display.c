@@ -245,13 +245,7 @@ disp_thresholds_wire(FILE *fp, const float *sched, const float *stop,
 {
 	struct thresholds t;
 
-	memset(&t, 0, sizeof(t));
-	memcpy(t.sched, sched, sizeof(t.sched));
-	memcpy(t.stop, stop, sizeof(t.stop));
-	t.sched_set = sched_set;
-	t.stop_set = stop_set;
-	if (ext != NULL && thresholds_ext_from_strv(ext, &t) < 0)
-		t.next = 0;
+	thresholds_from_wire(&t, sched, stop, sched_set, stop_set, ext);
 	disp_thresholds(fp, &t);
 }
 

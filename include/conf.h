@@ -389,6 +389,17 @@ int	 parse_threshold_ext(const char *val, const char *name, int res,
  * (-1: a line is malformed; what came before it is kept). */
 void	 thresholds_ext_to_strv(const struct thresholds *, struct strv *);
 int	 thresholds_ext_from_strv(const struct strv *, struct thresholds *);
+/*
+ * Thresholds as the wire carries them (queue_info, host_info,
+ * sbd_job_susp: two arrays, two masks and the external ones as lines;
+ * ext is appended to) and back (malformed external lines: none of them).
+ */
+void	 thresholds_to_wire(const struct thresholds *, float *sched,
+	    float *stop, uint32_t *sched_set, uint32_t *stop_set,
+	    struct strv *ext);
+void	 thresholds_from_wire(struct thresholds *, const float *sched,
+	    const float *stop, uint32_t sched_set, uint32_t stop_set,
+	    const struct strv *ext);
 int	 parse_threshold(const char *val, int idx, struct thresholds *t,
 	    const char **why);
 

@@ -306,3 +306,28 @@ thresholds_ext_from_strv(const struct strv *v, struct thresholds *t)
 	}
 	return 0;
 }
+
+void
+thresholds_to_wire(const struct thresholds *t, float *sched, float *stop,
+    uint32_t *sched_set, uint32_t *stop_set, struct strv *ext)
+{
+	memcpy(sched, t->sched, sizeof(t->sched));
+	memcpy(stop, t->stop, sizeof(t->stop));
+	*sched_set = t->sched_set;
+	*stop_set = t->stop_set;
+	thresholds_ext_to_strv(t, ext);
+}
+
+void
+thresholds_from_wire(struct thresholds *t, const float *sched,
+    const float *stop, uint32_t sched_set, uint32_t stop_set,
+    const struct strv *ext)
+{
+	memset(t, 0, sizeof(*t));
+	memcpy(t->sched, sched, sizeof(t->sched));
+	memcpy(t->stop, stop, sizeof(t->stop));
+	t->sched_set = sched_set;
+	t->stop_set = stop_set;
+	if (ext != NULL && thresholds_ext_from_strv(ext, t) < 0)
+		t->next = 0;
+}

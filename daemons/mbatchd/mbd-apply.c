@@ -339,16 +339,10 @@ job_status_record(struct job *j, const struct ev_job_status *ev)
 void
 job_status_change(struct job *j, int status, int reason)
 {
-	struct ev_job_status ev;
-
-	job_status_fill(j, status, &ev);
-	ev.reason = reason;
-	ev.subreasons = 0;
-	job_status_record(j, &ev);
+	job_susp_change(j, status, reason, 0);
 }
 
-/* Suspended (or running again) as its host says, with the load index
- * of a load suspension. */
+/* The same, with a subreason: the load index of a load suspension. */
 void
 job_susp_change(struct job *j, int status, int reason, int sub)
 {

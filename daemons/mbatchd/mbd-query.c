@@ -621,11 +621,8 @@ fill_queue(struct mqueue *q, struct queue_info *qi)
 	qi->nususp = q->nslots_ususp;
 	qi->njobs = qi->npend + qi->nrun + qi->nssusp + qi->nususp;
 	qi->accept_interval = q->pq.accept_interval;
-	memcpy(qi->sched, qc->thr.sched, sizeof(qi->sched));
-	memcpy(qi->stop, qc->thr.stop, sizeof(qi->stop));
-	qi->sched_set = qc->thr.sched_set;
-	qi->stop_set = qc->thr.stop_set;
-	thresholds_ext_to_strv(&qc->thr, &qi->ext_thr);
+	thresholds_to_wire(&qc->thr, qi->sched, qi->stop, &qi->sched_set,
+	    &qi->stop_set, &qi->ext_thr);
 	qi->users = qc->users.n ? strv_join(&qc->users, " ") : xstrdup("all");
 	qi->hosts = qc->hosts.n ? strv_join(&qc->hosts, " ") : xstrdup("all");
 	qi->res_req = qc->res_req;
@@ -731,11 +728,8 @@ fill_host(struct mhost *h, struct host_info *hi)
 	memcpy(hi->load, h->load, sizeof(hi->load));
 	memcpy(hi->rsv, h->ph.rsv, sizeof(hi->rsv));
 	if (b) {
-		memcpy(hi->sched, b->thr.sched, sizeof(hi->sched));
-		memcpy(hi->stop, b->thr.stop, sizeof(hi->stop));
-		hi->sched_set = b->thr.sched_set;
-		hi->stop_set = b->thr.stop_set;
-		thresholds_ext_to_strv(&b->thr, &hi->ext_thr);
+		thresholds_to_wire(&b->thr, hi->sched, hi->stop,
+		    &hi->sched_set, &hi->stop_set, &hi->ext_thr);
 		for (int i = 0; i < NLOADIDX; i++) {
 			if (!(b->thr.sched_set & (1u << i)) || !h->lim_up)
 				continue;

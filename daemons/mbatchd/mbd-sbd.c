@@ -78,23 +78,21 @@ apply_suspension(struct job *j, const struct job_status *st)
 	if (stopped) {
 		int want = st->status & JOB_STAT_USUSP ? JOB_STAT_USUSP :
 		    JOB_STAT_SSUSP;
+		bool by_load = st->susp_reason == SUSP_LOAD ||
+		    st->susp_reason == SUSP_STOP_COND;
 
 		j->stop_sent = false;
+		/*
+		 * Stopped now; or stopped by its user after a bresume; or,
+		 * by load, for another reason than the one logged (resumed
+		 * and suspended again while mbatchd was away).
+		 */
 		if (j->status & JOB_STAT_RUN || (want == JOB_STAT_USUSP &&
 		    (j->status & JOB_STAT_SSUSP) &&
-		    j->susp_reason != SUSP_USER_RESUME))
-			job_susp_change(j, want, st->susp_reason,
-			    st->susp_sub);
-		else if (want == JOB_STAT_SSUSP &&
-		    (j->status & JOB_STAT_SSUSP) &&
-		    (st->susp_reason == SUSP_LOAD ||
-		    st->susp_reason == SUSP_STOP_COND) &&
-		    (st->susp_reason != j->susp_reason ||
-		    st->susp_sub != j->susp_sub))
-			/*
-			 * Resumed and suspended again by the host's load
-			 * while mbatchd was away: the reason it has now.
-			 */
+		    j->susp_reason != SUSP_USER_RESUME) ||
+		    (want == JOB_STAT_SSUSP && (j->status & JOB_STAT_SSUSP) &&
+		    by_load && (st->susp_reason != j->susp_reason ||
+		    st->susp_sub != j->susp_sub)))
 			job_susp_change(j, want, st->susp_reason,
 			    st->susp_sub);
 	} else if ((st->status & JOB_STAT_RUN) &&

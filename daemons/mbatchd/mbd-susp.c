@@ -29,25 +29,15 @@ job_susp_send(struct job *j)
 	x.run_count = j->run_count;
 	x.qprio = qc->priority;
 	x.forced = j->no_susp;
-	memcpy(x.qsched, qc->thr.sched, sizeof(x.qsched));
-	memcpy(x.qstop, qc->thr.stop, sizeof(x.qstop));
-	x.qsched_set = qc->thr.sched_set;
-	x.qstop_set = qc->thr.stop_set;
+	thresholds_to_wire(&qc->thr, x.qsched, x.qstop, &x.qsched_set,
+	    &x.qstop_set, &x.qext);
+	if (h->ph.thr != NULL)
+		thresholds_to_wire(h->ph.thr, x.hsched, x.hstop,
+		    &x.hsched_set, &x.hstop_set, &x.hext);
 	x.stop_cond = qc->stop_cond;
 	x.resume_cond = qc->resume_cond;
-	if (h->ph.thr != NULL) {
-		memcpy(x.hsched, h->ph.thr->sched, sizeof(x.hsched));
-		memcpy(x.hstop, h->ph.thr->stop, sizeof(x.hstop));
-		x.hsched_set = h->ph.thr->sched_set;
-		x.hstop_set = h->ph.thr->stop_set;
-	}
 	x.sleep_time = mbd->conf.params.sbd_sleep_time;
 	x.pg_susp_it = mbd->conf.params.pg_susp_it;
-	strv_init(&x.qext);
-	strv_init(&x.hext);
-	thresholds_ext_to_strv(&qc->thr, &x.qext);
-	if (h->ph.thr != NULL)
-		thresholds_ext_to_strv(h->ph.thr, &x.hext);
 	wbuf_init(&w);
 	sbd_job_susp_frame(&w, MSG_SBD_JOB_SUSP, 0, &x);
 	strv_release(&x.qext);

@@ -6,7 +6,6 @@
  * standard files on /dev/null, as LSF documents.  The job's state is what
  * the request said (LSF trusts the command to have done it).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -80,51 +79,6 @@ ctl_take_deferred(struct job_ctl *c, int *op, int *reason, int *sub)
 	return true;
 }
 
-/* The job's processes (session sid) and their process groups, each
- * list space-separated. */
-static void
-job_procs(pid_t sid, struct strbuf *pids, struct strbuf *pgids)
-{
-	struct strv seen = STRV_INIT;
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-
-	if (d == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		char path[64], buf[512], *p, num[32];
-		long pid, pgrp, session;
-		ssize_t n;
-		int fd;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
-		    parse_long(de->d_name, &pid) < 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		/* After the command name, which may hold blanks: state,
-		 * ppid, pgrp, session. */
-		if ((p = strrchr(buf, ')')) == NULL ||
-		    sscanf(p + 1, " %*c %*d %ld %ld", &pgrp, &session) != 2 ||
-		    session != (long)sid)
-			continue;
-		sb_addf(pids, "%s%ld", pids->len ? " " : "", pid);
-		snprintf(num, sizeof(num), "%ld", pgrp);
-		if (!strv_contains(&seen, num)) {
-			strv_push(&seen, num);
-			sb_addf(pgids, "%s%s", pgids->len ? " " : "", num);
-		}
-	}
-	closedir(d);
-	strv_release(&seen);
-}
-
 static void NORETURN
 child(const struct jobctl_action *a, int op, const struct job_spec *sp,
     const char *dir, pid_t sid, int reason, int sub)
@@ -148,7 +102,7 @@ child(const struct jobctl_action *a, int op, const struct job_spec *sp,
 		(void)dup2(fd, i);
 	if (close_range(3, ~0U, 0) < 0)
 		close_fds_from(3, -1);
-	job_procs(sid, &pids, &pgids);
+	usage_procs(sid, &pids, &pgids);
 
 	if ((u = user_get(sp->user)) == NULL)
 		_exit(127);

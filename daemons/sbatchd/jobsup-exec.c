@@ -87,8 +87,8 @@ jobsup_expand_path(const char *p, const struct job_spec *s,
 	return expand_patterns(p, s);
 }
 
-static void
-set_env(struct strv *env, const char *name, const char *val)
+void
+jobsup_set_env(struct strv *env, const char *name, const char *val)
 {
 	size_t n = strlen(name);
 
@@ -100,12 +100,6 @@ set_env(struct strv *env, const char *name, const char *val)
 		}
 	}
 	strv_push_nodup(env, xasprintf("%s=%s", name, val ? val : ""));
-}
-
-void
-jobsup_set_env(struct strv *env, const char *name, const char *val)
-{
-	set_env(env, name, val);
 }
 
 void
@@ -129,38 +123,38 @@ jobsup_build_env(struct strv *env, const struct job_spec *s, const char *dir,
 		sb_addf(&mcpu, "%s%s %zu", mcpu.len ? " " : "", h, cnt);
 	}
 	snprintf(num, sizeof(num), "%lld", (long long)s->jobid);
-	set_env(env, "LSB_JOBID", num);
+	jobsup_set_env(env, "LSB_JOBID", num);
 	snprintf(num, sizeof(num), "%d", s->idx);
-	set_env(env, "LSB_JOBINDEX", num);
-	set_env(env, "LSB_JOBNAME", s->job_name);
-	set_env(env, "LSB_QUEUE", s->queue);
-	set_env(env, "LSB_HOSTS", hosts.buf ? hosts.buf : "");
-	set_env(env, "LSB_MCPU_HOSTS", mcpu.buf ? mcpu.buf : "");
+	jobsup_set_env(env, "LSB_JOBINDEX", num);
+	jobsup_set_env(env, "LSB_JOBNAME", s->job_name);
+	jobsup_set_env(env, "LSB_QUEUE", s->queue);
+	jobsup_set_env(env, "LSB_HOSTS", hosts.buf ? hosts.buf : "");
+	jobsup_set_env(env, "LSB_MCPU_HOSTS", mcpu.buf ? mcpu.buf : "");
 	snprintf(num, sizeof(num), "%zu", s->exec_hosts.n);
-	set_env(env, "LSB_DJOB_NUMPROC", num);
-	set_env(env, "LSB_MAX_NUM_PROCESSORS", num);
+	jobsup_set_env(env, "LSB_DJOB_NUMPROC", num);
+	jobsup_set_env(env, "LSB_MAX_NUM_PROCESSORS", num);
 	{
 		char *hf = xasprintf("%s/%s", dir, JOBDIR_HOSTS);
 
-		set_env(env, "LSB_DJOB_HOSTFILE", hf);
+		jobsup_set_env(env, "LSB_DJOB_HOSTFILE", hf);
 		free(hf);
 	}
-	set_env(env, "LS_SUBCWD", s->sub_cwd);
-	set_env(env, "LSB_SUB_HOST", s->from_host);
-	set_env(env, "LSB_EXEC_CLUSTER", s->cluster);
-	set_env(env, "LSB_PROJECT_NAME", s->project);
-	set_env(env, "LSFUSER", pw->pw_name);
-	set_env(env, "USER", pw->pw_name);
-	set_env(env, "LOGNAME", pw->pw_name);
-	set_env(env, "HOME", pw->pw_dir);
+	jobsup_set_env(env, "LS_SUBCWD", s->sub_cwd);
+	jobsup_set_env(env, "LSB_SUB_HOST", s->from_host);
+	jobsup_set_env(env, "LSB_EXEC_CLUSTER", s->cluster);
+	jobsup_set_env(env, "LSB_PROJECT_NAME", s->project);
+	jobsup_set_env(env, "LSFUSER", pw->pw_name);
+	jobsup_set_env(env, "USER", pw->pw_name);
+	jobsup_set_env(env, "LOGNAME", pw->pw_name);
+	jobsup_set_env(env, "HOME", pw->pw_dir);
 	snprintf(num, sizeof(num), "%d", (int)getpid());
-	set_env(env, "LS_JOBPID", num);
+	jobsup_set_env(env, "LS_JOBPID", num);
 	if (out)
-		set_env(env, "LSB_OUTPUTFILE", out);
+		jobsup_set_env(env, "LSB_OUTPUTFILE", out);
 	if (err)
-		set_env(env, "LSB_ERRORFILE", err);
+		jobsup_set_env(env, "LSB_ERRORFILE", err);
 	if (getenv("LSF_ENVDIR"))
-		set_env(env, "LSF_ENVDIR", getenv("LSF_ENVDIR"));
+		jobsup_set_env(env, "LSF_ENVDIR", getenv("LSF_ENVDIR"));
 	sb_release(&hosts);
 	sb_release(&mcpu);
 }
@@ -306,7 +300,7 @@ set_pwd(struct strv *env, const char *cwd)
 				return;
 			break;
 		}
-	set_env(env, "PWD", cwd);
+	jobsup_set_env(env, "PWD", cwd);
 }
 
 /* exec the words, searching the job's PATH as the shell would; returns
@@ -457,7 +451,7 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd,
 
 	jobsup_build_env(&env, s, dir, pw, out, err);
 	script = xasprintf("%s/%s", dir, JOBDIR_SCRIPT);
-	set_env(&env, "LSB_JOBFILENAME", script);
+	jobsup_set_env(&env, "LSB_JOBFILENAME", script);
 	/* As the job, in its directory, with its files and environment. */
 	jobsup_pre_exec(s, env.v, pre_fd);
 	limits_set_rlimits(s);

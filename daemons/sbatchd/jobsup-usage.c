@@ -26,6 +26,7 @@ struct proc_use {
 	int64_t		 kb;
 	double		 cpu;
 	long		 threads;
+	long		 pgrp;
 };
 
 static ssize_t
@@ -50,7 +51,7 @@ read_proc(pid_t pid, pid_t sid, struct proc_use *u)
 {
 	static long ticks, pagekb;
 	char path[64], buf[1024], *p;
-	long session, rss, cut, cst, nthr;
+	long pgrp, session, rss, cut, cst, nthr;
 	unsigned long ut, stt;
 
 	if (ticks == 0) {
@@ -66,11 +67,12 @@ read_proc(pid_t pid, pid_t sid, struct proc_use *u)
 		return false;
 	/* state ppid pgrp session ... utime stime cutime cstime (14-17)
 	 * priority nice num_threads (20) ... rss (24) */
-	if (sscanf(p + 2, "%*c %*d %*d %ld %*d %*d %*u %*u %*u %*u %*u "
+	if (sscanf(p + 2, "%*c %*d %ld %ld %*d %*d %*u %*u %*u %*u %*u "
 	    "%lu %lu %ld %ld %*d %*d %ld %*d %*u %*u %ld",
-	    &session, &ut, &stt, &cut, &cst, &nthr, &rss) != 7 ||
+	    &pgrp, &session, &ut, &stt, &cut, &cst, &nthr, &rss) != 8 ||
 	    session != sid)
 		return false;
+	u->pgrp = pgrp;
 	u->kb = (int64_t)rss * pagekb;
 	u->threads = nthr > 0 ? nthr : 1;
 	u->cpu = (double)(ut + stt) / (double)ticks;
@@ -169,7 +171,7 @@ int
 usage_sample(struct usage_set *u, pid_t sid, bool full, int64_t *kb,
     double *cpu, int *threads)
 {
-	struct proc_use sum = { 0, 0, 0 };
+	struct proc_use sum = { 0, 0, 0, 0 };
 
 	if (full || u->npids == 0 || u->npids >= QUICK_MAX)
 		full_look(u, sid, &sum);
@@ -179,6 +181,34 @@ usage_sample(struct usage_set *u, pid_t sid, bool full, int64_t *kb,
 	*cpu = sum.cpu;
 	*threads = (int)sum.threads;
 	return (int)u->npids;
+}
+
+void
+usage_procs(pid_t sid, struct strbuf *pids, struct strbuf *pgids)
+{
+	struct usage_set u;
+	struct proc_use sum = { 0, 0, 0, 0 }, pu;
+	long *seen;
+	size_t nseen = 0;
+
+	memset(&u, 0, sizeof(u));
+	full_look(&u, sid, &sum);
+	seen = xcalloc(u.npids + 1, sizeof(*seen));
+	for (size_t i = 0; i < u.npids; i++) {
+		size_t k;
+
+		if (!read_proc(u.pids[i], sid, &pu))
+			continue;	/* gone meanwhile */
+		sb_addf(pids, "%s%d", pids->len ? " " : "", (int)u.pids[i]);
+		for (k = 0; k < nseen && seen[k] != pu.pgrp; k++)
+			;
+		if (k == nseen) {
+			seen[nseen++] = pu.pgrp;
+			sb_addf(pgids, "%s%ld", pgids->len ? " " : "", pu.pgrp);
+		}
+	}
+	free(seen);
+	usage_release(&u);
 }
 
 void

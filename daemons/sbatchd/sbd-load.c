@@ -129,12 +129,8 @@ jobs_susp(struct sbd_job_susp *x)
 {
 	struct sjob *j = jobs_find(x->jobid, x->idx);
 
-	memcpy(host_thr.sched, x->hsched, sizeof(host_thr.sched));
-	memcpy(host_thr.stop, x->hstop, sizeof(host_thr.stop));
-	host_thr.sched_set = x->hsched_set;
-	host_thr.stop_set = x->hstop_set;
-	if (thresholds_ext_from_strv(&x->hext, &host_thr) < 0)
-		log_warnx("malformed external thresholds from mbatchd");
+	thresholds_from_wire(&host_thr, x->hsched, x->hstop, x->hsched_set,
+	    x->hstop_set, &x->hext);
 	if (x->pg_susp_it >= 0)
 		pg_susp_it = x->pg_susp_it;
 	load_set_sleep_time(x->sleep_time);
@@ -244,11 +240,8 @@ check_cb(evutil_socket_t fd, short ev, void *arg)
 			who[n++] = j;
 			continue;
 		}
-		memcpy(qthr[n].sched, x->qsched, sizeof(qthr[n].sched));
-		memcpy(qthr[n].stop, x->qstop, sizeof(qthr[n].stop));
-		qthr[n].sched_set = x->qsched_set;
-		qthr[n].stop_set = x->qstop_set;
-		(void)thresholds_ext_from_strv(&x->qext, &qthr[n]);
+		thresholds_from_wire(&qthr[n], x->qsched, x->qstop,
+		    x->qsched_set, x->qstop_set, &x->qext);
 		s->qprio = x->qprio;
 		s->qthr = &qthr[n];
 		s->stop_cond = j->stop_rr;

@@ -310,6 +310,9 @@ struct usage_set {
 int	 usage_sample(struct usage_set *, pid_t sid, bool full, int64_t *kb,
 	    double *cpu, int *threads);
 void	 usage_release(struct usage_set *);
+/* The processes of session sid and their process groups, each list
+ * space-separated (LSB_JOBPIDS, LSB_JOBPGIDS). */
+void	 usage_procs(pid_t sid, struct strbuf *pids, struct strbuf *pgids);
 
 /* jobsup-limits.c */
 struct job_limits {
