@@ -317,44 +317,46 @@ print_pending(const struct jobs *js, bool noheader)
 static struct queue_list queues;
 static struct host_list hosts;
 
-static void
-fetch_queues(void)
+/* Every queue or host (an empty name list): true with the reply when
+ * it is of type want; the caller releases *rp either way. */
+static bool
+query_all(uint16_t type, uint16_t want, struct reply *rp)
 {
 	struct wbuf w;
-	struct reply rp;
+	bool ok;
 	int fd;
 
 	wbuf_init(&w);
-	wbuf_begin(&w, MSG_QUEUE_QUERY, 3, 0);
+	wbuf_begin(&w, type, 3, 0);
 	put_u32(&w, 0);
 	wbuf_end_frame(&w);
 	fd = mbd_connect();
-	if (mbd_call(fd, &w, &rp) == 0 && rp.hdr.type == MSG_QUEUE_LIST &&
+	ok = mbd_call(fd, &w, rp) == 0 && rp->hdr.type == want;
+	wbuf_release(&w);
+	close(fd);
+	return ok;
+}
+
+static void
+fetch_queues(void)
+{
+	struct reply rp;
+
+	if (query_all(MSG_QUEUE_QUERY, MSG_QUEUE_LIST, &rp) &&
 	    (!queue_list_unpack(&rp.r, &queues) || rbuf_end(&rp.r) < 0))
 		queue_list_release(&queues);
 	reply_release(&rp);
-	wbuf_release(&w);
-	close(fd);
 }
 
 static void
 fetch_hosts(void)
 {
-	struct wbuf w;
 	struct reply rp;
-	int fd;
 
-	wbuf_init(&w);
-	wbuf_begin(&w, MSG_HOST_QUERY, 4, 0);
-	put_u32(&w, 0);
-	wbuf_end_frame(&w);
-	fd = mbd_connect();
-	if (mbd_call(fd, &w, &rp) == 0 && rp.hdr.type == MSG_HOST_LIST &&
+	if (query_all(MSG_HOST_QUERY, MSG_HOST_LIST, &rp) &&
 	    (!host_list_unpack(&rp.r, &hosts) || rbuf_end(&rp.r) < 0))
 		host_list_release(&hosts);
 	reply_release(&rp);
-	wbuf_release(&w);
-	close(fd);
 }
 
 static const struct queue_info *

@@ -213,6 +213,17 @@ lines_ge() {
 	[ "$(lines "$1")" -ge "$2" ]
 }
 
+# A job's EXEC_HOST.
+exec_host() {
+	bjobs -noheader -o exec_host "$1" 2>/dev/null
+}
+
+# IDs of the pending jobs of a queue, in the order bjobs -p lists them.
+pend_order() {
+	bjobs -p -noheader -q "$1" 2>/dev/null | awk '/^[0-9]/ { print $1 }' |
+	    tr '\n' ' ' | sed 's/ $//'
+}
+
 # A job's STAT.
 job_stat() {
 	bjobs -noheader -o stat "$1" 2>/dev/null

@@ -43,17 +43,6 @@ mbd_restart() {
 	wait_for all_hosts_ok
 }
 
-
-exec_host() {
-	bjobs -noheader -o exec_host "$1" 2>/dev/null
-}
-
-# IDs of the pending jobs of a queue, in the order bjobs -p lists them.
-pend_order() {
-	bjobs -p -noheader -q "$1" 2>/dev/null | awk '/^[0-9]/ { print $1 }' |
-	    tr '\n' ' ' | sed 's/ $//'
-}
-
 # count_events TYPE JOBID: records of that type for the job.
 count_events() {
 	grep -c "^\"$1\" \"[^\"]*\" [0-9]* $2 " "$T_DIR/work/c1/logdir/lsb.events"

@@ -50,10 +50,6 @@ ids_of() {
 all_cleaned() {
 	[ "$(ids_of JOB_NEW)" = "$(ids_of JOB_CLEAN)" ]
 }
-pend_order() {
-	bjobs -p -noheader -q "$1" 2>/dev/null | awk '/^[0-9]/ { print $1 }' |
-	    tr '\n' ' ' | sed 's/ $//'
-}
 same_as_before() {
 	[ "$(snapshot)" = "$before" ]
 }

@@ -16,9 +16,6 @@ EOT
 cluster_start
 cd "$T_DIR/jobs"
 
-exec_host() {
-	bjobs -noheader -o exec_host "$1" 2>/dev/null
-}
 running() {
 	job_is "$1" RUN
 }

@@ -43,7 +43,6 @@ set_load hosta "r1m 0 it 100"
 cluster_start
 cd "$T_DIR/jobs"
 
-
 loop='echo $$ >$LSB_JOBID.pid; while :; do echo x >>$LSB_JOBID.ticks; sleep 0.1; done'
 
 # ---- SUSPEND[command]: it sees the job's processes and why.

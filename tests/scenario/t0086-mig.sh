@@ -51,14 +51,6 @@ cluster_start
 cd "$T_DIR/jobs"
 ev="$T_DIR/work/c1/logdir/lsb.events"
 
-exec_host() {
-	bjobs -noheader -o exec_host "$1" 2>/dev/null
-}
-# IDs of the pending jobs of a queue, in the order bjobs -p lists them.
-pend_order() {
-	bjobs -p -noheader -q "$1" 2>/dev/null | awk '/^[0-9]/ { print $1 }' |
-	    tr '\n' ' ' | sed 's/ $//'
-}
 # The MIG records of a job.
 mig_records() {
 	grep -c "^\"MIG\" \"[^\"]*\" [0-9]* $1 " "$ev"

@@ -19,9 +19,6 @@ cluster_start
 cd "$T_DIR/jobs"
 ev="$T_DIR/work/c1/logdir/lsb.events"
 
-exec_host() {
-	bjobs -noheader -o exec_host "$1" 2>/dev/null
-}
 job_line() {
 	badmin statedump | grep "^job $1\\[0\\] "
 }
