@@ -158,6 +158,7 @@ struct cand {
 	int		 slots;		/* slots it frees where they count */
 	int		 capn;		/* its share of the limit in the way */
 	bool		 taken;
+	int		 at;		/* its position in the job's list */
 };
 
 static unsigned cmp_flags;
@@ -260,6 +261,54 @@ cand_slots(struct cand *cs, int n, int host, const int *pos)
 			if (host < 0 ? pos[v->exec[s]] >= 0 : v->exec[s] == host)
 				cs[i].slots++;
 	}
+}
+
+/* Each candidate host of v once: counted into at[h], or when list is
+ * given, i put at list[at[h]++]. */
+static void
+victim_hosts(const struct pol_job *v, const int *pos, int *at, int *list,
+    int i)
+{
+	for (int s = 0; s < v->nexec; s++) {
+		int h = v->exec[s], t;
+
+		if (pos[h] < 0)
+			continue;
+		for (t = 0; t < s && v->exec[t] != h; t++)
+			;
+		if (t < s)
+			continue;
+		if (list != NULL)
+			list[at[h]++] = i;
+		else
+			at[h]++;
+	}
+}
+
+/*
+ * For each candidate host (pos[] >= 0), the positions in cs of the
+ * victims with a slot there, in cs order: from (*start)[h] to
+ * (*start)[h + 1] of the list returned.  *sub: room for ncs candidates.
+ */
+static int *
+victims_by_host(struct pol_cluster *c, const struct cand *cs, int ncs,
+    const int *pos, int **start, struct cand **sub)
+{
+	int *st = xcalloc((size_t)c->nhosts + 2, sizeof(int)), *list, *fill;
+
+	for (int i = 0; i < ncs; i++)
+		victim_hosts(cs[i].v, pos, st + 1, NULL, i);
+	for (int h = 0; h < c->nhosts; h++)
+		st[h + 1] += st[h];
+	list = xcalloc((size_t)st[c->nhosts] + 1, sizeof(int));
+	fill = xcalloc((size_t)c->nhosts + 1, sizeof(int));
+	memcpy(fill, st, sizeof(int) * (size_t)c->nhosts);
+	for (int i = 0; i < ncs; i++)
+		victim_hosts(cs[i].v, pos, fill, list, i);
+	free(fill);
+	*start = st;
+	*sub = xcalloc((size_t)ncs + 1, sizeof(**sub));
+	return list;
 }
 
 static void
@@ -378,6 +427,7 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		cs[ncs].rank = p->vrank[i];
 		cs[ncs].hostpos = best;
 		cs[ncs].capn = cn;
+		cs[ncs].at = ncs;
 		ncs++;
 	}
 	if (ncs == 0)
@@ -388,22 +438,33 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		 * as few victims as any) gives what a host must give. */
 		int tile = one ? need : ptile;
 		int tiles = one ? 1 : (need + ptile - 1) / ptile;
-		int have = 0;
+		int have = 0, *hstart = NULL, *hlist = NULL;
+		struct cand *sub = NULL;
 
 		for (int k = 0; k < ncand && have < tiles; k++) {
 			int h = cand[k], lack = tile - freeh[h], n;
-			struct cand *sub;
 			int nsub = 0;
 
 			if (lack <= 0) {
 				have++;
 				continue;
 			}
-			sub = xcalloc((size_t)ncs + 1, sizeof(*sub));
-			cand_slots(cs, ncs, h, pos);
-			for (int i = 0; i < ncs; i++)
-				if (cs[i].slots > 0 && !cs[i].taken)
-					sub[nsub++] = cs[i];
+			/* The victims on each host, listed once: looking at
+			 * every victim for every host was quadratic. */
+			if (hlist == NULL)
+				hlist = victims_by_host(c, cs, ncs, pos,
+				    &hstart, &sub);
+			for (int x = hstart[h]; x < hstart[h + 1]; x++) {
+				struct cand *v = &cs[hlist[x]];
+
+				if (v->taken)
+					continue;
+				sub[nsub] = *v;
+				sub[nsub].slots = 0;
+				for (int s = 0; s < v->v->nexec; s++)
+					sub[nsub].slots += v->v->exec[s] == h;
+				nsub++;
+			}
 			qsort(sub, (size_t)nsub, sizeof(*sub), cmp_cand);
 			n = choose(sub, nsub, lack, have == 0 ? capneed : 0,
 			    c->preempt_for);
@@ -412,12 +473,12 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 				nch += n;
 				for (int i = 0; i < nsub; i++)
 					if (sub[i].taken)
-						for (int m = 0; m < ncs; m++)
-							if (cs[m].v == sub[i].v)
-								cs[m].taken = true;
+						cs[sub[i].at].taken = true;
 			}
-			free(sub);
 		}
+		free(hstart);
+		free(hlist);
+		free(sub);
 		if (have < tiles)
 			nch = 0;
 	} else {
