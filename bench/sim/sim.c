@@ -6,8 +6,8 @@
  * mbd-users.c, mbd-reserve.c), and jobs ending after their run time on
  * a simulated clock.
  *
- *	sim [-nPS] [-d dumpfile] [-m max] [-p passes] [-r reps] [-t tick]
- *	    [-w wall_s] CLUSTER JOBS
+ *	sim [-nPSX] [-d dumpfile] [-k prefix] [-m max] [-p passes] [-r reps]
+ *	    [-t tick] [-w wall_s] CLUSTER JOBS
  *
  * -n: the first pass only, no drain; -r: time the first pass that many
  * times (the least is reported); -d: write every decision applied (the
@@ -15,7 +15,9 @@
  * the victims' line numbers - 1 when it preempts; a resumed job as the
  * time, "r" and its number); -w: stop the drain after that many seconds
  * of wall time; -p: after that many passes; -P: ignore the preemption=
- * and preempt_for= keys (preemption not configured).
+ * and preempt_for= keys (preemption not configured); -k: the prefix of
+ * the RESULT keys (default "w9."); -X: a test of the preemption checks
+ * (the first preemptor gets a victim too many, which both must count).
  *
  * CLUSTER has one record a line ('#' starts a comment):
  *
@@ -49,7 +51,10 @@
  * The drain counts preemptions, flip-flops (a job preempted by one it
  * preempted earlier) and superfluous victims (one without which the
  * other victims and the free slots of the hosts chosen still give the
- * preemptor its slots, judged from the hosts before the decision).
+ * preemptor its slots, judged from the hosts before the decision), and
+ * times the first pass of the drain that preempts again, -r times with
+ * preemption and -r times with the queues' victim lists hidden (the same
+ * pass as if preemption were not configured), outside the drain's time.
  *
  * JOBS has one pending job a line, in submission order:
  *
@@ -166,6 +171,7 @@ static bool		 share_rr;
 
 /* Preemption. */
 static bool		 no_preempt_conf;	/* -P */
+static bool		 selftest;		/* -X */
 static bool		 preempt_on;
 static size_t		 nrunning, nsusp;
 static size_t		 npreempt, nresume, nflip, nsuperfluous, nshort;
@@ -1012,6 +1018,40 @@ check_victims(const struct pol_decision *d)
 	free(uh);
 }
 
+/*
+ * -X, a test of the checks themselves: the first preemptor gets one more
+ * victim, a running job on none of its hosts, said to have preempted it
+ * before; both checks must then count it.
+ */
+static void
+selftest_victim(struct pol_decision *d)
+{
+	struct sjob *j = (struct sjob *)d->job;
+
+	selftest = false;
+	for (size_t i = 0; i < njobs; i++) {
+		struct sjob *x = &jobs[i];
+		bool on = x == j;
+
+		if (x->state != J_RUN)
+			continue;
+		for (int k = 0; k < d->nvictims; k++)
+			on |= d->victims[k] == &x->pj;
+		for (int s = 0; s < x->pj.nexec && !on; s++)
+			for (int k = 0; k < j->pj.num_procs; k++)
+				on |= x->slots[s] == d->slots[k];
+		if (on)
+			continue;
+		d->victims = xrealloc(d->victims, sizeof(*d->victims) *
+		    (size_t)(d->nvictims + 1));
+		d->victims[d->nvictims++] = &x->pj;
+		pair_add((uint64_t)i << 32 | (uint64_t)(j - jobs));
+		fprintf(stderr, "sim: -X: job %zu added as a victim of job "
+		    "%td\n", i, j - jobs);
+		return;
+	}
+}
+
 /* A victim suspended for its preemptor, as mbatchd's preempt_victims. */
 static void
 suspend(struct sjob *v, struct sjob *by)
@@ -1087,6 +1127,8 @@ apply(struct pol_decision *d, int n)
 
 		/* Its victims give up their slots first. */
 		if (d[i].nvictims > 0) {
+			if (selftest)
+				selftest_victim(&d[i]);
 			check_victims(&d[i]);
 			npreempt_dec++;
 			for (int k = 0; k < d[i].nvictims; k++)
@@ -1221,7 +1263,7 @@ busy_pass(struct pol_decision *d, int n, int max, int reps, double first,
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sim [-nPS] [-d dumpfile] [-k keyprefix] "
+	fprintf(stderr, "usage: sim [-nPSX] [-d dumpfile] [-k keyprefix] "
 	    "[-m max] [-p passes] [-r reps] [-t tick] [-w wall_limit_s] "
 	    "CLUSTER JOBS\n");
 	exit(2);
@@ -1242,13 +1284,16 @@ main(int argc, char **argv)
 	double ppass_max = 0;
 	bool busy_done = false;
 
-	while ((c = getopt(argc, argv, "d:k:m:np:Pr:St:w:")) != -1) {
+	while ((c = getopt(argc, argv, "d:k:m:np:Pr:St:w:X")) != -1) {
 		switch (c) {
 		case 'k':
 			key = optarg;
 			break;
 		case 'P':
 			no_preempt_conf = true;
+			break;
+		case 'X':
+			selftest = true;
 			break;
 		case 'p':
 			max_passes = strtoul(optarg, NULL, 10);
