@@ -54,7 +54,10 @@
  * preemptor its slots, judged from the hosts before the decision), and
  * times the first pass of the drain that preempts again, -r times with
  * preemption and -r times with the queues' victim lists hidden (the same
- * pass as if preemption were not configured), outside the drain's time.
+ * pass as if preemption were not configured), outside the drain's time;
+ * every pass that preempts is made once more so, for the same comparison
+ * (w9.preempt_passes_ratio: the time of those passes with preemption
+ * over their time without).
  *
  * JOBS has one pending job a line, in submission order:
  *
@@ -1260,6 +1263,27 @@ busy_pass(struct pol_decision *d, int n, int max, int reps, double first,
 	return n;
 }
 
+/* The pass just made, made again into d2 with preemption off (the
+ * queues' victims hidden): its time.  The state it leaves is the same. */
+static double
+pass_off(struct pol_decision *d2, int max)
+{
+	int nv[MAXQ], n;
+	double t0, t;
+
+	for (int i = 0; i < nqueues; i++) {
+		nv[i] = queues[i].pq.nvictims;
+		queues[i].pq.nvictims = 0;
+	}
+	t0 = now_s();
+	n = policy_schedule(&cl, d2, max);
+	t = now_s() - t0;
+	policy_decisions_free(d2, n);
+	for (int i = 0; i < nqueues; i++)
+		queues[i].pq.nvictims = nv[i];
+	return t;
+}
+
 static void
 usage(void)
 {
@@ -1281,7 +1305,8 @@ main(int argc, char **argv)
 	const char *dump = NULL;
 	size_t pending, started = 0, passes = 0, ended = 0, ppasses = 0;
 	double pass_sum = 0, pass_max = 0, dstart, ppass_sum = 0;
-	double ppass_max = 0;
+	double ppass_max = 0, poff_sum = 0, poff_max = 0, pratio_max = 0;
+	struct pol_decision *d2 = NULL;
 	bool busy_done = false;
 
 	while ((c = getopt(argc, argv, "d:k:m:np:Pr:St:w:X")) != -1) {
@@ -1460,10 +1485,21 @@ main(int argc, char **argv)
 				    pending);
 				dstart += now_s() - b0;
 			}
+			double b0 = now_s(), off;
+
+			if (d2 == NULL)
+				d2 = xcalloc((size_t)max, sizeof(*d2));
+			off = pass_off(d2, max);
+			dstart += now_s() - b0;
 			ppasses++;
 			ppass_sum += pt;
+			poff_sum += off;
 			if (pt > ppass_max)
 				ppass_max = pt;
+			if (off > poff_max)
+				poff_max = off;
+			if (off > 0 && pt / off > pratio_max)
+				pratio_max = pt / off;
 		}
 		pass_sum += pt;
 		if (pt > pass_max)
@@ -1522,16 +1558,27 @@ main(int argc, char **argv)
 	if (preempt_on) {
 		fprintf(stderr, "sim: preemption: %zu jobs started by "
 		    "preempting %zu victims in %zu passes (mean %.4f s, max "
-		    "%.4f s), %zu resumed; %zu flip-flops, %zu superfluous "
-		    "victims, %zu preemptors short of slots, %zu starts over "
-		    "a host's MXJ\n", npreempt_dec, npreempt, ppasses,
+		    "%.4f s; the same passes with preemption off: mean "
+		    "%.4f s, max %.4f s; the largest ratio %.2f), %zu "
+		    "resumed; %zu flip-flops, %zu superfluous victims, %zu "
+		    "preemptors short of slots, %zu starts over a host's "
+		    "MXJ\n", npreempt_dec, npreempt, ppasses,
 		    ppasses ? ppass_sum / (double)ppasses : 0, ppass_max,
-		    nresume, nflip, nsuperfluous, nshort, noversub);
+		    ppasses ? poff_sum / (double)ppasses : 0, poff_max,
+		    pratio_max, nresume, nflip, nsuperfluous, nshort,
+		    noversub);
 		printf("RESULT|%sstarts|%zu|jobs\n", key, npreempt_dec);
 		printf("RESULT|%svictims|%zu|jobs\n", key, npreempt);
 		printf("RESULT|%sresumes|%zu|jobs\n", key, nresume);
 		printf("RESULT|%spasses|%zu|passes\n", key, ppasses);
+		printf("RESULT|%spasses_mean_s|%.4f|s\n", key,
+		    ppasses ? ppass_sum / (double)ppasses : 0);
 		printf("RESULT|%spasses_max_s|%.4f|s\n", key, ppass_max);
+		printf("RESULT|%spasses_off_mean_s|%.4f|s\n", key,
+		    ppasses ? poff_sum / (double)ppasses : 0);
+		printf("RESULT|%spasses_off_max_s|%.4f|s\n", key, poff_max);
+		printf("RESULT|%spasses_ratio|%.2f|x\n", key,
+		    poff_sum > 0 ? ppass_sum / poff_sum : 0);
 		printf("RESULT|%sflipflops|%zu|jobs\n", key, nflip);
 		printf("RESULT|%ssuperfluous|%zu|jobs\n", key, nsuperfluous);
 		printf("RESULT|%sshort|%zu|jobs\n", key, nshort);
