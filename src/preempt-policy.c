@@ -249,6 +249,64 @@ choose(struct cand *cs, int n, int need, int capneed, unsigned flags)
 	return nch;
 }
 
+static void
+sift_down(struct cand *cs, int n, int i)
+{
+	for (;;) {
+		int m = i, l = 2 * i + 1, r = l + 1;
+		struct cand t;
+
+		if (l < n && cmp_cand(&cs[l], &cs[m]) < 0)
+			m = l;
+		if (r < n && cmp_cand(&cs[r], &cs[m]) < 0)
+			m = r;
+		if (m == i)
+			return;
+		t = cs[i];
+		cs[i] = cs[m];
+		cs[m] = t;
+		i = m;
+	}
+}
+
+/*
+ * Put in cs[0..k) the first candidates in cmp_cand order, as many as
+ * choose() looks at, the rest after them in no order, and return k.
+ * Sorting thousands of running jobs for each preemptor that needs one
+ * or two of them was most of a pass; a heap gives the first ones.
+ * MINI_JOB looks at every candidate: all are sorted.
+ */
+static int
+sort_prefix(struct cand *cs, int n, int need, int capneed, unsigned flags)
+{
+	struct cand *out;
+	int k = 0, m = n, got = 0, gotcap = 0;
+
+	if ((flags & PREEMPT_FOR_MINI_JOB) || n < 64) {
+		qsort(cs, (size_t)n, sizeof(*cs), cmp_cand);
+		return n;
+	}
+	for (int i = m / 2 - 1; i >= 0; i--)
+		sift_down(cs, m, i);
+	out = xmalloc(sizeof(*out) * (size_t)n);
+	/* What choose() takes, in the same order, until it has enough. */
+	while (m > 0 && (got < need || gotcap < capneed)) {
+		struct cand top = cs[0];
+
+		cs[0] = cs[--m];
+		sift_down(cs, m, 0);
+		if (top.slots > 0 || (gotcap < capneed && top.capn > 0)) {
+			got += top.slots;
+			gotcap += top.capn;
+		}
+		out[k++] = top;
+	}
+	memcpy(out + k, cs, sizeof(*cs) * (size_t)m);
+	memcpy(cs, out, sizeof(*cs) * (size_t)n);
+	free(out);
+	return m == 0 ? n : k;
+}
+
 /* The victims' slots, on host (or on every candidate when host < 0). */
 static void
 cand_slots(struct cand *cs, int n, int host, const int *pos)
@@ -483,8 +541,8 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 			nch = 0;
 	} else {
 		cand_slots(cs, ncs, -1, pos);
-		qsort(cs, (size_t)ncs, sizeof(*cs), cmp_cand);
-		nch = choose(cs, ncs, need - totfree, capneed, c->preempt_for);
+		nch = choose(cs, sort_prefix(cs, ncs, need - totfree, capneed,
+		    c->preempt_for), need - totfree, capneed, c->preempt_for);
 	}
 	if (nch == 0)
 		goto done;
