@@ -43,6 +43,12 @@ struct pass {
 	int		 nvics;
 	int		 vic_slots;	/* slots they hold, not yet taken */
 	int		*vhost;		/* ... on each host */
+	/* Their hosts, vics[i]'s at vexec[voff[i]] to vexec[voff[i + 1]],
+	 * and which of them this turn took: read for every preemptor, so
+	 * kept together rather than behind each job's pointer. */
+	int		*voff;
+	int		*vexec;
+	bool		*vgone;
 };
 
 /* policy.c */

@@ -124,6 +124,19 @@ gather(struct pass *p)
 			p->vic_slots += v->nexec;
 		}
 	}
+	free(p->voff);
+	free(p->vexec);
+	free(p->vgone);
+	p->voff = xcalloc((size_t)p->nvics + 1, sizeof(int));
+	p->vexec = xcalloc((size_t)p->vic_slots + 1, sizeof(int));
+	p->vgone = xcalloc((size_t)p->nvics + 1, sizeof(bool));
+	for (int i = 0, x = 0; i < p->nvics; i++) {
+		const struct pol_job *v = p->vics[i];
+
+		for (int s = 0; s < v->nexec; s++)
+			p->vexec[x++] = v->exec[s];
+		p->voff[i + 1] = x;
+	}
 }
 
 bool
@@ -142,9 +155,14 @@ pass_preempt_end(struct pass *p)
 	free(p->vics);
 	free(p->vrank);
 	free(p->vhost);
+	free(p->voff);
+	free(p->vexec);
+	free(p->vgone);
 	p->vics = NULL;
 	p->vrank = NULL;
 	p->vhost = NULL;
+	p->voff = p->vexec = NULL;
+	p->vgone = NULL;
 	p->nvics = p->vic_slots = 0;
 	p->vic_built = false;
 }
@@ -309,14 +327,16 @@ sort_prefix(struct cand *cs, int n, int need, int capneed, unsigned flags)
 
 /* The victims' slots, on host (or on every candidate when host < 0). */
 static void
-cand_slots(struct cand *cs, int n, int host, const int *pos)
+cand_slots(const struct pass *p, struct cand *cs, int n, int host,
+    const int *pos)
 {
 	for (int i = 0; i < n; i++) {
-		const struct pol_job *v = cs[i].v;
+		int k = cs[i].idx;
 
 		cs[i].slots = 0;
-		for (int s = 0; s < v->nexec; s++)
-			if (host < 0 ? pos[v->exec[s]] >= 0 : v->exec[s] == host)
+		for (int x = p->voff[k]; x < p->voff[k + 1]; x++)
+			if (host < 0 ? pos[p->vexec[x]] >= 0 :
+			    p->vexec[x] == host)
 				cs[i].slots++;
 	}
 }
@@ -324,15 +344,18 @@ cand_slots(struct cand *cs, int n, int host, const int *pos)
 /* Each candidate host of v once: counted into at[h], or when list is
  * given, i put at list[at[h]++]. */
 static void
-victim_hosts(const struct pol_job *v, const int *pos, int *at, int *list,
-    int i)
+victim_hosts(const struct pass *p, int k, const int *pos, int *at,
+    int *list, int i)
 {
-	for (int s = 0; s < v->nexec; s++) {
-		int h = v->exec[s], t;
+	const int *e = p->vexec + p->voff[k];
+	int n = p->voff[k + 1] - p->voff[k];
+
+	for (int s = 0; s < n; s++) {
+		int h = e[s], t;
 
 		if (pos[h] < 0)
 			continue;
-		for (t = 0; t < s && v->exec[t] != h; t++)
+		for (t = 0; t < s && e[t] != h; t++)
 			;
 		if (t < s)
 			continue;
@@ -349,20 +372,21 @@ victim_hosts(const struct pol_job *v, const int *pos, int *at, int *list,
  * (*start)[h + 1] of the list returned.  *sub: room for ncs candidates.
  */
 static int *
-victims_by_host(struct pol_cluster *c, const struct cand *cs, int ncs,
+victims_by_host(const struct pass *p, const struct cand *cs, int ncs,
     const int *pos, int **start, struct cand **sub)
 {
+	const struct pol_cluster *c = p->c;
 	int *st = xcalloc((size_t)c->nhosts + 2, sizeof(int)), *list, *fill;
 
 	for (int i = 0; i < ncs; i++)
-		victim_hosts(cs[i].v, pos, st + 1, NULL, i);
+		victim_hosts(p, cs[i].idx, pos, st + 1, NULL, i);
 	for (int h = 0; h < c->nhosts; h++)
 		st[h + 1] += st[h];
 	list = xcalloc((size_t)st[c->nhosts] + 1, sizeof(int));
 	fill = xcalloc((size_t)c->nhosts + 1, sizeof(int));
 	memcpy(fill, st, sizeof(int) * (size_t)c->nhosts);
 	for (int i = 0; i < ncs; i++)
-		victim_hosts(cs[i].v, pos, fill, list, i);
+		victim_hosts(p, cs[i].idx, pos, fill, list, i);
 	free(fill);
 	*start = st;
 	*sub = xcalloc((size_t)ncs + 1, sizeof(**sub));
@@ -380,6 +404,7 @@ set_victims(struct pass *p, struct cand *cs, int n, bool on)
 		if (!cs[i].taken)
 			continue;
 		v->victim_pass = on ? c->pass : 0;
+		p->vgone[cs[i].idx] = on;
 		for (int s = 0; s < v->nexec; s++) {
 			int h = v->exec[s];
 
@@ -466,21 +491,24 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 	/* The victims that could help this job. */
 	cs = xcalloc((size_t)p->nvics + 1, sizeof(*cs));
 	for (int i = 0; i < p->nvics; i++) {
-		struct pol_job *v = p->vics[i];
-		int best = INT_MAX, on = 0, cn = cap_share(v, cap);
+		int best = INT_MAX, on = 0, cn;
 
-		if (v->victim_pass == c->pass)
+		if (p->vgone[i])
 			continue;
-		for (int s = 0; s < v->nexec; s++)
-			if (pos[v->exec[s]] >= 0) {
+		for (int x = p->voff[i]; x < p->voff[i + 1]; x++) {
+			int at = pos[p->vexec[x]];
+
+			if (at >= 0) {
 				on++;
-				if (pos[v->exec[s]] < best)
-					best = pos[v->exec[s]];
+				if (at < best)
+					best = at;
 			}
+		}
 		/* With a limit in the way, only jobs under it help. */
+		cn = cap != NULL ? cap_share(p->vics[i], cap) : 0;
 		if (cap != NULL ? cn == 0 : on == 0)
 			continue;
-		cs[ncs].v = v;
+		cs[ncs].v = p->vics[i];
 		cs[ncs].idx = i;
 		cs[ncs].rank = p->vrank[i];
 		cs[ncs].hostpos = best;
@@ -510,7 +538,7 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 			/* The victims on each host, listed once: looking at
 			 * every victim for every host was quadratic. */
 			if (hlist == NULL)
-				hlist = victims_by_host(c, cs, ncs, pos,
+				hlist = victims_by_host(p, cs, ncs, pos,
 				    &hstart, &sub);
 			for (int x = hstart[h]; x < hstart[h + 1]; x++) {
 				struct cand *v = &cs[hlist[x]];
@@ -540,7 +568,7 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		if (have < tiles)
 			nch = 0;
 	} else {
-		cand_slots(cs, ncs, -1, pos);
+		cand_slots(p, cs, ncs, -1, pos);
 		nch = choose(cs, sort_prefix(cs, ncs, need - totfree, capneed,
 		    c->preempt_for), need - totfree, capneed, c->preempt_for);
 	}
