@@ -457,6 +457,10 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		int r = h->qreason, lr = INT_MAX, fr;
 
 		pos[i] = -1;
+		/* No victim there and no free slot: it cannot help (the
+		 * test below, made before the costly ones). */
+		if (cap == NULL && p->vhost[i] == 0 && pass_free_slots(h) <= 0)
+			continue;
 		if (r == 0 && j->asked && !pass_asked_has(j, i))
 			r = HR_NOT_REQUESTED;
 		if (r == 0 && j->rr && !resreq_select(j->rr, &h->rr))
