@@ -70,7 +70,8 @@ echo "w9: fairshare is named by issue 4 but not implemented by the" \
     "project yet: the queues are FCFS by priority, and it is not simulated" >&2
 
 echo "w9: one scheduling pass ($NH hosts, $NJ pending jobs; least of 3)" >&2
-"$SIM" $SIMFLAGS -n -r 3 "$OUT/cluster.txt" "$OUT/jobs.txt" | tee "$OUT/pass.txt"
+"$SIM" $SIMFLAGS -n -r 3 "$OUT/cluster.txt" "$OUT/jobs.txt" |
+    tee "$OUT/pass.txt"
 if [ "${BENCH_W9_PREEMPT:-1}" != 0 ]; then
 	echo "w9: the same with preemption configured, then the same files" \
 	    "without it" >&2
@@ -103,8 +104,8 @@ if [ "${BENCH_W9_DRAIN:-1}" != 0 ]; then
 		echo "w9: full drain with preemption" >&2
 		"$SIM" $SIMFLAGS -r 3 -t "${BENCH_W9_TICK:-1}" \
 		    -w "${BENCH_W9_DRAIN_WALL:-3600}" -k w9.preempt_ \
-		    "$PRE/cluster.txt" "$PRE/jobs.txt" |
-		    grep -v '^RESULT|w9\.preempt_\(setup_s\|pass_s\|jobs_per_pass\)|' ||
+		    "$PRE/cluster.txt" "$PRE/jobs.txt" | grep -v \
+		    '^RESULT|w9\.preempt_\(setup_s\|pass_s\|jobs_per_pass\)|' ||
 		    true
 	fi
 fi
