@@ -59,6 +59,8 @@ int	 pass_limit_room(struct pass *, struct pol_job *, struct pol_host *,
 bool	 pass_has_host_limits(const struct pass *, const struct pol_job *);
 void	 pass_sort_hosts(struct pol_cluster *, int *idx, int n,
 	    const struct resreq *);
+/* Do the queue's eligible hosts (elig) stand in the order rr sorts by? */
+bool	 pass_presorted(const struct pass *, const struct resreq *);
 bool	 pass_asked_has(const struct pol_job *, int host);
 void	 pass_prefer_asked(const struct pol_job *, int *cand, int ncand);
 int	*pass_rusage_keys(const struct resreq *);
