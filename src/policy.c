@@ -583,6 +583,7 @@ place_plain(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		struct pol_host *h = p->c->hosts[p->elig[p->cursor]];
 
 		if (h->qreason == 0 && pass_room_reason(p, h, 1) == 0) {
+			memset(d, 0, sizeof(*d));
 			d->job = j;
 			d->slots = xmalloc(sizeof(int));
 			d->slots[0] = h->index;
@@ -836,6 +837,7 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		free(cand);
 		return false;
 	}
+	memset(d, 0, sizeof(*d));
 	d->job = j;
 	d->slots = slots;
 	for (int i = 0; i < ncand; i++) {
