@@ -26,6 +26,7 @@
  *	mbd-array.c	job arrays: the parent and its elements
  *	mbd-depend.c	bsub -w conditions, judged before each pass
  *	mbd-mig.c	MIG: migrating jobs system-suspended too long
+ *	mbd-preempt.c	preemption: victims suspended or ended, resumed
  *	mbd-users.c	users' and queues' job slot limits for the policy
  *	mbd-reserve.c	rusage[] reservations of running jobs
  *	mbd-modify.c	bmod
