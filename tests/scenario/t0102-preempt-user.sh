@@ -6,6 +6,7 @@
 # the preempted job resumes when the high one ends.  A job its user
 # stopped (USUSP) leaves the limit free too.
 . "$(dirname "$0")/lib.sh"
+need_root
 
 cluster_init 1
 cat >"$LSB_CONF/lsb.queues" <<EOF2
@@ -53,7 +54,21 @@ a=$(submit -q low -o /dev/null 'sleep 600')
 wait_for job_is "$a" RUN
 bstop "$a" >/dev/null
 wait_for job_is "$a" USUSP
-b=$(submit -q low -o /dev/null 'sleep 600')
+b=$(submit -q low -o /dev/null 'touch b.go; while [ -f b.go ]; do sleep 0.1; done')
 check "a stopped job leaves the user's limit free" wait_for job_is "$b" RUN
+# bresumed, it waits (SSUSP) while the user is at the limit.
+bresume "$a" >/dev/null
+wait_for job_is "$a" SSUSP || fail "the bresumed job is not SSUSP"
+judged() {
+	badmin statedump | grep -q "^job $a\\[0\\] status=0x8 .* susp=3/"
+}
+wait_for judged
+# Another user's job starts and ends: passes came and went.
+x=$(as_nobody bsub -q low -o /dev/null true | sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
+wait_for job_is "$x" DONE || fail "another user's job did not run"
+
+check "it waits while its user is at the limit" job_is "$a" SSUSP
+rm -f b.go
+check "then it runs" wait_for job_is "$a" RUN
 bkill 0 >/dev/null 2>&1
 finish
