@@ -174,6 +174,9 @@ dump_params(const struct lsb_params *p, FILE *fp)
 	fprintf(fp, "%sMAX_USER_PRIORITY = %d\n", pre, p->max_user_priority);
 	fprintf(fp, "%sMAX_PEND_JOBS = %d\n", pre, p->max_pend_jobs);
 	fprintf(fp, "%sSUB_TRY_INTERVAL = %d\n", pre, p->sub_try_interval);
+	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, p->max_job_preempt);
+	fprintf(fp, "%sDEFAULT_APPLICATION = %s\n", pre,
+	    str(p->default_application));
 	for (size_t i = 0; i < p->keys.n; i++)
 		fprintf(fp, "%sraw.%s = %s\n", pre, p->keys.v[i],
 		    p->vals.v[i]);
@@ -228,9 +231,35 @@ dump_queue(const struct queue_conf *q, FILE *fp)
 	fprintf(fp, "%sTERMINATE_WHEN = %s\n", pre, str(q->terminate_when));
 	fprintf(fp, "%sFAIRSHARE = %s\n", pre, str(q->fairshare));
 	fprintf(fp, "%sPREEMPTION = %s\n", pre, str(q->preemption));
+	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, q->max_job_preempt);
 	for (size_t i = 0; i < q->keys.n; i++)
 		fprintf(fp, "%sraw.%s = %s\n", pre, q->keys.v[i],
 		    q->vals.v[i]);
+	free(pre);
+}
+
+static void
+dump_app(const struct app_conf *a, FILE *fp)
+{
+	char *pre = xasprintf("lsb.applications.%s.", a->name);
+
+	fprintf(fp, "%sline = %d\n", pre, a->line);
+	fprintf(fp, "%sDESCRIPTION = %s\n", pre, str(a->description));
+	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, a->max_job_preempt);
+	fprintf(fp, "%sRUNLIMIT = %lld\n", pre, a->runlimit);
+	fprintf(fp, "%sCPULIMIT = %lld\n", pre, a->cpulimit);
+	fprintf(fp, "%sMEMLIMIT = %lld\n", pre, a->memlimit);
+	fprintf(fp, "%sRERUNNABLE = %s\n", pre, a->rerunnable < 0 ? "-" :
+	    a->rerunnable ? "yes" : "no");
+	fprintf(fp, "%sSUSPEND_CONTROL = %s\n", pre,
+	    str(a->jobctl.op[JOBCTL_SUSPEND].text));
+	fprintf(fp, "%sRESUME_CONTROL = %s\n", pre,
+	    str(a->jobctl.op[JOBCTL_RESUME].text));
+	fprintf(fp, "%sTERMINATE_CONTROL = %s\n", pre,
+	    str(a->jobctl.op[JOBCTL_TERMINATE].text));
+	for (size_t i = 0; i < a->keys.n; i++)
+		fprintf(fp, "%sraw.%s = %s\n", pre, a->keys.v[i],
+		    a->vals.v[i]);
 	free(pre);
 }
 
@@ -296,6 +325,8 @@ config_dump(const struct lsf_config *cfg, FILE *fp)
 	dump_params(&cfg->params, fp);
 	for (int i = 0; i < cfg->nqueues; i++)
 		dump_queue(&cfg->queues[i], fp);
+	for (int i = 0; i < cfg->napps; i++)
+		dump_app(&cfg->apps[i], fp);
 	dump_bhosts(cfg, fp);
 	dump_users(cfg, fp);
 }
