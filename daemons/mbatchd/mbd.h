@@ -134,6 +134,8 @@ struct job {
 	struct mqueue	*queue;
 	const char	*from_host;	/* interned */
 	const char	*project;	/* interned */
+	const char	*app;		/* interned application profile, NULL:
+					 * none; kept when the profile goes */
 	const char	*sub_cwd;	/* interned */
 	const char	*sub_home;	/* interned */
 	char		*job_name;
@@ -635,6 +637,16 @@ void	 job_limits(const struct job *, int64_t rl[LSF_RLIM_NLIMITS]);
 void	 job_limits_send(struct job *);
 /* Pending jobs whose -t deadline has come end EXIT, TERM_DEADLINE. */
 void	 deadline_pass(int64_t now);
+
+/* mbd-apps.c: application profiles (lsb.applications) and jobs. */
+/* The job's profile as configured now; NULL without one, or when the
+ * profile has gone from the configuration (the job keeps its name). */
+const struct app_conf *job_app(const struct job *);
+/* How many times the job may be preempted: its profile's
+ * MAX_JOB_PREEMPT, else its queue's, else lsb.params'; -1 unlimited. */
+int	 job_max_preempt(const struct job *);
+/* bapp */
+void	 query_apps(struct conn *, uint32_t seq, struct rbuf *);
 
 /* mbd-prepost.c */
 #define PREEXEC_RETRY_INTERVAL	5	/* seconds before a new try */
