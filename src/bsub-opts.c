@@ -424,6 +424,7 @@ bsub_opts_overlay(struct bsub_opts *dst, const struct bsub_opts *src)
 	OV_STR(hosts);
 	OV_STR(project); OV_STR(group); OV_STR(env); OV_STR(mail);
 	OV_STR(in); OV_STR(shell); OV_STR(term); OV_STR(pre); OV_STR(post);
+	OV_STR(app);
 	OV_STR(depend); OV_STR(begin); OV_VAL(sprio);
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		OV_VAL(rlim[i]);
