@@ -583,10 +583,11 @@ static const char *const errmsgs[LSBE_NERR] = {
 	[LSBE_SBD_UNREACH] = "Slave batch daemon (sbatchd) is unreachable",
 	[LSBE_BAD_UGROUP] = "Bad user group name",
 	[LSBE_UGROUP_MEMBER] = "User not in the specified user group",
+	/* bsub -app, bapp: the name is not a profile (wording unverified). */
+	[LSBE_BAD_APP] = "Application profile does not exist",
 	/* After a context 'Error in select section: Error near "x" '. */
 	[LSBE_BAD_RESNAME] = "incorrect section name, resource name, or "
 	    "resource function name",
-	[LSBE_BAD_APP] = "Application profile does not exist",
 };
 
 const char *
