@@ -75,7 +75,7 @@ ev_job_new_write(struct strbuf *sb, int64_t when, const struct ev_job_new *x)
 	ev_strv(sb, &q->res_reqs);
 	ev_str(sb, q->queue);			/* -q as asked */
 	ev_str(sb, q->outdir);
-	ev_str(sb, q->app);			/* -app or DEFAULT_APPLICATION */
+	ev_str(sb, q->app);			/* -app, DEFAULT_APPLICATION */
 	ev_end(sb, start);
 }
 
