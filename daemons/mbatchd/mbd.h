@@ -30,6 +30,7 @@
  *	mbd-users.c	users' and queues' job slot limits for the policy
  *	mbd-reserve.c	rusage[] reservations of running jobs
  *	mbd-modify.c	bmod
+ *	mbd-apps.c	application profiles: a job's, its MAX_JOB_PREEMPT; bapp
  *
  * Every request is handled in one turn of the event loop; records go to
  * the log buffer, replies to the outbox.  At the end of the turn (a low-
