@@ -416,7 +416,14 @@ do_force(struct job *j, struct ctl *c)
 bool
 job_rerunnable(const struct job *j)
 {
-	return (j->options & SUB_RERUNNABLE) || j->queue->conf->rerunnable;
+	const struct app_conf *a = job_app(j);
+
+	/* The job's -r, else its profile's RERUNNABLE, else its queue's. */
+	if (j->options & SUB_RERUNNABLE)
+		return true;
+	if (a != NULL && a->rerunnable >= 0)
+		return a->rerunnable == 1;
+	return j->queue->conf->rerunnable;
 }
 
 void
