@@ -69,6 +69,9 @@ static const struct {
 	    NULL },
 	{ "DEFAULT_APPLICATION",
 	    "Application profile of a job submitted without -app", NULL },
+	{ "PREEMPT_FOR",
+	    "Limits that leave suspended jobs out, and how victims are chosen",
+	    NULL },
 	{ "RESOURCE_RESERVE_PER_TASK",
 	    "Resource reservation is per task (Y) or per job (N)", NULL },
 };

@@ -27,6 +27,7 @@ HOST_NAME  MXJ
 default    4
 End Host
 EOF2
+sed -i 's/^End Parameters/PREEMPT_FOR = GROUP_MAX\n&/' "$LSB_CONF/lsb.params"
 cat >"$LSB_CONF/lsb.users" <<EOF2
 Begin User
 USER_NAME  MAX_JOBS
@@ -71,4 +72,6 @@ check "it waits while its user is at the limit" job_is "$a" SSUSP
 rm -f b.go
 check "then it runs" wait_for job_is "$a" RUN
 bkill 0 >/dev/null 2>&1
+expect_match "bparams -l shows PREEMPT_FOR" \
+	$'Limits that leave suspended jobs out, and how victims are chosen:\n    PREEMPT_FOR = GROUP_MAX\n' "$(bparams -l)"
 finish
