@@ -14,6 +14,7 @@ struct shape {
 	const struct resreq *rr;
 	const struct pol_user *user;
 	bool		 limits;	/* the user's host limits applied */
+	struct pol_rlim	*const *rlims;
 	const int	*asked;
 	int		 num_procs;
 	bool		 exclusive;

@@ -330,6 +330,102 @@ user_scratch(struct pass *p, struct pol_user *u)
 	}
 }
 
+int
+policy_rlim_need(const struct pol_rlim *r, const struct pol_job *j,
+    int nslots, int nhosts)
+{
+	if (r->kind == POL_RL_JOBS)
+		return 1;
+	if (r->kind == POL_RL_MEM)
+		return j->rl_mem * (nhosts > 0 ? nhosts : 1);
+	return nslots > 0 ? nslots : j->num_procs > 0 ? j->num_procs : 1;
+}
+
+static void
+rlim_scratch(struct pol_cluster *c, struct pol_rlim *r)
+{
+	if (r->hpass != c->pass) {
+		r->hpass = c->pass;
+		r->taker = NULL;
+		if (r->host_taken)
+			memset(r->host_taken, 0, sizeof(int) *
+			    (size_t)c->nhosts);
+	}
+	(void)pass_cap_full(c, &r->cap, 0);
+}
+
+/* What is left of a by-host limit on host h (INT_MAX: no limit). */
+static int
+rlim_host_left(struct pass *p, struct pol_rlim *r, const struct pol_host *h)
+{
+	int max;
+
+	rlim_scratch(p->c, r);
+	if (!r->per_host)
+		return r->cap.max < 0 ? INT_MAX :
+		    r->cap.max - r->cap.used - r->cap.taken;
+	if (r->host_max >= 0)
+		max = r->host_max;
+	else if (r->per_proc >= 0)
+		max = (int)num_ceil((long double)r->per_proc *
+		    (h->rr.ncpus > 0 ? h->rr.ncpus : 1));
+	else if (r->mem_pct >= 0 && h->rr.maxmem > 0)
+		max = (int)((double)r->mem_pct * h->rr.maxmem / 100);
+	else
+		return INT_MAX;
+	return max - r->host_used[h->index] - r->host_taken[h->index];
+}
+
+/* A job given n slots on host h: its share of its by-host limits. */
+static void
+rlim_take(struct pass *p, struct pol_job *j, struct pol_host *h, int n)
+{
+	for (int k = 0; k < j->nrlims; k++) {
+		struct pol_rlim *r = j->rlims[k];
+		int amt;
+
+		if (POL_RL_GLOBAL(r) || (r->hosts && !r->hosts[h->index]))
+			continue;
+		rlim_scratch(p->c, r);
+		amt = policy_rlim_need(r, j, n, 1);
+		if (r->per_host) {
+			r->host_taken[h->index] += amt;
+		} else if (r->kind != POL_RL_JOBS || r->taker != j) {
+			r->cap.taken += amt;
+			r->taker = j;
+		}
+	}
+}
+
+/*
+ * The hosts' rooms were judged one by one: a limit over several hosts
+ * together must also hold for all the slots placed on them.
+ */
+static int
+rlim_shared_fit(struct pass *p, struct pol_job *j, const int *cand,
+    const int *per, int ncand)
+{
+	for (int k = 0; k < j->nrlims; k++) {
+		struct pol_rlim *r = j->rlims[k];
+		int slots = 0, nh = 0, left;
+
+		if (POL_RL_GLOBAL(r) || r->per_host || r->cap.max < 0)
+			continue;
+		for (int i = 0; i < ncand; i++)
+			if (per[i] > 0 && (!r->hosts || r->hosts[cand[i]])) {
+				slots += per[i];
+				nh++;
+			}
+		if (nh == 0)
+			continue;
+		rlim_scratch(p->c, r);
+		left = r->cap.max - r->cap.used - r->cap.taken;
+		if (policy_rlim_need(r, j, slots, nh) > left)
+			return r->hreason ? r->hreason : HR_RLIMIT_SLOT;
+	}
+	return 0;
+}
+
 /*
  * How many more slots of this job's queue and user host h may take
  * (INT_MAX: no limit), and the reason when none.
@@ -377,6 +473,25 @@ pass_limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
 			}
 		}
 	}
+	for (int k = 0; k < j->nrlims && j->rl_hosts; k++) {
+		struct pol_rlim *r = j->rlims[k];
+		int left;
+
+		if (POL_RL_GLOBAL(r) || (r->hosts && !r->hosts[i]))
+			continue;
+		left = rlim_host_left(p, r, h);
+		if (left == INT_MAX)
+			continue;
+		/* A job counts once (JOBS) or its rusage[mem] once
+		 * (MEM) on a host, however many slots it has there. */
+		if (r->kind != POL_RL_SLOTS)
+			left = left >= policy_rlim_need(r, j, 0, 1) ?
+			    INT_MAX : 0;
+		if (left < room) {
+			room = left;
+			*why = r->hreason ? r->hreason : HR_RLIMIT_SLOT;
+		}
+	}
 	if (room < 0)
 		room = 0;
 	return room;
@@ -386,8 +501,8 @@ pass_limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
 bool
 pass_has_host_limits(const struct pass *p, const struct pol_job *j)
 {
-	return p->qhost_limits || (j->user && j->user->host_used &&
-	    (p->c->any_jlu || j->user->jl_p >= 0));
+	return p->qhost_limits || j->rl_hosts || (j->user &&
+	    j->user->host_used && (p->c->any_jlu || j->user->jl_p >= 0));
 }
 
 /*
@@ -479,7 +594,7 @@ shape_find(struct pass *p, const struct pol_job *j)
 		 * hosts per pass, not one per job.
 		 */
 		if (s->asked == j->asked && s->num_procs == j->num_procs &&
-		    s->exclusive == j->exclusive &&
+		    s->exclusive == j->exclusive && s->rlims == j->rlims &&
 		    (s->user == j->user ||
 		    (!s->limits && !pass_has_host_limits(p, j))) &&
 		    resreq_equal(s->rr, j->rr))
@@ -495,6 +610,7 @@ shape_add(struct pass *p, const struct pol_job *j)
 
 	s->rr = j->rr;
 	s->user = j->user;
+	s->rlims = j->rlims;
 	s->limits = pass_has_host_limits(p, j);
 	s->asked = j->asked;
 	s->num_procs = j->num_procs;
@@ -569,6 +685,8 @@ pass_take(struct pass *p, struct pol_job *j, struct pol_host *h, int n,
 		user_scratch(p, j->user);
 		j->user->host_taken[h->index] += n;
 	}
+	if (j->rl_hosts)
+		rlim_take(p, j, h, n);
 	if (exclusive)
 		h->took_exclusive = true;
 	if (p->q->accept_interval > 0)
@@ -733,7 +851,7 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	int ncand = 0, need = j->num_procs > 0 ? j->num_procs : 1;
 	bool one_host = rr && rr->span_hosts == 1;
 	bool limits = pass_has_host_limits(p, j);
-	int got = 0;
+	int got = 0, fit;
 
 	memset(counts, 0, sizeof(counts));
 	if (need > POL_MAX_SLOTS) {
@@ -828,7 +946,12 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		    per) == need) {
 			got = need;
 		}
-		if (got == 0)
+		if (got == need && j->rl_hosts &&
+		    (fit = rlim_shared_fit(p, j, cand, per, ncand)) != 0) {
+			/* Each host had room; together they have not. */
+			got = 0;
+			counts[fit] += (uint32_t)ncand;
+		} else if (got == 0)
 			counts[HR_NOT_ENOUGH] += (uint32_t)ncand;
 	}
 	if (got == 0) {
@@ -899,6 +1022,15 @@ caps_reason(struct pol_cluster *c, struct pol_job *j, struct pol_cap **which)
 			return k->reason ? k->reason : PEND_USER_LIMIT;
 		}
 	}
+	for (int i = 0; i < j->nrlims; i++) {
+		struct pol_rlim *r = j->rlims[i];
+
+		if (POL_RL_GLOBAL(r) && pass_cap_full(c, &r->cap,
+		    policy_rlim_need(r, j, 0, 1))) {
+			*which = &r->cap;
+			return r->cap.reason;
+		}
+	}
 	return 0;
 }
 
@@ -911,6 +1043,10 @@ caps_take(struct pol_job *j)
 		if (j->caps[i])
 			j->caps[i]->taken += j->caps[i]->per_job ? 1 :
 			    j->num_procs;
+	for (int i = 0; i < j->nrlims; i++)
+		if (POL_RL_GLOBAL(j->rlims[i]))
+			j->rlims[i]->cap.taken += policy_rlim_need(j->rlims[i],
+			    j, 0, 1);
 }
 
 /* Place one instance of j; *room is the count of eligible hosts that

@@ -221,6 +221,7 @@ job_attach_limits(struct job *j)
 		j->pj.caps[n++] = &u->groups[i]->cap;
 	/* The per-host counts only matter with a per-host user limit. */
 	j->pj.user = mbd->pc.any_jlu || u->pu.jl_p >= 0 ? &u->pu : NULL;
+	rlimits_attach(j);
 }
 
 /* Slots of a started job, by user and host (JL/U, JL/P). */
@@ -270,6 +271,7 @@ jobs_reattach_limits(void)
 		job_set_status(j, JOB_STAT_NULL);
 	}
 	users_reconfigure();
+	rlimits_configure();
 	n = 0;
 	for (j = mbd->jobs_head; j; j = j->next) {
 		job_attach_limits(j);
