@@ -398,6 +398,35 @@ rlim_take(struct pass *p, struct pol_job *j, struct pol_host *h, int n)
 }
 
 /*
+ * A limit over several hosts together: the candidates' rooms, taken in
+ * their order as the placement takes them, share what is left of it.
+ */
+static void
+rlim_budget(struct pass *p, struct pol_job *j, const int *cand, int *room,
+    int ncand)
+{
+	for (int k = 0; k < j->nrlims; k++) {
+		struct pol_rlim *r = j->rlims[k];
+		int left;
+
+		if (POL_RL_GLOBAL(r) || r->per_host || r->cap.max < 0 ||
+		    r->kind != POL_RL_SLOTS)
+			continue;
+		rlim_scratch(p->c, r);
+		left = r->cap.max - r->cap.used - r->cap.taken;
+		for (int i = 0; i < ncand; i++) {
+			if (r->hosts && !r->hosts[cand[i]])
+				continue;
+			if (left < 0)
+				left = 0;
+			if (room[i] > left)
+				room[i] = left;
+			left -= room[i];
+		}
+	}
+}
+
+/*
  * The hosts' rooms were judged one by one: a limit over several hosts
  * together must also hold for all the slots placed on them.
  */
@@ -912,6 +941,8 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		for (int i = 0; i < ncand; i++)
 			room[i] = (int)(hr[cand[i]] - 1);
 		free(hr);
+		if (j->rl_hosts)
+			rlim_budget(p, j, cand, room, ncand);
 		if (rr && rr->same) {
 			/* Try each group of hosts that share the value, in
 			 * the order of their best host. */
