@@ -112,6 +112,10 @@ struct pol_rlim {
 /* A user's slots by host, for JL/U (lsb.hosts) and JL/P (lsb.users). */
 struct pol_user {
 	int		*host_used;	/* per host index, started jobs */
+	int		*host_susp;	/* ... of them, suspended jobs that hold
+					 * no slot (preemption configured);
+					 * NULL none: PREEMPT_FOR HOST_JLU and
+					 * USER_JLP leave them out */
 	float		 jl_p;		/* slots per processor; < 0 none */
 	/* Scratch of one pass. */
 	uint32_t	 pass;

@@ -486,18 +486,25 @@ pass_limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
 		struct pol_user *u = j->user;
 		int used;
 
+		int susp = u->host_susp ? u->host_susp[i] : 0;
+		unsigned pf = p->c->preempt_for;
+
 		user_scratch(p, u);
 		used = u->host_used[i] + u->host_taken[i];
-		if (h->jl_u >= 0 && h->jl_u - used < room) {
-			room = h->jl_u - used;
+		/* PREEMPT_FOR: suspended jobs left out of JL/U, JL/P. */
+		if (h->jl_u >= 0 && h->jl_u - (used - (pf &
+		    PREEMPT_FOR_HOST_JLU ? susp : 0)) < room) {
+			room = h->jl_u - (used - (pf & PREEMPT_FOR_HOST_JLU ?
+			    susp : 0));
 			*why = HR_HOST_USER_LIMIT;
 		}
 		if (u->jl_p >= 0) {
 			/* LSF rounds the per-processor user limit up. */
 			int max = (int)num_ceil((long double)u->jl_p * host_cpus(h));
+			int n = used - (pf & PREEMPT_FOR_USER_JLP ? susp : 0);
 
-			if (max - used < room) {
-				room = max - used;
+			if (max - n < room) {
+				room = max - n;
 				*why = HR_USER_PROC_LIMIT;
 			}
 		}

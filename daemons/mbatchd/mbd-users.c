@@ -173,10 +173,12 @@ user_configure(struct muser *u)
 		size_t n = (size_t)mbd->nhosts + 1;
 
 		u->pu.host_used = xrealloc(u->pu.host_used, n * sizeof(int));
+		u->pu.host_susp = xrealloc(u->pu.host_susp, n * sizeof(int));
 		u->pu.host_taken = xrealloc(u->pu.host_taken,
 		    n * sizeof(int));
 		for (size_t i = (size_t)u->nhosts; i < n; i++)
-			u->pu.host_used[i] = u->pu.host_taken[i] = 0;
+			u->pu.host_used[i] = u->pu.host_susp[i] =
+			    u->pu.host_taken[i] = 0;
 		u->nhosts = mbd->nhosts;
 	}
 }
@@ -232,6 +234,10 @@ user_host_slots(struct job *j, int sign)
 
 	for (int i = 0; i < j->nexec; i++)
 		u->pu.host_used[j->exec[i]->index] += sign;
+	/* Those PREEMPT_FOR may leave out of JL/U and JL/P. */
+	if (j->slots_free)
+		for (int i = 0; i < j->nexec; i++)
+			u->pu.host_susp[j->exec[i]->index] += sign;
 }
 
 /* After reconfig: limits may have changed; counts stay. */

@@ -512,6 +512,46 @@ START_TEST(preempt_frees_limit)
 }
 END_TEST
 
+START_TEST(preempt_for_host_limits)
+{
+	static int used[NH + 1], susp[NH + 1], taken[NH + 1];
+	struct pol_user u = { .host_used = used, .host_susp = susp,
+	    .jl_p = -1, .host_taken = taken };
+	struct pol_job *a;
+
+	/* JL/U 1 on one host, where the user's suspended job holds no
+	 * slot: it counts unless PREEMPT_FOR=HOST_JLU leaves it out. */
+	for (int pf = 0; pf < 3; pf++) {
+		p_init();
+		P.c.nhosts = 1;
+		P.c.any_jlu = true;
+		P.h[0].jl_u = pf == 2 ? -1 : 1;
+		memset(used, 0, sizeof(used));
+		memset(susp, 0, sizeof(susp));
+		used[0] = susp[0] = 1;
+		u.pass = 0;
+		if (pf == 2) {
+			/* JL/P 0.5 of 2 CPUs: one slot; USER_JLP. */
+			u.jl_p = 0.5f;
+			P.c.preempt_for = PREEMPT_FOR_USER_JLP;
+		} else {
+			u.jl_p = -1;
+			P.c.preempt_for = pf ? PREEMPT_FOR_HOST_JLU : 0;
+		}
+		a = p_job(0, 1, -1, -1);
+		a->user = &u;
+		if (pf == 0) {
+			ck_assert_int_eq(p_run(), 0);
+			ck_assert_int_eq(reason(a), PEND_NO_HOST);
+		} else {
+			ck_assert_int_eq(p_run(), 1);
+		}
+		policy_decisions_free(P.d, P.nd);
+		P.nd = 0;
+	}
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -532,6 +572,7 @@ suite(void)
 	tcase_add_test(tc, hosts_together);
 	tcase_add_test(tc, mem);
 	tcase_add_test(tc, preempt_frees_limit);
+	tcase_add_test(tc, preempt_for_host_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }
