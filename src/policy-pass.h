@@ -14,7 +14,8 @@ struct shape {
 	const struct resreq *rr;
 	const struct pol_user *user;
 	bool		 limits;	/* the user's host limits applied */
-	struct pol_rlim	*const *rlims;
+	struct pol_rlim	*const *rlims;	/* matter only by host: */
+	bool		 rl_hosts;
 	const int	*asked;
 	int		 num_procs;
 	bool		 exclusive;

@@ -624,13 +624,15 @@ shape_find(struct pass *p, const struct pol_job *j)
 
 		/*
 		 * mbatchd parses each job's -R on its own, so requirements
-		 * are compared by what they ask, and the user only matters
-		 * where per-host user limits do: a queue of many users'
+		 * are compared by what they ask, and the user (and the
+		 * lsb.resources limits) only matter where per-host limits
+		 * do: a queue of many users'
 		 * identical jobs that cannot start costs one walk of the
 		 * hosts per pass, not one per job.
 		 */
 		if (s->asked == j->asked && s->num_procs == j->num_procs &&
-		    s->exclusive == j->exclusive && s->rlims == j->rlims &&
+		    s->exclusive == j->exclusive &&
+		    (s->rlims == j->rlims || (!s->rl_hosts && !j->rl_hosts)) &&
 		    (s->user == j->user ||
 		    (!s->limits && !pass_has_host_limits(p, j))) &&
 		    resreq_equal(s->rr, j->rr))
@@ -647,6 +649,7 @@ shape_add(struct pass *p, const struct pol_job *j)
 	s->rr = j->rr;
 	s->user = j->user;
 	s->rlims = j->rlims;
+	s->rl_hosts = j->rl_hosts;
 	s->limits = pass_has_host_limits(p, j);
 	s->asked = j->asked;
 	s->num_procs = j->num_procs;
