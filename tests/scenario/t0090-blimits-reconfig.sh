@@ -3,7 +3,8 @@
 # used/limit (only limits in use; -a all of them; -u, -q and -n select;
 # -c the configuration), and badmin reconfig applies a changed limit to
 # the jobs already running: lowered below what runs, nothing more starts;
-# raised, the waiting job starts.
+# raised, the waiting job starts.  A broken lsb.resources is reported by
+# badmin ckconfig as file:line and refused by badmin reconfig.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
@@ -78,5 +79,15 @@ sed -i 's/SLOTS    = 2/SLOTS    = 4/' "$LSB_CONF/lsb.resources"
 badmin reconfig >/dev/null 2>&1 || fail "reconfig failed"
 check "raised to 4, the waiting job starts" wait_for job_is "$j3" RUN
 expect_match "blimits counts it" "per_user +root .* 3/4 .* 2/5$" \
+	"$(blimits -n per_user -u root)"
+
+cp "$LSB_CONF/lsb.resources" good
+printf 'Begin Limit\nNAME = bad\nUSERS = a\nPER_USER = b\nSLOTS = 1\nEnd Limit\n' \
+	>>"$LSB_CONF/lsb.resources"
+out=$(badmin ckconfig 2>&1)
+expect_match "ckconfig reports the bad limit" \
+	"lsb.resources:16: limit bad: USERS and PER_USER cannot both be set" "$out"
+badmin reconfig >/dev/null 2>&1 && fail "reconfig took a broken lsb.resources"
+expect_match "the limits stay as they were" "per_user +root .* 3/4 .* 2/5$" \
 	"$(blimits -n per_user -u root)"
 finish
