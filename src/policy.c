@@ -1063,16 +1063,30 @@ caps_reason(struct pol_cluster *c, struct pol_job *j, struct pol_cap **which)
 			return k->reason ? k->reason : PEND_USER_LIMIT;
 		}
 	}
-	for (int i = 0; i < j->nrlims; i++) {
-		struct pol_rlim *r = j->rlims[i];
+	/* JOBS limits last: preemption may pass them (rlim_jobs). */
+	for (int jobs = 0; jobs < 2; jobs++)
+		for (int i = 0; i < j->nrlims; i++) {
+			struct pol_rlim *r = j->rlims[i];
 
-		if (POL_RL_GLOBAL(r) && pass_cap_full(c, &r->cap,
-		    policy_rlim_need(r, j, 0, 1))) {
-			*which = &r->cap;
-			return r->cap.reason;
+			if (POL_RL_GLOBAL(r) &&
+			    (r->kind == POL_RL_JOBS) == (jobs == 1) &&
+			    pass_cap_full(c, &r->cap,
+			    policy_rlim_need(r, j, 0, 1))) {
+				*which = &r->cap;
+				return r->cap.reason;
+			}
 		}
-	}
 	return 0;
+}
+
+/* Is k one of the job's JOBS limits? */
+static bool
+rlim_jobs(const struct pol_job *j, const struct pol_cap *k)
+{
+	for (int i = 0; i < j->nrlims; i++)
+		if (&j->rlims[i]->cap == k)
+			return j->rlims[i]->kind == POL_RL_JOBS;
+	return false;
 }
 
 static void
@@ -1226,6 +1240,15 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 						goto preempted;
 					blk->preempt_failed = c->pass;
 				}
+				/* A JOBS limit (the only ones left) does not
+				 * stop a job that takes slots by preemption;
+				 * it starts over the limit (LSF's docs).
+				 * Only when no eligible host has a free slot,
+				 * so that starting means preempting. */
+				if (blk && rlim_jobs(j, blk) && n < max &&
+				    room == 0 && pass_may_preempt(p) &&
+				    try_preempt(p, j, &out[n]))
+					goto preempted;
 				set_reason(j, c->pass, r, NULL);
 				break;
 			}

@@ -512,6 +512,52 @@ START_TEST(preempt_frees_limit)
 }
 END_TEST
 
+START_TEST(jobs_limit_and_preemption)
+{
+	struct pol_job *l1, *h;
+	struct pol_queue *pq[1];
+
+	/* JOBS = 1 and one slot, held by a low job: the high queue's job
+	 * preempts it all the same when it needs the slot; with a free
+	 * slot there is nothing to preempt and it waits for the limit. */
+	for (int slot_free = 0; slot_free < 2; slot_free++) {
+		p_init();
+		P.c.nhosts = 1;
+		P.h[0].max_slots = slot_free ? 2 : 1;
+		P.c.nqueues = 2;
+		P.qp[0] = &P.q[1];
+		P.qp[1] = &P.q[0];
+		pq[0] = &P.q[0];
+		P.q[1].victims = pq;
+		P.q[1].nvictims = 1;
+		P.rl[0].kind = POL_RL_JOBS;
+		P.rl[0].cap.max = 1;
+		P.rl[0].cap.reason = PEND_RL_CLUSTER_JOBS;
+		l1 = p_job(0, 1, 0, -1);
+		ck_assert_int_eq(p_run(), 1);
+		l1->exec = P.d[0].slots;
+		l1->nexec = 1;
+		P.d[0].slots = NULL;
+		policy_list_add(&P.q[0].running, l1);
+		P.nd = 0;
+		h = p_job(1, 1, 0, -1);
+		P.nd = policy_schedule(&P.c, P.d, 32);
+		if (slot_free) {
+			ck_assert_int_eq(P.nd, 0);
+			ck_assert_int_eq(reason(h), PEND_RL_CLUSTER_JOBS);
+		} else {
+			ck_assert_int_eq(P.nd, 1);
+			ck_assert_ptr_eq(P.d[0].job, h);
+			ck_assert_int_eq(P.d[0].nvictims, 1);
+			ck_assert_ptr_eq(P.d[0].victims[0], l1);
+		}
+		policy_decisions_free(P.d, P.nd);
+		P.nd = 0;
+		free((void *)l1->exec);
+	}
+}
+END_TEST
+
 START_TEST(preempt_for_host_limits)
 {
 	static int used[NH + 1], susp[NH + 1], taken[NH + 1];
@@ -573,6 +619,7 @@ suite(void)
 	tcase_add_test(tc, mem);
 	tcase_add_test(tc, preempt_frees_limit);
 	tcase_add_test(tc, preempt_for_host_limits);
+	tcase_add_test(tc, jobs_limit_and_preemption);
 	suite_add_tcase(s, tc);
 	return s;
 }
