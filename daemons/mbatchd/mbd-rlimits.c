@@ -327,7 +327,9 @@ job_mem(const struct job *j)
 void
 rlimits_attach(struct job *j)
 {
-	struct pol_rlim *v[3 * 64];
+	/* A scratch list, as long as any job's can be. */
+	static struct pol_rlim **v;
+	static int vcap;
 	int n = 0;
 
 	j->pj.rlims = NULL;
@@ -336,8 +338,12 @@ rlimits_attach(struct job *j)
 	j->pj.rl_mem = 0;
 	if (nlimits == 0)
 		return;
+	if (vcap < 3 * nlimits) {
+		vcap = 3 * nlimits;
+		v = xrealloc(v, sizeof(*v) * (size_t)vcap);
+	}
 	j->pj.rl_mem = job_mem(j);
-	for (int i = 0; i < nlimits && n + 3 <= (int)ARRAY_SIZE(v); i++) {
+	for (int i = 0; i < nlimits; i++) {
 		const struct limit_conf *lc = limits[i].lc;
 		struct rinst *x;
 
@@ -437,7 +443,8 @@ any_of(const struct strv *want, const struct strv *list, const char *own,
 	if (want->n == 0)
 		return true;
 	for (size_t i = 0; i < want->n; i++) {
-		if (own != NULL ? strcmp(own, want->v[i]) == 0 :
+		if (own != NULL ? strcmp(own, want->v[i]) == 0 ||
+		    (users && user_in_group(own, want->v[i])) :
 		    list->n == 0 || list_has(list, want->v[i], users))
 			return true;
 		/* A group asked for: the limits that name it. */
@@ -541,13 +548,16 @@ rows(const struct rquery *q, struct limit_list *ll)
 	for (int li = 0; li < nlimits; li++) {
 		const struct rlimit *l = &limits[li];
 		const struct limit_conf *lc = l->lc;
-		struct rinst *v[4096];
-		int n = 0;
+		struct rinst **v;
+		int n = 0, cap = 0;
 		bool shown = false;
 
 		if (q->names.n > 0 && !strv_contains(&q->names, lc->name))
 			continue;
-		for (struct rinst *x = instances; x && n < 4096; x = x->all)
+		for (struct rinst *x = instances; x; x = x->all)
+			cap += x->limit == li;
+		v = xcalloc((size_t)cap + 1, sizeof(*v));
+		for (struct rinst *x = instances; x; x = x->all)
 			if (x->limit == li)
 				v[n++] = x;
 		while (n-- > 0) {
@@ -574,6 +584,7 @@ rows(const struct rquery *q, struct limit_list *ll)
 				shown = true;
 			}
 		}
+		free(v);
 		if (!shown && q->all && host_wanted(q, l, -1) &&
 		    any_of(&q->users, &lc->users, NULL, true) &&
 		    any_of(&q->queues, &lc->queues, NULL, false) &&

@@ -77,6 +77,10 @@ expect_match "bjobs -l names the preemptor" \
 	"The job was preempted by job <$h>;" "$(bjobs -l "$victim")"
 expect_match "blimits: the group holds 2 of 2, the suspended job left out" \
 	"grp_slots +grp .* 2/2 " "$(blimits)"
+expect_match "blimits -u of a member shows the group's limit" \
+	"grp_slots +grp " "$(blimits -u root)"
+expect_eq "blimits -u of another user does not" "No resource usage found." \
+	"$(blimits -u nobody)"
 
 touch hstop
 check "the high job ends" wait_for job_is "$h" DONE
