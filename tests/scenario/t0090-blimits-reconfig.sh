@@ -4,7 +4,8 @@
 # -c the configuration), and badmin reconfig applies a changed limit to
 # the jobs already running: lowered below what runs, nothing more starts;
 # raised, the waiting job starts.  A broken lsb.resources is reported by
-# badmin ckconfig as file:line and refused by badmin reconfig.
+# badmin ckconfig as file:line and refused by badmin reconfig.  A
+# restarted mbatchd counts the same from its log.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
@@ -80,6 +81,10 @@ badmin reconfig >/dev/null 2>&1 || fail "reconfig failed"
 check "raised to 4, the waiting job starts" wait_for job_is "$j3" RUN
 expect_match "blimits counts it" "per_user +root .* 3/4 .* 2/5$" \
 	"$(blimits -n per_user -u root)"
+before=$(blimits -a)
+mbd_restart
+expect_eq "an mbatchd restart counts the same from the log" "$before" \
+	"$(blimits -a)"
 
 cp "$LSB_CONF/lsb.resources" good
 printf 'Begin Limit\nNAME = bad\nUSERS = a\nPER_USER = b\nSLOTS = 1\nEnd Limit\n' \
