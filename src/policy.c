@@ -397,6 +397,47 @@ rlim_take(struct pass *p, struct pol_job *j, struct pol_host *h, int n)
 	}
 }
 
+bool
+pass_rlim_resume(struct pass *p, struct pol_job *v, bool take_it)
+{
+	for (int k = 0; k < v->nrlims; k++) {
+		struct pol_rlim *r = v->rlims[k];
+		int tot = 0, nh = 0;
+
+		if (!r->cap.susp_free || POL_RL_GLOBAL(r))
+			continue;
+		rlim_scratch(p->c, r);
+		/* Its slots host by host: a host's slots come together. */
+		for (int i = 0, on; i < v->nexec; i += on) {
+			int h = v->exec[i], amt, left;
+
+			for (on = 1; i + on < v->nexec && v->exec[i + on] == h;)
+				on++;
+			if (h < 0 || h >= p->c->nhosts ||
+			    (r->hosts && !r->hosts[h]))
+				continue;
+			amt = policy_rlim_need(r, v, on, 1);
+			tot += on;
+			nh++;
+			if (!r->per_host)
+				continue;
+			left = rlim_host_left(p, r, p->c->hosts[h]);
+			if (take_it)
+				r->host_taken[h] += amt;
+			else if (left != INT_MAX && amt > left)
+				return false;
+		}
+		if (r->per_host || nh == 0)
+			continue;
+		if (take_it)
+			r->cap.taken += policy_rlim_need(r, v, tot, nh);
+		else if (r->cap.max >= 0 && policy_rlim_need(r, v, tot, nh) >
+		    r->cap.max - r->cap.used - r->cap.taken)
+			return false;
+	}
+	return true;
+}
+
 /*
  * A limit over several hosts together: the candidates' rooms, taken in
  * their order as the placement takes them, share what is left of it.

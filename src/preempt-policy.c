@@ -621,8 +621,12 @@ pass_resume(struct pass *p, struct pol_decision *out, int max)
 			    1)))
 				ok = false;
 		}
+		if (ok && v->rl_hosts)
+			ok = pass_rlim_resume(p, v, false);
 		if (!ok)
 			continue;
+		if (v->rl_hosts)
+			(void)pass_rlim_resume(p, v, true);
 		for (int s = 0; s < v->nexec; s++)
 			c->hosts[v->exec[s]]->taken++;
 		for (int k = 0; k < POL_NCAPS; k++)

@@ -558,6 +558,43 @@ START_TEST(jobs_limit_and_preemption)
 }
 END_TEST
 
+START_TEST(resume_by_host)
+{
+	static int exec0[1] = { 0 };
+	struct pol_job *v;
+
+	/* A preempted job under a PER_HOST limit that leaves suspended
+	 * jobs out resumes only when its host has room under the limit. */
+	for (int room = 0; room < 2; room++) {
+		p_init();
+		P.rl[0].per_host = true;
+		P.rl[0].host_max = 1;
+		P.rl[0].cap.susp_free = true;
+		P.used[0][0] = room ? 0 : 1;
+		v = &P.j[P.nj++];
+		v->num_procs = 1;
+		v->queue = &P.q[0];
+		v->exec = exec0;
+		v->nexec = 1;
+		rlv[0][0] = &P.rl[0];
+		v->rlims = rlv[0];
+		v->nrlims = 1;
+		v->rl_hosts = true;
+		policy_list_add(&P.q[0].preempted, v);
+		P.nd = policy_schedule(&P.c, P.d, 32);
+		if (room) {
+			ck_assert_int_eq(P.nd, 1);
+			ck_assert(P.d[0].resume);
+			ck_assert_ptr_eq(P.d[0].job, v);
+			ck_assert_int_eq(P.taken[0][0], 1);
+		} else
+			ck_assert_int_eq(P.nd, 0);
+		policy_decisions_free(P.d, P.nd);
+		P.nd = 0;
+	}
+}
+END_TEST
+
 START_TEST(preempt_for_host_limits)
 {
 	static int used[NH + 1], susp[NH + 1], taken[NH + 1];
@@ -620,6 +657,7 @@ suite(void)
 	tcase_add_test(tc, preempt_frees_limit);
 	tcase_add_test(tc, preempt_for_host_limits);
 	tcase_add_test(tc, jobs_limit_and_preemption);
+	tcase_add_test(tc, resume_by_host);
 	suite_add_tcase(s, tc);
 	return s;
 }
