@@ -212,7 +212,7 @@ main(int argc, char **argv)
 		switch (id) {
 		case O_A: strv_push(&args, "all"); break;
 		case O_C: config = true; break;
-		case O_W: break;	/* columns are as wide as their values */
+		case O_W: break;	/* columns fit their values */
 		case O_N:
 			add_items(&args, "name", val);
 			strv_split_ws(&names, val);

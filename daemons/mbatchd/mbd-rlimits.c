@@ -29,14 +29,14 @@
 
 struct rlimit {
 	const struct limit_conf	*lc;
-	bool		*hosts;		/* HOSTS or PER_HOST; NULL none */
-	int		 scope;		/* PEND_RL_CLUSTER, _QUEUE, ... */
+	bool		*hosts;		/* HOSTS, PER_HOST; NULL none */
+	int		 scope;		/* PEND_RL_CLUSTER, _USER... */
 	bool		 susp_free[3];	/* by POL_RL_* */
 };
 
 struct rinst {
 	int		 limit;
-	const char	*user;		/* interned; NULL: not per user */
+	const char	*user;		/* interned; NULL: not PER_ */
 	const struct mqueue *queue;	/* NULL: not per queue */
 	const char	*project;	/* interned; NULL: not per project */
 	struct pol_rlim	 rl[3];		/* by POL_RL_* */
@@ -354,7 +354,8 @@ rlimits_attach(struct job *j)
 		    lc->per_project ? j->project : NULL);
 		for (int k = 0; k < 3; k++) {
 			/* MEM limits only jobs that reserve memory. */
-			if (!x->has[k] || (k == POL_RL_MEM && j->pj.rl_mem == 0))
+			if (!x->has[k] ||
+			    (k == POL_RL_MEM && j->pj.rl_mem == 0))
 				continue;
 			v[n++] = &x->rl[k];
 			if (!POL_RL_GLOBAL(&x->rl[k]))
