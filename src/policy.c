@@ -1139,10 +1139,13 @@ caps_take(struct pol_job *j)
 		if (j->caps[i])
 			j->caps[i]->taken += j->caps[i]->per_job ? 1 :
 			    j->num_procs;
-	for (int i = 0; i < j->nrlims; i++)
+	for (int i = 0; i < j->nrlims; i++) {
 		if (POL_RL_GLOBAL(j->rlims[i]))
 			j->rlims[i]->cap.taken += policy_rlim_need(j->rlims[i],
 			    j, 0, 1);
+		/* An array's next element is a job of its own. */
+		j->rlims[i]->taker = NULL;
+	}
 }
 
 /* Place one instance of j; *room is the count of eligible hosts that

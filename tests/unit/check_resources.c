@@ -444,6 +444,26 @@ START_TEST(hosts_together)
 }
 END_TEST
 
+START_TEST(array_jobs_on_hosts)
+{
+	struct pol_job *a;
+
+	/* JOBS = 2 on h0 and h1 together: an array of 3 elements (one
+	 * pol_job, count 3) starts two, each a job of its own. */
+	p_init();
+	P.rl[0].kind = POL_RL_JOBS;
+	P.rl[0].cap.max = 2;
+	P.rl[0].hreason = HR_RLIMIT_JOBS;
+	P.hosts[0] = P.hosts[1] = true;
+	P.rl[0].hosts = P.hosts;
+	P.h[2].usable = false;
+	a = p_job(0, 1, 0, -1);
+	a->count = 3;
+	ck_assert_int_eq(policy_schedule(&P.c, P.d, 32), 2);
+	P.nd = 2;
+}
+END_TEST
+
 START_TEST(mem)
 {
 	struct pol_job *a, *b;
@@ -654,6 +674,7 @@ suite(void)
 	tcase_add_test(tc, per_processor);
 	tcase_add_test(tc, hosts_together);
 	tcase_add_test(tc, mem);
+	tcase_add_test(tc, array_jobs_on_hosts);
 	tcase_add_test(tc, preempt_frees_limit);
 	tcase_add_test(tc, preempt_for_host_limits);
 	tcase_add_test(tc, jobs_limit_and_preemption);
