@@ -10,6 +10,7 @@
  *   $LSB_CONFDIR/<cluster>/configdir/lsb.hosts     Host HostGroup
  *   $LSB_CONFDIR/<cluster>/configdir/lsb.users     UserGroup User
  *   $LSB_CONFDIR/<cluster>/configdir/lsb.applications Application (optional)
+ *   $LSB_CONFDIR/<cluster>/configdir/lsb.resources Limit (optional)
  *
  * Every problem is reported as "file:line: why" into a conf_diag; errors
  * make config_load() fail, warnings (unknown keys, ignored values) do not.
@@ -339,6 +340,31 @@ struct user_limit {
 	int		 line;
 };
 
+/*
+ * lsb.resources: one Begin Limit ... End Limit section (key = value
+ * lines) or one row of a Limit table.  A consumer list left empty means
+ * every consumer of that kind; USERS and the like count the consumers
+ * listed together, PER_USER and the like each on its own.  Lists keep
+ * what was written: names, groups, "all", "~excluded".
+ */
+struct limit_conf {
+	char		*name;
+	int		 line;
+	struct strv	 users;
+	bool		 per_user;
+	struct strv	 queues;
+	bool		 per_queue;
+	struct strv	 hosts;
+	bool		 per_host;
+	struct strv	 projects;
+	bool		 per_project;
+	int		 slots;		/* SLOTS; -1 none */
+	float		 slots_per_proc; /* SLOTS_PER_PROCESSOR; < 0 none */
+	int		 mem;		/* MEM in MB; -1 none */
+	float		 mem_pct;	/* MEM as % of each host's; < 0 none */
+	int		 jobs;		/* JOBS; -1 none */
+};
+
 /* $LSF_CONFDIR/hosts */
 struct hosts_entry {
 	char		*addr;		/* dotted quad or IPv6 text */
@@ -365,6 +391,8 @@ struct lsf_config {
 	int			 nhostsfile;
 	struct app_conf		*apps;		/* lsb.applications, in order */
 	int			 napps;
+	struct limit_conf	*limits;	/* lsb.resources, in order */
+	int			 nlimits;
 	unsigned		 loaded;	/* CONF_* parts read */
 	char			*lsb_dir;	/* .../<cluster>/configdir */
 	struct strv		 files;		/* every file read, in order */
@@ -374,7 +402,8 @@ struct lsf_config {
 #define CONF_LSF	0x01	/* lsf.conf, hosts file */
 #define CONF_SHARED	0x02	/* + lsf.shared (cluster name) */
 #define CONF_CLUSTER	0x04	/* + lsf.cluster.<name> */
-#define CONF_LSB	0x08	/* + lsb.params lsb.queues lsb.hosts lsb.users */
+#define CONF_LSB	0x08	/* + lsb.params lsb.queues lsb.hosts lsb.users
+				 * lsb.resources */
 #define CONF_ALL	(CONF_LSF | CONF_SHARED | CONF_CLUSTER | CONF_LSB)
 
 /*

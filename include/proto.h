@@ -45,6 +45,9 @@ enum msg_type {
 	MSG_WAIT_QUERY		= 113,	/* strv: one condition (bwait) */
 	MSG_APP_QUERY		= 114,	/* strv: application profiles, empty
 					 * = all (bapp) */
+	MSG_LIMIT_QUERY		= 115,	/* strv: "all", "name=", "user=",
+					   "queue=", "host=", "project="
+					   items (blimits) */
 
 	/* 200-299: mbatchd to commands */
 	MSG_SUBMIT_REPLY	= 200,	/* struct submit_reply */
@@ -60,6 +63,7 @@ enum msg_type {
 	MSG_USER_LIST		= 210,	/* struct user_list */
 	MSG_WAIT_REPLY		= 211,	/* struct wait_reply */
 	MSG_APP_LIST		= 212,	/* struct app_list */
+	MSG_LIMIT_LIST		= 213,	/* struct limit_list */
 
 	/* 300-349: sbatchd to mbatchd */
 	MSG_SBD_REGISTER	= 300,	/* struct sbd_register */
@@ -431,6 +435,23 @@ struct user_info {
 	int		 nususp;
 	int		 nrsv;
 	int		 npjobs;	/* pending jobs, not slots */
+};
+
+/* blimits: one lsb.resources limit as one set of consumers holds it;
+ * the consumers as blimits shows them ("-" for none), each resource as
+ * used and maximum, -1 where the limit has none. */
+struct limit_info {
+	char		*name;
+	char		*users;
+	char		*queues;
+	char		*hosts;
+	char		*projects;
+	int		 slots_used;
+	int		 slots_max;
+	int		 mem_used;	/* MB */
+	int		 mem_max;
+	int		 jobs_used;
+	int		 jobs_max;
 };
 
 /* bwait: the condition's value now, an enum dep_value (depend.h). */
@@ -814,6 +835,10 @@ struct app_list {				/* MSG_APP_LIST */
 	uint32_t	 n;
 	struct app_info *v;
 };
+struct limit_list {				/* MSG_LIMIT_LIST */
+	uint32_t	 n;
+	struct limit_info *v;
+};
 
 /*
  * Every struct that is the body of a message on its own (some carry
@@ -829,10 +854,10 @@ struct app_list {				/* MSG_APP_LIST */
 	M(lim_probe_reply) M(lim_cluster_info) M(ctrl_req) M(mod_req)	\
 	M(peek_req) M(peek_reply) M(admin_req) M(admin_result_list)	\
 	M(user_list) M(wait_reply) M(sbd_limits) M(sbd_job_susp)	\
-	M(app_list)
+	M(app_list) M(limit_list)
 #define PROTO_ITEMS(M)							\
 	M(job_info) M(job_result) M(queue_info) M(host_info)		\
-	M(admin_result) M(user_info) M(app_info)
+	M(admin_result) M(user_info) M(app_info) M(limit_info)
 
 /*
  * Codec: x_pack appends the fields to an open frame; x_unpack reads them

@@ -328,6 +328,42 @@ dump_users(const struct lsf_config *cfg, FILE *fp)
 	}
 }
 
+static void
+put_consumers(FILE *fp, const char *name, const char *key,
+    const struct strv *v)
+{
+	char *prefix;
+
+	if (v->n == 0)
+		return;
+	prefix = xasprintf("lsb.resources.Limit.%s.", name);
+	put_list(fp, prefix, key, v);
+	free(prefix);
+}
+
+static void
+dump_limits(const struct lsf_config *cfg, FILE *fp)
+{
+	for (int i = 0; i < cfg->nlimits; i++) {
+		const struct limit_conf *l = &cfg->limits[i];
+		const char *n = l->name;
+
+		fprintf(fp, "lsb.resources.Limit.%s.line = %d\n", n, l->line);
+		put_consumers(fp, n, l->per_user ? "PER_USER" : "USERS",
+		    &l->users);
+		put_consumers(fp, n, l->per_queue ? "PER_QUEUE" : "QUEUES",
+		    &l->queues);
+		put_consumers(fp, n, l->per_host ? "PER_HOST" : "HOSTS",
+		    &l->hosts);
+		put_consumers(fp, n, l->per_project ? "PER_PROJECT" :
+		    "PROJECTS", &l->projects);
+		fprintf(fp, "lsb.resources.Limit.%s = SLOTS %d "
+		    "SLOTS_PER_PROCESSOR %g MEM %d MEM%% %g JOBS %d\n", n,
+		    l->slots, (double)l->slots_per_proc, l->mem,
+		    (double)l->mem_pct, l->jobs);
+	}
+}
+
 void
 config_dump(const struct lsf_config *cfg, FILE *fp)
 {
@@ -351,4 +387,5 @@ config_dump(const struct lsf_config *cfg, FILE *fp)
 		dump_app(&cfg->apps[i], fp);
 	dump_bhosts(cfg, fp);
 	dump_users(cfg, fp);
+	dump_limits(cfg, fp);
 }

@@ -14,6 +14,8 @@ struct shape {
 	const struct resreq *rr;
 	const struct pol_user *user;
 	bool		 limits;	/* the user's host limits applied */
+	struct pol_rlim	*const *rlims;	/* matter only by host: */
+	bool		 rl_hosts;
 	const int	*asked;
 	int		 num_procs;
 	bool		 exclusive;
@@ -70,6 +72,9 @@ bool	 pass_rusage_fits(const struct resreq *, const int *keys,
 bool	 pass_place_general(struct pass *, struct pol_job *,
 	    struct pol_decision *);
 bool	 pass_cap_full(struct pol_cluster *, struct pol_cap *, int need);
+/* A preempted job v resuming: room under its by-host lsb.resources
+ * limits that leave suspended jobs out (take_it: count it there). */
+bool	 pass_rlim_resume(struct pass *, struct pol_job *v, bool take_it);
 bool	 pass_is_plain(const struct pass *, const struct pol_job *);
 void	 pass_take(struct pass *, struct pol_job *, struct pol_host *, int n,
 	    bool exclusive);

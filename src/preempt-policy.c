@@ -196,6 +196,10 @@ cap_share(const struct pol_job *v, const struct pol_cap *k)
 	for (int i = 0; i < POL_NCAPS; i++)
 		if (v->caps[i] == k)
 			return k->per_job ? 1 : v->num_procs;
+	/* An lsb.resources limit (its cap first in struct pol_rlim). */
+	for (int i = 0; i < v->nrlims; i++)
+		if (&v->rlims[i]->cap == k)
+			return policy_rlim_need(v->rlims[i], v, 0, 1);
 	return 0;
 }
 
@@ -297,6 +301,15 @@ set_victims(struct pass *p, struct cand *cs, int n, bool on)
 			(void)pass_cap_full(c, cap, 0);	/* its scratch */
 			cap->taken += (on ? -1 : 1) *
 			    (cap->per_job ? 1 : v->num_procs);
+		}
+		for (int k = 0; k < v->nrlims; k++) {
+			struct pol_rlim *r = v->rlims[k];
+
+			if (!r->cap.susp_free || !POL_RL_GLOBAL(r))
+				continue;
+			(void)pass_cap_full(c, &r->cap, 0);
+			r->cap.taken += (on ? -1 : 1) *
+			    policy_rlim_need(r, v, 0, 1);
 		}
 	}
 }
@@ -600,14 +613,31 @@ pass_resume(struct pass *p, struct pol_decision *out, int max)
 			    cap->per_job ? 1 : v->num_procs))
 				ok = false;
 		}
+		for (int k = 0; k < v->nrlims && ok; k++) {
+			struct pol_rlim *r = v->rlims[k];
+
+			if (r->cap.susp_free && POL_RL_GLOBAL(r) &&
+			    pass_cap_full(c, &r->cap, policy_rlim_need(r, v, 0,
+			    1)))
+				ok = false;
+		}
+		if (ok && v->rl_hosts)
+			ok = pass_rlim_resume(p, v, false);
 		if (!ok)
 			continue;
+		if (v->rl_hosts)
+			(void)pass_rlim_resume(p, v, true);
 		for (int s = 0; s < v->nexec; s++)
 			c->hosts[v->exec[s]]->taken++;
 		for (int k = 0; k < POL_NCAPS; k++)
 			if (v->caps[k] && v->caps[k]->susp_free)
 				v->caps[k]->taken += v->caps[k]->per_job ? 1 :
 				    v->num_procs;
+		for (int k = 0; k < v->nrlims; k++)
+			if (v->rlims[k]->cap.susp_free &&
+			    POL_RL_GLOBAL(v->rlims[k]))
+				v->rlims[k]->cap.taken += policy_rlim_need(
+				    v->rlims[k], v, 0, 1);
 		memset(&out[n], 0, sizeof(out[n]));
 		out[n].job = v;
 		out[n].resume = true;

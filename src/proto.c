@@ -308,6 +308,16 @@ PROTO_IMPL(app_info, APP_INFO_FIELDS)
 	F(LIST, v, n, app_info, PROTO_MIN(APP_INFO_FIELDS))
 PROTO_IMPL(app_list, APP_LIST_FIELDS)
 
+#define LIMIT_INFO_FIELDS(F)						\
+	F(STR, name) F(STR, users) F(STR, queues) F(STR, hosts)		\
+	F(STR, projects) F(INT, slots_used) F(INT, slots_max)		\
+	F(INT, mem_used) F(INT, mem_max) F(INT, jobs_used)		\
+	F(INT, jobs_max)
+PROTO_IMPL(limit_info, LIMIT_INFO_FIELDS)
+#define LIMIT_LIST_FIELDS(F)						\
+	F(LIST, v, n, limit_info, PROTO_MIN(LIMIT_INFO_FIELDS))
+PROTO_IMPL(limit_list, LIMIT_LIST_FIELDS)
+
 #define WAIT_REPLY_FIELDS(F)	F(INT, value)
 PROTO_IMPL(wait_reply, WAIT_REPLY_FIELDS)
 
@@ -532,6 +542,8 @@ static const struct {
 	N(MSG_WAIT_QUERY), N(MSG_USER_LIST), N(MSG_WAIT_REPLY),
 	N(MSG_APP_QUERY), N(MSG_APP_LIST),
 	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD),
+	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD), N(MSG_LIMIT_QUERY),
+	N(MSG_LIMIT_LIST),
 #undef N
 };
 

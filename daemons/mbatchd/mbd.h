@@ -28,6 +28,8 @@
  *	mbd-mig.c	MIG: migrating jobs system-suspended too long
  *	mbd-preempt.c	preemption: victims suspended or ended, resumed
  *	mbd-users.c	users' and queues' job slot limits for the policy
+ *	mbd-rlimits.c	lsb.resources limits: counts, the policy's view,
+ *			blimits
  *	mbd-reserve.c	rusage[] reservations of running jobs
  *	mbd-modify.c	bmod
  *	mbd-apps.c	application profiles: a job's, its MAX_JOB_PREEMPT; bapp
@@ -430,6 +432,16 @@ void	 reserve_add(struct job *);
 void	 reserve_drop(struct job *);
 /* Sum the reservations of running jobs into each host's pol_host. */
 void	 reserve_pass(int64_t now);
+
+/* mbd-rlimits.c */
+/* From the configuration (at start, and by reconfig with every job out
+ * of the slot accounting). */
+void	 rlimits_configure(void);
+/* The limits that apply to the job (from job_attach_limits). */
+void	 rlimits_attach(struct job *);
+/* A started job's share in or out (from account()). */
+void	 rlimits_account(struct job *, int sign);
+void	 query_limits(struct conn *, uint32_t seq, struct rbuf *);
 
 /* mbd-users.c */
 void	 job_attach_limits(struct job *);

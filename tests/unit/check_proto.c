@@ -644,6 +644,18 @@ VISIT(app_list)
 	VLIST(v, n, app_info);
 }
 
+VISIT(limit_info)
+{
+	VSTR(name); VSTR(users); VSTR(queues); VSTR(hosts); VSTR(projects);
+	VINT(slots_used); VINT(slots_max); VINT(mem_used); VINT(mem_max);
+	VINT(jobs_used); VINT(jobs_max);
+}
+
+VISIT(limit_list)
+{
+	VLIST(v, n, limit_info);
+}
+
 VISIT(wait_reply)
 {
 	VINT(value);
@@ -707,6 +719,8 @@ WRAP(user_list)
 WRAP(wait_reply)
 WRAP(app_info)
 WRAP(app_list)
+WRAP(limit_info)
+WRAP(limit_list)
 
 /* A reply type's codec comes before its item's (codec_for_type). */
 static const struct codec codecs[] = {
@@ -749,6 +763,8 @@ static const struct codec codecs[] = {
 	ENTRY(user_info, MSG_USER_LIST),
 	ENTRY(app_info, MSG_APP_LIST),
 	ENTRY(wait_reply, MSG_WAIT_REPLY),
+	ENTRY(limit_list, MSG_LIMIT_LIST),
+	ENTRY(limit_info, MSG_LIMIT_LIST),
 };
 #define NCODECS	((int)ARRAY_SIZE(codecs))
 
@@ -1353,6 +1369,7 @@ START_TEST(test_count_bounds)
 		{ "admin_result_list", 12, 0 },
 		{ "queue_list", 157 + 8 * NLOADIDX, 0 },
 		{ "user_list", 49, 0 },
+		{ "limit_list", 44, 0 },
 		{ "host_list", 60 + 16 * NLOADIDX, 0 },
 	};
 	enum { LEFT = 64 * 12 * 5 };
