@@ -401,3 +401,44 @@ bench_bigsys_load() {
 		exit 1
 	fi
 }
+
+# Workload 11's watch on a victim's process (tools/statewatch.c, every
+# 0.5 ms), ours and Slurm's alike.  wlog_start PID FILE starts it, its
+# log in FILE and its pid in WLOG_PID, and returns once it is watching
+# a process that is not stopped.
+WLOG=""
+WLOG_PID=""
+wlines=()
+wlog_start() {
+	WLOG=$2
+	: >"$WLOG"
+	"$(need_tool statewatch)" "$1" 500 >"$WLOG" &
+	WLOG_PID=$!
+	wlog_wait 1 10 && [ "$WL_STATE" = R ]
+}
+
+# wlog_wait N SECS: until the log has N lines (read without a fork);
+# the Nth line's state (T or R) in WL_STATE, its time in WL_SECS.
+wlog_wait() {
+	local n=$1 deadline=$(( $(now_s) + $2 ))
+	while mapfile -t wlines <"$WLOG"; [ "${#wlines[@]}" -lt "$n" ]; do
+		[ "$(now_s)" -ge "$deadline" ] && return 1
+		nap 0.002
+	done
+	WL_STATE=${wlines[n - 1]%% *}
+	WL_SECS=${wlines[n - 1]#* }
+}
+
+# ms_since T0_US SECS: SECS (s.ns of the wall clock, as tools/stamp
+# writes it) - T0_US (now_us), in ms.
+ms_since() {
+	awk -v a="$1" -v s="$2" 'BEGIN { split(s, p, ".");
+	    printf "%.3f\n", (p[1] * 1e6 + substr(p[2], 1, 6) - a) / 1e3 }'
+}
+
+# pct_col P COL FILE: the P quantile (nearest rank) of a column.
+pct_col() {
+	cut -f "$2" "$3" | sort -g | awk -v p="$1" '{ v[NR] = $1 } END {
+		i = int(p * NR + 0.999999); if (i < 1) i = 1
+		if (i > NR) i = NR; print v[i] }'
+}

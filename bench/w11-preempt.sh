@@ -1,0 +1,138 @@
+#!/bin/bash
+# Workload 11: preemption latency (issue 21).
+#
+# One host with one slot (MXJ 1) and two queues: low (PRIORITY 10,
+# PREEMPTION = PREEMPTABLE) and high (PRIORITY 50, PREEMPTION =
+# PREEMPTIVE).  A long job runs in low: `exec sleep`, so its process is
+# the job's and its pid is known.  tools/statewatch.c polls that
+# process's /proc/PID/stat every 0.5 ms for the whole run and logs the
+# wall-clock time of every entry into and exit from state T.  Each
+# sample, after a random pause of 50-250 ms: the time is taken just
+# before bsub runs (as workload 5 does), a job is submitted to high
+# whose first act is to write its start time (tools/stamp, as in
+# workload 5) and which then exits; the sample is
+#
+#	preempt		stamp - time before bsub: submission to the
+#			preemptor's process running, a victim suspended
+#			first
+#	victim_stop	the victim's entry into T - time before bsub
+#
+# Then the sample waits until the victim has been resumed (its process
+# out of T and bjobs says RUN) and the high queue is empty.  N = 200
+# at BENCH_SCALE 1 (at least 10); a warm-up sample before them is not
+# counted.  Every sample goes to $BENCH_OUT/w11_latency.tsv: sample,
+# preempt ms, victim_stop ms.
+#
+#	RESULT|w11.preempt_pNN_ms / preempt_max_ms	(NN = 50, 90, 99)
+#	RESULT|w11.victim_stop_pNN_ms / victim_stop_max_ms
+#
+# Slurm's side is bench/peers/slurm.sh's workload 11, measured alike.
+#
+# W11_STANDIN=1 checks the harness on a build without preemption: MXJ 2
+# (the high job starts at once) and the script itself stops the victim
+# (bstop) just after bsub and resumes it (bresume) once the high job has
+# ended; its figures are bstop's, not preemption's, and are not printed
+# as results.
+. "$(dirname "$0")/lib.sh"
+
+N=$(scaled 200 10)
+STAMP=$(need_tool stamp)
+LAT=$BENCH_OUT/w11_latency.tsv
+STANDIN=${W11_STANDIN:-}
+
+job_stat() {
+	bjobs -noheader -o stat "$1" 2>/dev/null
+}
+job_is() {
+	[ "$(job_stat "$1")" = "$2" ]
+}
+
+pct() {
+	pct_col "$1" "$2" "$LAT"
+}
+
+bench_init 1 "$([ -n "$STANDIN" ] && echo 2 || echo 1)"
+sed -i 's/^DEFAULT_QUEUE = .*/DEFAULT_QUEUE = low/' "$LSB_CONF/lsb.params"
+cat >"$LSB_CONF/lsb.queues" <<EOF
+Begin Queue
+QUEUE_NAME = low
+PRIORITY = 10
+PREEMPTION = PREEMPTABLE
+DESCRIPTION = The victims.
+End Queue
+
+Begin Queue
+QUEUE_NAME = high
+PRIORITY = 50
+PREEMPTION = PREEMPTIVE
+DESCRIPTION = The preemptors.
+End Queue
+EOF
+bench_start
+# Warm the commands' and daemons' paths, as workload 5 does.
+bsub -q high -o /dev/null /bin/true >/dev/null
+wait_queue_empty high 30 || { say "warm-up job did not end"; exit 1; }
+
+low=$(submit -q low -o /dev/null \
+    "echo \$\$ >$B_DIR/out/victim.pid; exec sleep 1000000") ||
+    { say "bsub failed"; exit 1; }
+wait_for job_is "$low" RUN || { say "job $low did not start"; exit 1; }
+wait_for test -s "$B_DIR/out/victim.pid" || { say "no pid of job $low"
+    exit 1; }
+vpid=$(cat "$B_DIR/out/victim.pid")
+wlog_start "$vpid" "$B_DIR/out/watch" || { say "the watch on pid $vpid" \
+    "did not start"; exit 1; }
+B_PIDS="$B_PIDS $WLOG_PID"
+
+mkdir -p "$BENCH_OUT"
+: >"$LAT"
+say "$N samples (and one warm-up): job $low (pid $vpid) in low," \
+    "a job to high each time${STANDIN:+ (STAND-IN: bstop/bresume by hand, MXJ 2)}"
+line=1
+for ((i = 0; i <= N; i++)); do
+	f="$B_DIR/out/start.$i"
+	nap "0.$(printf '%03d' $((50 + RANDOM % 200)))"
+	now_us t0
+	bsub -q high -o /dev/null "$STAMP" "$f" >/dev/null 2>&1 ||
+	    { say "bsub failed"; exit 1; }
+	[ -n "$STANDIN" ] && bstop "$low" >/dev/null 2>&1
+	deadline=$(( $(now_s) + 30 ))
+	while [ ! -s "$f" ]; do
+		if [ "$(now_s)" -ge "$deadline" ]; then
+			say "sample $i: the high job did not start in 30 s" \
+			    "(job $low is $(job_stat "$low")): no preemption?"
+			exit 1
+		fi
+		nap 0.002
+	done
+	wlog_wait $((line + 1)) 30 && [ "$WL_STATE" = T ] ||
+	    { say "sample $i: job $low's process was not stopped"; exit 1; }
+	stop=$WL_SECS
+	read -r start <"$f"
+	wait_queue_empty high 30 || { say "sample $i: high job did not end"
+	    exit 1; }
+	[ -n "$STANDIN" ] && bresume "$low" >/dev/null 2>&1
+	wlog_wait $((line + 2)) 30 && [ "$WL_STATE" = R ] ||
+	    { say "sample $i: job $low's process was not resumed"; exit 1; }
+	wait_for job_is "$low" RUN || { say "sample $i: job $low is" \
+	    "$(job_stat "$low"), not RUN"; exit 1; }
+	line=$((line + 2))
+	[ "$i" -eq 0 ] && continue
+	printf '%d\t%s\t%s\n' "$i" "$(ms_since "$t0" "$start")" \
+	    "$(ms_since "$t0" "$stop")" >>"$LAT"
+done
+[ "$(wc -l <"$LAT")" = "$N" ] || { say "lost samples"; exit 1; }
+if [ -n "$STANDIN" ]; then
+	say "STAND-IN (no preemption; bstop by hand): start p50" \
+	    "$(pct 0.5 2) max $(pct 1 2) ms, stopped p50 $(pct 0.5 3)" \
+	    "max $(pct 1 3) ms; not results"
+	exit 0
+fi
+for p in 50 90 99; do
+	result "w11.preempt_p${p}_ms" "$(pct 0.$p 2)" ms
+done
+result w11.preempt_max_ms "$(pct 1 2)" ms
+for p in 50 90 99; do
+	result "w11.victim_stop_p${p}_ms" "$(pct 0.$p 3)" ms
+done
+result w11.victim_stop_max_ms "$(pct 1 3)" ms
