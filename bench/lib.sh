@@ -436,6 +436,15 @@ ms_since() {
 	    printf "%.3f\n", (p[1] * 1e6 + substr(p[2], 1, 6) - a) / 1e3 }'
 }
 
+# random_pause MIN_MS SPAN_MS: a pause of MIN_MS to MIN_MS + SPAN_MS ms,
+# evenly spread, so that samples fall at every phase of the daemons'
+# timers (one second, the longest of them, is SPAN_MS 1000).
+random_pause() {
+	local ms=$(( $1 + (RANDOM * 32768 + RANDOM) % $2 )) s
+	printf -v s '%d.%03d' $((ms / 1000)) $((ms % 1000))
+	nap "$s"
+}
+
 # pct_col P COL FILE: the P quantile (nearest rank) of a column.
 pct_col() {
 	cut -f "$2" "$3" | sort -g | awk -v p="$1" '{ v[NR] = $1 } END {

@@ -7,8 +7,10 @@
 # the job's and its pid is known.  tools/statewatch.c polls that
 # process's /proc/PID/stat every 0.5 ms for the whole run and logs the
 # wall-clock time of every entry into and exit from state T.  Each
-# sample, after a random pause of 50-250 ms: the time is taken just
-# before bsub runs (as workload 5 does), a job is submitted to high
+# sample, after a random pause of 50-1,050 ms (so that samples fall at
+# every phase of the daemons' one-second timers, ours and Slurm's, where
+# a short pause would keep them in step with the timer that resumed the
+# victim before): the time is taken just before bsub runs (as workload 5 does), a job is submitted to high
 # whose first act is to write its start time (tools/stamp, as in
 # workload 5) and which then exits; the sample is
 #
@@ -21,7 +23,8 @@
 # out of T and bjobs says RUN) and the high queue is empty.  N = 200
 # at BENCH_SCALE 1 (at least 10); a warm-up sample before them is not
 # counted.  Every sample goes to $BENCH_OUT/w11_latency.tsv: sample,
-# preempt ms, victim_stop ms.
+# preempt ms, victim_stop ms, and (shown, not a result) resume: the
+# victim out of T, ms after the preemptor's stamp (it exits at once).
 #
 #	RESULT|w11.preempt_pNN_ms / preempt_max_ms	(NN = 50, 90, 99)
 #	RESULT|w11.victim_stop_pNN_ms / victim_stop_max_ms
@@ -91,7 +94,7 @@ say "$N samples (and one warm-up): job $low (pid $vpid) in low," \
 line=1
 for ((i = 0; i <= N; i++)); do
 	f="$B_DIR/out/start.$i"
-	nap "0.$(printf '%03d' $((50 + RANDOM % 200)))"
+	random_pause 50 1000
 	now_us t0
 	bsub -q high -o /dev/null "$STAMP" "$f" >/dev/null 2>&1 ||
 	    { say "bsub failed"; exit 1; }
@@ -109,17 +112,20 @@ for ((i = 0; i <= N; i++)); do
 	    { say "sample $i: job $low's process was not stopped"; exit 1; }
 	stop=$WL_SECS
 	read -r start <"$f"
+	t1=${start%.*}${start#*.}
+	t1=${t1:0:16}
 	wait_queue_empty high 30 || { say "sample $i: high job did not end"
 	    exit 1; }
 	[ -n "$STANDIN" ] && bresume "$low" >/dev/null 2>&1
 	wlog_wait $((line + 2)) 30 && [ "$WL_STATE" = R ] ||
 	    { say "sample $i: job $low's process was not resumed"; exit 1; }
+	resume=$WL_SECS
 	wait_for job_is "$low" RUN || { say "sample $i: job $low is" \
 	    "$(job_stat "$low"), not RUN"; exit 1; }
 	line=$((line + 2))
 	[ "$i" -eq 0 ] && continue
-	printf '%d\t%s\t%s\n' "$i" "$(ms_since "$t0" "$start")" \
-	    "$(ms_since "$t0" "$stop")" >>"$LAT"
+	printf '%d\t%s\t%s\t%s\n' "$i" "$(ms_since "$t0" "$start")" \
+	    "$(ms_since "$t0" "$stop")" "$(ms_since "$t1" "$resume")" >>"$LAT"
 done
 [ "$(wc -l <"$LAT")" = "$N" ] || { say "lost samples"; exit 1; }
 if [ -n "$STANDIN" ]; then
@@ -136,3 +142,4 @@ for p in 50 90 99; do
 	result "w11.victim_stop_p${p}_ms" "$(pct 0.$p 3)" ms
 done
 result w11.victim_stop_max_ms "$(pct 1 3)" ms
+say "resumed after the preemptor started: p50 $(pct 0.5 4), max $(pct 1 4) ms"

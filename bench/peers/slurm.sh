@@ -685,13 +685,30 @@ no_high_job() {
 
 # Workload 11 (bench/w11-preempt.sh, measured the same way): a long job
 # in partition low, its process watched (tools/statewatch.c); each
-# sample, after a random pause of 50-250 ms, the time just before
+# sample, after a random pause of 50-1,050 ms, the time just before
 # sbatch, a job to partition high whose first act is tools/stamp, then
-# the wait for the victim to be stopped (T), for the high job to end and
-# for the victim to be running again (out of T, squeue R).  On its own
-# cluster (slurm_conf_w11), which it starts and stops.
+# the wait for the victim to be stopped (T), for the high job to end
+# and for the victim to be running again (out of T, squeue R).  On its
+# own cluster (slurm_conf_w11), which it starts and stops.
+#
+# What starts the high job, seen in slurmctld's log at debug2: the
+# submit RPC evaluates the job but does not preempt; the backfill pass
+# (every bf_interval = 1 s, the least allowed) suspends the victim and
+# starts the job in the same pass, the victim being stopped some 10 ms
+# before the job's process runs.  So a sample waits for the next pass,
+# anywhere from 0 to 1 s: the pause spans a whole second so that the
+# samples fall at every phase of it (with a pause of 50-250 ms they
+# stayed in step with the pass, the victim's resumption being timed by
+# it too, and every sample took 750-930 ms).  Tried at BENCH_SCALE 0.1
+# (20 samples each), p50 / max: the settings above 515 / 932 ms;
+# without defer 502 / 836 ms (no faster: the submit RPC still does not
+# preempt); sched/builtin (no backfill pass) was slower (896 ms p50 with
+# the short pause, where the settings above gave 844).  The victim is
+# resumed about 2.0 s after its preemptor started, in every sample,
+# though slurmctld sends the resume within 5 ms of the preemptor's end
+# (its log): the wait is slurmd's.
 w11() {
-	local i f t0 low vpid line start stop deadline lat stamp p
+	local i f t0 t1 low vpid line start stop resume deadline lat stamp p
 	S_PROFILE=w11 slurm_start
 	stamp=$(need_tool stamp)
 	lat=$S_DIR/jobs/w11.lat
@@ -716,7 +733,7 @@ w11() {
 	deadline=$(( $(now_s) + ${SLURM_W11_SECS:-1200} ))
 	for ((i = 0; i <= N11; i++)); do
 		f="$S_DIR/jobs/w11.$i"
-		nap "0.$(printf '%03d' $((50 + RANDOM % 200)))"
+		random_pause 50 1000
 		now_us t0
 		sbatch -Q -p high -o /dev/null "$S_DIR/stamp11.sh" "$f" ||
 		    { say "w11: sbatch failed"; break; }
@@ -728,17 +745,22 @@ w11() {
 		    "stopped"; break; }
 		stop=$WL_SECS
 		read -r start <"$f"
+		t1=${start%.*}${start#*.}
+		t1=${t1:0:16}
 		WAIT_SECS=30 wait_for no_high_job ||
 		    { say "w11: sample $i: the high job did not end"; break; }
 		wlog_wait $((line + 2)) 60 && [ "$WL_STATE" = R ] ||
 		    { say "w11: sample $i: job $low's process was not" \
 		    "resumed"; break; }
+		resume=$WL_SECS
 		WAIT_SECS=30 wait_for sjob_is "$low" R || { say "w11: sample" \
 		    "$i: job $low is $(sjob_stat "$low"), not R"; break; }
 		line=$((line + 2))
 		if [ "$i" -gt 0 ]; then
-			printf '%d\t%s\t%s\n' "$i" "$(ms_since "$t0" "$start")" \
-			    "$(ms_since "$t0" "$stop")" >>"$lat"
+			printf '%d\t%s\t%s\t%s\n' "$i" \
+			    "$(ms_since "$t0" "$start")" \
+			    "$(ms_since "$t0" "$stop")" \
+			    "$(ms_since "$t1" "$resume")" >>"$lat"
 		fi
 		[ "$(now_s)" -ge "$deadline" ] &&
 		    { say "w11: time is up after $i samples"; break; }
@@ -757,6 +779,8 @@ w11() {
 			    "$(pct_col 0.$p 3 "$lat")" ms
 		done
 		result slurm.w11.victim_stop_max_ms "$(pct_col 1 3 "$lat")" ms
+		say "w11: resumed after the preemptor started: p50" \
+		    "$(pct_col 0.5 4 "$lat"), max $(pct_col 1 4 "$lat") ms"
 	fi
 	slurm_stop
 }
