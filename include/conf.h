@@ -191,7 +191,42 @@ struct lsb_params {
 	int		 sub_try_interval;	/* 60 */
 	int		 max_preexec_retry;	/* 5 */
 	int		 job_dep_last_sub;	/* 0: a name means all jobs */
+	unsigned	 preempt_for;		/* PREEMPT_FOR_* */
 };
+
+/* PREEMPT_FOR keywords (lsb.params). */
+#define PREEMPT_FOR_GROUP_JLP		0x01
+#define PREEMPT_FOR_GROUP_MAX		0x02
+#define PREEMPT_FOR_HOST_JLU		0x04
+#define PREEMPT_FOR_USER_JLP		0x08
+#define PREEMPT_FOR_LEAST_RUN_TIME	0x10
+#define PREEMPT_FOR_MINI_JOB		0x20
+#define PREEMPT_FOR_OPTIMAL_MINI_JOB	0x40
+/* "GROUP_JLP GROUP_MAX ...": -1 with the bad word in *bad. */
+int	 parse_preempt_for(const char *, unsigned *out, const char **bad);
+
+/*
+ * PREEMPTION of a queue: PREEMPTIVE[q+N ...] and/or PREEMPTABLE[q ...].
+ * An empty list is every queue of lower (PREEMPTIVE) or higher
+ * (PREEMPTABLE) priority.
+ */
+struct queue_preempt {
+	bool		 preemptive;
+	struct strv	 victims;	/* PREEMPTIVE[...] queue names */
+	int		*pref;		/* their +N, parallel to victims */
+	bool		 preemptable;
+	struct strv	 by;		/* PREEMPTABLE[...] queue names */
+	int		 line;		/* of PREEMPTION */
+};
+/* "PREEMPTIVE[a+2 b] PREEMPTABLE[c]": -1 with *why when malformed. */
+int	 parse_preemption(const char *, struct queue_preempt *, const char **why);
+void	 queue_preempt_release(struct queue_preempt *);
+/* TERMINATE_WHEN keywords. */
+#define TERMINATE_WHEN_WINDOW	0x01
+#define TERMINATE_WHEN_LOAD	0x02
+#define TERMINATE_WHEN_PREEMPT	0x04
+/* "WINDOW PREEMPT": -1 with the bad word in *bad. */
+int	 parse_terminate_when(const char *, unsigned *out, const char **bad);
 
 /* Resource limits as "[default] max" pairs; -1 = not set. */
 struct limit_pair {
@@ -235,8 +270,10 @@ struct queue_conf {
 	char		*job_controls;	/* JOB_CONTROLS as written */
 	struct jobctl	 jobctl;	/* ... and parsed */
 	char		*terminate_when;
+	unsigned	 terminate_mask;	/* TERMINATE_WHEN_* */
 	char		*fairshare;
 	char		*preemption;
+	struct queue_preempt preempt;	/* ... parsed */
 	/* Every key of the section in order, for bqueues -l and showconf. */
 	struct strv	 keys;
 	struct strv	 vals;
@@ -320,6 +357,10 @@ struct lsf_config {
 int	 config_load(struct lsf_config *, const char *envdir, unsigned parts,
 	    struct conf_diag *d);
 void	 config_release(struct lsf_config *);
+/* After every queue is read: PREEMPTION lists name existing queues of
+ * the right priority (others are dropped with a warning). */
+void	 lsb_queues_check_preemption(struct lsf_config *, const char *path,
+	    struct conf_diag *);
 
 /*
  * The last configuration mbatchd accepted, kept so that a refused

@@ -202,6 +202,7 @@ enum susp_reason {
 	SUSP_LOAD,			/* a loadStop threshold */
 	SUSP_HOST_LOCK,			/* lsadmin limlock */
 	SUSP_STOP_COND,			/* the queue's STOP_COND is true */
+	SUSP_PREEMPTED,			/* preempted; sub: the preemptor */
 	SUSP_NREASONS
 };
 const char	*susp_reason_text(int);
@@ -212,7 +213,9 @@ int		 susp_reason_lsf_bits(int);
  * The whole text bjobs -l/-s show, without the leading space and the
  * trailing ';': SUSP_LOAD names the index sub ("Host load exceeded
  * threshold: 1-minute CPU run queue length (r1m)"), or for an external
- * one (sub >= NLOADIDX) ext, its description and name, when given.
+ * one (sub >= NLOADIDX) ext, its description and name, when given;
+ * SUSP_PREEMPTED names the preempting job sub ("The job was preempted
+ * by job <123>").
  * Returns buf.
  */
 const char	*susp_reason_fmt(int reason, int sub, const char *ext,

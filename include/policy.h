@@ -56,6 +56,7 @@ struct pol_host {
 	const float	*load;		/* the real load (rr.load is eff) */
 	float		 eff[NLOADIDX];	/* load less reservations */
 	float		 rsv_taken[NLOADIDX];
+	int		 freed;		/* slots of jobs preempted this pass */
 };
 
 struct pol_job;
@@ -70,9 +71,13 @@ struct pol_cap {
 	int		 used;
 	int		 reason;	/* PEND_* when it is reached */
 	bool		 per_job;	/* counts jobs (elements), not slots */
+	bool		 susp_free;	/* suspended jobs are not counted (so
+					 * preempting one frees its share) */
 	/* Scratch of one pass. */
 	uint32_t	 pass;
 	int		 taken;
+	uint32_t	 preempt_failed; /* pass in which preempting for it
+					 * failed */
 };
 #define POL_NCAPS	6
 
@@ -102,6 +107,15 @@ struct pol_queue {
 					 * (kept when a per-host limit is set) */
 	struct pol_job	*head;		/* pending jobs, dispatch order */
 	struct pol_job	*tail;
+	/* Started jobs, for preemption: those running, and those it
+	 * suspended (SSUSP, preempted), each list oldest first. */
+	struct pol_list {
+		struct pol_job *head, *tail;
+	}		 running, preempted;
+	/* The queues whose running jobs this one's may preempt, the most
+	 * preferred first (preempt_victim_queues). */
+	struct pol_queue **victims;
+	int		 nvictims;
 	/* Set by a pass that stopped early because nothing more fits:
 	 * jobs it did not reach share this reason. */
 	uint32_t	 cut_pass;
@@ -129,16 +143,32 @@ struct pol_job {
 					 * their "+N" levels (higher is
 					 * preferred), or NULL */
 	int		 nasked;
+	/* A started job (in its queue's running or preempted list). */
+	struct pol_job	*rnext;
+	struct pol_job	*rprev;
+	const int	*exec;		/* host index of each slot */
+	int		 nexec;
+	int64_t		 start_time;
+	bool		 no_preempt;	/* brun, or MAX_JOB_PREEMPT reached */
+	uint32_t	 victim_pass;	/* chosen as a victim in that pass */
 	/* Why it did not start, as of pass reason_pass. */
 	uint32_t	 reason_pass;
 	int		 pend_reason;	/* PEND_*; PEND_NO_HOST: see counts */
 	uint32_t	 counts[HR_NREASONS];
 };
 
-/* For a job with count > 1, one decision per element started. */
+/*
+ * For a job with count > 1, one decision per element started.  A job
+ * that starts by preemption lists its victims, to be suspended (or
+ * ended) before it starts; a preempted job that may run again comes as
+ * a decision to resume (no slots).
+ */
 struct pol_decision {
 	struct pol_job	*job;
 	int		*slots;		/* host index per slot, num_procs long */
+	struct pol_job	**victims;
+	int		 nvictims;
+	bool		 resume;
 };
 
 struct pol_cluster {
@@ -149,6 +179,7 @@ struct pol_cluster {
 	int64_t		  now;		/* seconds since the epoch */
 	uint32_t	  pass;		/* incremented by each pass */
 	bool		  any_jlu;	/* some host has JL/U */
+	unsigned	  preempt_for;	/* PREEMPT_FOR_* of lsb.params */
 };
 
 /* Sort queues by decreasing priority, then config order. */
@@ -161,6 +192,9 @@ void	 policy_job_insert_before(struct pol_queue *, struct pol_job *at,
 void	 policy_job_insert_after(struct pol_queue *, struct pol_job *at,
 	    struct pol_job *);
 void	 policy_job_remove(struct pol_job *);
+/* A started job into (or out of) one of its queue's started lists. */
+void	 policy_list_add(struct pol_list *, struct pol_job *);
+void	 policy_list_remove(struct pol_list *, struct pol_job *);
 /* Over a scheduling threshold?  Returns the first index over, or -1. */
 int	 policy_over_sched(const struct thresholds *, const float *load);
 /*
@@ -197,6 +231,23 @@ void	 policy_thresholds_merge(struct thresholds *dst,
 int	 policy_schedule(struct pol_cluster *, struct pol_decision *out,
 	    int max);
 void	 policy_decisions_free(struct pol_decision *, int n);
+/*
+ * Preemption.  May jobs of queue a preempt running jobs of queue b?
+ * Only when a has the higher PRIORITY, and a is PREEMPTIVE (to every
+ * lower queue, or b is in its list) or b is PREEMPTABLE (by every
+ * higher queue, or a is in its list).  *pref: a's "+N" for b, or 0.
+ */
+bool	 preempt_may(const struct queue_conf *a, const struct queue_conf *b,
+	    int *pref);
+/*
+ * q->victims (allocated): the queues of queues[0..n) (confs[i] the
+ * configuration of queues[i]) that q (configured by qc) may preempt, the
+ * most preferred first: higher +N, then lower PRIORITY, then the order
+ * given.
+ */
+void	 preempt_victim_queues(struct pol_queue *q, const struct queue_conf *qc,
+	    struct pol_queue *const *queues,
+	    const struct queue_conf *const *confs, int n);
 /* Why a pending job waits, as of the last pass (for bjobs -p). */
 int	 policy_job_reason(const struct pol_cluster *, const struct pol_job *,
 	    const uint32_t **counts);

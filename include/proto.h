@@ -350,6 +350,7 @@ struct job_list {
 #define SIG_F_REQUEUE	0x08	/* brequeue: back to PEND */
 #define SIG_F_HOLD	0x10	/* brequeue -H: back to PSUSP */
 #define SIG_F_MIG	0x20	/* bmig: back to PEND, LSB_RESTART=Y */
+#define SIG_F_PREEMPT	0x40	/* ended for a preemptor (TERMINATE_WHEN) */
 #define SIG_KILL_SEQ	0	/* the default INT, TERM, KILL sequence */
 struct sig_req {
 	int		 sig;		/* signal number or SIG_KILL_SEQ */

@@ -174,6 +174,8 @@ dump_params(const struct lsb_params *p, FILE *fp)
 	fprintf(fp, "%sMAX_USER_PRIORITY = %d\n", pre, p->max_user_priority);
 	fprintf(fp, "%sMAX_PEND_JOBS = %d\n", pre, p->max_pend_jobs);
 	fprintf(fp, "%sSUB_TRY_INTERVAL = %d\n", pre, p->sub_try_interval);
+	if (p->preempt_for)
+		fprintf(fp, "%sPREEMPT_FOR = 0x%x\n", pre, p->preempt_for);
 	for (size_t i = 0; i < p->keys.n; i++)
 		fprintf(fp, "%sraw.%s = %s\n", pre, p->keys.v[i],
 		    p->vals.v[i]);
@@ -184,6 +186,25 @@ put_limit(FILE *fp, const char *pre, const char *key,
     const struct limit_pair *l)
 {
 	fprintf(fp, "%s%s = %lld %lld\n", pre, key, l->deflt, l->max);
+}
+
+/* The parsed PREEMPTION, only where it is set: other queues' golden
+ * output stays as it was. */
+static void
+put_preempt(FILE *fp, const char *pre, const struct queue_preempt *p)
+{
+	if (p->preemptive) {
+		fprintf(fp, "%sPREEMPTIVE =", pre);
+		for (size_t i = 0; i < p->victims.n; i++)
+			fprintf(fp, " %s+%d", p->victims.v[i], p->pref[i]);
+		fputc('\n', fp);
+	}
+	if (p->preemptable) {
+		fprintf(fp, "%sPREEMPTABLE =", pre);
+		for (size_t i = 0; i < p->by.n; i++)
+			fprintf(fp, " %s", p->by.v[i]);
+		fputc('\n', fp);
+	}
 }
 
 static void
@@ -228,6 +249,7 @@ dump_queue(const struct queue_conf *q, FILE *fp)
 	fprintf(fp, "%sTERMINATE_WHEN = %s\n", pre, str(q->terminate_when));
 	fprintf(fp, "%sFAIRSHARE = %s\n", pre, str(q->fairshare));
 	fprintf(fp, "%sPREEMPTION = %s\n", pre, str(q->preemption));
+	put_preempt(fp, pre, &q->preempt);
 	for (size_t i = 0; i < q->keys.n; i++)
 		fprintf(fp, "%sraw.%s = %s\n", pre, q->keys.v[i],
 		    q->vals.v[i]);

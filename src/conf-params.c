@@ -51,7 +51,7 @@ static const struct int_param {
 
 /* Parameters LSF knows that we keep in keys/vals only. */
 static const char *const quiet_params[] = {
-	"MAX_JOB_PREEMPT", "PREEMPT_FOR", "PREEMPTABLE_RESOURCES",
+	"MAX_JOB_PREEMPT", "PREEMPTABLE_RESOURCES",
 	"ENABLE_EVENT_STREAM", "MAX_EVENT_STREAM_SIZE",
 	"MAX_EVENT_STREAM_FILE_NUMBER", "EVENT_UPDATE_INTERVAL",
 	"CPU_TIME_FACTOR", "RUN_TIME_FACTOR", "RUN_JOB_FACTOR", "HIST_HOURS",
@@ -171,6 +171,16 @@ set_param(struct lsb_params *p, const struct conf_kv *e, int *dq_line,
 			free(p->default_project);
 			p->default_project = xstrdup(e->val);
 		}
+		return;
+	}
+	if (strcasecmp(e->key, "PREEMPT_FOR") == 0) {
+		const char *bad;
+
+		if (parse_preempt_for(e->val, &p->preempt_for, &bad) < 0)
+			conf_diag_error(d, p->path, e->line,
+			    "PREEMPT_FOR: unknown keyword %s (GROUP_JLP, "
+			    "GROUP_MAX, HOST_JLU, USER_JLP, LEAST_RUN_TIME, "
+			    "MINI_JOB, OPTIMAL_MINI_JOB)", bad);
 		return;
 	}
 	if (strcasecmp(e->key, "JOB_SCHEDULING_INTERVAL") == 0) {

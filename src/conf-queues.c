@@ -61,6 +61,8 @@ queue_conf_init(struct queue_conf *q)
 	q->job_accept_interval = -1;
 	q->mig = -1;
 	strv_init(&q->administrators);
+	strv_init(&q->preempt.victims);
+	strv_init(&q->preempt.by);
 	strv_init(&q->keys);
 	strv_init(&q->vals);
 }
@@ -87,6 +89,7 @@ queue_conf_release(struct queue_conf *q)
 	free(q->terminate_when);
 	free(q->fairshare);
 	free(q->preemption);
+	queue_preempt_release(&q->preempt);
 	strv_release(&q->keys);
 	strv_release(&q->vals);
 	queue_conf_init(q);
@@ -407,10 +410,16 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 		job_controls(q, path, e->line, v, d);
 	} else if (strcasecmp(k, "TERMINATE_WHEN") == 0) {
 		set_str(&q->terminate_when, v);
+		if (parse_terminate_when(v, &q->terminate_mask, &why2) < 0)
+			conf_diag_error(d, path, e->line, "queue %s: bad "
+			    "TERMINATE_WHEN \"%s\": %s is not WINDOW, LOAD or "
+			    "PREEMPT", q->name, v, why2);
 	} else if (strcasecmp(k, "FAIRSHARE") == 0) {
 		set_str(&q->fairshare, v);
 	} else if (strcasecmp(k, "PREEMPTION") == 0) {
 		set_str(&q->preemption, v);
+		if (parse_preemption(v, &q->preempt, &why) == 0)
+			q->preempt.line = e->line;
 	} else if (strcasecmp(k, "CPU_TIME_FACTOR") == 0 ||
 	    strcasecmp(k, "RUN_TIME_FACTOR") == 0) {
 		if (conf_float(v, 0, 1e9, &f) < 0)
@@ -501,6 +510,7 @@ lsb_queues_read(struct lsf_config *cfg, const char *path, struct conf_diag *d)
 			conf_diag_warn(d, path, secs.v[i].line,
 			    "unknown section %s ignored", secs.v[i].name);
 	}
+	lsb_queues_check_preemption(cfg, path, d);
 	conf_sections_release(&secs);
 	conf_file_release(&f);
 }

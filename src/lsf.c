@@ -185,6 +185,7 @@ static const char *const susp_texts[SUSP_NREASONS] = {
 	[SUSP_HOST_LOCK] =
 	    "The execution host is locked by LSF administrator now",
 	[SUSP_STOP_COND] = "STOP_COND is true with current host load",
+	[SUSP_PREEMPTED] = "The job was preempted",
 };
 
 const char *
@@ -212,6 +213,8 @@ susp_reason_lsf_bits(int r)
 		return 0x00000200;		/* SUSP_QUE_STOP_COND */
 	case SUSP_ADMIN_STOP:
 		return 0x00004000;		/* SUSP_ADMIN_STOP */
+	case SUSP_PREEMPTED:
+		return 0x00000080;		/* SUSP_MBD_PREEMPT */
 	default:
 		return 0;
 	}
@@ -227,6 +230,11 @@ susp_reason_fmt(int reason, int sub, const char *ext, char *buf,
 	if (reason == SUSP_LOAD && sub >= NLOADIDX && ext != NULL &&
 	    *ext != '\0') {
 		snprintf(buf, len, "%s: %s", susp_reason_text(SUSP_LOAD), ext);
+		return buf;
+	}
+	if (reason == SUSP_PREEMPTED && sub > 0) {
+		snprintf(buf, len, "%s by job <%d>",
+		    susp_reason_text(reason), sub);
 		return buf;
 	}
 	if (reason != SUSP_LOAD || sub < 0 || sub >= NLOADIDX) {

@@ -17,36 +17,8 @@
 #include <string.h>
 
 #include "num.h"
-#include "policy.h"
+#include "policy-pass.h"
 #include "util.h"
-
-#define SHAPE_CACHE	64
-
-struct shape {
-	const struct resreq *rr;
-	const struct pol_user *user;
-	bool		 limits;	/* the user's host limits applied */
-	const int	*asked;
-	int		 num_procs;
-	bool		 exclusive;
-	int		 reason;
-	uint32_t	 counts[HR_NREASONS];
-};
-
-struct pass {
-	struct pol_cluster *c;
-	struct pol_queue *q;
-	int		*qtaken;	/* slots the queue took per host */
-	bool		 qhost_limits;	/* HJOB_LIMIT or PJOB_LIMIT */
-	int		*elig;		/* eligible host indices, sorted */
-	int		 nelig;
-	int		 cursor;	/* first eligible host maybe with room */
-	unsigned	 rsv_moved;	/* load indices rusage moved this turn */
-	const struct resreq *order_rr;
-	struct shape	 failed[SHAPE_CACHE];
-	int		 nfailed;
-	int		 failed_next;
-};
 
 void
 policy_sort_queues(struct pol_queue **q, int n)
@@ -143,6 +115,32 @@ policy_job_remove(struct pol_job *j)
 	else if (q->tail == j)
 		q->tail = j->prev;
 	j->next = j->prev = NULL;
+}
+
+void
+policy_list_add(struct pol_list *l, struct pol_job *j)
+{
+	j->rnext = NULL;
+	j->rprev = l->tail;
+	if (l->tail)
+		l->tail->rnext = j;
+	else
+		l->head = j;
+	l->tail = j;
+}
+
+void
+policy_list_remove(struct pol_list *l, struct pol_job *j)
+{
+	if (j->rprev)
+		j->rprev->rnext = j->rnext;
+	else if (l->head == j)
+		l->head = j->rnext;
+	if (j->rnext)
+		j->rnext->rprev = j->rprev;
+	else if (l->tail == j)
+		l->tail = j->rprev;
+	j->rnext = j->rprev = NULL;
 }
 
 int
@@ -259,12 +257,12 @@ policy_thresholds_merge(struct thresholds *dst, const struct thresholds *src)
 	}
 }
 
-static int
-free_slots(const struct pol_host *h)
+int
+pass_free_slots(const struct pol_host *h)
 {
 	if (h->max_slots < 0)
 		return INT_MAX;
-	return h->max_slots - h->used_slots - h->taken;
+	return h->max_slots - h->used_slots - h->taken + h->freed;
 }
 
 /* Why host h cannot serve queue q at all (0 = it can). */
@@ -292,8 +290,8 @@ host_queue_reason(struct pass *p, struct pol_host *h)
 }
 
 /* Slot-related reasons change during the pass; check them late. */
-static int
-host_room_reason(struct pass *p, struct pol_host *h, int need)
+int
+pass_room_reason(struct pass *p, struct pol_host *h, int need)
 {
 	/* An exclusive job took it earlier in this queue's turn (qreason,
 	 * judged before, does not know). */
@@ -303,9 +301,9 @@ host_room_reason(struct pass *p, struct pol_host *h, int need)
 	    (p->q->accept_interval > 0 && h->last_dispatch > 0 &&
 	    p->c->now - h->last_dispatch < p->q->accept_interval))
 		return HR_JUST_STARTED;
-	if (free_slots(h) <= 0)
+	if (pass_free_slots(h) <= 0)
 		return HR_FULL;
-	if (free_slots(h) < need)
+	if (pass_free_slots(h) < need)
 		return HR_NOT_ENOUGH;
 	return 0;
 }
@@ -336,8 +334,8 @@ user_scratch(struct pass *p, struct pol_user *u)
  * How many more slots of this job's queue and user host h may take
  * (INT_MAX: no limit), and the reason when none.
  */
-static int
-limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
+int
+pass_limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
 {
 	struct pol_queue *q = p->q;
 	int room = INT_MAX, i = h->index;
@@ -385,8 +383,8 @@ limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
 }
 
 /* Does some per-host limit apply to this job? */
-static bool
-has_host_limits(const struct pass *p, const struct pol_job *j)
+bool
+pass_has_host_limits(const struct pass *p, const struct pol_job *j)
 {
 	return p->qhost_limits || (j->user && j->user->host_used &&
 	    (p->c->any_jlu || j->user->jl_p >= 0));
@@ -420,8 +418,8 @@ cmp_hosts(const void *a, const void *b)
 	return c < 0 ? -1 : c > 0;
 }
 
-static void
-sort_hosts(struct pol_cluster *c, int *idx, int n, const struct resreq *rr)
+void
+pass_sort_hosts(struct pol_cluster *c, int *idx, int n, const struct resreq *rr)
 {
 	int nk = resreq_order_nkeys(rr);
 	double *vals;
@@ -461,7 +459,7 @@ queue_summary(struct pass *p, uint32_t *counts)
 		int r = h->qreason;
 
 		if (r == 0)
-			r = host_room_reason(p, h, 1);
+			r = pass_room_reason(p, h, 1);
 		if (r)
 			counts[r]++;
 	}
@@ -483,7 +481,7 @@ shape_find(struct pass *p, const struct pol_job *j)
 		if (s->asked == j->asked && s->num_procs == j->num_procs &&
 		    s->exclusive == j->exclusive &&
 		    (s->user == j->user ||
-		    (!s->limits && !has_host_limits(p, j))) &&
+		    (!s->limits && !pass_has_host_limits(p, j))) &&
 		    resreq_equal(s->rr, j->rr))
 			return s;
 	}
@@ -497,10 +495,11 @@ shape_add(struct pass *p, const struct pol_job *j)
 
 	s->rr = j->rr;
 	s->user = j->user;
-	s->limits = has_host_limits(p, j);
+	s->limits = pass_has_host_limits(p, j);
 	s->asked = j->asked;
 	s->num_procs = j->num_procs;
 	s->exclusive = j->exclusive;
+	s->no_preempt = false;
 	s->reason = j->pend_reason;
 	memcpy(s->counts, j->counts, sizeof(s->counts));
 	p->failed_next = (p->failed_next + 1) % SHAPE_CACHE;
@@ -508,8 +507,8 @@ shape_add(struct pass *p, const struct pol_job *j)
 		p->nfailed++;
 }
 
-static bool
-asked_has(const struct pol_job *j, int host)
+bool
+pass_asked_has(const struct pol_job *j, int host)
 {
 	for (int i = 0; i < j->nasked; i++)
 		if (j->asked[i] == host)
@@ -532,8 +531,8 @@ asked_pref(const struct pol_job *j, int host)
  * requirement, go by preference level first, higher levels first; a
  * stable insertion sort keeps the order within a level.
  */
-static void
-prefer_asked(const struct pol_job *j, int *cand, int ncand)
+void
+pass_prefer_asked(const struct pol_job *j, int *cand, int ncand)
 {
 	int *lv;
 	bool any = false;
@@ -583,7 +582,8 @@ place_plain(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	while (p->cursor < p->nelig) {
 		struct pol_host *h = p->c->hosts[p->elig[p->cursor]];
 
-		if (h->qreason == 0 && host_room_reason(p, h, 1) == 0) {
+		if (h->qreason == 0 && pass_room_reason(p, h, 1) == 0) {
+			memset(d, 0, sizeof(*d));
 			d->job = j;
 			d->slots = xmalloc(sizeof(int));
 			d->slots[0] = h->index;
@@ -611,8 +611,8 @@ same_value(const struct pol_host *h, const char *res)
 
 /* The load index of each rusage[] item, or -1: looked up once per job,
  * not once per host. */
-static int *
-rusage_keys(const struct resreq *rr)
+int *
+pass_rusage_keys(const struct resreq *rr)
 {
 	int n = rr ? rr->nrusage : 0;
 	int *keys = xmalloc(sizeof(int) * (size_t)n + 1);
@@ -624,8 +624,8 @@ rusage_keys(const struct resreq *rr)
 
 /* Does the host have what the job's rusage[] reserves (mem, swp, tmp:
  * what is left after the reservations of running jobs)? */
-static bool
-rusage_fits(const struct resreq *rr, const int *keys,
+bool
+pass_rusage_fits(const struct resreq *rr, const int *keys,
     const struct pol_host *h)
 {
 	for (int i = 0; rr && i < rr->nrusage; i++) {
@@ -721,8 +721,8 @@ presorted(const struct pass *p, const struct resreq *rr)
 	    (resreq_order_loads(rr) & p->rsv_moved) == 0;
 }
 
-static bool
-place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
+bool
+pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 {
 	struct pol_cluster *c = p->c;
 	const struct resreq *rr = j->rr ? j->rr : p->q->rr;
@@ -732,7 +732,7 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	uint32_t counts[HR_NREASONS];
 	int ncand = 0, need = j->num_procs > 0 ? j->num_procs : 1;
 	bool one_host = rr && rr->span_hosts == 1;
-	bool limits = has_host_limits(p, j);
+	bool limits = pass_has_host_limits(p, j);
 	int got = 0;
 
 	memset(counts, 0, sizeof(counts));
@@ -743,29 +743,29 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		free(cand);
 		return false;
 	}
-	keys = rusage_keys(rr);
+	keys = pass_rusage_keys(rr);
 	for (int i = 0; i < c->nhosts; i++) {
 		struct pol_host *h = c->hosts[i];
 		int r = h->qreason, lr = INT_MAX;
 
 		/* A host the job did not ask for says so first. */
-		if (j->asked && !asked_has(j, i))
+		if (j->asked && !pass_asked_has(j, i))
 			r = HR_NOT_REQUESTED;
 		if (r == 0 && j->rr && !resreq_select(j->rr, &h->rr))
 			r = HR_RESREQ;
 		if (r == 0 && j->exclusive && (h->used_slots > 0 || h->taken > 0))
 			r = HR_EXCL_REQ;
 		if (r == 0)
-			r = host_room_reason(p, h, one_host ? need : 1);
-		if (r == 0 && limits && (lr = limit_room(p, j, h, &r)) > 0)
+			r = pass_room_reason(p, h, one_host ? need : 1);
+		if (r == 0 && limits && (lr = pass_limit_room(p, j, h, &r)) > 0)
 			r = 0;
-		if (r == 0 && !rusage_fits(rr, keys, h))
+		if (r == 0 && !pass_rusage_fits(rr, keys, h))
 			r = HR_RESERVED;
 		if (r) {
 			counts[r]++;
 			continue;
 		}
-		room[ncand] = min_room(free_slots(h), lr);
+		room[ncand] = min_room(pass_free_slots(h), lr);
 		cand[ncand++] = i;
 	}
 	free(keys);
@@ -789,8 +789,8 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 				    (size_t)ncand);
 		}
 		if (nsorted != ncand)
-			sort_hosts(c, cand, ncand, rr);
-		prefer_asked(j, cand, ncand);
+			pass_sort_hosts(c, cand, ncand, rr);
+		pass_prefer_asked(j, cand, ncand);
 		for (int i = 0; i < ncand; i++)
 			room[i] = (int)(hr[cand[i]] - 1);
 		free(hr);
@@ -837,6 +837,7 @@ place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		free(cand);
 		return false;
 	}
+	memset(d, 0, sizeof(*d));
 	d->job = j;
 	d->slots = slots;
 	for (int i = 0; i < ncand; i++) {
@@ -861,11 +862,11 @@ is_plain(const struct pass *p, const struct pol_job *j)
 {
 	return j->rr == NULL && j->asked == NULL && !j->exclusive &&
 	    j->num_procs <= 1 && !(p->q->rr && p->q->rr->nrusage > 0) &&
-	    !has_host_limits(p, j);
+	    !pass_has_host_limits(p, j);
 }
 
-static bool
-cap_full(struct pol_cluster *c, struct pol_cap *k, int need)
+bool
+pass_cap_full(struct pol_cluster *c, struct pol_cap *k, int need)
 {
 	if (k->pass != c->pass) {
 		k->pass = c->pass;
@@ -876,9 +877,10 @@ cap_full(struct pol_cluster *c, struct pol_cap *k, int need)
 
 /* The first limit the job would go over by starting one more, or 0. */
 static int
-caps_reason(struct pol_cluster *c, struct pol_job *j)
+caps_reason(struct pol_cluster *c, struct pol_job *j, struct pol_cap **which)
 {
-	if (j->queue && cap_full(c, &j->queue->qcap, j->num_procs))
+	*which = NULL;
+	if (j->queue && pass_cap_full(c, &j->queue->qcap, j->num_procs))
 		return j->queue->qcap.reason ? j->queue->qcap.reason :
 		    PEND_QUEUE_JOB_LIMIT;
 	for (int i = 0; i < POL_NCAPS; i++) {
@@ -892,8 +894,10 @@ caps_reason(struct pol_cluster *c, struct pol_job *j)
 			k->taken = 0;
 		}
 		need = k->per_job ? 1 : j->num_procs;
-		if (k->max >= 0 && k->used + k->taken + need > k->max)
+		if (k->max >= 0 && k->used + k->taken + need > k->max) {
+			*which = k;
 			return k->reason ? k->reason : PEND_USER_LIMIT;
+		}
 	}
 	return 0;
 }
@@ -933,16 +937,49 @@ place_one(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		set_reason(j, c->pass, s->reason, s->counts);
 		return false;
 	}
-	if (place_general(p, j, d)) {
+	if (pass_place_general(p, j, d)) {
 		set_reason(j, c->pass, PEND_NONE, NULL);
 		/* The slots it took may have been the last ones. */
 		*room = 0;
 		for (int i = 0; i < p->nelig; i++)
-			if (host_room_reason(p, c->hosts[p->elig[i]], 1) == 0)
+			if (pass_room_reason(p, c->hosts[p->elig[i]], 1) == 0)
 				(*room)++;
 		return true;
 	}
 	shape_add(p, j);
+	return false;
+}
+
+/*
+ * No room for j: try preemption, unless a job of its shape could not
+ * preempt in this pass either.
+ */
+static bool
+try_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d)
+{
+	struct pol_cluster *c = p->c;
+	struct shape *s = shape_find(p, j);
+	uint32_t counts[HR_NREASONS];
+
+	if (s != NULL && s->no_preempt) {
+		set_reason(j, c->pass, s->reason, s->counts);
+		return false;
+	}
+	if (pass_preempt(p, j, d, NULL)) {
+		set_reason(j, c->pass, PEND_NONE, NULL);
+		return true;
+	}
+	if (s == NULL) {
+		if (j->reason_pass != c->pass ||
+		    j->pend_reason == PEND_NONE) {
+			queue_summary(p, counts);
+			set_reason(j, c->pass, PEND_NO_HOST, counts);
+		}
+		shape_add(p, j);
+		s = &p->failed[(p->failed_next + SHAPE_CACHE - 1) %
+		    SHAPE_CACHE];
+	}
+	s->no_preempt = true;
 	return false;
 }
 
@@ -965,11 +1002,11 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 		h->qreason = host_queue_reason(p, h);
 		if (h->qreason == 0) {
 			p->elig[p->nelig++] = i;
-			if (host_room_reason(p, h, 1) == 0)
+			if (pass_room_reason(p, h, 1) == 0)
 				room++;
 		}
 	}
-	sort_hosts(c, p->elig, p->nelig, q->rr);
+	pass_sort_hosts(c, p->elig, p->nelig, q->rr);
 	for (struct pol_job *j = q->head; j; j = j->next) {
 		int64_t want = j->count > 1 ? j->count : 1, left = want;
 
@@ -985,11 +1022,12 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 			continue;
 		}
 		while (left > 0) {
+			struct pol_cap *blk = NULL;
 			int r;
 
 			if (q->qcap.max >= 0 && (q->qcap.pass != c->pass ||
 			    q->qcap.used + q->qcap.taken >= q->qcap.max) &&
-			    cap_full(c, &q->qcap, 1)) {
+			    pass_cap_full(c, &q->qcap, 1)) {
 				/* The queue is full: so is the rest. */
 				q->cut_pass = c->pass;
 				q->cut_reason = q->qcap.reason ?
@@ -1001,11 +1039,20 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 					    NULL);
 				return n;
 			}
-			if ((r = caps_reason(c, j)) != 0) {
+			if ((r = caps_reason(c, j, &blk)) != 0) {
+				/* A limit suspended jobs do not count against:
+				 * preempting some of those under it helps. */
+				if (blk && blk->susp_free && n < max &&
+				    blk->preempt_failed != c->pass &&
+				    pass_may_preempt(p)) {
+					if (pass_preempt(p, j, &out[n], blk))
+						goto preempted;
+					blk->preempt_failed = c->pass;
+				}
 				set_reason(j, c->pass, r, NULL);
 				break;
 			}
-			if (room == 0 || n >= max) {
+			if (n >= max || (room == 0 && !pass_may_preempt(p))) {
 				/* Nothing more fits: the rest share one
 				 * reason. */
 				queue_summary(p, counts);
@@ -1017,8 +1064,22 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 					    counts);
 				return n;
 			}
-			if (!place_one(p, j, &out[n], &room))
+			if (room > 0 && place_one(p, j, &out[n], &room))
+				goto started;
+			if (!pass_may_preempt(p) ||
+			    !try_preempt(p, j, &out[n]))
 				break;
+preempted:
+			/* Its victims may have freed more than it took, on
+			 * hosts the cursor and the cache had given up. */
+			p->cursor = 0;
+			p->nfailed = p->failed_next = 0;
+			room = 0;
+			for (int i = 0; i < p->nelig; i++)
+				if (pass_room_reason(p, c->hosts[p->elig[i]],
+				    1) == 0)
+					room++;
+started:
 			caps_take(j);
 			n++;
 			left--;
@@ -1045,6 +1106,7 @@ policy_schedule(struct pol_cluster *c, struct pol_decision *out, int max)
 		h->taken = 0;
 		h->took_exclusive = false;
 		h->accept_closed = false;
+		h->freed = 0;
 		/* Selection sees the load less what running jobs reserve. */
 		if (h->rr.load != h->eff) {
 			h->load = h->rr.load;
@@ -1063,6 +1125,10 @@ policy_schedule(struct pol_cluster *c, struct pol_decision *out, int max)
 	for (int qi = 0; qi < c->nqueues && n < max; qi++) {
 		struct pol_queue *q = c->queues[qi];
 
+		p.q = q;
+		/* Its preempted jobs first: slots are free for them. */
+		if (q->preempted.head != NULL)
+			n += pass_resume(&p, out + n, max - n);
 		if (q->head == NULL)
 			continue;
 		if (!q->active) {
@@ -1071,11 +1137,11 @@ policy_schedule(struct pol_cluster *c, struct pol_decision *out, int max)
 			memset(q->cut_counts, 0, sizeof(q->cut_counts));
 			continue;
 		}
-		p.q = q;
 		p.qhost_limits = q->host_used &&
 		    (q->hjob_limit >= 0 || q->pjob_limit >= 0);
 		memset(p.qtaken, 0, sizeof(int) * (size_t)c->nhosts);
 		n += schedule_queue(&p, out + n, max - n);
+		pass_preempt_end(&p);
 	}
 	free(p.qtaken);
 	free(p.elig);
@@ -1087,7 +1153,8 @@ policy_decisions_free(struct pol_decision *d, int n)
 {
 	for (int i = 0; i < n; i++) {
 		free(d[i].slots);
-		d[i].slots = NULL;
+		free(d[i].victims);
+		memset(&d[i], 0, sizeof(d[i]));
 	}
 }
 

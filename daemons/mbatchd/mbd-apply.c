@@ -28,6 +28,9 @@ job_start_apply(struct job *j, struct mhost **hosts, int n,
 	j->exec = xcalloc((size_t)n + 1, sizeof(*j->exec));
 	memcpy(j->exec, hosts, (size_t)n * sizeof(*hosts));
 	j->nexec = n;
+	preempt_set_exec(j);
+	j->preempt_kill = false;
+	j->preempt_resuming = false;
 	if (j->run_count == 0 && JOB_IS_ELEMENT(j))
 		j->arr->nstarted++;
 	j->run_count = run_count;
@@ -155,7 +158,11 @@ job_status_apply(struct job *j, const struct ev_job_status *ev,
 	} else if (JOB_STAT_PENDING(ev->status)) {
 		pending_apply(j, ev, when);
 	} else if (JOB_STAT_STARTED(j->status)) {
-		/* RUN, USUSP or SSUSP of a started job. */
+		/* RUN, USUSP or SSUSP of a started job.  A preemption is
+		 * counted for MAX_JOB_PREEMPT, replayed too. */
+		if ((ev->status & JOB_STAT_SSUSP) &&
+		    ev->reason == SUSP_PREEMPTED && (j->status & JOB_STAT_RUN))
+			j->npreempt++;
 		j->susp_reason = ev->status & JOB_STAT_RUN ? 0 : ev->reason;
 		j->susp_sub = ev->status & JOB_STAT_RUN ? 0 : ev->subreasons;
 		j->resume_sent = false;
@@ -199,6 +206,12 @@ job_signal_apply(struct job *j, const struct ev_job_signal *ev)
 		j->pending_reason = ev->uid == j->uid ? TERM_OWNER : TERM_ADMIN;
 		if (ev->flags & SIG_F_DONE)
 			j->kill_done = true;
+		if ((ev->flags & SIG_F_PREEMPT) && !j->preempt_kill) {
+			/* Its slots are its preemptor's from now. */
+			j->pending_reason = TERM_PREEMPT;
+			j->preempt_kill = true;
+			job_set_status(j, j->status);
+		}
 	} else if (sig == SIGSTOP &&
 	    !(j->sig_pending && j->pending_sig != SBD_SIG_SUSPEND)) {
 		j->sig_pending = true;

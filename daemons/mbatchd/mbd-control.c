@@ -143,6 +143,11 @@ job_clear_run(struct job *j)
 	free(j->exec);
 	j->exec = NULL;
 	j->nexec = 0;
+	free(j->exec_idx);
+	j->exec_idx = NULL;
+	j->pj.exec = NULL;
+	j->pj.nexec = 0;
+	j->preempt_kill = j->preempt_resuming = false;
 	j->pid = j->pgid = 0;
 	j->executed = false;
 	j->start_time = 0;

@@ -720,7 +720,7 @@ fill_host(struct mhost *h, struct host_info *hi)
 			hi->cpuf = mbd->conf.shared.models[i].cpuf;
 	hi->max_slots = h->ph.max_slots;
 	hi->jlu = b ? b->jlu : -1;
-	hi->njobs = h->ph.used_slots;
+	hi->njobs = h->nrun + h->nssusp + h->nususp;
 	hi->nrun = h->nrun;
 	hi->nssusp = h->nssusp;
 	hi->nususp = h->nususp;
@@ -747,7 +747,7 @@ static bool
 host_listed(const struct mhost *h, const struct strv *names,
     const struct strv *want)
 {
-	if (h->removed && h->ph.used_slots == 0)
+	if (h->removed && h->nrun + h->nssusp + h->nususp == 0)
 		return false;
 	return names->n == 0 || strv_contains(want, h->name);
 }

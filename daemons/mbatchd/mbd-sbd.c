@@ -75,6 +75,8 @@ apply_suspension(struct job *j, const struct job_status *st)
 {
 	bool stopped = (st->status & (JOB_STAT_USUSP | JOB_STAT_SSUSP)) != 0;
 
+	if (preempt_host_report(j, st))
+		return;
 	if (stopped) {
 		int want = st->status & JOB_STAT_USUSP ? JOB_STAT_USUSP :
 		    JOB_STAT_SSUSP;

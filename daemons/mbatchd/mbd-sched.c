@@ -165,9 +165,16 @@ sched_run(void)
 	for (int i = 0; i < n; i++) {
 		struct job *j = JOB_OF_PJ(d[i].job);
 
+		if (d[i].resume) {
+			preempt_resume(j);
+			continue;
+		}
 		/* An array's parent: its next element starts. */
 		if (JOB_IS_PARENT(j) && (j = array_take_next(j)) == NULL)
 			continue;
+		/* Its victims give up their slots first. */
+		if (d[i].nvictims > 0)
+			preempt_victims(j, d[i].victims, d[i].nvictims);
 		job_dispatch(j, d[i].slots, now);
 	}
 	policy_decisions_free(d, n);

@@ -588,6 +588,7 @@ job_free(struct job *j)
 			array_release(j->arr);
 	}
 	free(j->exec);
+	free(j->exec_idx);
 	free(j->exec_cwd);
 	free(j->exec_home);
 	free(j->exec_user);
@@ -624,19 +625,32 @@ account(struct job *j, int sign)
 		q->nslots_ssusp += sign * n;
 	else
 		q->nslots_run += sign * n;
+	/*
+	 * With preemption configured a suspended job (or one ended for a
+	 * preemptor) holds no host slot (MXJ) and nothing of a limit that
+	 * does not count suspended jobs.  What it held is remembered, so
+	 * that a reconfiguration between the two calls changes nothing.
+	 */
+	if (sign > 0)
+		j->slots_free = mbd->preempt_on && ((s & (JOB_STAT_USUSP |
+		    JOB_STAT_SSUSP)) || j->preempt_kill);
+	preempt_lists(j, sign);
 	/* Started jobs hold their limits' slots, suspended too. */
 	q->pq.qcap.used += sign * n;
-	for (int i = 0; i < POL_NCAPS; i++)
-		if (j->pj.caps[i])
-			j->pj.caps[i]->used += sign *
-			    (j->pj.caps[i]->per_job ? 1 : n);
+	for (int i = 0; i < POL_NCAPS; i++) {
+		struct pol_cap *k = j->pj.caps[i];
+
+		if (k && !(k->susp_free && j->slots_free))
+			k->used += sign * (k->per_job ? 1 : n);
+	}
 	user_host_slots(j, sign);
 	for (int i = 0; i < j->nexec; i++) {
 		struct mhost *h = j->exec[i];
 
 		if (q->pq.host_used)
 			q->pq.host_used[h->index] += sign;
-		h->ph.used_slots += sign;
+		if (!j->slots_free)
+			h->ph.used_slots += sign;
 		if (s & JOB_STAT_USUSP)
 			h->nususp += sign;
 		else if (s & JOB_STAT_SSUSP)
@@ -1063,6 +1077,7 @@ state_lists_rebuild(void)
 		mbd->pc.queues[i] = &mbd->queues[i]->pq;
 	mbd->pc.nqueues = mbd->nqueues;
 	policy_sort_queues(mbd->pc.queues, mbd->pc.nqueues);
+	preempt_configure();
 }
 
 void

@@ -138,6 +138,9 @@ user_configure(struct muser *u)
 
 	u->max_jobs.max = l ? l->max_jobs : -1;
 	u->max_jobs.reason = PEND_USER_LIMIT;
+	/* With preemption, suspended jobs never count against a user's
+	 * own total; against a group's with PREEMPT_FOR=GROUP_MAX. */
+	u->max_jobs.susp_free = mbd->preempt_on;
 	u->pu.jl_p = l ? l->jl_p : -1;
 	u->ngroups = 0;
 	for (int i = 0; i < mbd->conf.nulimits; i++) {
@@ -151,6 +154,8 @@ user_configure(struct muser *u)
 			continue;
 		g = group_cap(gl->name);
 		g->cap.max = gl->max_jobs;
+		g->cap.susp_free = mbd->preempt_on &&
+		    (mbd->conf.params.preempt_for & PREEMPT_FOR_GROUP_MAX);
 		u->groups[u->ngroups++] = g;
 	}
 	if (u->nqcaps < mbd->nqueues) {

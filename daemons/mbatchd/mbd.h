@@ -180,6 +180,12 @@ struct job {
 	int		 pend_note;	/* PEND_REQUEUED, PEND_MIGRATING, ... */
 	int		 preexec_fails;	/* pre-exec failures in a row */
 	bool		 forced;	/* brun: started against the policy */
+	bool		 slots_free;	/* account(): holds no MXJ slot */
+	bool		 preempt_kill;	/* ended for a preemptor */
+	bool		 preempt_resuming; /* its RESUME is on the way */
+	int		 npreempt;	/* times preempted (MAX_JOB_PREEMPT) */
+	int		*exec_idx;	/* pj.exec: host index of each slot */
+	struct pol_list	*in_list;	/* its queue's running or preempted */
 	bool		 no_susp;	/* brun -f: never suspended by LSF */
 	bool		 restart;	/* next run gets LSB_RESTART=Y */
 	bool		 resume_sent;	/* a RESUME is on its way */
@@ -282,6 +288,7 @@ struct mbd {
 	struct mqueue		**queues;
 	int			 nqueues;
 	struct pol_cluster	 pc;
+	bool			 preempt_on;	/* a queue has PREEMPTION */
 	struct job		**jtab;		/* hash by job ID */
 	size_t			 jtab_size;
 	size_t			 njobs;
@@ -449,6 +456,27 @@ void	 job_status_fill(const struct job *, int status,
 void	 job_status_record(struct job *, const struct ev_job_status *);
 void	 job_status_change(struct job *, int status, int reason);
 void	 job_susp_change(struct job *, int status, int reason, int sub);
+
+/*
+ * mbd-preempt.c: preemption.  The policy decides (src/preempt-policy.c);
+ * here the victims are suspended (JOB_STATUS SSUSP, SUSP_PREEMPTED) or
+ * ended (TERMINATE_WHEN=PREEMPT), and preempted jobs resumed.
+ */
+/* From the configuration: preempt_on, each queue's victim queues. */
+void	 preempt_configure(void);
+/* Keep the queue's running and preempted lists (from account()). */
+void	 preempt_lists(struct job *, int sign);
+/* Carry out a decision's victims (before its job starts). */
+void	 preempt_victims(struct job *by, struct pol_job **victims, int n);
+/* A preempted job may run again. */
+void	 preempt_resume(struct job *);
+/* A started job's hosts as the policy sees them (job_start_apply). */
+void	 preempt_set_exec(struct job *);
+/* A host's report on a job mbatchd preempted or resumed: true when
+ * handled here (apply_suspension leaves it). */
+bool	 preempt_host_report(struct job *, const struct job_status *);
+/* MAX_JOB_PREEMPT that applies to the job; -1 none. */
+int	 job_max_preempt(const struct job *);
 
 /* mbd-susp.c: a started job's load policy to its host (sbd-load.c). */
 void	 job_susp_send(struct job *);

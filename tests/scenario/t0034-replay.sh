@@ -27,6 +27,17 @@ QUEUE_NAME = ls
 PRIORITY = 5
 r1m = 0.5/1.0
 End Queue
+
+Begin Queue
+QUEUE_NAME = victim
+PRIORITY = 3
+PREEMPTION = PREEMPTABLE
+End Queue
+
+Begin Queue
+QUEUE_NAME = pre
+PRIORITY = 60
+End Queue
 EOT
 # hostb takes a third job, suspended by its load.
 sed -i 's/^default /hostb      3\n&/' "$LSB_CONF/lsb.hosts"
@@ -90,6 +101,18 @@ load_susp() {
 	badmin statedump | grep -q "^job $r5\\[0\\] status=0x8 .* susp=[1-9][0-9]*/1 "
 }
 check "statedump shows its reason and load index" wait_for load_susp
+
+# Preemption on hosta: with preemption configured r1 (USUSP) holds no
+# slot there, so v1 runs beside r2; x1 of a higher queue preempts it.
+v1=$(submit -m hosta -q victim -o /dev/null sleep $S)
+wait_for job_is "$v1" RUN
+x1=$(submit -m hosta -q pre -o /dev/null sleep $S)
+wait_for job_is "$x1" RUN
+check "the victim job is preempted" job_is "$v1" SSUSP
+preempted() {
+	badmin statedump | grep -q "^job $v1\\[0\\] status=0x8 .* susp=8/$x1 .* npreempt=1 "
+}
+check "statedump shows the preemption" wait_for preempted
 
 # Pending jobs, with every queue inactive so that they stay so: held,
 # released, reordered, modified, switched; one forced to run on hostc's

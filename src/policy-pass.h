@@ -1,0 +1,81 @@
+/*
+ * Inside a scheduling pass: what policy.c (placement) and
+ * preempt-policy.c (preemption) share.  Not part of the library's
+ * interface: include/policy.h is.
+ */
+#ifndef LSF_POLICY_PASS_H
+#define LSF_POLICY_PASS_H
+
+#include "policy.h"
+
+#define SHAPE_CACHE	64
+
+struct shape {
+	const struct resreq *rr;
+	const struct pol_user *user;
+	bool		 limits;	/* the user's host limits applied */
+	const int	*asked;
+	int		 num_procs;
+	bool		 exclusive;
+	bool		 no_preempt;	/* preemption failed for it too */
+	int		 reason;
+	uint32_t	 counts[HR_NREASONS];
+};
+
+struct pass {
+	struct pol_cluster *c;
+	struct pol_queue *q;
+	int		*qtaken;	/* slots the queue took per host */
+	bool		 qhost_limits;	/* HJOB_LIMIT or PJOB_LIMIT */
+	int		*elig;		/* eligible host indices, sorted */
+	int		 nelig;
+	int		 cursor;	/* first eligible host maybe with room */
+	unsigned	 rsv_moved;	/* load indices rusage moved this turn */
+	const struct resreq *order_rr;
+	struct shape	 failed[SHAPE_CACHE];
+	int		 nfailed;
+	int		 failed_next;
+	/* Preemption, for the queue whose turn it is: the running jobs it
+	 * may preempt, gathered at its first need (preempt-policy.c). */
+	bool		 vic_built;
+	struct pol_job	**vics;
+	int		*vrank;		/* each one's queue's preference rank */
+	int		 nvics;
+	int		 vic_slots;	/* slots they hold, not yet taken */
+	int		*vhost;		/* ... on each host */
+};
+
+/* policy.c */
+int	 pass_free_slots(const struct pol_host *);
+int	 pass_room_reason(struct pass *, struct pol_host *, int need);
+int	 pass_limit_room(struct pass *, struct pol_job *, struct pol_host *,
+	    int *why);
+bool	 pass_has_host_limits(const struct pass *, const struct pol_job *);
+void	 pass_sort_hosts(struct pol_cluster *, int *idx, int n,
+	    const struct resreq *);
+bool	 pass_asked_has(const struct pol_job *, int host);
+void	 pass_prefer_asked(const struct pol_job *, int *cand, int ncand);
+int	*pass_rusage_keys(const struct resreq *);
+bool	 pass_rusage_fits(const struct resreq *, const int *keys,
+	    const struct pol_host *);
+bool	 pass_place_general(struct pass *, struct pol_job *,
+	    struct pol_decision *);
+bool	 pass_cap_full(struct pol_cluster *, struct pol_cap *, int need);
+
+/* preempt-policy.c */
+/* May the queue whose turn it is preempt anything now? */
+bool	 pass_may_preempt(struct pass *);
+/*
+ * Start j by preempting running jobs of the queues its queue may
+ * preempt: as few as it needs, then placed as any job is.  cap, when
+ * given, is the one limit j is over (one that does not count suspended
+ * jobs): the victims must then free enough of it too.
+ */
+bool	 pass_preempt(struct pass *, struct pol_job *, struct pol_decision *,
+	    struct pol_cap *cap);
+/* Preempted jobs of the queue that may run again: resume decisions. */
+int	 pass_resume(struct pass *, struct pol_decision *out, int max);
+/* End of the queue's turn. */
+void	 pass_preempt_end(struct pass *);
+
+#endif

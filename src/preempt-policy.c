@@ -1,0 +1,491 @@
+/*
+ * Preemptive scheduling inside a pass (the rules are in policy.h).
+ *
+ * A pending job of a queue that may preempt, for which no host has room,
+ * looks at the running jobs of the queues it may preempt.  The hosts it
+ * could use are judged as for any placement, with their taken slots
+ * allowed; the slots it lacks are then taken from victims in this order:
+ * the queue preferred by PREEMPTIVE[q+N] (then the lowest PRIORITY),
+ * the shortest-running first with PREEMPT_FOR=LEAST_RUN_TIME, the
+ * least-loaded host (the job's order[]), the latest started.  Victims
+ * are added until enough slots are free; then any victim the others
+ * cover without is dropped again, so a job never takes more jobs than
+ * it needs.  MINI_JOB takes, while one victim alone would do, the
+ * smallest such; OPTIMAL_MINI_JOB the largest jobs first: the fewest.
+ *
+ * The victims' slots count as freed for the rest of the pass (pol_host
+ * freed); mbatchd suspends them before it starts the job.  A victim is
+ * taken once per pass, never from the preemptor's own queue (a queue is
+ * not in its own victims), never a job started with brun or preempted
+ * MAX_JOB_PREEMPT times (no_preempt).
+ *
+ * Cost: the victims are gathered once per queue turn, and only when a
+ * job of a queue that may preempt finds no room; a job shape that could
+ * not preempt is not tried again in the pass.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy-pass.h"
+#include "util.h"
+
+bool
+preempt_may(const struct queue_conf *a, const struct queue_conf *b, int *pref)
+{
+	*pref = 0;
+	if (a == b || a->priority <= b->priority)
+		return false;
+	if (a->preempt.preemptive) {
+		if (a->preempt.victims.n == 0)
+			return true;
+		for (size_t i = 0; i < a->preempt.victims.n; i++)
+			if (strcmp(a->preempt.victims.v[i], b->name) == 0) {
+				*pref = a->preempt.pref[i];
+				return true;
+			}
+	}
+	if (b->preempt.preemptable)
+		return b->preempt.by.n == 0 ||
+		    strv_contains(&b->preempt.by, a->name);
+	return false;
+}
+
+void
+preempt_victim_queues(struct pol_queue *q, const struct queue_conf *qc,
+    struct pol_queue *const *queues, const struct queue_conf *const *confs,
+    int n)
+{
+	int *pref = xmalloc(sizeof(int) * (size_t)n + 1);
+	int *prio = xmalloc(sizeof(int) * (size_t)n + 1);
+	int k = 0;
+
+	free(q->victims);
+	q->victims = xcalloc((size_t)n + 1, sizeof(*q->victims));
+	for (int i = 0; i < n; i++) {
+		int p, at;
+
+		if (!preempt_may(qc, confs[i], &p))
+			continue;
+		/* Insert: higher +N first, then lower priority, then the
+		 * order of lsb.queues (the order given). */
+		for (at = k; at > 0; at--) {
+			if (pref[at - 1] > p || (pref[at - 1] == p &&
+			    prio[at - 1] <= confs[i]->priority))
+				break;
+			q->victims[at] = q->victims[at - 1];
+			pref[at] = pref[at - 1];
+			prio[at] = prio[at - 1];
+		}
+		q->victims[at] = queues[i];
+		pref[at] = p;
+		prio[at] = confs[i]->priority;
+		k++;
+	}
+	q->nvictims = k;
+	if (k == 0) {
+		free(q->victims);
+		q->victims = NULL;
+	}
+	free(pref);
+	free(prio);
+}
+
+static void
+gather(struct pass *p)
+{
+	struct pol_cluster *c = p->c;
+	struct pol_queue *q = p->q;
+	int cap = 0;
+
+	p->vic_built = true;
+	p->nvics = 0;
+	p->vic_slots = 0;
+	free(p->vhost);
+	p->vhost = xcalloc((size_t)c->nhosts + 1, sizeof(int));
+	for (int r = 0; r < q->nvictims; r++) {
+		for (struct pol_job *v = q->victims[r]->running.head; v;
+		    v = v->rnext) {
+			if (v->no_preempt || v->victim_pass == c->pass ||
+			    v->nexec == 0)
+				continue;
+			if (p->nvics == cap) {
+				cap = cap ? cap * 2 : 64;
+				p->vics = xrealloc(p->vics,
+				    sizeof(*p->vics) * (size_t)cap);
+				p->vrank = xrealloc(p->vrank,
+				    sizeof(int) * (size_t)cap);
+			}
+			p->vics[p->nvics] = v;
+			p->vrank[p->nvics++] = r;
+			for (int s = 0; s < v->nexec; s++)
+				if (v->exec[s] >= 0 && v->exec[s] < c->nhosts)
+					p->vhost[v->exec[s]]++;
+			p->vic_slots += v->nexec;
+		}
+	}
+}
+
+bool
+pass_may_preempt(struct pass *p)
+{
+	if (p->q->nvictims == 0)
+		return false;
+	if (!p->vic_built)
+		gather(p);
+	return p->vic_slots > 0;
+}
+
+void
+pass_preempt_end(struct pass *p)
+{
+	free(p->vics);
+	free(p->vrank);
+	free(p->vhost);
+	p->vics = NULL;
+	p->vrank = NULL;
+	p->vhost = NULL;
+	p->nvics = p->vic_slots = 0;
+	p->vic_built = false;
+}
+
+/* One candidate victim of one job. */
+struct cand {
+	struct pol_job	*v;
+	int		 idx;		/* in p->vics */
+	int		 rank;		/* its queue's preference */
+	int		 hostpos;	/* its best host in the job's order */
+	int		 slots;		/* slots it frees where they count */
+	int		 capn;		/* its share of the limit in the way */
+	bool		 taken;
+};
+
+static unsigned cmp_flags;
+
+static int
+cmp_cand(const void *pa, const void *pb)
+{
+	const struct cand *a = pa, *b = pb;
+
+	if ((cmp_flags & PREEMPT_FOR_OPTIMAL_MINI_JOB) && a->slots != b->slots)
+		return a->slots > b->slots ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	if ((cmp_flags & PREEMPT_FOR_LEAST_RUN_TIME) &&
+	    a->v->start_time != b->v->start_time)
+		return a->v->start_time > b->v->start_time ? -1 : 1;
+	if (a->hostpos != b->hostpos)
+		return a->hostpos < b->hostpos ? -1 : 1;
+	if (a->v->start_time != b->v->start_time)
+		return a->v->start_time > b->v->start_time ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static int
+cap_share(const struct pol_job *v, const struct pol_cap *k)
+{
+	if (k == NULL)
+		return 0;
+	for (int i = 0; i < POL_NCAPS; i++)
+		if (v->caps[i] == k)
+			return k->per_job ? 1 : v->num_procs;
+	return 0;
+}
+
+/*
+ * Choose among cs[0..n) (sorted) victims freeing at least need slots and
+ * capneed of the limit; marks them taken.  Returns how many, 0 if they
+ * cannot.
+ */
+static int
+choose(struct cand *cs, int n, int need, int capneed, unsigned flags)
+{
+	int got = 0, gotcap = 0, nch = 0;
+	int *order = xmalloc(sizeof(int) * (size_t)n + 1);
+
+	for (int i = 0; i < n; i++)
+		cs[i].taken = false;
+	while (got < need || gotcap < capneed) {
+		int pick = -1;
+
+		if ((flags & PREEMPT_FOR_MINI_JOB) && need - got > 0) {
+			/* The smallest one that alone is enough. */
+			for (int i = 0; i < n; i++)
+				if (!cs[i].taken && cs[i].slots >= need - got &&
+				    cs[i].capn >= capneed - gotcap &&
+				    (pick < 0 || cs[i].slots < cs[pick].slots))
+					pick = i;
+		}
+		for (int i = 0; i < n && pick < 0; i++)
+			if (!cs[i].taken && (cs[i].slots > 0 ||
+			    (gotcap < capneed && cs[i].capn > 0)))
+				pick = i;
+		if (pick < 0)
+			break;
+		cs[pick].taken = true;
+		got += cs[pick].slots;
+		gotcap += cs[pick].capn;
+		order[nch++] = pick;
+	}
+	if (got < need || gotcap < capneed) {
+		for (int i = 0; i < n; i++)
+			cs[i].taken = false;
+		free(order);
+		return 0;
+	}
+	/* Drop, latest chosen first, any the others make unnecessary. */
+	for (int k = nch - 1; k >= 0; k--) {
+		struct cand *x = &cs[order[k]];
+
+		if (got - x->slots >= need && gotcap - x->capn >= capneed) {
+			x->taken = false;
+			got -= x->slots;
+			gotcap -= x->capn;
+			nch--;
+		}
+	}
+	free(order);
+	return nch;
+}
+
+/* The victims' slots, on host (or on every candidate when host < 0). */
+static void
+cand_slots(struct cand *cs, int n, int host, const int *pos)
+{
+	for (int i = 0; i < n; i++) {
+		const struct pol_job *v = cs[i].v;
+
+		cs[i].slots = 0;
+		for (int s = 0; s < v->nexec; s++)
+			if (host < 0 ? pos[v->exec[s]] >= 0 : v->exec[s] == host)
+				cs[i].slots++;
+	}
+}
+
+static void
+set_victims(struct pass *p, struct cand *cs, int n, bool on)
+{
+	struct pol_cluster *c = p->c;
+
+	for (int i = 0; i < n; i++) {
+		struct pol_job *v = cs[i].v;
+
+		if (!cs[i].taken)
+			continue;
+		v->victim_pass = on ? c->pass : 0;
+		for (int s = 0; s < v->nexec; s++) {
+			int h = v->exec[s];
+
+			if (h < 0 || h >= c->nhosts)
+				continue;
+			c->hosts[h]->freed += on ? 1 : -1;
+			p->vhost[h] += on ? -1 : 1;
+		}
+		p->vic_slots += on ? -v->nexec : v->nexec;
+		for (int k = 0; k < POL_NCAPS; k++) {
+			struct pol_cap *cap = v->caps[k];
+
+			if (cap == NULL || !cap->susp_free)
+				continue;
+			(void)pass_cap_full(c, cap, 0);	/* its scratch */
+			cap->taken += (on ? -1 : 1) *
+			    (cap->per_job ? 1 : v->num_procs);
+		}
+	}
+}
+
+bool
+pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
+    struct pol_cap *cap)
+{
+	struct pol_cluster *c = p->c;
+	const struct resreq *rr = j->rr ? j->rr : p->q->rr;
+	int need = j->num_procs > 0 ? j->num_procs : 1;
+	int ptile = rr && rr->span_ptile > 0 ? rr->span_ptile : 0;
+	bool one = rr && rr->span_hosts == 1, limits;
+	int *cand, *freeh, *pos, *keys, ncand = 0, totfree = 0;
+	int capneed = 0, nch = 0, ncs = 0;
+	struct cand *cs;
+	bool ok = false;
+
+	if (j->exclusive || !pass_may_preempt(p))
+		return false;
+	if (cap != NULL) {
+		(void)pass_cap_full(c, cap, 0);
+		capneed = cap->used + cap->taken +
+		    (cap->per_job ? 1 : need) - cap->max;
+	}
+	limits = pass_has_host_limits(p, j);
+	cand = xmalloc(sizeof(int) * (size_t)c->nhosts * 3 + 1);
+	freeh = cand + c->nhosts;
+	pos = freeh + c->nhosts;
+	keys = pass_rusage_keys(rr);
+	for (int i = 0; i < c->nhosts; i++) {
+		struct pol_host *h = c->hosts[i];
+		int r = h->qreason, lr = INT_MAX, fr;
+
+		pos[i] = -1;
+		if (r == 0 && j->asked && !pass_asked_has(j, i))
+			r = HR_NOT_REQUESTED;
+		if (r == 0 && j->rr && !resreq_select(j->rr, &h->rr))
+			r = HR_RESREQ;
+		if (r == 0) {
+			r = pass_room_reason(p, h, 1);
+			if (r == HR_FULL || r == HR_NOT_ENOUGH)
+				r = 0;
+		}
+		if (r == 0 && limits && (lr = pass_limit_room(p, j, h, &r)) > 0)
+			r = 0;
+		if (r == 0 && !pass_rusage_fits(rr, keys, h))
+			r = HR_RESERVED;
+		if (r != 0)
+			continue;
+		fr = pass_free_slots(h);
+		fr = fr < 0 ? 0 : fr > lr ? lr : fr;
+		if (fr == 0 && p->vhost[i] == 0 && cap == NULL)
+			continue;
+		freeh[i] = fr;
+		totfree += fr > need ? need : fr;
+		cand[ncand++] = i;
+	}
+	free(keys);
+	if (ncand == 0)
+		goto out;
+	pass_sort_hosts(c, cand, ncand, rr);
+	pass_prefer_asked(j, cand, ncand);
+	for (int i = 0; i < ncand; i++)
+		pos[cand[i]] = i;
+
+	/* The victims that could help this job. */
+	cs = xcalloc((size_t)p->nvics + 1, sizeof(*cs));
+	for (int i = 0; i < p->nvics; i++) {
+		struct pol_job *v = p->vics[i];
+		int best = INT_MAX, on = 0, cn = cap_share(v, cap);
+
+		if (v->victim_pass == c->pass)
+			continue;
+		for (int s = 0; s < v->nexec; s++)
+			if (pos[v->exec[s]] >= 0) {
+				on++;
+				if (pos[v->exec[s]] < best)
+					best = pos[v->exec[s]];
+			}
+		/* With a limit in the way, only jobs under it help. */
+		if (cap != NULL ? cn == 0 : on == 0)
+			continue;
+		cs[ncs].v = v;
+		cs[ncs].idx = i;
+		cs[ncs].rank = p->vrank[i];
+		cs[ncs].hostpos = best;
+		cs[ncs].capn = cn;
+		ncs++;
+	}
+	if (ncs == 0)
+		goto done;
+	cmp_flags = c->preempt_for;
+	if (one || ptile) {
+		/* Host by host, in the job's order: the first that (with
+		 * as few victims as any) gives what a host must give. */
+		int tile = one ? need : ptile;
+		int tiles = one ? 1 : (need + ptile - 1) / ptile;
+		int have = 0;
+
+		for (int k = 0; k < ncand && have < tiles; k++) {
+			int h = cand[k], lack = tile - freeh[h], n;
+			struct cand *sub;
+			int nsub = 0;
+
+			if (lack <= 0) {
+				have++;
+				continue;
+			}
+			sub = xcalloc((size_t)ncs + 1, sizeof(*sub));
+			cand_slots(cs, ncs, h, pos);
+			for (int i = 0; i < ncs; i++)
+				if (cs[i].slots > 0 && !cs[i].taken)
+					sub[nsub++] = cs[i];
+			qsort(sub, (size_t)nsub, sizeof(*sub), cmp_cand);
+			n = choose(sub, nsub, lack, have == 0 ? capneed : 0,
+			    c->preempt_for);
+			if (n > 0) {
+				have++;
+				nch += n;
+				for (int i = 0; i < nsub; i++)
+					if (sub[i].taken)
+						for (int m = 0; m < ncs; m++)
+							if (cs[m].v == sub[i].v)
+								cs[m].taken = true;
+			}
+			free(sub);
+		}
+		if (have < tiles)
+			nch = 0;
+	} else {
+		cand_slots(cs, ncs, -1, pos);
+		qsort(cs, (size_t)ncs, sizeof(*cs), cmp_cand);
+		nch = choose(cs, ncs, need - totfree, capneed, c->preempt_for);
+	}
+	if (nch == 0)
+		goto done;
+	set_victims(p, cs, ncs, true);
+	if (!pass_place_general(p, j, d)) {
+		set_victims(p, cs, ncs, false);
+		goto done;
+	}
+	d->victims = xcalloc((size_t)nch + 1, sizeof(*d->victims));
+	for (int i = 0; i < ncs; i++)
+		if (cs[i].taken)
+			d->victims[d->nvictims++] = cs[i].v;
+	ok = true;
+done:
+	free(cs);
+out:
+	free(cand);
+	return ok;
+}
+
+int
+pass_resume(struct pass *p, struct pol_decision *out, int max)
+{
+	struct pol_cluster *c = p->c;
+	int n = 0;
+
+	for (struct pol_job *v = p->q->preempted.head; v && n < max;
+	    v = v->rnext) {
+		bool ok = v->nexec > 0;
+
+		/* Its slots on each host, against what is free there now. */
+		for (int s = 0; s < v->nexec && ok; s++) {
+			int h = v->exec[s], cnt = 0;
+
+			if (h < 0 || h >= c->nhosts) {
+				ok = false;
+				break;
+			}
+			for (int t = 0; t < v->nexec; t++)
+				cnt += v->exec[t] == h;
+			if (pass_free_slots(c->hosts[h]) < cnt)
+				ok = false;
+		}
+		for (int k = 0; k < POL_NCAPS && ok; k++) {
+			struct pol_cap *cap = v->caps[k];
+
+			if (cap && cap->susp_free && pass_cap_full(c, cap,
+			    cap->per_job ? 1 : v->num_procs))
+				ok = false;
+		}
+		if (!ok)
+			continue;
+		for (int s = 0; s < v->nexec; s++)
+			c->hosts[v->exec[s]]->taken++;
+		for (int k = 0; k < POL_NCAPS; k++)
+			if (v->caps[k] && v->caps[k]->susp_free)
+				v->caps[k]->taken += v->caps[k]->per_job ? 1 :
+				    v->num_procs;
+		memset(&out[n], 0, sizeof(out[n]));
+		out[n].job = v;
+		out[n].resume = true;
+		n++;
+	}
+	return n;
+}
