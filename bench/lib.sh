@@ -403,9 +403,10 @@ bench_bigsys_load() {
 }
 
 # Workload 11's watch on a victim's process (tools/statewatch.c, every
-# 0.5 ms), ours and Slurm's alike.  wlog_start PID FILE starts it, its
-# log in FILE and its pid in WLOG_PID, and returns once it is watching
-# a process that is not stopped.
+# 0.5 ms), ours and Slurm's alike: a log of lines "T secs" (stopped) and
+# "R secs" (out of T), read without a fork.  wlog_start PID FILE starts
+# it, its log in FILE and its pid in WLOG_PID, and returns once it is
+# watching a process that is not stopped.
 WLOG=""
 WLOG_PID=""
 wlines=()
@@ -414,19 +415,51 @@ wlog_start() {
 	: >"$WLOG"
 	"$(need_tool statewatch)" "$1" 500 >"$WLOG" &
 	WLOG_PID=$!
-	wlog_wait 1 10 && [ "$WL_STATE" = R ]
+	wlog_last R 10
 }
 
-# wlog_wait N SECS: until the log has N lines (read without a fork);
-# the Nth line's state (T or R) in WL_STATE, its time in WL_SECS.
-wlog_wait() {
-	local n=$1 deadline=$(( $(now_s) + $2 ))
-	while mapfile -t wlines <"$WLOG"; [ "${#wlines[@]}" -lt "$n" ]; do
+# The number of lines so far, in WL_N.
+wlog_count() {
+	mapfile -t wlines <"$WLOG"
+	WL_N=${#wlines[@]}
+}
+
+# wlog_first N0 STATE SECS: until a line after the first N0 is STATE;
+# the first such line's time in WL_SECS.
+wlog_first() {
+	local n0=$1 deadline=$(( $(now_s) + $3 )) k
+	while :; do
+		mapfile -t wlines <"$WLOG"
+		for ((k = n0; k < ${#wlines[@]}; k++)); do
+			[ "${wlines[k]%% *}" = "$2" ] || continue
+			WL_SECS=${wlines[k]#* }
+			return 0
+		done
 		[ "$(now_s)" -ge "$deadline" ] && return 1
 		nap 0.002
 	done
-	WL_STATE=${wlines[n - 1]%% *}
-	WL_SECS=${wlines[n - 1]#* }
+}
+
+# wlog_last STATE SECS: until the last line is STATE; its time in
+# WL_SECS, the number of lines in WL_N.
+wlog_last() {
+	local deadline=$(( $(now_s) + $2 ))
+	while mapfile -t wlines <"$WLOG"; WL_N=${#wlines[@]}
+	    [ "$WL_N" -eq 0 ] || [ "${wlines[WL_N - 1]%% *}" != "$1" ]; do
+		[ "$(now_s)" -ge "$deadline" ] && return 1
+		nap 0.002
+	done
+	WL_SECS=${wlines[WL_N - 1]#* }
+}
+
+# wlog_stops N0: how many times the process was stopped after the first
+# N0 lines (of the log as last read).
+wlog_stops() {
+	local k n=0
+	for ((k = $1; k < ${#wlines[@]}; k++)); do
+		[ "${wlines[k]%% *}" = T ] && n=$((n + 1))
+	done
+	echo "$n"
 }
 
 # ms_since T0_US SECS: SECS (s.ns of the wall clock, as tools/stamp
