@@ -9,6 +9,7 @@
  *   $LSB_CONFDIR/<cluster>/configdir/lsb.queues    Queue (one section per queue)
  *   $LSB_CONFDIR/<cluster>/configdir/lsb.hosts     Host HostGroup
  *   $LSB_CONFDIR/<cluster>/configdir/lsb.users     UserGroup User
+ *   $LSB_CONFDIR/<cluster>/configdir/lsb.applications Application (optional)
  *
  * Every problem is reported as "file:line: why" into a conf_diag; errors
  * make config_load() fail, warnings (unknown keys, ignored values) do not.
@@ -192,6 +193,9 @@ struct lsb_params {
 	int		 max_preexec_retry;	/* 5 */
 	int		 job_dep_last_sub;	/* 0: a name means all jobs */
 	unsigned	 preempt_for;		/* PREEMPT_FOR_* */
+	int		 max_job_preempt;	/* -1 = unlimited */
+	char		*default_application;	/* NULL = none */
+	int		 default_application_line;
 };
 
 /* PREEMPT_FOR keywords (lsb.params). */
@@ -274,7 +278,29 @@ struct queue_conf {
 	char		*fairshare;
 	char		*preemption;
 	struct queue_preempt preempt;	/* ... parsed */
+	int		 max_job_preempt;	/* -1 = lsb.params */
 	/* Every key of the section in order, for bqueues -l and showconf. */
+	struct strv	 keys;
+	struct strv	 vals;
+};
+
+/*
+ * One Begin Application ... End Application section (lsb.applications).
+ * Its values override the job's queue's: limits are single values that
+ * take the place of the queue's default (a queue maximum still bounds
+ * them), the three controls replace the queue's JOB_CONTROLS actions.
+ */
+struct app_conf {
+	char		*name;
+	int		 line;		/* of Begin Application */
+	char		*description;
+	int		 max_job_preempt;	/* -1 = the queue's */
+	long long	 runlimit;	/* minutes, -1 not set */
+	long long	 cpulimit;	/* minutes, -1 */
+	long long	 memlimit;	/* KB, -1 */
+	int		 rerunnable;	/* -1 not set, 0 no, 1 yes */
+	struct jobctl	 jobctl;	/* SUSPEND/RESUME/TERMINATE_CONTROL */
+	/* Every key of the section in order, for bapp -l and showconf. */
 	struct strv	 keys;
 	struct strv	 vals;
 };
@@ -337,6 +363,8 @@ struct lsf_config {
 	int			 nulimits;
 	struct hosts_entry	*hostsfile;
 	int			 nhostsfile;
+	struct app_conf		*apps;		/* lsb.applications, in order */
+	int			 napps;
 	unsigned		 loaded;	/* CONF_* parts read */
 	char			*lsb_dir;	/* .../<cluster>/configdir */
 	struct strv		 files;		/* every file read, in order */
@@ -386,6 +414,7 @@ void	 config_dump(const struct lsf_config *, FILE *);
 
 /* Lookups on a loaded configuration. */
 const struct queue_conf	*config_queue(const struct lsf_config *, const char *);
+const struct app_conf	*config_app(const struct lsf_config *, const char *);
 const struct cluster_host *config_cluster_host(const struct lsf_config *,
 	    const char *);
 /* The cluster's host that this machine's own name is (the same name, or

@@ -43,6 +43,15 @@ struct pass {
 	int		 nvics;
 	int		 vic_slots;	/* slots they hold, not yet taken */
 	int		*vhost;		/* ... on each host */
+	bool		 leftover;	/* a preemption freed more than the
+					 * job took */
+	/* One-slot jobs with no requirement of their own take the victims
+	 * in one order, computed once (preempt-policy.c). */
+	struct pol_job	**porder;
+	int		 nporder;
+	int		 pcur;
+	int		*elig_pos;	/* a host's place in elig, or -1 */
+	bool		 vic_exhausted;	/* none left for the queue's hosts */
 };
 
 /* policy.c */
@@ -61,6 +70,9 @@ bool	 pass_rusage_fits(const struct resreq *, const int *keys,
 bool	 pass_place_general(struct pass *, struct pol_job *,
 	    struct pol_decision *);
 bool	 pass_cap_full(struct pol_cluster *, struct pol_cap *, int need);
+bool	 pass_is_plain(const struct pass *, const struct pol_job *);
+void	 pass_take(struct pass *, struct pol_job *, struct pol_host *, int n,
+	    bool exclusive);
 
 /* preempt-policy.c */
 /* May the queue whose turn it is preempt anything now? */

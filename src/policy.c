@@ -559,8 +559,8 @@ pass_prefer_asked(const struct pol_job *j, int *cand, int ncand)
 	free(lv);
 }
 
-static void
-take(struct pass *p, struct pol_job *j, struct pol_host *h, int n,
+void
+pass_take(struct pass *p, struct pol_job *j, struct pol_host *h, int n,
     bool exclusive)
 {
 	h->taken += n;
@@ -587,7 +587,7 @@ place_plain(struct pass *p, struct pol_job *j, struct pol_decision *d)
 			d->job = j;
 			d->slots = xmalloc(sizeof(int));
 			d->slots[0] = h->index;
-			take(p, j, h, 1, false);
+			pass_take(p, j, h, 1, false);
 			return true;
 		}
 		p->cursor++;
@@ -845,7 +845,7 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 
 		if (per[i] == 0)
 			continue;
-		take(p, j, h, per[i], j->exclusive);
+		pass_take(p, j, h, per[i], j->exclusive);
 		rusage_take(rr, h);
 		p->rsv_moved |= rusage_loads(rr);
 		/* Less is left: the queue's select and the thresholds,
@@ -857,8 +857,8 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	return true;
 }
 
-static bool
-is_plain(const struct pass *p, const struct pol_job *j)
+bool
+pass_is_plain(const struct pass *p, const struct pol_job *j)
 {
 	return j->rr == NULL && j->asked == NULL && !j->exclusive &&
 	    j->num_procs <= 1 && !(p->q->rr && p->q->rr->nrusage > 0) &&
@@ -923,7 +923,7 @@ place_one(struct pass *p, struct pol_job *j, struct pol_decision *d,
 	struct shape *s;
 	uint32_t counts[HR_NREASONS];
 
-	if (is_plain(p, j)) {
+	if (pass_is_plain(p, j)) {
 		if (place_plain(p, j, d)) {
 			set_reason(j, c->pass, PEND_NONE, NULL);
 			return true;
@@ -1052,7 +1052,8 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 				set_reason(j, c->pass, r, NULL);
 				break;
 			}
-			if (n >= max || (room == 0 && !pass_may_preempt(p))) {
+			if (n >= max || (room == 0 && (p->vic_exhausted ||
+			    !pass_may_preempt(p)))) {
 				/* Nothing more fits: the rest share one
 				 * reason. */
 				queue_summary(p, counts);
@@ -1072,13 +1073,16 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 preempted:
 			/* Its victims may have freed more than it took, on
 			 * hosts the cursor and the cache had given up. */
-			p->cursor = 0;
-			p->nfailed = p->failed_next = 0;
-			room = 0;
-			for (int i = 0; i < p->nelig; i++)
-				if (pass_room_reason(p, c->hosts[p->elig[i]],
-				    1) == 0)
-					room++;
+			if (p->leftover) {
+				p->leftover = false;
+				p->cursor = 0;
+				p->nfailed = p->failed_next = 0;
+				room = 0;
+				for (int i = 0; i < p->nelig; i++)
+					if (pass_room_reason(p,
+					    c->hosts[p->elig[i]], 1) == 0)
+						room++;
+			}
 started:
 			caps_take(j);
 			n++;

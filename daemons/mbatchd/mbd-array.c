@@ -129,6 +129,7 @@ share(struct job *parent, struct job *e)
 	e->options2 = parent->options2;
 	e->from_host = parent->from_host;
 	e->project = parent->project;
+	e->app = parent->app;
 	e->sub_cwd = parent->sub_cwd;
 	e->sub_home = parent->sub_home;
 	e->command = parent->command;

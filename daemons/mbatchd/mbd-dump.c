@@ -76,6 +76,8 @@ dump_job(struct strbuf *sb, const struct job *j)
 	    j->options, j->options2, s(j->job_name), s(j->out_file),
 	    s(j->err_file), s(j->res_req), j->pj.num_procs,
 	    (long long)j->submit_time, j->run_count);
+	if (j->app)
+		sb_addf(sb, " app=%s", j->app);
 	sb_addf(sb, " exec=");
 	for (int i = 0; i < j->nexec; i++)
 		sb_addf(sb, "%s%s", i ? "," : "", j->exec[i]->name);

@@ -39,6 +39,12 @@ QUEUE_NAME = pre
 PRIORITY = 60
 End Queue
 EOT
+cat >"$LSB_CONF/lsb.applications" <<EOT
+Begin Application
+NAME = fluent
+RUNLIMIT = 100
+End Application
+EOT
 # hostb takes a third job, suspended by its load.
 sed -i 's/^default /hostb      3\n&/' "$LSB_CONF/lsb.hosts"
 elim_install
@@ -129,6 +135,8 @@ p4=$(submit -o /dev/null sleep $S)
 # -m with a group, "others" and levels; -outdir with patterns.
 p5=$(submit -m "all+1 ~hosta hostc+2 others" -outdir "od/%J_%I" \
     -o /dev/null sleep $S)
+# An application profile (the JOB_NEW field).
+p6=$(submit -app fluent -o /dev/null sleep $S)
 btop "$p4" >/dev/null 2>&1
 bbot "$p1" >/dev/null 2>&1
 bmod -J renamed "$p2" >/dev/null
@@ -178,6 +186,8 @@ else
 	diff "$T_DIR/dump.before" "$T_DIR/dump.after" | head -n 40 | sed 's/^/#   /'
 fi
 expect_match "the dump holds every job" "^job $dep\\[0\\]" "$after"
+expect_match "... and a job's application profile" \
+    "^job $p6\\[0\\] .* app=fluent " "$after"
 
 bkill 0 >/dev/null 2>&1
 finish

@@ -766,6 +766,75 @@ START_TEST(limit_freed_by_own_job)
 }
 END_TEST
 
+/*
+ * Random clusters (fixed seed): after each pass, applied as mbatchd
+ * applies it, no host runs more than its MXJ, every victim was running
+ * in a queue its preemptor may preempt and is taken once, and a pending
+ * one-slot job that preempted could not have run without: no host had a
+ * free slot left when its turn came.
+ */
+START_TEST(random_invariants)
+{
+	unsigned seed = 12345;
+
+	for (int round = 0; round < 200; round++) {
+		int nh = 1 + (int)(rand_r(&seed) % 6);
+		int used[MAXH];
+
+		fx_init(nh, 3);
+		F.qc[2].priority = 50;
+		preemption(2, "PREEMPTIVE");
+		preemption(0, "PREEMPTABLE");
+		configure();
+		for (int h = 0; h < nh; h++) {
+			F.h[h].max_slots = 1 + (int)(rand_r(&seed) % 3);
+			F.load[h][LI_R15S] = (float)(rand_r(&seed) % 10) / 10;
+		}
+		/* Fill the hosts with jobs of q0 and q1. */
+		for (int h = 0; h < nh; h++)
+			while (F.h[h].used_slots < F.h[h].max_slots &&
+			    F.nj < MAXJ / 2 && rand_r(&seed) % 4 != 0)
+				(void)running((int)(rand_r(&seed) % 2),
+				    (int64_t)(rand_r(&seed) % 1000), h, -1);
+		for (int h = 0; h < nh; h++)
+			used[h] = F.h[h].used_slots;
+		for (int k = 0; k < 6 && F.nj < MAXJ; k++)
+			(void)pending(1 + (int)(rand_r(&seed) % 2),
+			    1 + (int)(rand_r(&seed) % 2));
+		run();
+		for (int i = 0; i < F.nd; i++) {
+			struct pol_decision *d = &F.d[i];
+			int pref;
+
+			for (int k = 0; k < d->nvictims; k++) {
+				struct pol_job *v = d->victims[k];
+
+				ck_assert(preempt_may(&F.qc[d->job->queue -
+				    F.q], &F.qc[v->queue - F.q], &pref));
+				for (int m = 0; m < F.nd; m++)
+					for (int t = 0; t < F.d[m].nvictims; t++)
+						ck_assert(F.d[m].victims[t] != v ||
+						    (m == i && t == k));
+			}
+			/* In the pass's order: a one-slot job preempts only
+			 * when no host has a free slot. */
+			for (int k = 0; k < d->nvictims; k++)
+				for (int s2 = 0; s2 < d->victims[k]->nexec; s2++)
+					used[d->victims[k]->exec[s2]]--;
+			if (d->nvictims > 0 && d->job->num_procs == 1)
+				for (int h = 0; h < nh; h++)
+					ck_assert(used[h] + (h == d->slots[0]) >=
+					    F.h[h].max_slots);
+			for (int s2 = 0; s2 < d->job->num_procs; s2++)
+				used[d->slots[s2]]++;
+		}
+		apply();
+		for (int h = 0; h < nh; h++)
+			ck_assert_int_le(F.h[h].used_slots, F.h[h].max_slots);
+	}
+}
+END_TEST
+
 static Suite *
 preempt_suite(void)
 {
@@ -801,6 +870,7 @@ preempt_suite(void)
 	tcase_add_test(tp, resume_before_preemptor_ends);
 	tcase_add_test(tp, higher_pending_before_resume);
 	tcase_add_test(tp, limit_freed_by_own_job);
+	tcase_add_test(tp, random_invariants);
 	suite_add_tcase(s, tp);
 	return s;
 }
