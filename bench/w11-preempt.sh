@@ -8,29 +8,30 @@
 # process's /proc/PID/stat every 0.5 ms for the whole run and logs the
 # wall-clock time of every entry into and exit from state T.  Each
 # sample, after a random pause of 50-1,050 ms (so that samples fall at
-# every phase of the daemons' one-second timers, ours and Slurm's, where
-# a short pause would keep them in step with the timer that resumed the
-# victim before): the time is taken just before bsub runs (as workload 5 does), a job is submitted to high
-# whose first act is to write its start time (tools/stamp, as in
-# workload 5) and which then exits; the sample is
+# every phase of the daemons' one-second timers, ours and Slurm's; a
+# short pause keeps them in step with the timer that resumed the victim
+# the sample before): the time is taken just before bsub runs, as
+# workload 5 does, and a job is submitted to high whose first act is to
+# write its start time (tools/stamp, as in workload 5).  The sample is
 #
 #	preempt		stamp - time before bsub: submission to the
 #			preemptor's process running, a victim suspended
 #			first
 #	victim_stop	the victim's entry into T - time before bsub
 #
-# Then the sample waits until the victim has been resumed (its process
-# out of T and bjobs says RUN) and the high queue is empty.  N = 200
-# at BENCH_SCALE 1 (at least 10); a warm-up sample before them is not
-# counted.  Every sample goes to $BENCH_OUT/w11_latency.tsv: sample,
-# preempt ms, victim_stop ms, and (shown, not results) resume: the
-# victim out of T for the last time in the sample, ms after the
-# preemptor was let go, and how many times the victim was stopped in
-# the sample (1 unless it was resumed and stopped again).  The
-# preemptor does not exit at once: tools/stamp waits, after writing its
-# time, for a file the script makes once it has seen the victim stopped
-# (the stop can last under 2 ms otherwise, which a watch at 0.5 ms can
-# miss when both cores are busy).
+# The preemptor then runs until the script has seen the victim stopped:
+# tools/stamp, after writing its time, waits for a file (HOLD) that the
+# script makes then.  (Exiting at once, it held the victim stopped for
+# 1-2 ms, which a watch every 0.5 ms missed now and then with both
+# cores busy.)  Then the sample waits until the victim has been resumed
+# (its process out of T and bjobs says RUN) and the high queue is
+# empty.  N = 200 at BENCH_SCALE 1 (at least 10); a warm-up sample
+# before them is not counted.  Every sample goes to
+# $BENCH_OUT/w11_latency.tsv: sample, preempt ms, victim_stop ms, and,
+# shown but not results, resume (the victim out of T for the last time
+# in the sample, ms after the preemptor was let go) and how many times
+# the victim was stopped in the sample (1 unless it was resumed and
+# stopped again; any other count is said).
 #
 #	RESULT|w11.preempt_pNN_ms / preempt_max_ms	(NN = 50, 90, 99)
 #	RESULT|w11.victim_stop_pNN_ms / victim_stop_max_ms
@@ -96,7 +97,8 @@ B_PIDS="$B_PIDS $WLOG_PID"
 mkdir -p "$BENCH_OUT"
 : >"$LAT"
 say "$N samples (and one warm-up): job $low (pid $vpid) in low," \
-    "a job to high each time${STANDIN:+ (STAND-IN: bstop/bresume by hand, MXJ 2)}"
+    "a job to high each time${STANDIN:+ (STAND-IN: bstop/bresume by" \
+    "hand, MXJ 2)}"
 extra=0
 for ((i = 0; i <= N; i++)); do
 	f="$B_DIR/out/start.$i"

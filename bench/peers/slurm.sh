@@ -24,6 +24,10 @@
 #	SLURM_SCHEDULER_TYPE, SLURM_SCHEDULER_PARAMETERS
 #				override SchedulerType/SchedulerParameters
 #				(to re-check the choices explained below)
+#	W11_SCHEDULER_PARAMETERS
+#				SchedulerParameters of workload 11 alone
+#				(default: SLURM_SCHEDULER_PARAMETERS)
+#	SLURM_W11_SECS		time budget of workload 11's samples (1200)
 #	KEEP=1			keep the temporary directory
 #
 # Nothing under /etc is read or written (every command gets SLURM_CONF);
