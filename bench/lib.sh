@@ -401,3 +401,86 @@ bench_bigsys_load() {
 		exit 1
 	fi
 }
+
+# Workload 11's watch on a victim's process (tools/statewatch.c, every
+# 0.5 ms), ours and Slurm's alike: a log of lines "T secs" (stopped) and
+# "R secs" (out of T), read without a fork.  wlog_start PID FILE starts
+# it, its log in FILE and its pid in WLOG_PID, and returns once it is
+# watching a process that is not stopped.
+WLOG=""
+WLOG_PID=""
+wlines=()
+wlog_start() {
+	WLOG=$2
+	: >"$WLOG"
+	"$(need_tool statewatch)" "$1" 500 >"$WLOG" &
+	WLOG_PID=$!
+	wlog_last R 10
+}
+
+# The number of lines so far, in WL_N.
+wlog_count() {
+	mapfile -t wlines <"$WLOG"
+	WL_N=${#wlines[@]}
+}
+
+# wlog_first N0 STATE SECS: until a line after the first N0 is STATE;
+# the first such line's time in WL_SECS.
+wlog_first() {
+	local n0=$1 deadline=$(( $(now_s) + $3 )) k
+	while :; do
+		mapfile -t wlines <"$WLOG"
+		for ((k = n0; k < ${#wlines[@]}; k++)); do
+			[ "${wlines[k]%% *}" = "$2" ] || continue
+			WL_SECS=${wlines[k]#* }
+			return 0
+		done
+		[ "$(now_s)" -ge "$deadline" ] && return 1
+		nap 0.002
+	done
+}
+
+# wlog_last STATE SECS: until the last line is STATE; its time in
+# WL_SECS, the number of lines in WL_N.
+wlog_last() {
+	local deadline=$(( $(now_s) + $2 ))
+	while mapfile -t wlines <"$WLOG"; WL_N=${#wlines[@]}
+	    [ "$WL_N" -eq 0 ] || [ "${wlines[WL_N - 1]%% *}" != "$1" ]; do
+		[ "$(now_s)" -ge "$deadline" ] && return 1
+		nap 0.002
+	done
+	WL_SECS=${wlines[WL_N - 1]#* }
+}
+
+# wlog_stops N0: how many times the process was stopped after the first
+# N0 lines (of the log as last read).
+wlog_stops() {
+	local k n=0
+	for ((k = $1; k < ${#wlines[@]}; k++)); do
+		[ "${wlines[k]%% *}" = T ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# ms_since T0_US SECS: SECS (s.ns of the wall clock, as tools/stamp
+# writes it) - T0_US (now_us), in ms.
+ms_since() {
+	awk -v a="$1" -v s="$2" 'BEGIN { split(s, p, ".");
+	    printf "%.3f\n", (p[1] * 1e6 + substr(p[2], 1, 6) - a) / 1e3 }'
+}
+
+# random_pause MIN_MS SPAN_MS: a pause of MIN_MS to MIN_MS + SPAN_MS ms,
+# evenly spread, so that samples fall at every phase of the daemons'
+# timers (one second, the longest of them, is SPAN_MS 1000).
+random_pause() {
+	local ms=$(( $1 + (RANDOM * 32768 + RANDOM) % $2 )) s
+	printf -v s '%d.%03d' $((ms / 1000)) $((ms % 1000))
+	nap "$s"
+}
+
+# pct_col P COL FILE: the P quantile (nearest rank) of a column.
+pct_col() {
+	cut -f "$2" "$3" | sort -g | awk -v p="$1" '{ v[NR] = $1 } END {
+		i = int(p * NR + 0.999999); if (i < 1) i = 1
+		if (i > NR) i = NR; print v[i] }'
+}

@@ -1,10 +1,11 @@
 #!/bin/bash
 # The benchmark suite of issue 4 (`make bench` runs it after building):
 # the machine's physical limits (bench/limits.c, and bench/tools/chain.c
-# for workload 4's floor), our workloads 1-8 and 10 (bench/wNN-*.sh;
-# 10 is load-based suspension, issue 20), workload 9
-# (bench/sim/run.sh, bench/w09-cluster50.sh) and Slurm side by side
-# (bench/peers/slurm.sh, skipped when BENCH_NO_SLURM is set).  Every
+# for workload 4's floor), our workloads 1-8, 10 and 11 (bench/wNN-*.sh;
+# 10 is load-based suspension, issue 20; 11 preemption latency, issue
+# 21), workload 9 (bench/sim/run.sh, bench/w09-cluster50.sh) and Slurm
+# side by side (bench/peers/slurm.sh, skipped when BENCH_NO_SLURM is
+# set; BENCH_ONLY=w11 runs Slurm's workload 11 with ours).  Every
 # RESULT|key|value|unit line goes to bench/out/results.tsv; then one
 # table (bench/out/table.txt) and plots (bench/out/*.png, with gnuplot).
 #
@@ -12,6 +13,7 @@
 #	BENCH_SCALE=0.01 bench/run.sh		# a quick look
 #	BENCH_ONLY="limits w1 w5" bench/run.sh	# some of them
 #	BENCH_ONLY=w10 bench/run.sh		# load-based suspension only
+#	BENCH_ONLY=w11 bench/run.sh		# preemption, ours and Slurm's
 #	bench/run.sh -t				# only the table and plots
 #						# of the last results.tsv
 #
@@ -116,7 +118,13 @@ run_all() {
 		want w9 && run_part w9 bash "$BENCH/sim/run.sh"
 	fi
 	if [ -z "${BENCH_NO_SLURM:-}" ] && [ -f "$BENCH/peers/slurm.sh" ]; then
-		want slurm && run_part slurm bash "$BENCH/peers/slurm.sh"
+		if want slurm; then
+			run_part slurm bash "$BENCH/peers/slurm.sh"
+		elif want w11; then
+			# Workload 11 is ours beside Slurm's, in the same run.
+			run_part slurm env SLURM_WORKLOADS=11 \
+			    bash "$BENCH/peers/slurm.sh"
+		fi
 	fi
 	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$BENCH_OUT/machine.txt"
 }

@@ -30,7 +30,7 @@
 enum {
 	O_A = 1, O_D, O_P, O_R, O_S, O_L, O_W, O_WW, O_NOHDR, O_U, O_Q,
 	O_M, O_J, O_PROJ, O_O, O_JSON, O_H, O_V, O_ARR, O_SUM, O_X, O_UF,
-	O_G, O_HMS
+	O_G, O_HMS, O_APP
 };
 
 static const struct cmdopt opts[] = {
@@ -43,9 +43,10 @@ static const struct cmdopt opts[] = {
 	{ "V", false, O_V }, { "A", false, O_ARR }, { "sum", false, O_SUM },
 	{ "X", false, O_X }, { "UF", false, O_UF }, { "G", true, O_G },
 	{ "hms", false, O_HMS }, { "p0", false, O_P },
+	{ "app", true, O_APP },
 	/* LSF's options this version does not do: refused by name. */
 #define L CMDOPT_UNSUP
-	L("aff", false), L("app", true), L("aps", false), L("cname", false),
+	L("aff", false), L("aps", false), L("cname", false),
 	L("data", false), L("env", false), L("fwd", false), L("g", true),
 	L("gpu", false), L("hostfile", false), L("Jd", true), L("Lp", true),
 	L("N", true), L("p1", false), L("p2", false), L("p3", false),
@@ -76,6 +77,7 @@ usage_exit(int code)
 	    "             [-noheader] [-hms] [-X] [-u user_name|all]\n"
 	    "             [-q queue_name] [-m host_name] [-J job_name]\n"
 	    "             [-P project_name] [-G user_group]\n"
+	    "             [-app application_profile_name]\n"
 	    "             [jobId | \"jobId[index]\" ...]\n");
 	exit(code);
 }
@@ -450,6 +452,8 @@ print_long(const struct job_info *j)
 	}
 	sb_addf(&sb, "User <%s>, Project <%s>, ", j->user,
 	    j->project ? j->project : "default");
+	if (j->app)
+		sb_addf(&sb, "Application <%s>, ", j->app);
 	if (j->mail_user)
 		sb_addf(&sb, "Mail <%s>, ", j->mail_user);
 	sb_addf(&sb, "Status <%s>, Queue <%s>, ", job_stat_str(j->status),
@@ -914,6 +918,7 @@ main(int argc, char **argv)
 		case O_M: q.host = xstrdup(v); break;
 		case O_J: q.job_name = xstrdup(v); break;
 		case O_PROJ: project = v; break;	/* filtered below */
+		case O_APP: q.app = xstrdup(v); break;
 		case O_O: format = v; break;
 		case O_JSON: json = true; break;
 		case O_ARR: q.flags |= JQ_ARRAY; break;

@@ -65,6 +65,13 @@ static const struct {
 	{ "MAX_USER_PRIORITY", "Largest priority a user may give (bsub -sp)",
 	    NULL },
 	{ "MAX_PEND_JOBS", "Pending jobs a user may have", NULL },
+	{ "MAX_JOB_PREEMPT", "Maximum number of times a job can be preempted",
+	    NULL },
+	{ "DEFAULT_APPLICATION",
+	    "Application profile of a job submitted without -app", NULL },
+	{ "PREEMPT_FOR",
+	    "Limits that leave suspended jobs out, and how victims are chosen",
+	    NULL },
 	{ "RESOURCE_RESERVE_PER_TASK",
 	    "Resource reservation is per task (Y) or per job (N)", NULL },
 };

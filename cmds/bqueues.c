@@ -242,7 +242,7 @@ long_queue(const struct queue_info *q)
 {
 	static const char *const tail[] = {
 		"ADMINISTRATORS", "PRE_EXEC", "POST_EXEC",
-		"REQUEUE_EXIT_VALUES", "JOB_STARTER",
+		"REQUEUE_EXIT_VALUES", "JOB_STARTER", "MAX_JOB_PREEMPT",
 	};
 	bool windows = q->run_window || q->dispatch_window;
 	const char *v;

@@ -38,6 +38,7 @@ usage_exit(int code)
 	    "            [-q \"queue_name ...\"] [-m \"host_name ...\"]\n"
 	    "            [-n min_proc[,max_proc]] [-R \"res_req\"]...\n"
 	    "            [-J job_name] [-P project_name] [-G user_group]\n"
+	    "            [-app application_profile_name]\n"
 	    "            [-W [hour:]minute] [-M mem_limit] [-u mail_user]\n"
 	    "            [-c [hour:]minute] [-t [[[yyyy:]mm:]dd:]hh:mm]\n"
 	    "            [-C core_limit] [-D data_limit] [-F file_limit]\n"
@@ -470,6 +471,8 @@ main(int argc, char **argv)
 		rq.options |= SUB_NOTIFY_BEGIN;
 	if (g->mail_end)
 		rq.options |= SUB_NOTIFY_END;
+	if (g->app)
+		rq.app = xstrdup(g->app);
 	if (g->shell) {
 		rq.login_shell = xstrdup(g->shell);
 		rq.options |= SUB_LOGIN_SHELL;

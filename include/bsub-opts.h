@@ -49,6 +49,7 @@ struct bsub_opts {
 	bool		 mail_end;	/* -N */
 	char		*in;
 	char		*shell;
+	char		*app;		/* -app */
 };
 
 /* What stopped the parse, and what *cause then holds (allocated). */
@@ -61,7 +62,7 @@ enum bsub_opts_rc {
 	BSUB_OPTS_BAD_VALUE,	/* "<value>: Bad argument" and the like */
 	BSUB_OPTS_UNSUPPORTED,	/* an option of LSF's bsub this version
 				   does not do (a CMDOPT_UNSUPPORTED
-				   entry), by name: "-app" */
+				   entry), by name: "-sla" */
 };
 
 /*

@@ -177,9 +177,18 @@ void	 lsb_hosts_read(struct lsf_config *, const char *path,
 void	 lsb_hosts_release(struct lsf_config *);
 void	 lsb_queues_read(struct lsf_config *, const char *path,
 	    struct conf_diag *);
+/* After the queues, hosts and user groups it names. */
+void	 lsb_resources_read(struct lsf_config *, const char *path,
+	    struct conf_diag *);
+void	 lsb_resources_release(struct lsf_config *);
 void	 queue_conf_init(struct queue_conf *);
 void	 queue_conf_release(struct queue_conf *);
 void	 lsb_queues_release(struct lsf_config *);
+void	 lsb_apps_read(struct lsf_config *, const char *path,
+	    struct conf_diag *);
+void	 app_conf_init(struct app_conf *);
+void	 app_conf_release(struct app_conf *);
+void	 lsb_apps_release(struct lsf_config *);
 
 /* Is name a Numeric/Boolean/String resource from lsf.shared? */
 bool	 shared_has_resource(const struct shared_conf *, const char *);

@@ -9,6 +9,8 @@
  *   $LSB_CONFDIR/<cluster>/configdir/lsb.queues    Queue (one section per queue)
  *   $LSB_CONFDIR/<cluster>/configdir/lsb.hosts     Host HostGroup
  *   $LSB_CONFDIR/<cluster>/configdir/lsb.users     UserGroup User
+ *   $LSB_CONFDIR/<cluster>/configdir/lsb.applications Application (optional)
+ *   $LSB_CONFDIR/<cluster>/configdir/lsb.resources Limit (optional)
  *
  * Every problem is reported as "file:line: why" into a conf_diag; errors
  * make config_load() fail, warnings (unknown keys, ignored values) do not.
@@ -192,6 +194,9 @@ struct lsb_params {
 	int		 max_preexec_retry;	/* 5 */
 	int		 job_dep_last_sub;	/* 0: a name means all jobs */
 	unsigned	 preempt_for;		/* PREEMPT_FOR_* */
+	int		 max_job_preempt;	/* -1 = unlimited */
+	char		*default_application;	/* NULL = none */
+	int		 default_application_line;
 };
 
 /* PREEMPT_FOR keywords (lsb.params). */
@@ -274,7 +279,29 @@ struct queue_conf {
 	char		*fairshare;
 	char		*preemption;
 	struct queue_preempt preempt;	/* ... parsed */
+	int		 max_job_preempt;	/* -1 = lsb.params */
 	/* Every key of the section in order, for bqueues -l and showconf. */
+	struct strv	 keys;
+	struct strv	 vals;
+};
+
+/*
+ * One Begin Application ... End Application section (lsb.applications).
+ * Its values override the job's queue's: limits are single values that
+ * take the place of the queue's default (a queue maximum still bounds
+ * them), the three controls replace the queue's JOB_CONTROLS actions.
+ */
+struct app_conf {
+	char		*name;
+	int		 line;		/* of Begin Application */
+	char		*description;
+	int		 max_job_preempt;	/* -1 = the queue's */
+	long long	 runlimit;	/* minutes, -1 not set */
+	long long	 cpulimit;	/* minutes, -1 */
+	long long	 memlimit;	/* KB, -1 */
+	int		 rerunnable;	/* -1 not set, 0 no, 1 yes */
+	struct jobctl	 jobctl;	/* SUSPEND/RESUME/TERMINATE_CONTROL */
+	/* Every key of the section in order, for bapp -l and showconf. */
 	struct strv	 keys;
 	struct strv	 vals;
 };
@@ -313,6 +340,31 @@ struct user_limit {
 	int		 line;
 };
 
+/*
+ * lsb.resources: one Begin Limit ... End Limit section (key = value
+ * lines) or one row of a Limit table.  A consumer list left empty means
+ * every consumer of that kind; USERS and the like count the consumers
+ * listed together, PER_USER and the like each on its own.  Lists keep
+ * what was written: names, groups, "all", "~excluded".
+ */
+struct limit_conf {
+	char		*name;
+	int		 line;
+	struct strv	 users;
+	bool		 per_user;
+	struct strv	 queues;
+	bool		 per_queue;
+	struct strv	 hosts;
+	bool		 per_host;
+	struct strv	 projects;
+	bool		 per_project;
+	int		 slots;		/* SLOTS; -1 none */
+	float		 slots_per_proc; /* SLOTS_PER_PROCESSOR; < 0 none */
+	int		 mem;		/* MEM in MB; -1 none */
+	float		 mem_pct;	/* MEM as % of each host's; < 0 none */
+	int		 jobs;		/* JOBS; -1 none */
+};
+
 /* $LSF_CONFDIR/hosts */
 struct hosts_entry {
 	char		*addr;		/* dotted quad or IPv6 text */
@@ -337,6 +389,10 @@ struct lsf_config {
 	int			 nulimits;
 	struct hosts_entry	*hostsfile;
 	int			 nhostsfile;
+	struct app_conf		*apps;		/* lsb.applications, in order */
+	int			 napps;
+	struct limit_conf	*limits;	/* lsb.resources, in order */
+	int			 nlimits;
 	unsigned		 loaded;	/* CONF_* parts read */
 	char			*lsb_dir;	/* .../<cluster>/configdir */
 	struct strv		 files;		/* every file read, in order */
@@ -346,7 +402,8 @@ struct lsf_config {
 #define CONF_LSF	0x01	/* lsf.conf, hosts file */
 #define CONF_SHARED	0x02	/* + lsf.shared (cluster name) */
 #define CONF_CLUSTER	0x04	/* + lsf.cluster.<name> */
-#define CONF_LSB	0x08	/* + lsb.params lsb.queues lsb.hosts lsb.users */
+#define CONF_LSB	0x08	/* + lsb.params lsb.queues lsb.hosts lsb.users
+				 * lsb.resources */
 #define CONF_ALL	(CONF_LSF | CONF_SHARED | CONF_CLUSTER | CONF_LSB)
 
 /*
@@ -386,6 +443,7 @@ void	 config_dump(const struct lsf_config *, FILE *);
 
 /* Lookups on a loaded configuration. */
 const struct queue_conf	*config_queue(const struct lsf_config *, const char *);
+const struct app_conf	*config_app(const struct lsf_config *, const char *);
 const struct cluster_host *config_cluster_host(const struct lsf_config *,
 	    const char *);
 /* The cluster's host that this machine's own name is (the same name, or

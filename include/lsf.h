@@ -162,6 +162,21 @@ enum pend_reason {
 	PEND_ARRAY_LIMIT,		/* the array's %N */
 	PEND_MIGRATING,			/* bmig: waiting to be rescheduled */
 	PEND_REQUEUED,			/* waiting after brequeue */
+	/* lsb.resources limits, by what they limit (slot, jobs, mem, in
+	 * that order: PEND_RL_SLOT_* + POL_RL_*) and the consumers that
+	 * name them. */
+	PEND_RL_CLUSTER,		/* every consumer together */
+	PEND_RL_CLUSTER_JOBS,
+	PEND_RL_CLUSTER_MEM,
+	PEND_RL_QUEUE,			/* a queue's */
+	PEND_RL_QUEUE_JOBS,
+	PEND_RL_QUEUE_MEM,
+	PEND_RL_USER,			/* a user's or user group's */
+	PEND_RL_USER_JOBS,
+	PEND_RL_USER_MEM,
+	PEND_RL_PROJECT,		/* a project's */
+	PEND_RL_PROJECT_JOBS,
+	PEND_RL_PROJECT_MEM,
 	PEND_NREASONS
 };
 
@@ -187,6 +202,9 @@ enum host_reason {
 	HR_USER_PROC_LIMIT,		/* lsb.users JL/P */
 	HR_RESERVED,			/* rusage: not enough left */
 	HR_LOCKED,			/* lsadmin limlock, LIM run window */
+	HR_RLIMIT_SLOT,			/* lsb.resources limit on hosts */
+	HR_RLIMIT_JOBS,
+	HR_RLIMIT_MEM,
 	HR_NREASONS
 };
 const char	*pend_reason_text(int);

@@ -81,9 +81,41 @@ struct pol_cap {
 };
 #define POL_NCAPS	6
 
+/*
+ * An lsb.resources limit as one set of consumers holds it (a user, a
+ * queue, a project, or all of them together).  cap counts what started
+ * jobs hold under it: slots, jobs, or megabytes of rusage[mem] on each
+ * host.  Without hosts and per_host it applies however the job is
+ * placed (caps_reason); with hosts only the part of a job on those hosts
+ * counts, against cap (hosts together) or against each host's own
+ * maximum (per_host: host_max, or per_proc times its processors).
+ */
+enum { POL_RL_SLOTS, POL_RL_JOBS, POL_RL_MEM };
+struct pol_rlim {
+	struct pol_cap	 cap;		/* first: the preemption code's view */
+	int		 kind;		/* POL_RL_* */
+	const bool	*hosts;		/* per host index; NULL every host */
+	bool		 per_host;
+	int		 host_max;	/* per_host: a maximum; -1 none */
+	float		 per_proc;	/* per_host: per processor; < 0 none */
+	float		 mem_pct;	/* per_host: MEM% of maxmem; < 0 none */
+	int		*host_used;	/* per_host: per host index */
+	int		 hreason;	/* HR_* where a host has no room */
+	/* Scratch of one pass. */
+	uint32_t	 hpass;
+	int		*host_taken;
+	const void	*taker;		/* JOBS over hosts: counted once */
+};
+/* Whether it counts however the job is placed. */
+#define POL_RL_GLOBAL(r)	((r)->hosts == NULL && !(r)->per_host)
+
 /* A user's slots by host, for JL/U (lsb.hosts) and JL/P (lsb.users). */
 struct pol_user {
 	int		*host_used;	/* per host index, started jobs */
+	int		*host_susp;	/* ... of them, suspended jobs that hold
+					 * no slot (preemption configured);
+					 * NULL none: PREEMPT_FOR HOST_JLU and
+					 * USER_JLP leave them out */
 	float		 jl_p;		/* slots per processor; < 0 none */
 	/* Scratch of one pass. */
 	uint32_t	 pass;
@@ -138,6 +170,12 @@ struct pol_job {
 					 * each started on its own */
 	struct pol_cap	*caps[POL_NCAPS]; /* limits it counts against */
 	struct pol_user	*user;		/* per-host user limits; NULL none */
+	/* The lsb.resources limits it counts against (jobs under the same
+	 * ones share the array), rl_hosts when one of them is by host. */
+	struct pol_rlim	*const *rlims;
+	int		 nrlims;
+	bool		 rl_hosts;
+	int		 rl_mem;	/* rusage[mem] per host, MB */
 	const struct resreq *rr;	/* effective (queue merged), or NULL */
 	const int	*asked;		/* -m: nasked host indices, then
 					 * their "+N" levels (higher is
@@ -248,6 +286,9 @@ bool	 preempt_may(const struct queue_conf *a, const struct queue_conf *b,
 void	 preempt_victim_queues(struct pol_queue *q, const struct queue_conf *qc,
 	    struct pol_queue *const *queues,
 	    const struct queue_conf *const *confs, int n);
+/* What a job holds of an lsb.resources limit on nhosts hosts. */
+int	 policy_rlim_need(const struct pol_rlim *, const struct pol_job *,
+	    int nslots, int nhosts);
 /* Why a pending job waits, as of the last pass (for bjobs -p). */
 int	 policy_job_reason(const struct pol_cluster *, const struct pol_job *,
 	    const uint32_t **counts);

@@ -43,6 +43,11 @@ enum msg_type {
 	MSG_USER_QUERY		= 112,	/* strv: users and user groups, empty
 					   = all (busers) */
 	MSG_WAIT_QUERY		= 113,	/* strv: one condition (bwait) */
+	MSG_APP_QUERY		= 114,	/* strv: application profiles, empty
+					 * = all (bapp) */
+	MSG_LIMIT_QUERY		= 115,	/* strv: "all", "name=", "user=",
+					   "queue=", "host=", "project="
+					   items (blimits) */
 
 	/* 200-299: mbatchd to commands */
 	MSG_SUBMIT_REPLY	= 200,	/* struct submit_reply */
@@ -57,6 +62,8 @@ enum msg_type {
 	MSG_ADMIN_REPLY		= 209,	/* struct admin_result_list */
 	MSG_USER_LIST		= 210,	/* struct user_list */
 	MSG_WAIT_REPLY		= 211,	/* struct wait_reply */
+	MSG_APP_LIST		= 212,	/* struct app_list */
+	MSG_LIMIT_LIST		= 213,	/* struct limit_list */
 
 	/* 300-349: sbatchd to mbatchd */
 	MSG_SBD_REGISTER	= 300,	/* struct sbd_register */
@@ -149,6 +156,7 @@ enum lsb_err {
 	LSBE_BAD_UGROUP,	/* -G: no such user group */
 	LSBE_UGROUP_MEMBER,	/* -G: the user is not in the group */
 	LSBE_BAD_RESNAME,	/* -R names a resource nobody defined */
+	LSBE_BAD_APP,		/* -app: no such application profile */
 	LSBE_NERR
 };
 const char	*lsb_errmsg(int);
@@ -197,6 +205,7 @@ struct submit_req {
 	int		 user_priority;	/* -sp, -1 unset */
 	struct strv	 env;		/* "NAME=value" */
 	char		*outdir;	/* -outdir, absolute, %J... kept */
+	char		*app;		/* -app; NULL: DEFAULT_APPLICATION */
 };
 
 struct submit_reply {
@@ -227,6 +236,7 @@ struct job_query {
 	struct job_id	*ids;
 	uint32_t	 nids;
 	uint64_t	 fields;	/* JI() bits wanted; 0: every field */
+	char		*app;		/* -app filter */
 };
 
 /* Why no host could take a pending job: count of hosts per reason. */
@@ -298,6 +308,7 @@ struct job_info {
 	struct strv	 asked_hosts;	/* -m as written */
 	char		*login_shell;	/* -L */
 	char		*pre_exec;	/* -E */
+	char		*app;		/* application profile, or NULL */
 };
 enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	JA_PSUSP, JA_NCOUNTS };
@@ -322,7 +333,7 @@ enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	F(INT, user_priority) F(INT, run_count)				\
 	F(I64A, array_counts, JA_NCOUNTS) F(STRV, asked_hosts)		\
 	F(STR, login_shell) F(STR, pre_exec) F(INT, susp_sub)		\
-	F(STR, susp_ext)
+	F(STR, susp_ext) F(STR, app)
 #define JIB_ENUM_(k, f, ...)	JIB_##f,
 enum { JOB_INFO_FIELDS(JIB_ENUM_) JIB_COUNT };
 #undef JIB_ENUM_
@@ -426,9 +437,47 @@ struct user_info {
 	int		 npjobs;	/* pending jobs, not slots */
 };
 
+/* blimits: one lsb.resources limit as one set of consumers holds it;
+ * the consumers as blimits shows them ("-" for none), each resource as
+ * used and maximum, -1 where the limit has none. */
+struct limit_info {
+	char		*name;
+	char		*users;
+	char		*queues;
+	char		*hosts;
+	char		*projects;
+	int		 slots_used;
+	int		 slots_max;
+	int		 mem_used;	/* MB */
+	int		 mem_max;
+	int		 jobs_used;
+	int		 jobs_max;
+};
+
 /* bwait: the condition's value now, an enum dep_value (depend.h). */
 struct wait_reply {
 	int		 value;
+};
+
+/* bapp: an application profile, its jobs' slots, its parameters. */
+struct app_info {
+	char		*name;
+	char		*description;
+	int		 njobs;		/* slots */
+	int		 npend;
+	int		 nrun;
+	int		 nssusp;
+	int		 nususp;
+	int		 nrsv;
+	int64_t		 runlimit;	/* minutes, -1 */
+	int64_t		 cpulimit;	/* minutes, -1 */
+	int64_t		 memlimit;	/* KB, -1 */
+	int		 max_job_preempt; /* -1 */
+	int		 rerunnable;	/* -1 not set, 0, 1 */
+	char		*ctl_suspend;	/* NULL: the queue's */
+	char		*ctl_resume;
+	char		*ctl_terminate;
+	struct kv_list	 extra;		/* every configured key */
 };
 
 /* bhosts */
@@ -782,6 +831,14 @@ struct user_list {				/* MSG_USER_LIST */
 	uint32_t	 n;
 	struct user_info *v;
 };
+struct app_list {				/* MSG_APP_LIST */
+	uint32_t	 n;
+	struct app_info *v;
+};
+struct limit_list {				/* MSG_LIMIT_LIST */
+	uint32_t	 n;
+	struct limit_info *v;
+};
 
 /*
  * Every struct that is the body of a message on its own (some carry
@@ -796,10 +853,11 @@ struct user_list {				/* MSG_USER_LIST */
 	M(sbd_signal) M(job_ack) M(lim_host) M(lim_load_list)		\
 	M(lim_probe_reply) M(lim_cluster_info) M(ctrl_req) M(mod_req)	\
 	M(peek_req) M(peek_reply) M(admin_req) M(admin_result_list)	\
-	M(user_list) M(wait_reply) M(sbd_limits) M(sbd_job_susp)
+	M(user_list) M(wait_reply) M(sbd_limits) M(sbd_job_susp)	\
+	M(app_list) M(limit_list)
 #define PROTO_ITEMS(M)							\
 	M(job_info) M(job_result) M(queue_info) M(host_info)		\
-	M(admin_result) M(user_info)
+	M(admin_result) M(user_info) M(app_info) M(limit_info)
 
 /*
  * Codec: x_pack appends the fields to an open frame; x_unpack reads them

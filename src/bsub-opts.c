@@ -14,7 +14,7 @@ enum {
 	O_MEM, O_RERUN, O_HOLD, O_P, O_G, O_ENV, O_K, O_U, O_I, O_L,
 	O_CPU, O_CORE, O_DATA, O_FSIZE, O_STACK, O_SWAP, O_NPROC, O_TERM,
 	O_PRE, O_POST, O_DEPEND, O_BEGIN, O_SPRIO,
-	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_OUTDIR
+	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_OUTDIR, O_APP
 };
 
 static const struct cmdopt opts[] = {
@@ -33,13 +33,13 @@ static const struct cmdopt opts[] = {
 	{ "Ep", true, O_POST },
 	{ "w", true, O_DEPEND }, { "b", true, O_BEGIN },
 	{ "sp", true, O_SPRIO }, { "B", false, O_MAIL_BEGIN },
-	{ "N", false, O_MAIL_END },
+	{ "N", false, O_MAIL_END }, { "app", true, O_APP },
 	/*
 	 * LSF's other options, refused by name (cmdopt.h): never read as
 	 * shorter ones (-ti as -t i, -hl as -h).
 	 */
 #define L CMDOPT_UNSUP
-	L("a", true), L("alloc_flags", true), L("app", true),
+	L("a", true), L("alloc_flags", true),
 	L("ar", false), L("clusters", true), L("cn_cu", true),
 	L("cn_mem", true), L("core_isolation", true), L("csm", true),
 	L("data", true), L("datachk", false), L("datagrp", true),
@@ -74,7 +74,8 @@ bsub_opts_release(struct bsub_opts *g)
 	char **s[] = { &g->queue, &g->name, &g->out, &g->err, &g->cwd,
 	    &g->outdir,
 	    &g->hosts, &g->term, &g->pre, &g->post, &g->depend, &g->begin,
-	    &g->project, &g->group, &g->env, &g->mail, &g->in, &g->shell };
+	    &g->project, &g->group, &g->env, &g->mail, &g->in, &g->shell,
+	    &g->app };
 
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		free(*s[i]);
@@ -203,6 +204,7 @@ str_field(struct bsub_opts *g, int id)
 	case O_U: return &g->mail;
 	case O_I: return &g->in;
 	case O_L: return &g->shell;
+	case O_APP: return &g->app;
 	default: return NULL;
 	}
 }
@@ -422,6 +424,7 @@ bsub_opts_overlay(struct bsub_opts *dst, const struct bsub_opts *src)
 	OV_STR(hosts);
 	OV_STR(project); OV_STR(group); OV_STR(env); OV_STR(mail);
 	OV_STR(in); OV_STR(shell); OV_STR(term); OV_STR(pre); OV_STR(post);
+	OV_STR(app);
 	OV_STR(depend); OV_STR(begin); OV_VAL(sprio);
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		OV_VAL(rlim[i]);

@@ -176,6 +176,9 @@ dump_params(const struct lsb_params *p, FILE *fp)
 	fprintf(fp, "%sSUB_TRY_INTERVAL = %d\n", pre, p->sub_try_interval);
 	if (p->preempt_for)
 		fprintf(fp, "%sPREEMPT_FOR = 0x%x\n", pre, p->preempt_for);
+	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, p->max_job_preempt);
+	fprintf(fp, "%sDEFAULT_APPLICATION = %s\n", pre,
+	    str(p->default_application));
 	for (size_t i = 0; i < p->keys.n; i++)
 		fprintf(fp, "%sraw.%s = %s\n", pre, p->keys.v[i],
 		    p->vals.v[i]);
@@ -250,9 +253,35 @@ dump_queue(const struct queue_conf *q, FILE *fp)
 	fprintf(fp, "%sFAIRSHARE = %s\n", pre, str(q->fairshare));
 	fprintf(fp, "%sPREEMPTION = %s\n", pre, str(q->preemption));
 	put_preempt(fp, pre, &q->preempt);
+	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, q->max_job_preempt);
 	for (size_t i = 0; i < q->keys.n; i++)
 		fprintf(fp, "%sraw.%s = %s\n", pre, q->keys.v[i],
 		    q->vals.v[i]);
+	free(pre);
+}
+
+static void
+dump_app(const struct app_conf *a, FILE *fp)
+{
+	char *pre = xasprintf("lsb.applications.%s.", a->name);
+
+	fprintf(fp, "%sline = %d\n", pre, a->line);
+	fprintf(fp, "%sDESCRIPTION = %s\n", pre, str(a->description));
+	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, a->max_job_preempt);
+	fprintf(fp, "%sRUNLIMIT = %lld\n", pre, a->runlimit);
+	fprintf(fp, "%sCPULIMIT = %lld\n", pre, a->cpulimit);
+	fprintf(fp, "%sMEMLIMIT = %lld\n", pre, a->memlimit);
+	fprintf(fp, "%sRERUNNABLE = %s\n", pre, a->rerunnable < 0 ? "-" :
+	    a->rerunnable ? "yes" : "no");
+	fprintf(fp, "%sSUSPEND_CONTROL = %s\n", pre,
+	    str(a->jobctl.op[JOBCTL_SUSPEND].text));
+	fprintf(fp, "%sRESUME_CONTROL = %s\n", pre,
+	    str(a->jobctl.op[JOBCTL_RESUME].text));
+	fprintf(fp, "%sTERMINATE_CONTROL = %s\n", pre,
+	    str(a->jobctl.op[JOBCTL_TERMINATE].text));
+	for (size_t i = 0; i < a->keys.n; i++)
+		fprintf(fp, "%sraw.%s = %s\n", pre, a->keys.v[i],
+		    a->vals.v[i]);
 	free(pre);
 }
 
@@ -299,6 +328,42 @@ dump_users(const struct lsf_config *cfg, FILE *fp)
 	}
 }
 
+static void
+put_consumers(FILE *fp, const char *name, const char *key,
+    const struct strv *v)
+{
+	char *prefix;
+
+	if (v->n == 0)
+		return;
+	prefix = xasprintf("lsb.resources.Limit.%s.", name);
+	put_list(fp, prefix, key, v);
+	free(prefix);
+}
+
+static void
+dump_limits(const struct lsf_config *cfg, FILE *fp)
+{
+	for (int i = 0; i < cfg->nlimits; i++) {
+		const struct limit_conf *l = &cfg->limits[i];
+		const char *n = l->name;
+
+		fprintf(fp, "lsb.resources.Limit.%s.line = %d\n", n, l->line);
+		put_consumers(fp, n, l->per_user ? "PER_USER" : "USERS",
+		    &l->users);
+		put_consumers(fp, n, l->per_queue ? "PER_QUEUE" : "QUEUES",
+		    &l->queues);
+		put_consumers(fp, n, l->per_host ? "PER_HOST" : "HOSTS",
+		    &l->hosts);
+		put_consumers(fp, n, l->per_project ? "PER_PROJECT" :
+		    "PROJECTS", &l->projects);
+		fprintf(fp, "lsb.resources.Limit.%s = SLOTS %d "
+		    "SLOTS_PER_PROCESSOR %g MEM %d MEM%% %g JOBS %d\n", n,
+		    l->slots, (double)l->slots_per_proc, l->mem,
+		    (double)l->mem_pct, l->jobs);
+	}
+}
+
 void
 config_dump(const struct lsf_config *cfg, FILE *fp)
 {
@@ -318,6 +383,9 @@ config_dump(const struct lsf_config *cfg, FILE *fp)
 	dump_params(&cfg->params, fp);
 	for (int i = 0; i < cfg->nqueues; i++)
 		dump_queue(&cfg->queues[i], fp);
+	for (int i = 0; i < cfg->napps; i++)
+		dump_app(&cfg->apps[i], fp);
 	dump_bhosts(cfg, fp);
 	dump_users(cfg, fp);
+	dump_limits(cfg, fp);
 }

@@ -47,11 +47,14 @@ static const struct int_param {
 	    offsetof(struct lsb_params, max_preexec_retry), 1, INT_MAXID },
 	{ "JOB_DEP_LAST_SUB",
 	    offsetof(struct lsb_params, job_dep_last_sub), 0, 1 },
+	/* LSF: 0 < MAX_JOB_PREEMPT < INFINIT_INT. */
+	{ "MAX_JOB_PREEMPT",
+	    offsetof(struct lsb_params, max_job_preempt), 1, INT_MAXID },
 };
 
 /* Parameters LSF knows that we keep in keys/vals only. */
 static const char *const quiet_params[] = {
-	"MAX_JOB_PREEMPT", "PREEMPTABLE_RESOURCES",
+	"PREEMPTABLE_RESOURCES",
 	"ENABLE_EVENT_STREAM", "MAX_EVENT_STREAM_SIZE",
 	"MAX_EVENT_STREAM_FILE_NUMBER", "EVENT_UPDATE_INTERVAL",
 	"CPU_TIME_FACTOR", "RUN_TIME_FACTOR", "RUN_JOB_FACTOR", "HIST_HOURS",
@@ -74,7 +77,7 @@ static const char *const quiet_params[] = {
 	"ORPHAN_JOB_TERM_GRACE_PERIOD", "MAX_JOB_MSG_NUM", "JOB_ATTA_DIR",
 	"FAIRSHARE_JOB_COUNT", "ENABLE_HIST_RUN_TIME", "RUN_TIME_DECAY",
 	"CHUNK_JOB_DURATION", "JOB_GROUP_CLEAN", "DEFAULT_JOBGROUP",
-	"DEFAULT_APPLICATION", "DEFAULT_USER_GROUP", "ENFORCE_ONE_UG_LIMITS",
+	"DEFAULT_USER_GROUP", "ENFORCE_ONE_UG_LIMITS",
 	"STRICT_UG_CONTROL", "SECURE_INFODIR_USER_ACCESS",
 	"SECURE_JOB_INFO_LEVEL", "JOB_RUNLIMIT_RATIO", "JOB_SWITCH2_EVENT",
 	"PEND_REASON_UPDATE_INTERVAL", "SYSTEM_MAPPING_ACCOUNT",
@@ -110,6 +113,7 @@ lsb_params_init(struct lsb_params *p)
 	p->max_pend_jobs = -1;
 	p->sub_try_interval = 60;
 	p->max_preexec_retry = 5;
+	p->max_job_preempt = -1;
 }
 
 void
@@ -120,6 +124,7 @@ lsb_params_release(struct lsb_params *p)
 	strv_release(&p->vals);
 	strv_release(&p->default_queue);
 	free(p->default_project);
+	free(p->default_application);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -171,6 +176,15 @@ set_param(struct lsb_params *p, const struct conf_kv *e, int *dq_line,
 			free(p->default_project);
 			p->default_project = xstrdup(e->val);
 		}
+		return;
+	}
+	/* Checked once lsb.applications is read (conf.c). */
+	if (strcasecmp(e->key, "DEFAULT_APPLICATION") == 0) {
+		free(p->default_application);
+		p->default_application = NULL;
+		if (!conf_blank(e->val))
+			p->default_application = xstrdup(e->val);
+		p->default_application_line = e->line;
 		return;
 	}
 	if (strcasecmp(e->key, "PREEMPT_FOR") == 0) {

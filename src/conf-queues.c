@@ -14,7 +14,7 @@
 /* Keys LSF defines that we keep in keys/vals without a field. */
 static const char *const quiet_keys[] = {
 	"NEW_JOB_SCHED_DELAY", "SLOT_RESERVE", "BACKFILL", "CHKPNT",
-	"APS_PRIORITY", "MAX_JOB_PREEMPT",
+	"APS_PRIORITY",
 	"INTERACTIVE", "RUN_JOB_FACTOR", "HIST_HOURS",
 	"COMMITTED_RUN_TIME_FACTOR", "FAIRSHARE_ADJUSTMENT_FACTOR",
 	"PREEMPT_DELAY", "SLOT_POOL", "SLOT_SHARE", "MAX_SLOTS_IN_POOL",
@@ -60,6 +60,7 @@ queue_conf_init(struct queue_conf *q)
 	q->proclimit_min = -1;
 	q->job_accept_interval = -1;
 	q->mig = -1;
+	q->max_job_preempt = -1;
 	strv_init(&q->administrators);
 	strv_init(&q->preempt.victims);
 	strv_init(&q->preempt.by);
@@ -395,6 +396,9 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 	} else if (strcasecmp(k, "JOB_ACCEPT_INTERVAL") == 0) {
 		if (conf_int(v, 0, 86400, &q->job_accept_interval) < 0)
 			why = "must be an integer >= 0";
+	} else if (strcasecmp(k, "MAX_JOB_PREEMPT") == 0) {
+		if (conf_int(v, 1, 2147483646L, &q->max_job_preempt) < 0)
+			why = "must be an integer from 1 to 2147483646";
 	} else if (strcasecmp(k, "MIG") == 0) {
 		if (conf_int(v, 0, INT_MAX, &q->mig) < 0)
 			why = "must be minutes >= 0";

@@ -35,6 +35,8 @@ config_release(struct lsf_config *cfg)
 	lsb_queues_release(cfg);
 	lsb_hosts_release(cfg);
 	lsb_users_release(cfg);
+	lsb_apps_release(cfg);
+	lsb_resources_release(cfg);
 	free(cfg->lsb_dir);
 	strv_release(&cfg->files);
 	memset(cfg, 0, sizeof(*cfg));
@@ -172,6 +174,28 @@ load_lsb(struct lsf_config *cfg, const char *flat, struct conf_diag *d)
 	free(path);
 	if (cfg->nqueues == 0)
 		add_default_queue(cfg);
+
+	/* Optional: without it there are no application profiles. */
+	path = xasprintf("%s/lsb.applications", cfg->lsb_dir);
+	mark = d->msgs.n;
+	if (note(cfg, path))
+		lsb_apps_read(cfg, path, d);
+	sort_by_line(d, mark, path);
+	free(path);
+	if (cfg->params.default_application != NULL &&
+	    config_app(cfg, cfg->params.default_application) == NULL)
+		conf_diag_error(d, cfg->params.path,
+		    cfg->params.default_application_line,
+		    "DEFAULT_APPLICATION names %s, which is not an application "
+		    "profile", cfg->params.default_application);
+
+	/* Optional, and last: its limits name queues, hosts and groups. */
+	path = xasprintf("%s/lsb.resources", cfg->lsb_dir);
+	mark = d->msgs.n;
+	if (note(cfg, path))
+		lsb_resources_read(cfg, path, d);
+	sort_by_line(d, mark, path);
+	free(path);
 
 	for (size_t i = 0; i < cfg->params.default_queue.n; i++) {
 		const char *q = cfg->params.default_queue.v[i];

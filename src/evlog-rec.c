@@ -75,6 +75,7 @@ ev_job_new_write(struct strbuf *sb, int64_t when, const struct ev_job_new *x)
 	ev_strv(sb, &q->res_reqs);
 	ev_str(sb, q->queue);			/* -q as asked */
 	ev_str(sb, q->outdir);
+	ev_str(sb, q->app);			/* -app, DEFAULT_APPLICATION */
 	ev_end(sb, start);
 }
 
@@ -149,6 +150,7 @@ ev_job_new_read(struct ev_reader *r, struct ev_job_new *x)
 		evr_strv(r, &q->res_reqs);
 	evr_str_opt(r, &q->queue);
 	evr_str_opt(r, &q->outdir);
+	evr_str_opt(r, &q->app);
 tail:
 	if (r->err)
 		return -1;
@@ -172,6 +174,7 @@ tail:
 	EMPTY_TO_NULL(q->post_exec);
 	EMPTY_TO_NULL(q->queue);
 	EMPTY_TO_NULL(q->outdir);
+	EMPTY_TO_NULL(q->app);
 	EMPTY_TO_NULL(x->env_id);
 	EMPTY_TO_NULL(x->res_req);
 #undef EMPTY_TO_NULL

@@ -142,6 +142,7 @@ GET(f_job_name)
 }
 GET(f_empty) { (void)j; }
 GET(f_project) { sb_adds(sb, j->project ? j->project : ""); }
+GET(f_app) { sb_adds(sb, j->app ? j->app : ""); }
 GET(f_priority)
 {
 	if (j->user_priority > 0)
@@ -400,6 +401,7 @@ static const struct jfield fields[] = {
 	{ "job_name", "JOB_NAME", 10, f_job_name, JI(job_name) },
 	{ "job_description", "JOB_DESCRIPTION", 17, f_empty, 0 },
 	{ "proj_name", "PROJ_NAME", 11, f_project, JI(project) },
+	{ "app", "APP", 16, f_app, JI(app) },
 	{ "job_group", "JOB_GROUP", 10, f_empty, 0 },
 	{ "job_priority", "JOB_PRIORITY", 12, f_priority, JI(user_priority) },
 	{ "dependency", "DEPENDENCY", 15, f_dependency, JI(depend_cond) },

@@ -144,6 +144,30 @@ static const char *const pend_texts[PEND_NREASONS] = {
 	    "The job array has reached its running element limit",
 	[PEND_MIGRATING] = "The migrating job is waiting to be rescheduled",
 	[PEND_REQUEUED] = "The job was requeued and waits to be rescheduled",
+	[PEND_RL_CLUSTER] =
+	    "Resource (slot) limit defined cluster-wide has been reached",
+	[PEND_RL_CLUSTER_JOBS] =
+	    "Resource (jobs) limit defined cluster-wide has been reached",
+	[PEND_RL_CLUSTER_MEM] =
+	    "Resource (mem) limit defined cluster-wide has been reached",
+	[PEND_RL_QUEUE] =
+	    "Resource (slot) limit defined on queue has been reached",
+	[PEND_RL_QUEUE_JOBS] =
+	    "Resource (jobs) limit defined on queue has been reached",
+	[PEND_RL_QUEUE_MEM] =
+	    "Resource (mem) limit defined on queue has been reached",
+	[PEND_RL_USER] = "Resource (slot) limit defined for the user or user "
+	    "group has been reached",
+	[PEND_RL_USER_JOBS] = "Resource (jobs) limit defined for the user or "
+	    "user group has been reached",
+	[PEND_RL_USER_MEM] = "Resource (mem) limit defined for the user or "
+	    "user group has been reached",
+	[PEND_RL_PROJECT] =
+	    "Resource (slot) limit defined for the project has been reached",
+	[PEND_RL_PROJECT_JOBS] =
+	    "Resource (jobs) limit defined for the project has been reached",
+	[PEND_RL_PROJECT_MEM] =
+	    "Resource (mem) limit defined for the project has been reached",
 };
 
 static const char *const host_texts[HR_NREASONS] = {
@@ -172,6 +196,12 @@ static const char *const host_texts[HR_NREASONS] = {
 	[HR_RESERVED] =
 	    "Resources reserved by other jobs: not enough left",
 	[HR_LOCKED] = "Host is locked",
+	[HR_RLIMIT_SLOT] = "Resource (slot) limit defined on host(s) and/or "
+	    "host group has been reached",
+	[HR_RLIMIT_JOBS] = "Resource (jobs) limit defined on host(s) and/or "
+	    "host group has been reached",
+	[HR_RLIMIT_MEM] = "Resource (mem) limit defined on host(s) and/or "
+	    "host group has been reached",
 };
 
 static const char *const susp_texts[SUSP_NREASONS] = {

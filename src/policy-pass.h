@@ -14,6 +14,8 @@ struct shape {
 	const struct resreq *rr;
 	const struct pol_user *user;
 	bool		 limits;	/* the user's host limits applied */
+	struct pol_rlim	*const *rlims;	/* matter only by host: */
+	bool		 rl_hosts;
 	const int	*asked;
 	int		 num_procs;
 	bool		 exclusive;
@@ -43,6 +45,16 @@ struct pass {
 	int		 nvics;
 	int		 vic_slots;	/* slots they hold, not yet taken */
 	int		*vhost;		/* ... on each host */
+	bool		 leftover;	/* a preemption freed more than the
+					 * job took */
+	/* One-slot jobs with no requirement of their own take the victims
+	 * in one order, computed once (preempt-policy.c). */
+	struct pol_job	**porder;
+	int		*pidx;		/* porder[i]'s place in vics */
+	int		 nporder;
+	int		 pcur;
+	int		*elig_pos;	/* a host's place in elig, or -1 */
+	bool		 vic_exhausted;	/* none left for the queue's hosts */
 	/* Their hosts, vics[i]'s at vexec[voff[i]] to vexec[voff[i + 1]],
 	 * and which of them this turn took: read for every preemptor, so
 	 * kept together rather than behind each job's pointer. */
@@ -69,6 +81,12 @@ bool	 pass_rusage_fits(const struct resreq *, const int *keys,
 bool	 pass_place_general(struct pass *, struct pol_job *,
 	    struct pol_decision *);
 bool	 pass_cap_full(struct pol_cluster *, struct pol_cap *, int need);
+/* A preempted job v resuming: room under its by-host lsb.resources
+ * limits that leave suspended jobs out (take_it: count it there). */
+bool	 pass_rlim_resume(struct pass *, struct pol_job *v, bool take_it);
+bool	 pass_is_plain(const struct pass *, const struct pol_job *);
+void	 pass_take(struct pass *, struct pol_job *, struct pol_host *, int n,
+	    bool exclusive);
 
 /* preempt-policy.c */
 /* May the queue whose turn it is preempt anything now? */

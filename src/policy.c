@@ -330,6 +330,172 @@ user_scratch(struct pass *p, struct pol_user *u)
 	}
 }
 
+int
+policy_rlim_need(const struct pol_rlim *r, const struct pol_job *j,
+    int nslots, int nhosts)
+{
+	if (r->kind == POL_RL_JOBS)
+		return 1;
+	if (r->kind == POL_RL_MEM)
+		return j->rl_mem * (nhosts > 0 ? nhosts : 1);
+	return nslots > 0 ? nslots : j->num_procs > 0 ? j->num_procs : 1;
+}
+
+static void
+rlim_scratch(struct pol_cluster *c, struct pol_rlim *r)
+{
+	if (r->hpass != c->pass) {
+		r->hpass = c->pass;
+		r->taker = NULL;
+		if (r->host_taken)
+			memset(r->host_taken, 0, sizeof(int) *
+			    (size_t)c->nhosts);
+	}
+	(void)pass_cap_full(c, &r->cap, 0);
+}
+
+/* What is left of a by-host limit on host h (INT_MAX: no limit). */
+static int
+rlim_host_left(struct pass *p, struct pol_rlim *r, const struct pol_host *h)
+{
+	int max;
+
+	rlim_scratch(p->c, r);
+	if (!r->per_host)
+		return r->cap.max < 0 ? INT_MAX :
+		    r->cap.max - r->cap.used - r->cap.taken;
+	if (r->host_max >= 0)
+		max = r->host_max;
+	else if (r->per_proc >= 0)
+		max = (int)num_ceil((long double)r->per_proc *
+		    (h->rr.ncpus > 0 ? h->rr.ncpus : 1));
+	else if (r->mem_pct >= 0 && h->rr.maxmem > 0)
+		max = (int)((double)r->mem_pct * h->rr.maxmem / 100);
+	else
+		return INT_MAX;
+	return max - r->host_used[h->index] - r->host_taken[h->index];
+}
+
+/* A job given n slots on host h: its share of its by-host limits. */
+static void
+rlim_take(struct pass *p, struct pol_job *j, struct pol_host *h, int n)
+{
+	for (int k = 0; k < j->nrlims; k++) {
+		struct pol_rlim *r = j->rlims[k];
+		int amt;
+
+		if (POL_RL_GLOBAL(r) || (r->hosts && !r->hosts[h->index]))
+			continue;
+		rlim_scratch(p->c, r);
+		amt = policy_rlim_need(r, j, n, 1);
+		if (r->per_host) {
+			r->host_taken[h->index] += amt;
+		} else if (r->kind != POL_RL_JOBS || r->taker != j) {
+			r->cap.taken += amt;
+			r->taker = j;
+		}
+	}
+}
+
+bool
+pass_rlim_resume(struct pass *p, struct pol_job *v, bool take_it)
+{
+	for (int k = 0; k < v->nrlims; k++) {
+		struct pol_rlim *r = v->rlims[k];
+		int tot = 0, nh = 0;
+
+		if (!r->cap.susp_free || POL_RL_GLOBAL(r))
+			continue;
+		rlim_scratch(p->c, r);
+		/* Its slots host by host: a host's slots come together. */
+		for (int i = 0, on; i < v->nexec; i += on) {
+			int h = v->exec[i], amt, left;
+
+			for (on = 1; i + on < v->nexec && v->exec[i + on] == h;)
+				on++;
+			if (h < 0 || h >= p->c->nhosts ||
+			    (r->hosts && !r->hosts[h]))
+				continue;
+			amt = policy_rlim_need(r, v, on, 1);
+			tot += on;
+			nh++;
+			if (!r->per_host)
+				continue;
+			left = rlim_host_left(p, r, p->c->hosts[h]);
+			if (take_it)
+				r->host_taken[h] += amt;
+			else if (left != INT_MAX && amt > left)
+				return false;
+		}
+		if (r->per_host || nh == 0)
+			continue;
+		if (take_it)
+			r->cap.taken += policy_rlim_need(r, v, tot, nh);
+		else if (r->cap.max >= 0 && policy_rlim_need(r, v, tot, nh) >
+		    r->cap.max - r->cap.used - r->cap.taken)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A limit over several hosts together: the candidates' rooms, taken in
+ * their order as the placement takes them, share what is left of it.
+ */
+static void
+rlim_budget(struct pass *p, struct pol_job *j, const int *cand, int *room,
+    int ncand)
+{
+	for (int k = 0; k < j->nrlims; k++) {
+		struct pol_rlim *r = j->rlims[k];
+		int left;
+
+		if (POL_RL_GLOBAL(r) || r->per_host || r->cap.max < 0 ||
+		    r->kind != POL_RL_SLOTS)
+			continue;
+		rlim_scratch(p->c, r);
+		left = r->cap.max - r->cap.used - r->cap.taken;
+		for (int i = 0; i < ncand; i++) {
+			if (r->hosts && !r->hosts[cand[i]])
+				continue;
+			if (left < 0)
+				left = 0;
+			if (room[i] > left)
+				room[i] = left;
+			left -= room[i];
+		}
+	}
+}
+
+/*
+ * The hosts' rooms were judged one by one: a limit over several hosts
+ * together must also hold for all the slots placed on them.
+ */
+static int
+rlim_shared_fit(struct pass *p, struct pol_job *j, const int *cand,
+    const int *per, int ncand)
+{
+	for (int k = 0; k < j->nrlims; k++) {
+		struct pol_rlim *r = j->rlims[k];
+		int slots = 0, nh = 0, left;
+
+		if (POL_RL_GLOBAL(r) || r->per_host || r->cap.max < 0)
+			continue;
+		for (int i = 0; i < ncand; i++)
+			if (per[i] > 0 && (!r->hosts || r->hosts[cand[i]])) {
+				slots += per[i];
+				nh++;
+			}
+		if (nh == 0)
+			continue;
+		rlim_scratch(p->c, r);
+		left = r->cap.max - r->cap.used - r->cap.taken;
+		if (policy_rlim_need(r, j, slots, nh) > left)
+			return r->hreason ? r->hreason : HR_RLIMIT_SLOT;
+	}
+	return 0;
+}
+
 /*
  * How many more slots of this job's queue and user host h may take
  * (INT_MAX: no limit), and the reason when none.
@@ -361,20 +527,46 @@ pass_limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
 		struct pol_user *u = j->user;
 		int used;
 
+		int susp = u->host_susp ? u->host_susp[i] : 0;
+		unsigned pf = p->c->preempt_for;
+
 		user_scratch(p, u);
 		used = u->host_used[i] + u->host_taken[i];
-		if (h->jl_u >= 0 && h->jl_u - used < room) {
-			room = h->jl_u - used;
+		/* PREEMPT_FOR: suspended jobs left out of JL/U, JL/P. */
+		if (h->jl_u >= 0 && h->jl_u - (used - (pf &
+		    PREEMPT_FOR_HOST_JLU ? susp : 0)) < room) {
+			room = h->jl_u - (used - (pf & PREEMPT_FOR_HOST_JLU ?
+			    susp : 0));
 			*why = HR_HOST_USER_LIMIT;
 		}
 		if (u->jl_p >= 0) {
 			/* LSF rounds the per-processor user limit up. */
 			int max = (int)num_ceil((long double)u->jl_p * host_cpus(h));
+			int n = used - (pf & PREEMPT_FOR_USER_JLP ? susp : 0);
 
-			if (max - used < room) {
-				room = max - used;
+			if (max - n < room) {
+				room = max - n;
 				*why = HR_USER_PROC_LIMIT;
 			}
+		}
+	}
+	for (int k = 0; k < j->nrlims && j->rl_hosts; k++) {
+		struct pol_rlim *r = j->rlims[k];
+		int left;
+
+		if (POL_RL_GLOBAL(r) || (r->hosts && !r->hosts[i]))
+			continue;
+		left = rlim_host_left(p, r, h);
+		if (left == INT_MAX)
+			continue;
+		/* A job counts once (JOBS) or its rusage[mem] once
+		 * (MEM) on a host, however many slots it has there. */
+		if (r->kind != POL_RL_SLOTS)
+			left = left >= policy_rlim_need(r, j, 0, 1) ?
+			    INT_MAX : 0;
+		if (left < room) {
+			room = left;
+			*why = r->hreason ? r->hreason : HR_RLIMIT_SLOT;
 		}
 	}
 	if (room < 0)
@@ -386,8 +578,8 @@ pass_limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
 bool
 pass_has_host_limits(const struct pass *p, const struct pol_job *j)
 {
-	return p->qhost_limits || (j->user && j->user->host_used &&
-	    (p->c->any_jlu || j->user->jl_p >= 0));
+	return p->qhost_limits || j->rl_hosts || (j->user &&
+	    j->user->host_used && (p->c->any_jlu || j->user->jl_p >= 0));
 }
 
 /*
@@ -473,13 +665,15 @@ shape_find(struct pass *p, const struct pol_job *j)
 
 		/*
 		 * mbatchd parses each job's -R on its own, so requirements
-		 * are compared by what they ask, and the user only matters
-		 * where per-host user limits do: a queue of many users'
+		 * are compared by what they ask, and the user (and the
+		 * lsb.resources limits) only matter where per-host limits
+		 * do: a queue of many users'
 		 * identical jobs that cannot start costs one walk of the
 		 * hosts per pass, not one per job.
 		 */
 		if (s->asked == j->asked && s->num_procs == j->num_procs &&
 		    s->exclusive == j->exclusive &&
+		    (s->rlims == j->rlims || (!s->rl_hosts && !j->rl_hosts)) &&
 		    (s->user == j->user ||
 		    (!s->limits && !pass_has_host_limits(p, j))) &&
 		    resreq_equal(s->rr, j->rr))
@@ -495,6 +689,8 @@ shape_add(struct pass *p, const struct pol_job *j)
 
 	s->rr = j->rr;
 	s->user = j->user;
+	s->rlims = j->rlims;
+	s->rl_hosts = j->rl_hosts;
 	s->limits = pass_has_host_limits(p, j);
 	s->asked = j->asked;
 	s->num_procs = j->num_procs;
@@ -559,8 +755,8 @@ pass_prefer_asked(const struct pol_job *j, int *cand, int ncand)
 	free(lv);
 }
 
-static void
-take(struct pass *p, struct pol_job *j, struct pol_host *h, int n,
+void
+pass_take(struct pass *p, struct pol_job *j, struct pol_host *h, int n,
     bool exclusive)
 {
 	h->taken += n;
@@ -569,6 +765,8 @@ take(struct pass *p, struct pol_job *j, struct pol_host *h, int n,
 		user_scratch(p, j->user);
 		j->user->host_taken[h->index] += n;
 	}
+	if (j->rl_hosts)
+		rlim_take(p, j, h, n);
 	if (exclusive)
 		h->took_exclusive = true;
 	if (p->q->accept_interval > 0)
@@ -583,10 +781,11 @@ place_plain(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		struct pol_host *h = p->c->hosts[p->elig[p->cursor]];
 
 		if (h->qreason == 0 && pass_room_reason(p, h, 1) == 0) {
+			memset(d, 0, sizeof(*d));
 			d->job = j;
 			d->slots = xmalloc(sizeof(int));
 			d->slots[0] = h->index;
-			take(p, j, h, 1, false);
+			pass_take(p, j, h, 1, false);
 			return true;
 		}
 		p->cursor++;
@@ -732,7 +931,7 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	int ncand = 0, need = j->num_procs > 0 ? j->num_procs : 1;
 	bool one_host = rr && rr->span_hosts == 1;
 	bool limits = pass_has_host_limits(p, j);
-	int got = 0;
+	int got = 0, fit;
 
 	memset(counts, 0, sizeof(counts));
 	if (need > POL_MAX_SLOTS) {
@@ -793,6 +992,8 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		for (int i = 0; i < ncand; i++)
 			room[i] = (int)(hr[cand[i]] - 1);
 		free(hr);
+		if (j->rl_hosts)
+			rlim_budget(p, j, cand, room, ncand);
 		if (rr && rr->same) {
 			/* Try each group of hosts that share the value, in
 			 * the order of their best host. */
@@ -827,7 +1028,12 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		    per) == need) {
 			got = need;
 		}
-		if (got == 0)
+		if (got == need && j->rl_hosts &&
+		    (fit = rlim_shared_fit(p, j, cand, per, ncand)) != 0) {
+			/* Each host had room; together they have not. */
+			got = 0;
+			counts[fit] += (uint32_t)ncand;
+		} else if (got == 0)
 			counts[HR_NOT_ENOUGH] += (uint32_t)ncand;
 	}
 	if (got == 0) {
@@ -836,6 +1042,7 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		free(cand);
 		return false;
 	}
+	memset(d, 0, sizeof(*d));
 	d->job = j;
 	d->slots = slots;
 	for (int i = 0; i < ncand; i++) {
@@ -843,7 +1050,7 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 
 		if (per[i] == 0)
 			continue;
-		take(p, j, h, per[i], j->exclusive);
+		pass_take(p, j, h, per[i], j->exclusive);
 		rusage_take(rr, h);
 		p->rsv_moved |= rusage_loads(rr);
 		/* Less is left: the queue's select and the thresholds,
@@ -855,8 +1062,8 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	return true;
 }
 
-static bool
-is_plain(const struct pass *p, const struct pol_job *j)
+bool
+pass_is_plain(const struct pass *p, const struct pol_job *j)
 {
 	return j->rr == NULL && j->asked == NULL && !j->exclusive &&
 	    j->num_procs <= 1 && !(p->q->rr && p->q->rr->nrusage > 0) &&
@@ -897,7 +1104,30 @@ caps_reason(struct pol_cluster *c, struct pol_job *j, struct pol_cap **which)
 			return k->reason ? k->reason : PEND_USER_LIMIT;
 		}
 	}
+	/* JOBS limits last: preemption may pass them (rlim_jobs). */
+	for (int jobs = 0; jobs < 2; jobs++)
+		for (int i = 0; i < j->nrlims; i++) {
+			struct pol_rlim *r = j->rlims[i];
+
+			if (POL_RL_GLOBAL(r) &&
+			    (r->kind == POL_RL_JOBS) == (jobs == 1) &&
+			    pass_cap_full(c, &r->cap,
+			    policy_rlim_need(r, j, 0, 1))) {
+				*which = &r->cap;
+				return r->cap.reason;
+			}
+		}
 	return 0;
+}
+
+/* Is k one of the job's JOBS limits? */
+static bool
+rlim_jobs(const struct pol_job *j, const struct pol_cap *k)
+{
+	for (int i = 0; i < j->nrlims; i++)
+		if (&j->rlims[i]->cap == k)
+			return j->rlims[i]->kind == POL_RL_JOBS;
+	return false;
 }
 
 static void
@@ -909,6 +1139,13 @@ caps_take(struct pol_job *j)
 		if (j->caps[i])
 			j->caps[i]->taken += j->caps[i]->per_job ? 1 :
 			    j->num_procs;
+	for (int i = 0; i < j->nrlims; i++) {
+		if (POL_RL_GLOBAL(j->rlims[i]))
+			j->rlims[i]->cap.taken += policy_rlim_need(j->rlims[i],
+			    j, 0, 1);
+		/* An array's next element is a job of its own. */
+		j->rlims[i]->taker = NULL;
+	}
 }
 
 /* Place one instance of j; *room is the count of eligible hosts that
@@ -921,7 +1158,7 @@ place_one(struct pass *p, struct pol_job *j, struct pol_decision *d,
 	struct shape *s;
 	uint32_t counts[HR_NREASONS];
 
-	if (is_plain(p, j)) {
+	if (pass_is_plain(p, j)) {
 		if (place_plain(p, j, d)) {
 			set_reason(j, c->pass, PEND_NONE, NULL);
 			return true;
@@ -1047,10 +1284,20 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 						goto preempted;
 					blk->preempt_failed = c->pass;
 				}
+				/* A JOBS limit (the only ones left) does not
+				 * stop a job that takes slots by preemption;
+				 * it starts over the limit (LSF's docs).
+				 * Only when no eligible host has a free slot,
+				 * so that starting means preempting. */
+				if (blk && rlim_jobs(j, blk) && n < max &&
+				    room == 0 && pass_may_preempt(p) &&
+				    try_preempt(p, j, &out[n]))
+					goto preempted;
 				set_reason(j, c->pass, r, NULL);
 				break;
 			}
-			if (n >= max || (room == 0 && !pass_may_preempt(p))) {
+			if (n >= max || (room == 0 && (p->vic_exhausted ||
+			    !pass_may_preempt(p)))) {
 				/* Nothing more fits: the rest share one
 				 * reason. */
 				queue_summary(p, counts);
@@ -1070,13 +1317,16 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 preempted:
 			/* Its victims may have freed more than it took, on
 			 * hosts the cursor and the cache had given up. */
-			p->cursor = 0;
-			p->nfailed = p->failed_next = 0;
-			room = 0;
-			for (int i = 0; i < p->nelig; i++)
-				if (pass_room_reason(p, c->hosts[p->elig[i]],
-				    1) == 0)
-					room++;
+			if (p->leftover) {
+				p->leftover = false;
+				p->cursor = 0;
+				p->nfailed = p->failed_next = 0;
+				room = 0;
+				for (int i = 0; i < p->nelig; i++)
+					if (pass_room_reason(p,
+					    c->hosts[p->elig[i]], 1) == 0)
+						room++;
+			}
 started:
 			caps_take(j);
 			n++;

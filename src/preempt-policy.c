@@ -158,11 +158,20 @@ pass_preempt_end(struct pass *p)
 	free(p->voff);
 	free(p->vexec);
 	free(p->vgone);
+	free(p->porder);
+	free(p->pidx);
+	free(p->elig_pos);
 	p->vics = NULL;
 	p->vrank = NULL;
 	p->vhost = NULL;
 	p->voff = p->vexec = NULL;
 	p->vgone = NULL;
+	p->porder = NULL;
+	p->pidx = NULL;
+	p->elig_pos = NULL;
+	p->nporder = p->pcur = 0;
+	p->leftover = false;
+	p->vic_exhausted = false;
 	p->nvics = p->vic_slots = 0;
 	p->vic_built = false;
 }
@@ -208,6 +217,10 @@ cap_share(const struct pol_job *v, const struct pol_cap *k)
 	for (int i = 0; i < POL_NCAPS; i++)
 		if (v->caps[i] == k)
 			return k->per_job ? 1 : v->num_procs;
+	/* An lsb.resources limit (its cap first in struct pol_rlim). */
+	for (int i = 0; i < v->nrlims; i++)
+		if (&v->rlims[i]->cap == k)
+			return policy_rlim_need(v->rlims[i], v, 0, 1);
 	return 0;
 }
 
@@ -423,6 +436,15 @@ set_victims(struct pass *p, struct cand *cs, int n, bool on)
 			cap->taken += (on ? -1 : 1) *
 			    (cap->per_job ? 1 : v->num_procs);
 		}
+		for (int k = 0; k < v->nrlims; k++) {
+			struct pol_rlim *r = v->rlims[k];
+
+			if (!r->cap.susp_free || !POL_RL_GLOBAL(r))
+				continue;
+			(void)pass_cap_full(c, &r->cap, 0);
+			r->cap.taken += (on ? -1 : 1) *
+			    policy_rlim_need(r, v, 0, 1);
+		}
 	}
 }
 
@@ -455,6 +477,118 @@ presorted_cand(struct pass *p, const struct resreq *rr, int *cand, int ncand,
 	return k == ncand;
 }
 
+/* A victim's best host for a one-slot job: its eligible host first in
+ * the queue's order; INT_MAX if none. */
+static int
+best_elig(const struct pass *p, const struct pol_job *v)
+{
+	int best = INT_MAX;
+
+	for (int s = 0; s < v->nexec; s++) {
+		int e = p->elig_pos[v->exec[s]];
+
+		if (e >= 0 && e < best)
+			best = e;
+	}
+	return best;
+}
+
+/*
+ * The victims in the order one-slot jobs with no requirement of their
+ * own take them (as cmp_cand, the host's place being its place in the
+ * queue's sorted eligible hosts): sorted once per queue turn, then each
+ * such job takes the next, in O(1) amortized, as place_plain takes the
+ * next free slot.
+ */
+static void
+plain_order(struct pass *p)
+{
+	struct cand *cs = xcalloc((size_t)p->nvics + 1, sizeof(*cs));
+	int n = 0;
+
+	p->elig_pos = xmalloc(sizeof(int) * (size_t)p->c->nhosts + 1);
+	for (int i = 0; i < p->c->nhosts; i++)
+		p->elig_pos[i] = -1;
+	for (int i = 0; i < p->nelig; i++)
+		p->elig_pos[p->elig[i]] = i;
+	for (int i = 0; i < p->nvics; i++) {
+		int best = best_elig(p, p->vics[i]);
+
+		if (best == INT_MAX)
+			continue;
+		cs[n].v = p->vics[i];
+		cs[n].idx = i;
+		cs[n].rank = p->vrank[i];
+		cs[n].hostpos = best;
+		cs[n].slots = 1;
+		n++;
+	}
+	cmp_flags = p->c->preempt_for & ~(unsigned)(PREEMPT_FOR_MINI_JOB |
+	    PREEMPT_FOR_OPTIMAL_MINI_JOB);
+	qsort(cs, (size_t)n, sizeof(*cs), cmp_cand);
+	p->porder = xcalloc((size_t)n + 1, sizeof(*p->porder));
+	p->pidx = xcalloc((size_t)n + 1, sizeof(*p->pidx));
+	for (int i = 0; i < n; i++) {
+		p->porder[i] = cs[i].v;
+		p->pidx[i] = cs[i].idx;
+	}
+	p->nporder = n;
+	p->pcur = 0;
+	free(cs);
+}
+
+static bool
+preempt_plain(struct pass *p, struct pol_job *j, struct pol_decision *d)
+{
+	struct pol_cluster *c = p->c;
+
+	if (p->porder == NULL)
+		plain_order(p);
+	for (; p->pcur < p->nporder; p->pcur++) {
+		struct pol_job *v = p->porder[p->pcur];
+		struct cand one;
+		int h = -1, best = INT_MAX;
+
+		if (v->victim_pass == c->pass)
+			continue;
+		/* Its first eligible host that can take a job now. */
+		for (int s = 0; s < v->nexec; s++) {
+			int e = p->elig_pos[v->exec[s]], r;
+
+			if (e < 0 || e >= best)
+				continue;
+			r = pass_room_reason(p, c->hosts[v->exec[s]], 1);
+			if (r == 0 || r == HR_FULL || r == HR_NOT_ENOUGH) {
+				best = e;
+				h = v->exec[s];
+			}
+		}
+		if (h < 0)
+			continue;
+		memset(&one, 0, sizeof(one));
+		one.v = v;
+		one.idx = p->pidx[p->pcur];
+		one.taken = true;
+		set_victims(p, &one, 1, true);
+		memset(d, 0, sizeof(*d));
+		d->job = j;
+		d->slots = xmalloc(sizeof(int));
+		d->slots[0] = h;
+		d->victims = xcalloc(2, sizeof(*d->victims));
+		d->victims[0] = v;
+		d->nvictims = 1;
+		pass_take(p, j, c->hosts[h], 1, false);
+		/* A parallel victim leaves slots for the jobs after. */
+		if (v->nexec > 1)
+			p->leftover = true;
+		p->pcur++;
+		return true;
+	}
+	/* No victim is left on a host any job of the queue could use. */
+	p->vic_exhausted = true;
+	return false;
+}
+
 bool
 pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
     struct pol_cap *cap)
@@ -471,6 +605,8 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 
 	if (j->exclusive || !pass_may_preempt(p))
 		return false;
+	if (cap == NULL && pass_is_plain(p, j))
+		return preempt_plain(p, j, d);
 	if (cap != NULL) {
 		(void)pass_cap_full(c, cap, 0);
 		capneed = cap->used + cap->taken +
@@ -614,9 +750,18 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		goto done;
 	}
 	d->victims = xcalloc((size_t)nch + 1, sizeof(*d->victims));
-	for (int i = 0; i < ncs; i++)
-		if (cs[i].taken)
-			d->victims[d->nvictims++] = cs[i].v;
+	{
+		int freed = 0;
+
+		for (int i = 0; i < ncs; i++)
+			if (cs[i].taken) {
+				d->victims[d->nvictims++] = cs[i].v;
+				freed += cs[i].v->nexec;
+			}
+		/* More freed than it took: later jobs may use it. */
+		if (freed > need)
+			p->leftover = true;
+	}
 	ok = true;
 done:
 	free(cs);
@@ -655,14 +800,31 @@ pass_resume(struct pass *p, struct pol_decision *out, int max)
 			    cap->per_job ? 1 : v->num_procs))
 				ok = false;
 		}
+		for (int k = 0; k < v->nrlims && ok; k++) {
+			struct pol_rlim *r = v->rlims[k];
+
+			if (r->cap.susp_free && POL_RL_GLOBAL(r) &&
+			    pass_cap_full(c, &r->cap, policy_rlim_need(r, v, 0,
+			    1)))
+				ok = false;
+		}
+		if (ok && v->rl_hosts)
+			ok = pass_rlim_resume(p, v, false);
 		if (!ok)
 			continue;
+		if (v->rl_hosts)
+			(void)pass_rlim_resume(p, v, true);
 		for (int s = 0; s < v->nexec; s++)
 			c->hosts[v->exec[s]]->taken++;
 		for (int k = 0; k < POL_NCAPS; k++)
 			if (v->caps[k] && v->caps[k]->susp_free)
 				v->caps[k]->taken += v->caps[k]->per_job ? 1 :
 				    v->num_procs;
+		for (int k = 0; k < v->nrlims; k++)
+			if (v->rlims[k]->cap.susp_free &&
+			    POL_RL_GLOBAL(v->rlims[k]))
+				v->rlims[k]->cap.taken += policy_rlim_need(
+				    v->rlims[k], v, 0, 1);
 		memset(&out[n], 0, sizeof(out[n]));
 		out[n].job = v;
 		out[n].resume = true;

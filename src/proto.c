@@ -149,7 +149,7 @@ PROTO_IMPL(kv_list, KV_LIST_FIELDS)
 	F(STR, post_exec) F(STR, login_shell) F(STR, from_host)		\
 	F(I64A, rlimits, LSF_RLIM_NLIMITS) F(I64, begin_time)		\
 	F(I64, term_time) F(INT, umask) F(INT, user_priority)		\
-	F(STRV, env) F(STR, outdir)
+	F(STRV, env) F(STR, outdir) F(STR, app)
 PROTO_IMPL(submit_req, SUBMIT_REQ_FIELDS)
 
 #define SUBMIT_REPLY_FIELDS(F)						\
@@ -158,7 +158,8 @@ PROTO_IMPL(submit_reply, SUBMIT_REPLY_FIELDS)
 
 #define JOB_QUERY_FIELDS(F)						\
 	F(U32, flags) F(STR, user) F(STR, queue) F(STR, host)		\
-	F(STR, job_name) F(LIST, ids, nids, job_id, 12) F(U64, fields)
+	F(STR, job_name) F(LIST, ids, nids, job_id, 12) F(U64, fields)	\
+	F(STR, app)
 PROTO_IMPL(job_query, JOB_QUERY_FIELDS)
 
 /*
@@ -295,6 +296,27 @@ PROTO_IMPL(user_info, USER_INFO_FIELDS)
 #define USER_LIST_FIELDS(F)						\
 	F(LIST, v, n, user_info, PROTO_MIN(USER_INFO_FIELDS))
 PROTO_IMPL(user_list, USER_LIST_FIELDS)
+
+#define APP_INFO_FIELDS(F)						\
+	F(STR, name) F(STR, description) F(INT, njobs) F(INT, npend)	\
+	F(INT, nrun) F(INT, nssusp) F(INT, nususp) F(INT, nrsv)		\
+	F(I64, runlimit) F(I64, cpulimit) F(I64, memlimit)		\
+	F(INT, max_job_preempt) F(INT, rerunnable) F(STR, ctl_suspend)	\
+	F(STR, ctl_resume) F(STR, ctl_terminate) F(KV, extra)
+PROTO_IMPL(app_info, APP_INFO_FIELDS)
+#define APP_LIST_FIELDS(F)						\
+	F(LIST, v, n, app_info, PROTO_MIN(APP_INFO_FIELDS))
+PROTO_IMPL(app_list, APP_LIST_FIELDS)
+
+#define LIMIT_INFO_FIELDS(F)						\
+	F(STR, name) F(STR, users) F(STR, queues) F(STR, hosts)		\
+	F(STR, projects) F(INT, slots_used) F(INT, slots_max)		\
+	F(INT, mem_used) F(INT, mem_max) F(INT, jobs_used)		\
+	F(INT, jobs_max)
+PROTO_IMPL(limit_info, LIMIT_INFO_FIELDS)
+#define LIMIT_LIST_FIELDS(F)						\
+	F(LIST, v, n, limit_info, PROTO_MIN(LIMIT_INFO_FIELDS))
+PROTO_IMPL(limit_list, LIMIT_LIST_FIELDS)
 
 #define WAIT_REPLY_FIELDS(F)	F(INT, value)
 PROTO_IMPL(wait_reply, WAIT_REPLY_FIELDS)
@@ -518,7 +540,10 @@ static const struct {
 	N(MSG_SBD_RESTART), N(MSG_LIM_SHUTDOWN), N(MSG_LIM_LOCK),
 	N(MSG_LIM_UNLOCK), N(MSG_LIM_EXCL_HOSTS), N(MSG_USER_QUERY),
 	N(MSG_WAIT_QUERY), N(MSG_USER_LIST), N(MSG_WAIT_REPLY),
+	N(MSG_APP_QUERY), N(MSG_APP_LIST),
 	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD),
+	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD), N(MSG_LIMIT_QUERY),
+	N(MSG_LIMIT_LIST),
 #undef N
 };
 
@@ -570,6 +595,8 @@ static const char *const errmsgs[LSBE_NERR] = {
 	[LSBE_SBD_UNREACH] = "Slave batch daemon (sbatchd) is unreachable",
 	[LSBE_BAD_UGROUP] = "Bad user group name",
 	[LSBE_UGROUP_MEMBER] = "User not in the specified user group",
+	/* bsub -app, bapp: the name is not a profile (wording unverified). */
+	[LSBE_BAD_APP] = "Application profile does not exist",
 	/* After a context 'Error in select section: Error near "x" '. */
 	[LSBE_BAD_RESNAME] = "incorrect section name, resource name, or "
 	    "resource function name",

@@ -47,7 +47,8 @@
  * suspended first (out of their queue's running list into its preempted
  * list; their host slots, and their share of a user's MAX_JOBS, freed),
  * a resume decision puts one back; a suspended job's run time stands
- * still.  TERMINATE_WHEN, MAX_JOB_PREEMPT and brun are not simulated.
+ * still.  TERMINATE_WHEN, MAX_JOB_PREEMPT, brun, application profiles
+ * and lsb.resources limits are not simulated.
  * The drain counts preemptions, flip-flops (a job preempted by one it
  * preempted earlier) and superfluous victims (one without which the
  * other victims and the free slots of the hosts chosen still give the
@@ -642,6 +643,8 @@ attach_limits(struct sjob *j, struct squeue *q)
 			    sizeof(int));
 			u->pu.host_taken = xcalloc((size_t)nhosts + 1,
 			    sizeof(int));
+			u->pu.host_susp = xcalloc((size_t)nhosts + 1,
+			    sizeof(int));
 		}
 		j->pj.user = &u->pu;
 	}
@@ -824,6 +827,9 @@ account(struct sjob *j, int sign)
 		q->host_used[j->slots[k]] += sign;
 		if (j->user->pu.host_used)
 			j->user->pu.host_used[j->slots[k]] += sign;
+		/* Those PREEMPT_FOR may leave out of JL/U and JL/P. */
+		if (j->user->pu.host_susp && j->slots_free)
+			j->user->pu.host_susp[j->slots[k]] += sign;
 	}
 	q->qcap.used += sign * n;
 	for (int k = 0; k < POL_NCAPS; k++) {

@@ -129,6 +129,7 @@ share(struct job *parent, struct job *e)
 	e->options2 = parent->options2;
 	e->from_host = parent->from_host;
 	e->project = parent->project;
+	e->app = parent->app;
 	e->sub_cwd = parent->sub_cwd;
 	e->sub_home = parent->sub_home;
 	e->command = parent->command;
@@ -148,6 +149,10 @@ share(struct job *parent, struct job *e)
 	e->pj.nasked = parent->pj.nasked;
 	memcpy(e->pj.caps, parent->pj.caps, sizeof(e->pj.caps));
 	e->pj.user = parent->pj.user;
+	e->pj.rlims = parent->pj.rlims;
+	e->pj.nrlims = parent->pj.nrlims;
+	e->pj.rl_hosts = parent->pj.rl_hosts;
+	e->pj.rl_mem = parent->pj.rl_mem;
 	e->pj.blocked = parent->pj.blocked;
 	e->pj.eligible_time = parent->pj.eligible_time;
 	e->pj.eligible_reason = parent->pj.eligible_reason;

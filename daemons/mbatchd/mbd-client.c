@@ -38,6 +38,8 @@ static const struct {
 	{ MSG_JOB_PEEK,		peek_handle,	false },
 	{ MSG_USER_QUERY,	query_users,	false },
 	{ MSG_WAIT_QUERY,	query_wait,	false },
+	{ MSG_APP_QUERY,	query_apps,	false },
+	{ MSG_LIMIT_QUERY,	query_limits,	false },
 	/* Queue administrators have some of it: admin_handle checks. */
 	{ MSG_ADMIN,		admin_handle,	false },
 };

@@ -416,7 +416,14 @@ do_force(struct job *j, struct ctl *c)
 bool
 job_rerunnable(const struct job *j)
 {
-	return (j->options & SUB_RERUNNABLE) || j->queue->conf->rerunnable;
+	const struct app_conf *a = job_app(j);
+
+	/* The job's -r, else its profile's RERUNNABLE, else its queue's. */
+	if (j->options & SUB_RERUNNABLE)
+		return true;
+	if (a != NULL && a->rerunnable >= 0)
+		return a->rerunnable == 1;
+	return j->queue->conf->rerunnable;
 }
 
 void
@@ -604,6 +611,35 @@ load_allows(struct mhost *h, const struct job *j)
 }
 
 /*
+ * A job that holds no slot while suspended (preemption is configured)
+ * may run again only where its hosts have its slots free, and within
+ * the limits that did not count it.
+ */
+static bool
+slots_back(const struct job *j)
+{
+	if (!j->slots_free)
+		return true;
+	for (int i = 0; i < POL_NCAPS; i++) {
+		const struct pol_cap *k = j->pj.caps[i];
+
+		if (k && k->susp_free && k->max >= 0 && k->used +
+		    (k->per_job ? 1 : j->pj.num_procs) > k->max)
+			return false;
+	}
+	for (int i = 0; i < j->nexec; i++) {
+		const struct pol_host *ph = &j->exec[i]->ph;
+		int n = 0;
+
+		for (int k = 0; k < j->nexec; k++)
+			n += j->exec[k] == j->exec[i];
+		if (ph->max_slots >= 0 && ph->max_slots - ph->used_slots < n)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Resume what the system may resume: jobs bresumed by their users, and
  * jobs whose queue's run window has opened again, when their host is
  * within its scheduling thresholds.  One job per host per turn, as the
@@ -635,7 +671,7 @@ resume_pass(void)
 		if (done == NULL)
 			done = xcalloc((size_t)mbd->nhosts + 1, sizeof(bool));
 		if (done[h->index] || h->sbd == NULL ||
-		    (!j->no_susp && !load_allows(h, j)))
+		    (!j->no_susp && !load_allows(h, j)) || !slots_back(j))
 			continue;
 		done[h->index] = true;
 		j->resume_sent = true;

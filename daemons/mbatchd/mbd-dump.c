@@ -76,6 +76,8 @@ dump_job(struct strbuf *sb, const struct job *j)
 	    j->options, j->options2, s(j->job_name), s(j->out_file),
 	    s(j->err_file), s(j->res_req), j->pj.num_procs,
 	    (long long)j->submit_time, j->run_count);
+	if (j->app)
+		sb_addf(sb, " app=%s", j->app);
 	sb_addf(sb, " exec=");
 	for (int i = 0; i < j->nexec; i++)
 		sb_addf(sb, "%s%s", i ? "," : "", j->exec[i]->name);
@@ -96,6 +98,9 @@ dump_job(struct strbuf *sb, const struct job *j)
 		sb_addf(sb, " ssusp_since=%lld", (long long)j->ssusp_since);
 	if (j->kill_asked)
 		sb_addf(sb, " kill_asked=1");
+	if (j->npreempt || j->preempt_kill || j->slots_free)
+		sb_addf(sb, " npreempt=%d preempt_kill=%d slots_free=%d",
+		    j->npreempt, j->preempt_kill, j->slots_free);
 	if (j->sig_pending)
 		sb_addf(sb, " sig_pending=%d/%d", j->pending_sig,
 		    j->pending_reason);
@@ -103,6 +108,18 @@ dump_job(struct strbuf *sb, const struct job *j)
 	if (JOB_IS_PARENT(j))
 		dump_array(sb, j->arr);
 	sb_addc(sb, '\n');
+}
+
+static void
+dump_list(struct strbuf *sb, const char *what, const struct pol_list *l)
+{
+	sb_addf(sb, "%s", what);
+	for (const struct pol_job *p = l->head; p; p = p->rnext) {
+		const struct job *j = JOB_OF_PJ(p);
+
+		sb_addf(sb, "%s%lld[%d]", p == l->head ? "" : ",",
+		    (long long)j->jobid, j->idx);
+	}
 }
 
 static void
@@ -118,6 +135,9 @@ dump_queue(struct strbuf *sb, const struct mqueue *q)
 		sb_addf(sb, "%s%lld[%d]", p == q->pq.head ? "" : ",",
 		    (long long)j->jobid, j->idx);
 	}
+	/* What preemption sees: its running and its preempted jobs. */
+	dump_list(sb, " running=", &q->pq.running);
+	dump_list(sb, " preempted=", &q->pq.preempted);
 	sb_addc(sb, '\n');
 }
 

@@ -1,6 +1,7 @@
 /*
  * Resource limits and the termination deadline.  A job's limit is its
- * own (bsub -W, -c, -M), else its queue's default, else its queue's
+ * own (bsub -W, -c, -M), else its application profile's (held to its
+ * queue's maximum), else its queue's default, else its queue's
  * maximum: the values the execution host enforces and bjobs -l shows.
  * The execution host enforces them while the job runs; a job still
  * pending at its deadline (bsub -t) is ended here.
@@ -22,10 +23,25 @@ queue_value(const struct limit_pair *lp, int64_t scale)
 	return DEFAULT_RLIMIT;
 }
 
+/*
+ * The profile's value in place of the queue's default: LSF's profile
+ * limits override the queue's soft limits, never its hard ones.
+ */
+static int64_t
+app_value(long long v, const struct limit_pair *qmax, int64_t scale)
+{
+	if (v <= 0)
+		return DEFAULT_RLIMIT;
+	if (qmax != NULL && qmax->max > 0 && qmax->max < v)
+		v = qmax->max;
+	return v * scale;
+}
+
 void
 job_limits(const struct job *j, int64_t rl[LSF_RLIM_NLIMITS])
 {
 	const struct queue_conf *qc = j->queue ? j->queue->conf : NULL;
+	const struct app_conf *a = job_app(j);
 
 	/* 0 is a limit (-C 0: no core file); DEFAULT_RLIMIT is none.  Run,
 	 * CPU and memory limits of 0 mean none, as their queues' do. */
@@ -34,6 +50,17 @@ job_limits(const struct job *j, int64_t rl[LSF_RLIM_NLIMITS])
 		    (j->x->rlimits[i] == 0 && i != LSF_RLIMIT_RUN &&
 		    i != LSF_RLIMIT_CPU && i != LSF_RLIMIT_RSS)) ?
 		    j->x->rlimits[i] : DEFAULT_RLIMIT;
+	if (a != NULL) {
+		if (rl[LSF_RLIMIT_RUN] <= 0)
+			rl[LSF_RLIMIT_RUN] = app_value(a->runlimit,
+			    qc ? &qc->runlimit : NULL, 60);
+		if (rl[LSF_RLIMIT_CPU] <= 0)
+			rl[LSF_RLIMIT_CPU] = app_value(a->cpulimit,
+			    qc ? &qc->cpulimit : NULL, 60);
+		if (rl[LSF_RLIMIT_RSS] <= 0)
+			rl[LSF_RLIMIT_RSS] = app_value(a->memlimit,
+			    qc ? &qc->memlimit : NULL, 1);
+	}
 	if (qc == NULL)
 		return;
 	/* Queue time limits are minutes, memory is KB. */

@@ -44,15 +44,6 @@ preempt_configure(void)
 	free(qc);
 }
 
-/* MAX_JOB_PREEMPT: lsb.applications, else lsb.queues, else lsb.params.
- * (Until application profiles: none.) */
-int
-job_max_preempt(const struct job *j)
-{
-	(void)j;
-	return -1;
-}
-
 void
 preempt_lists(struct job *j, int sign)
 {

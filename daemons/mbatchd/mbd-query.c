@@ -103,6 +103,7 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 		ji->command = longform ? job_command(j) :
 		    (j->command ? xstrdup(j->command) : NULL);
 	ji->project = (char *)j->project;
+	ji->app = (char *)j->app;
 	ji->cwd = (char *)(j->x && j->x->cwd_req ? j->x->cwd_req : j->sub_cwd);
 	ji->sub_home = (char *)j->sub_home;
 	ji->out_file = j->out_file;
@@ -249,6 +250,8 @@ job_wanted(const struct jq *jq, const struct jref *r, bool by_id)
 	if (jq->q.queue && strcmp(j->queue->name, jq->q.queue) != 0)
 		return false;
 	if (jq->q.job_name && !job_name_matches(j, jq->q.job_name))
+		return false;
+	if (jq->q.app && (j->app == NULL || strcmp(j->app, jq->q.app) != 0))
 		return false;
 	if (jq->on_host && !job_on_hosts(j, jq->on_host))
 		return false;
@@ -850,6 +853,10 @@ query_params(struct conn *c, uint32_t seq, struct rbuf *r)
 		kv_int(&kv, "MAX_PEND_JOBS", p->max_pend_jobs);
 	if (p->max_sbd_conns > 0)
 		kv_int(&kv, "MAX_SBD_CONNS", p->max_sbd_conns);
+	if (p->max_job_preempt > 0)
+		kv_int(&kv, "MAX_JOB_PREEMPT", p->max_job_preempt);
+	if (p->default_application != NULL)
+		kv_add(&kv, "DEFAULT_APPLICATION", p->default_application);
 	/* Everything else the file sets, as written. */
 	for (size_t i = 0; i < p->keys.n; i++)
 		if (!strv_contains(&kv.keys, p->keys.v[i]))

@@ -30,6 +30,7 @@ job_fill_new(struct job *j, struct ev_job_new *ev, struct mqueue *q)
 	j->umask = r->umask;
 	j->from_host = intern(r->from_host);
 	j->project = intern(r->project ? r->project : "default");
+	j->app = r->app ? intern(r->app) : NULL;
 	j->sub_cwd = intern(r->sub_cwd);
 	j->sub_home = intern(r->sub_home);
 	j->job_name = r->job_name ? xstrdup(r->job_name) : NULL;

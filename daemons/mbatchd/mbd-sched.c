@@ -67,6 +67,8 @@ fill_paths(struct job *j, struct job_spec *s)
 static void
 fill_spec(struct job *j, struct job_spec *s)
 {
+	const struct app_conf *a;
+
 	job_spec_init(s);
 	s->jobid = j->jobid;
 	s->idx = j->idx;
@@ -113,6 +115,15 @@ fill_spec(struct job *j, struct job_spec *s)
 	s->ctl_suspend = j->queue->conf->jobctl.op[JOBCTL_SUSPEND].text;
 	s->ctl_resume = j->queue->conf->jobctl.op[JOBCTL_RESUME].text;
 	s->ctl_terminate = j->queue->conf->jobctl.op[JOBCTL_TERMINATE].text;
+	/* The profile's SUSPEND_CONTROL and the others override them. */
+	if ((a = job_app(j)) != NULL) {
+		if (a->jobctl.op[JOBCTL_SUSPEND].text != NULL)
+			s->ctl_suspend = a->jobctl.op[JOBCTL_SUSPEND].text;
+		if (a->jobctl.op[JOBCTL_RESUME].text != NULL)
+			s->ctl_resume = a->jobctl.op[JOBCTL_RESUME].text;
+		if (a->jobctl.op[JOBCTL_TERMINATE].text != NULL)
+			s->ctl_terminate = a->jobctl.op[JOBCTL_TERMINATE].text;
+	}
 }
 
 void

@@ -643,6 +643,8 @@ account(struct job *j, int sign)
 		if (k && !(k->susp_free && j->slots_free))
 			k->used += sign * (k->per_job ? 1 : n);
 	}
+	if (j->pj.nrlims > 0)
+		rlimits_account(j, sign);
 	user_host_slots(j, sign);
 	for (int i = 0; i < j->nexec; i++) {
 		struct mhost *h = j->exec[i];
@@ -1092,4 +1094,5 @@ state_init(void)
 	hosts_init();
 	queues_init();
 	state_lists_rebuild();
+	rlimits_configure();
 }

@@ -459,6 +459,13 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 			goto refuse;
 		}
 	}
+	/* -app, else DEFAULT_APPLICATION (checked when it was read). */
+	if (r->app == NULL && mbd->conf.params.default_application != NULL)
+		r->app = xstrdup(mbd->conf.params.default_application);
+	if (r->app != NULL && config_app(&mbd->conf, r->app) == NULL) {
+		verdict_set(&v, LSBE_BAD_APP, r->app, NULL);
+		goto refuse;
+	}
 	candidates(r, &cands);
 	for (size_t i = 0; i < cands.n; i++) {
 		struct mqueue *cq = queue_find(cands.v[i]);

@@ -173,10 +173,12 @@ user_configure(struct muser *u)
 		size_t n = (size_t)mbd->nhosts + 1;
 
 		u->pu.host_used = xrealloc(u->pu.host_used, n * sizeof(int));
+		u->pu.host_susp = xrealloc(u->pu.host_susp, n * sizeof(int));
 		u->pu.host_taken = xrealloc(u->pu.host_taken,
 		    n * sizeof(int));
 		for (size_t i = (size_t)u->nhosts; i < n; i++)
-			u->pu.host_used[i] = u->pu.host_taken[i] = 0;
+			u->pu.host_used[i] = u->pu.host_susp[i] =
+			    u->pu.host_taken[i] = 0;
 		u->nhosts = mbd->nhosts;
 	}
 }
@@ -221,6 +223,7 @@ job_attach_limits(struct job *j)
 		j->pj.caps[n++] = &u->groups[i]->cap;
 	/* The per-host counts only matter with a per-host user limit. */
 	j->pj.user = mbd->pc.any_jlu || u->pu.jl_p >= 0 ? &u->pu : NULL;
+	rlimits_attach(j);
 }
 
 /* Slots of a started job, by user and host (JL/U, JL/P). */
@@ -231,6 +234,10 @@ user_host_slots(struct job *j, int sign)
 
 	for (int i = 0; i < j->nexec; i++)
 		u->pu.host_used[j->exec[i]->index] += sign;
+	/* Those PREEMPT_FOR may leave out of JL/U and JL/P. */
+	if (j->slots_free)
+		for (int i = 0; i < j->nexec; i++)
+			u->pu.host_susp[j->exec[i]->index] += sign;
 }
 
 /* After reconfig: limits may have changed; counts stay. */
@@ -270,6 +277,7 @@ jobs_reattach_limits(void)
 		job_set_status(j, JOB_STAT_NULL);
 	}
 	users_reconfigure();
+	rlimits_configure();
 	n = 0;
 	for (j = mbd->jobs_head; j; j = j->next) {
 		job_attach_limits(j);

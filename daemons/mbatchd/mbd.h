@@ -26,9 +26,13 @@
  *	mbd-array.c	job arrays: the parent and its elements
  *	mbd-depend.c	bsub -w conditions, judged before each pass
  *	mbd-mig.c	MIG: migrating jobs system-suspended too long
+ *	mbd-preempt.c	preemption: victims suspended or ended, resumed
  *	mbd-users.c	users' and queues' job slot limits for the policy
+ *	mbd-rlimits.c	lsb.resources limits: counts, the policy's view,
+ *			blimits
  *	mbd-reserve.c	rusage[] reservations of running jobs
  *	mbd-modify.c	bmod
+ *	mbd-apps.c	application profiles: a job's, its MAX_JOB_PREEMPT; bapp
  *
  * Every request is handled in one turn of the event loop; records go to
  * the log buffer, replies to the outbox.  At the end of the turn (a low-
@@ -134,6 +138,8 @@ struct job {
 	struct mqueue	*queue;
 	const char	*from_host;	/* interned */
 	const char	*project;	/* interned */
+	const char	*app;		/* interned application profile, NULL:
+					 * none; kept when the profile goes */
 	const char	*sub_cwd;	/* interned */
 	const char	*sub_home;	/* interned */
 	char		*job_name;
@@ -427,6 +433,16 @@ void	 reserve_drop(struct job *);
 /* Sum the reservations of running jobs into each host's pol_host. */
 void	 reserve_pass(int64_t now);
 
+/* mbd-rlimits.c */
+/* From the configuration (at start, and by reconfig with every job out
+ * of the slot accounting). */
+void	 rlimits_configure(void);
+/* The limits that apply to the job (from job_attach_limits). */
+void	 rlimits_attach(struct job *);
+/* A started job's share in or out (from account()). */
+void	 rlimits_account(struct job *, int sign);
+void	 query_limits(struct conn *, uint32_t seq, struct rbuf *);
+
 /* mbd-users.c */
 void	 job_attach_limits(struct job *);
 void	 user_host_slots(struct job *, int sign);
@@ -475,8 +491,6 @@ void	 preempt_set_exec(struct job *);
 /* A host's report on a job mbatchd preempted or resumed: true when
  * handled here (apply_suspension leaves it). */
 bool	 preempt_host_report(struct job *, const struct job_status *);
-/* MAX_JOB_PREEMPT that applies to the job; -1 none. */
-int	 job_max_preempt(const struct job *);
 
 /* mbd-susp.c: a started job's load policy to its host (sbd-load.c). */
 void	 job_susp_send(struct job *);
@@ -663,6 +677,16 @@ void	 job_limits(const struct job *, int64_t rl[LSF_RLIM_NLIMITS]);
 void	 job_limits_send(struct job *);
 /* Pending jobs whose -t deadline has come end EXIT, TERM_DEADLINE. */
 void	 deadline_pass(int64_t now);
+
+/* mbd-apps.c: application profiles (lsb.applications) and jobs. */
+/* The job's profile as configured now; NULL without one, or when the
+ * profile has gone from the configuration (the job keeps its name). */
+const struct app_conf *job_app(const struct job *);
+/* How many times the job may be preempted: its profile's
+ * MAX_JOB_PREEMPT, else its queue's, else lsb.params'; -1 unlimited. */
+int	 job_max_preempt(const struct job *);
+/* bapp */
+void	 query_apps(struct conn *, uint32_t seq, struct rbuf *);
 
 /* mbd-prepost.c */
 #define PREEXEC_RETRY_INTERVAL	5	/* seconds before a new try */

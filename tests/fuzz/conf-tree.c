@@ -51,6 +51,9 @@ static const struct {
 	    "RUN_WINDOW = 5:19:00-1:8:30\nEnd Queue\n"
 	    "Begin Queue\nQUEUE_NAME = short\nUSERS = staff\n"
 	    "RUNLIMIT = 10 60\nMEMLIMIT = 100 2G\nEnd Queue\n" },
+	{ CONF_TREE_LSB "lsb.applications",
+	    "Begin Application\nNAME = fluent\nRUNLIMIT = 30\n"
+	    "SUSPEND_CONTROL = SIGTSTP\nEnd Application\n" },
 };
 
 static char	*top;
@@ -167,6 +170,8 @@ use(const struct lsf_config *cfg)
 	strv_push(&in, "~hostA");
 	config_expand_hosts(cfg, &in, &out, &bad);
 	(void)config_is_admin(cfg, "lsfadmin");
+	for (int i = 0; i < cfg->napps; i++)
+		(void)config_app(cfg, cfg->apps[i].name);
 	strv_release(&in);
 	strv_release(&out);
 	strv_release(&bad);

@@ -181,8 +181,8 @@ err=$(bsub -W 0 true 2>&1)
 expect_eq "-W 0" "0: Bad time specification. Job not submitted." "$err"
 err=$(bsub -zz true 2>&1 | head -n 1)
 expect_eq "an unknown option" "bsub: command line: bad option -zz" "$err"
-err=$(bsub -app x true 2>&1)
-expect_eq "an option not done yet" "bsub: option -app is not supported \
+err=$(bsub -sla x true 2>&1)
+expect_eq "an option not done yet" "bsub: option -sla is not supported \
 by this version
 Bad argument. Job not submitted." "$err"
 err=$(printf '#BSUB -x stray\n#BSUB -sp x\ntrue\n' | bsub 2>&1)

@@ -27,6 +27,23 @@ QUEUE_NAME = ls
 PRIORITY = 5
 r1m = 0.5/1.0
 End Queue
+
+Begin Queue
+QUEUE_NAME = victim
+PRIORITY = 3
+PREEMPTION = PREEMPTABLE
+End Queue
+
+Begin Queue
+QUEUE_NAME = pre
+PRIORITY = 60
+End Queue
+EOT
+cat >"$LSB_CONF/lsb.applications" <<EOT
+Begin Application
+NAME = fluent
+RUNLIMIT = 100
+End Application
 EOT
 # hostb takes a third job, suspended by its load.
 sed -i 's/^default /hostb      3\n&/' "$LSB_CONF/lsb.hosts"
@@ -91,6 +108,18 @@ load_susp() {
 }
 check "statedump shows its reason and load index" wait_for load_susp
 
+# Preemption on hosta: with preemption configured r1 (USUSP) holds no
+# slot there, so v1 runs beside r2; x1 of a higher queue preempts it.
+v1=$(submit -m hosta -q victim -o /dev/null sleep $S)
+wait_for job_is "$v1" RUN
+x1=$(submit -m hosta -q pre -o /dev/null sleep $S)
+wait_for job_is "$x1" RUN
+check "the victim job is preempted" job_is "$v1" SSUSP
+preempted() {
+	badmin statedump | grep -q "^job $v1\\[0\\] status=0x8 .* susp=8/$x1 .* npreempt=1 "
+}
+check "statedump shows the preemption" wait_for preempted
+
 # Pending jobs, with every queue inactive so that they stay so: held,
 # released, reordered, modified, switched; one forced to run on hostc's
 # free slot, which exits with a REQUEUE_EXIT_VALUES code and so pends
@@ -106,6 +135,8 @@ p4=$(submit -o /dev/null sleep $S)
 # -m with a group, "others" and levels; -outdir with patterns.
 p5=$(submit -m "all+1 ~hosta hostc+2 others" -outdir "od/%J_%I" \
     -o /dev/null sleep $S)
+# An application profile (the JOB_NEW field).
+p6=$(submit -app fluent -o /dev/null sleep $S)
 btop "$p4" >/dev/null 2>&1
 bbot "$p1" >/dev/null 2>&1
 bmod -J renamed "$p2" >/dev/null
@@ -155,6 +186,8 @@ else
 	diff "$T_DIR/dump.before" "$T_DIR/dump.after" | head -n 40 | sed 's/^/#   /'
 fi
 expect_match "the dump holds every job" "^job $dep\\[0\\]" "$after"
+expect_match "... and a job's application profile" \
+    "^job $p6\\[0\\] .* app=fluent " "$after"
 
 bkill 0 >/dev/null 2>&1
 finish

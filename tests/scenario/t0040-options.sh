@@ -11,7 +11,7 @@ cluster_start
 cd "$T_DIR/jobs"
 
 # (-outdir is an option since; t0047 tests it.)
-for o in "-jsdl /tmp" -ti -tty -hl -Is "-app x" "-sla x"; do
+for o in "-jsdl /tmp" -ti -tty -hl -Is "-sla x"; do
 	name=${o%% *}
 	err=$(bsub $o true 2>&1)
 	rc=$?
@@ -43,7 +43,7 @@ refused() {
 	expect_eq "$cmd $opt: exit 255" 255 "$rc"
 }
 refused bjobs -psum
-refused bjobs -app x
+refused bjobs -sla x
 refused bjobs -Jd x
 refused bkill -stat run
 refused bkill -app x 0

@@ -81,14 +81,14 @@ static const struct {
 	    "2147483648: Bad argument" },
 	{ "-zz", NULL, BSUB_OPTS_BAD_OPTION, "-zz" },
 	{ "-q", NULL, BSUB_OPTS_BAD_OPTION, "-q" },
-	{ "-app", "x", BSUB_OPTS_UNSUPPORTED, "-app" },
+	{ "-sla", "x", BSUB_OPTS_UNSUPPORTED, "-sla" },
 	/* Refused by name, never split into shorter options (issue 19). */
 	{ "-jsdl", "/tmp", BSUB_OPTS_UNSUPPORTED, "-jsdl" },
 	{ "-ti", NULL, BSUB_OPTS_UNSUPPORTED, "-ti" },
 	{ "-tty", NULL, BSUB_OPTS_UNSUPPORTED, "-tty" },
 	{ "-hl", NULL, BSUB_OPTS_UNSUPPORTED, "-hl" },
 	{ "-Is", NULL, BSUB_OPTS_UNSUPPORTED, "-Is" },
-	{ "-appfoo", NULL, BSUB_OPTS_UNSUPPORTED, "-app" },
+	{ "-slafoo", NULL, BSUB_OPTS_UNSUPPORTED, "-sla" },
 	{ "-h", NULL, BSUB_OPTS_HELP, NULL },
 	{ "-V", NULL, BSUB_OPTS_VERSION, NULL },
 };

@@ -60,10 +60,17 @@ write_conf(void)
 	    "HOSTNAME model type server RESOURCES\nhosta ! ! 1 ()\n"
 	    "hostb ! ! 1 ()\nEnd Host\n");
 	write_file(lsb, "lsb.params", "Begin Parameters\n"
-	    "DEFAULT_QUEUE = normal\nEnd Parameters\n");
+	    "DEFAULT_QUEUE = normal\nMAX_JOB_PREEMPT = 9\nEnd Parameters\n");
 	write_file(lsb, "lsb.queues", "Begin Queue\nQUEUE_NAME = normal\n"
 	    "PRIORITY = 30\nEnd Queue\n\nBegin Queue\nQUEUE_NAME = migq\n"
-	    "PRIORITY = 30\nMIG = 1\nEnd Queue\n");
+	    "PRIORITY = 30\nMIG = 1\nEnd Queue\n\nBegin Queue\n"
+	    "QUEUE_NAME = pq\nPRIORITY = 30\nMAX_JOB_PREEMPT = 4\n"
+	    "RUNLIMIT = 5 10\nMEMLIMIT = 1000\nRERUNNABLE = yes\n"
+	    "End Queue\n");
+	write_file(lsb, "lsb.applications", "Begin Application\nNAME = a2\n"
+	    "MAX_JOB_PREEMPT = 2\nRUNLIMIT = 20\nMEMLIMIT = 500\n"
+	    "RERUNNABLE = no\nSUSPEND_CONTROL = SIGTSTP\nEnd Application\n"
+	    "\nBegin Application\nNAME = a0\nEnd Application\n");
 	write_file(lsb, "lsb.hosts", "Begin Host\nHOST_NAME MXJ\n"
 	    "default 2\nEnd Host\n");
 	write_file(lsb, "lsb.users", "");
@@ -153,7 +160,8 @@ apply_from(size_t start)
 
 /* bsub: a JOB_NEW record, applied as replay applies it. */
 static struct job *
-submit_to(int64_t jobid, const char *queue, int options, bool hold)
+submit_app(int64_t jobid, const char *queue, int options, bool hold,
+    const char *app)
 {
 	struct ev_job_new ev;
 	struct strbuf sb = STRBUF_INIT;
@@ -170,6 +178,7 @@ submit_to(int64_t jobid, const char *queue, int options, bool hold)
 	ev.req.command = "sleep 60";
 	ev.req.user_priority = -1;
 	ev.req.options2 = hold ? SUB2_HOLD : 0;
+	ev.req.app = (char *)app;
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		ev.req.rlimits[i] = DEFAULT_RLIMIT;
 	ev_job_new_write(&sb, ev.submit_time, &ev);
@@ -177,6 +186,12 @@ submit_to(int64_t jobid, const char *queue, int options, bool hold)
 	sb_release(&sb);
 	apply_from(start);
 	return job_find(jobid, 0);
+}
+
+static struct job *
+submit_to(int64_t jobid, const char *queue, int options, bool hold)
+{
+	return submit_app(jobid, queue, options, hold, NULL);
 }
 
 static struct job *
@@ -476,6 +491,61 @@ START_TEST(test_mig_pass)
 }
 END_TEST
 
+/*
+ * Application profiles: MAX_JOB_PREEMPT of the profile, else the
+ * queue's, else lsb.params'; the profile's limits in place of the
+ * queue's defaults, held to its maxima; its RERUNNABLE over the queue's,
+ * bsub -r over both.  The profile's name survives replay.
+ */
+START_TEST(test_app_profile)
+{
+	struct job *plain = submit_to(21, "normal", 0, true);
+	struct job *inq = submit_to(22, "pq", 0, true);
+	struct job *both = submit_app(23, "pq", 0, true, "a2");
+	struct job *empty = submit_app(24, "normal", 0, true, "a0");
+	struct job *app = submit_app(25, "normal", 0, true, "a2");
+	struct job *r = submit_app(26, "pq", SUB_RERUNNABLE, true, "a2");
+	int64_t rl[LSF_RLIM_NLIMITS];
+
+	ck_assert_ptr_null(plain->app);
+	ck_assert_str_eq(both->app, "a2");
+	ck_assert_ptr_nonnull(job_app(both));
+	ck_assert_int_eq(job_max_preempt(plain), 9);
+	ck_assert_int_eq(job_max_preempt(inq), 4);
+	ck_assert_int_eq(job_max_preempt(both), 2);
+	ck_assert_int_eq(job_max_preempt(empty), 9);
+	ck_assert_int_eq(job_max_preempt(app), 2);
+
+	job_limits(plain, rl);
+	ck_assert_int_eq(rl[LSF_RLIMIT_RUN], DEFAULT_RLIMIT);
+	job_limits(inq, rl);
+	ck_assert_int_eq(rl[LSF_RLIMIT_RUN], 5 * 60);
+	job_limits(app, rl);
+	ck_assert_int_eq(rl[LSF_RLIMIT_RUN], 20 * 60);
+	ck_assert_int_eq(rl[LSF_RLIMIT_RSS], 500);
+	/* The queue's maxima (10 minutes, 1000 KB) bound the profile's. */
+	job_limits(both, rl);
+	ck_assert_int_eq(rl[LSF_RLIMIT_RUN], 10 * 60);
+	ck_assert_int_eq(rl[LSF_RLIMIT_RSS], 500);
+	job_limits(empty, rl);
+	ck_assert_int_eq(rl[LSF_RLIMIT_RUN], DEFAULT_RLIMIT);
+
+	ck_assert(!job_rerunnable(plain));
+	ck_assert(job_rerunnable(inq));
+	ck_assert(!job_rerunnable(both));
+	ck_assert(job_rerunnable(r));
+
+	/* Nothing configured anywhere: unlimited. */
+	mbd->conf.params.max_job_preempt = -1;
+	ck_assert_int_eq(job_max_preempt(plain), -1);
+	ck_assert_int_eq(job_max_preempt(empty), -1);
+	mbd->conf.params.max_job_preempt = 9;
+	assert_replay_equal();
+	ck_assert_str_eq(job_find(23, 0)->app, "a2");
+	ck_assert_ptr_null(job_find(21, 0)->app);
+}
+END_TEST
+
 static Suite *
 mbd_suite(void)
 {
@@ -494,6 +564,7 @@ mbd_suite(void)
 	tcase_add_test(tc, test_held_then_suspended);
 	tcase_add_test(tc, test_ssusp_since);
 	tcase_add_test(tc, test_mig_pass);
+	tcase_add_test(tc, test_app_profile);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -384,6 +384,7 @@ VISIT(submit_req)
 	VSTR(pre_exec); VSTR(post_exec); VSTR(login_shell); VSTR(from_host);
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VI64(begin_time); VI64(term_time);
 	VINT(umask); VINT(user_priority); VSTRV(env); VSTR(outdir);
+	VSTR(app);
 }
 
 VISIT(submit_reply)
@@ -394,7 +395,7 @@ VISIT(submit_reply)
 VISIT(job_query)
 {
 	VU32(flags); VSTR(user); VSTR(queue); VSTR(host); VSTR(job_name);
-	VLIST(ids, nids, job_id); VU64(fields);
+	VLIST(ids, nids, job_id); VU64(fields); VSTR(app);
 }
 
 VISIT(job_info)
@@ -422,7 +423,7 @@ VISIT(job_info)
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VINT(user_priority);
 	VINT(run_count); VI64A(array_counts, JA_NCOUNTS);
 	VSTRV(asked_hosts); VSTR(login_shell); VSTR(pre_exec); VINT(susp_sub);
-	VSTR(susp_ext);
+	VSTR(susp_ext); VSTR(app);
 }
 
 VISIT(job_list)
@@ -628,6 +629,33 @@ VISIT(user_list)
 	VLIST(v, n, user_info);
 }
 
+VISIT(app_info)
+{
+	VSTR(name); VSTR(description); VINT(njobs); VINT(npend); VINT(nrun);
+	VINT(nssusp); VINT(nususp); VINT(nrsv); VI64(runlimit);
+	VI64(cpulimit); VI64(memlimit); VINT(max_job_preempt);
+	VINT(rerunnable); VSTR(ctl_suspend); VSTR(ctl_resume);
+	VSTR(ctl_terminate);
+	visit_kv_list(v, &x->extra, y ? &y->extra : NULL);
+}
+
+VISIT(app_list)
+{
+	VLIST(v, n, app_info);
+}
+
+VISIT(limit_info)
+{
+	VSTR(name); VSTR(users); VSTR(queues); VSTR(hosts); VSTR(projects);
+	VINT(slots_used); VINT(slots_max); VINT(mem_used); VINT(mem_max);
+	VINT(jobs_used); VINT(jobs_max);
+}
+
+VISIT(limit_list)
+{
+	VLIST(v, n, limit_info);
+}
+
 VISIT(wait_reply)
 {
 	VINT(value);
@@ -689,6 +717,10 @@ WRAP(admin_result_list)
 WRAP(user_info)
 WRAP(user_list)
 WRAP(wait_reply)
+WRAP(app_info)
+WRAP(app_list)
+WRAP(limit_info)
+WRAP(limit_list)
 
 /* A reply type's codec comes before its item's (codec_for_type). */
 static const struct codec codecs[] = {
@@ -705,6 +737,7 @@ static const struct codec codecs[] = {
 	ENTRY(host_list, MSG_HOST_LIST),
 	ENTRY(admin_result_list, MSG_ADMIN_REPLY),
 	ENTRY(user_list, MSG_USER_LIST),
+	ENTRY(app_list, MSG_APP_LIST),
 	ENTRY(job_result, MSG_SIGNAL_REPLY),
 	ENTRY(queue_info, MSG_QUEUE_LIST),
 	ENTRY(host_info, MSG_HOST_LIST),
@@ -728,7 +761,10 @@ static const struct codec codecs[] = {
 	ENTRY(admin_req, MSG_ADMIN),
 	ENTRY(admin_result, MSG_ADMIN_REPLY),
 	ENTRY(user_info, MSG_USER_LIST),
+	ENTRY(app_info, MSG_APP_LIST),
 	ENTRY(wait_reply, MSG_WAIT_REPLY),
+	ENTRY(limit_list, MSG_LIMIT_LIST),
+	ENTRY(limit_info, MSG_LIMIT_LIST),
 };
 #define NCODECS	((int)ARRAY_SIZE(codecs))
 
@@ -1333,6 +1369,7 @@ START_TEST(test_count_bounds)
 		{ "admin_result_list", 12, 0 },
 		{ "queue_list", 157 + 8 * NLOADIDX, 0 },
 		{ "user_list", 49, 0 },
+		{ "limit_list", 44, 0 },
 		{ "host_list", 60 + 16 * NLOADIDX, 0 },
 	};
 	enum { LEFT = 64 * 12 * 5 };

@@ -1,0 +1,250 @@
+/*
+ * lsb.applications: one "Begin Application ... End Application" section
+ * per application profile.  The file is optional; a profile is named by
+ * NAME, and jobs ask for it with bsub -app (or get DEFAULT_APPLICATION).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "conf-lex.h"
+
+#define APP_NAME_MAX	59
+
+/* Keys LSF defines that we keep in keys/vals (bapp -l) without a field. */
+static const char *const quiet_keys[] = {
+	"ABS_RUNLIMIT", "BIND_JOB", "CHKPNT_DIR", "CHKPNT_INITPERIOD",
+	"CHKPNT_METHOD", "CHKPNT_PERIOD", "CHUNK_JOB_SIZE", "CONTAINER",
+	"CORELIMIT", "CPU_FREQUENCY", "DATALIMIT", "DJOB_COMMFAIL_ACTION",
+	"DJOB_DISABLED", "DJOB_ENV_SCRIPT", "DJOB_HB_INTERVAL",
+	"DJOB_RESIZE_GRACE_PERIOD", "DJOB_RU_INTERVAL", "DOCKER_IMAGE_AFFINITY",
+	"ELIGIBLE_PEND_TIME_LIMIT", "ENV_VARS", "ESTIMATED_RUNTIME",
+	"EXEC_DRIVER", "FILELIMIT", "GPU_REQ", "HOST_POST_EXEC",
+	"HOST_PRE_EXEC", "JOB_CWD", "JOB_CWD_TTL", "JOB_INCLUDE_POSTPROC",
+	"JOB_POSTPROC_TIMEOUT", "JOB_SIZE_LIST", "JOB_STARTER",
+	"LOCAL_MAX_PREEXEC_RETRY", "LOCAL_MAX_PREEXEC_RETRY_ACTION",
+	"MAX_JOB_REQUEUE", "MAX_PREEXEC_RETRY", "MAX_TOTAL_TIME_PREEMPT",
+	"MIG", "NETWORK_REQ", "NICE", "NO_PREEMPT_FINISH_TIME",
+	"NO_PREEMPT_INTERVAL", "NO_PREEMPT_RUN_TIME", "PEND_TIME_LIMIT",
+	"PERSISTENT_HOST_ORDER", "POST_EXEC", "PRE_EXEC", "PREEMPT_DELAY",
+	"PROCESSLIMIT", "PROCLIMIT", "REMOTE_MAX_PREEXEC_RETRY",
+	"REQUEUE_EXIT_VALUES", "RES_REQ", "RESIZABLE_JOBS",
+	"RESIZE_NOTIFY_CMD", "RUNTIME", "STACKLIMIT", "SUCCESS_EXIT_VALUES",
+	"SWAPLIMIT", "TASKLIMIT", "THREADLIMIT", "USE_PAM_CREDS",
+	"WATCHDOG", NULL
+};
+
+static const char *const control_keys[JOBCTL_NOPS] = {
+	"SUSPEND_CONTROL", "RESUME_CONTROL", "TERMINATE_CONTROL"
+};
+
+void
+app_conf_init(struct app_conf *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->max_job_preempt = -1;
+	a->runlimit = a->cpulimit = a->memlimit = -1;
+	a->rerunnable = -1;
+	jobctl_init(&a->jobctl);
+	strv_init(&a->keys);
+	strv_init(&a->vals);
+}
+
+void
+app_conf_release(struct app_conf *a)
+{
+	free(a->name);
+	free(a->description);
+	jobctl_release(&a->jobctl);
+	strv_release(&a->keys);
+	strv_release(&a->vals);
+	app_conf_init(a);
+}
+
+void
+lsb_apps_release(struct lsf_config *cfg)
+{
+	for (int i = 0; i < cfg->napps; i++)
+		app_conf_release(&cfg->apps[i]);
+	free(cfg->apps);
+	cfg->apps = NULL;
+	cfg->napps = 0;
+}
+
+const struct app_conf *
+config_app(const struct lsf_config *cfg, const char *name)
+{
+	if (name == NULL)
+		return NULL;
+	for (int i = 0; i < cfg->napps; i++)
+		if (strcmp(cfg->apps[i].name, name) == 0)
+			return &cfg->apps[i];
+	return NULL;
+}
+
+static const char *
+check_name(const char *s)
+{
+	if (strlen(s) > APP_NAME_MAX)
+		return "longer than 59 characters";
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' &&
+		    *s != '.')
+			return "only letters, digits, _ - and . are allowed";
+	return NULL;
+}
+
+/* SUSPEND_CONTROL and the others: one action, as inside JOB_CONTROLS'
+ * brackets. */
+static void
+control(struct app_conf *a, enum jobctl_op op, const char *path, int line,
+    const char *v, struct conf_diag *d)
+{
+	char *cause = NULL, *warn;
+
+	jobctl_action_release(&a->jobctl.op[op]);
+	if (jobctl_action_parse(&a->jobctl.op[op], op, v, &cause) < 0) {
+		conf_diag_error(d, path, line, "application %s: bad %s \"%s\": "
+		    "%s", a->name, control_keys[op], v, cause);
+		free(cause);
+		return;
+	}
+	if ((warn = jobctl_warning(&a->jobctl, op)) != NULL) {
+		conf_diag_warn(d, path, line, "application %s: %s %s", a->name,
+		    control_keys[op], warn);
+		free(warn);
+	}
+}
+
+/* A single time limit "[hh:]mm[/host]" in minutes, > 0. */
+static const char *
+time_limit(const char *v, long long *out)
+{
+	long long m;
+
+	if (parse_time_limit(v, &m) < 0 || m <= 0)
+		return "not a time limit [hh:]mm above 0";
+	*out = m;
+	return NULL;
+}
+
+static void
+apply_key(const struct lsf_config *cfg, struct app_conf *a, const char *path,
+    const struct conf_kv *e, struct conf_diag *d)
+{
+	const char *k = e->key, *v = e->val, *why = NULL;
+	long long kb;
+	bool b;
+
+	if (strcasecmp(k, "NAME") == 0)
+		return;
+	/* An empty value leaves the default, as LSF does. */
+	if (conf_blank(v))
+		return;
+	for (int op = 0; op < JOBCTL_NOPS; op++)
+		if (strcasecmp(k, control_keys[op]) == 0) {
+			control(a, op, path, e->line, v, d);
+			return;
+		}
+	if (strcasecmp(k, "DESCRIPTION") == 0) {
+		free(a->description);
+		a->description = xstrdup(v);
+	} else if (strcasecmp(k, "MAX_JOB_PREEMPT") == 0) {
+		if (conf_int(v, 1, 2147483646L, &a->max_job_preempt) < 0)
+			why = "must be an integer from 1 to 2147483646";
+	} else if (strcasecmp(k, "RUNLIMIT") == 0) {
+		why = time_limit(v, &a->runlimit);
+	} else if (strcasecmp(k, "CPULIMIT") == 0) {
+		why = time_limit(v, &a->cpulimit);
+	} else if (strcasecmp(k, "MEMLIMIT") == 0) {
+		if (parse_mem_kb(v, cfg->lsf.unit_for_limits, &kb) < 0 ||
+		    kb <= 0)
+			why = "not a memory amount above 0";
+		else
+			a->memlimit = kb;
+	} else if (strcasecmp(k, "RERUNNABLE") == 0) {
+		if (conf_bool(v, &b) == 0)
+			a->rerunnable = b;
+		else
+			why = "must be yes or no";
+	} else if (!conf_key_in(k, quiet_keys)) {
+		conf_diag_warn(d, path, e->line,
+		    "application %s: unknown parameter %s ignored", a->name, k);
+	}
+	if (why != NULL)
+		conf_diag_error(d, path, e->line, "application %s: bad %s "
+		    "\"%s\": %s", a->name, k, v, why);
+}
+
+static void
+read_app(struct lsf_config *cfg, const struct conf_file *f,
+    const struct conf_section *sec, struct conf_diag *d)
+{
+	struct conf_kvs kv;
+	struct app_conf a;
+	const struct app_conf *old;
+	const char *name = NULL, *why;
+	int name_line = sec->line;
+
+	conf_kvs_read(f, sec, 0, &kv, d);
+	conf_kvs_check_dups(&kv, f->path, d);
+	for (int i = 0; i < kv.n; i++)
+		if (strcasecmp(kv.v[i].key, "NAME") == 0) {
+			name = kv.v[i].val;
+			name_line = kv.v[i].line;
+		}
+	if (conf_blank(name)) {
+		conf_diag_error(d, f->path, sec->line,
+		    "application section has no NAME; ignored");
+		goto out;
+	}
+	if ((why = check_name(name)) != NULL) {
+		conf_diag_error(d, f->path, name_line,
+		    "bad NAME \"%s\": %s; application ignored", name, why);
+		goto out;
+	}
+	if ((old = config_app(cfg, name)) != NULL) {
+		conf_diag_error(d, f->path, name_line,
+		    "application %s is already defined at line %d; ignored",
+		    name, old->line);
+		goto out;
+	}
+	app_conf_init(&a);
+	a.name = xstrdup(name);
+	a.line = sec->line;
+	for (int i = 0; i < kv.n; i++) {
+		strv_push(&a.keys, kv.v[i].key);
+		strv_push(&a.vals, kv.v[i].val);
+		apply_key(cfg, &a, f->path, &kv.v[i], d);
+	}
+	cfg->apps = conf_grow(cfg->apps, cfg->napps, sizeof(*cfg->apps));
+	cfg->apps[cfg->napps++] = a;
+out:
+	conf_kvs_release(&kv);
+}
+
+void
+lsb_apps_read(struct lsf_config *cfg, const char *path, struct conf_diag *d)
+{
+	struct conf_file f;
+	struct conf_sections secs;
+
+	if (conf_file_read(&f, path, 0, d) < 0) {
+		conf_diag_error(d, path, 0, "cannot read: %s",
+		    strerror(errno));
+		conf_file_release(&f);
+		return;
+	}
+	conf_sections_read(&f, &secs, d);
+	for (int i = 0; i < secs.n; i++) {
+		if (strcasecmp(secs.v[i].name, "Application") == 0)
+			read_app(cfg, &f, &secs.v[i], d);
+		else
+			conf_diag_warn(d, path, secs.v[i].line,
+			    "unknown section %s ignored", secs.v[i].name);
+	}
+	conf_sections_release(&secs);
+	conf_file_release(&f);
+}
