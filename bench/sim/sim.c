@@ -1021,8 +1021,22 @@ check_victims(const struct pol_decision *d)
 			    (over[c]->per_job ? 1 : v->pj.num_procs) <
 			    overn[c])
 				needed = true;
-		if (!needed)
-			nsuperfluous++;
+		if (!needed && nsuperfluous++ < 5) {
+			fprintf(stderr, "sim: superfluous victim: job %td "
+			    "(%d slots, first on host %d) of job %td (%d slots) "
+			    "at t+%llds; the chosen hosts, free/with victims/"
+			    "needed:", v - jobs, v->pj.num_procs,
+			    v->pj.nexec ? v->slots[0] : -1, j - jobs, n,
+			    (long long)(cl.now - sim0));
+			for (int x = 0; x < nh; x++) {
+				const struct pol_host *h = &hosts[uh[x]].ph;
+
+				fprintf(stderr, " h%d %d/%d/%d", uh[x],
+				    h->max_slots - h->used_slots, have[x],
+				    need[x]);
+			}
+			fputc('\n', stderr);
+		}
 	}
 	free(uh);
 }
