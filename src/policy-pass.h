@@ -50,10 +50,17 @@ struct pass {
 	/* One-slot jobs with no requirement of their own take the victims
 	 * in one order, computed once (preempt-policy.c). */
 	struct pol_job	**porder;
+	int		*pidx;		/* porder[i]'s place in vics */
 	int		 nporder;
 	int		 pcur;
 	int		*elig_pos;	/* a host's place in elig, or -1 */
 	bool		 vic_exhausted;	/* none left for the queue's hosts */
+	/* Their hosts, vics[i]'s at vexec[voff[i]] to vexec[voff[i + 1]],
+	 * and which of them this turn took: read for every preemptor, so
+	 * kept together rather than behind each job's pointer. */
+	int		*voff;
+	int		*vexec;
+	bool		*vgone;
 };
 
 /* policy.c */
@@ -64,6 +71,8 @@ int	 pass_limit_room(struct pass *, struct pol_job *, struct pol_host *,
 bool	 pass_has_host_limits(const struct pass *, const struct pol_job *);
 void	 pass_sort_hosts(struct pol_cluster *, int *idx, int n,
 	    const struct resreq *);
+/* Do the queue's eligible hosts (elig) stand in the order rr sorts by? */
+bool	 pass_presorted(const struct pass *, const struct resreq *);
 bool	 pass_asked_has(const struct pol_job *, int host);
 void	 pass_prefer_asked(const struct pol_job *, int *cand, int ncand);
 int	*pass_rusage_keys(const struct resreq *);

@@ -912,8 +912,8 @@ rusage_loads(const struct resreq *rr)
  * ordering (resreq_order_values), so it is the order a sort would give.
  * At 10,000 hosts this is most of a pass.
  */
-static bool
-presorted(const struct pass *p, const struct resreq *rr)
+bool
+pass_presorted(const struct pass *p, const struct resreq *rr)
 {
 	return resreq_order_same(rr, p->q->rr) &&
 	    (resreq_order_loads(rr) & p->rsv_moved) == 0;
@@ -977,7 +977,7 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 
 		for (int i = 0; i < ncand; i++)
 			hr[cand[i]] = (int64_t)room[i] + 1;
-		if (presorted(p, rr)) {
+		if (pass_presorted(p, rr)) {
 			/* per[] is free until pick_slots fills it. */
 			for (int i = 0; i < p->nelig; i++)
 				if (hr[p->elig[i]] > 0 && nsorted < ncand)

@@ -124,6 +124,19 @@ gather(struct pass *p)
 			p->vic_slots += v->nexec;
 		}
 	}
+	free(p->voff);
+	free(p->vexec);
+	free(p->vgone);
+	p->voff = xcalloc((size_t)p->nvics + 1, sizeof(int));
+	p->vexec = xcalloc((size_t)p->vic_slots + 1, sizeof(int));
+	p->vgone = xcalloc((size_t)p->nvics + 1, sizeof(bool));
+	for (int i = 0, x = 0; i < p->nvics; i++) {
+		const struct pol_job *v = p->vics[i];
+
+		for (int s = 0; s < v->nexec; s++)
+			p->vexec[x++] = v->exec[s];
+		p->voff[i + 1] = x;
+	}
 }
 
 bool
@@ -142,12 +155,19 @@ pass_preempt_end(struct pass *p)
 	free(p->vics);
 	free(p->vrank);
 	free(p->vhost);
+	free(p->voff);
+	free(p->vexec);
+	free(p->vgone);
 	free(p->porder);
+	free(p->pidx);
 	free(p->elig_pos);
 	p->vics = NULL;
 	p->vrank = NULL;
 	p->vhost = NULL;
+	p->voff = p->vexec = NULL;
+	p->vgone = NULL;
 	p->porder = NULL;
+	p->pidx = NULL;
 	p->elig_pos = NULL;
 	p->nporder = p->pcur = 0;
 	p->leftover = false;
@@ -165,6 +185,7 @@ struct cand {
 	int		 slots;		/* slots it frees where they count */
 	int		 capn;		/* its share of the limit in the way */
 	bool		 taken;
+	int		 at;		/* its position in the job's list */
 };
 
 static unsigned cmp_flags;
@@ -259,18 +280,130 @@ choose(struct cand *cs, int n, int need, int capneed, unsigned flags)
 	return nch;
 }
 
+static void
+sift_down(struct cand *cs, int n, int i)
+{
+	for (;;) {
+		int m = i, l = 2 * i + 1, r = l + 1;
+		struct cand t;
+
+		if (l < n && cmp_cand(&cs[l], &cs[m]) < 0)
+			m = l;
+		if (r < n && cmp_cand(&cs[r], &cs[m]) < 0)
+			m = r;
+		if (m == i)
+			return;
+		t = cs[i];
+		cs[i] = cs[m];
+		cs[m] = t;
+		i = m;
+	}
+}
+
+/*
+ * Put in cs[0..k) the first candidates in cmp_cand order, as many as
+ * choose() looks at, the rest after them in no order, and return k.
+ * Sorting thousands of running jobs for each preemptor that needs one
+ * or two of them was most of a pass; a heap gives the first ones.
+ * MINI_JOB looks at every candidate: all are sorted.
+ */
+static int
+sort_prefix(struct cand *cs, int n, int need, int capneed, unsigned flags)
+{
+	struct cand *out;
+	int k = 0, m = n, got = 0, gotcap = 0;
+
+	if ((flags & PREEMPT_FOR_MINI_JOB) || n < 64) {
+		qsort(cs, (size_t)n, sizeof(*cs), cmp_cand);
+		return n;
+	}
+	for (int i = m / 2 - 1; i >= 0; i--)
+		sift_down(cs, m, i);
+	out = xmalloc(sizeof(*out) * (size_t)n);
+	/* What choose() takes, in the same order, until it has enough. */
+	while (m > 0 && (got < need || gotcap < capneed)) {
+		struct cand top = cs[0];
+
+		cs[0] = cs[--m];
+		sift_down(cs, m, 0);
+		if (top.slots > 0 || (gotcap < capneed && top.capn > 0)) {
+			got += top.slots;
+			gotcap += top.capn;
+		}
+		out[k++] = top;
+	}
+	memcpy(out + k, cs, sizeof(*cs) * (size_t)m);
+	memcpy(cs, out, sizeof(*cs) * (size_t)n);
+	free(out);
+	return m == 0 ? n : k;
+}
+
 /* The victims' slots, on host (or on every candidate when host < 0). */
 static void
-cand_slots(struct cand *cs, int n, int host, const int *pos)
+cand_slots(const struct pass *p, struct cand *cs, int n, int host,
+    const int *pos)
 {
 	for (int i = 0; i < n; i++) {
-		const struct pol_job *v = cs[i].v;
+		int k = cs[i].idx;
 
 		cs[i].slots = 0;
-		for (int s = 0; s < v->nexec; s++)
-			if (host < 0 ? pos[v->exec[s]] >= 0 : v->exec[s] == host)
+		for (int x = p->voff[k]; x < p->voff[k + 1]; x++)
+			if (host < 0 ? pos[p->vexec[x]] >= 0 :
+			    p->vexec[x] == host)
 				cs[i].slots++;
 	}
+}
+
+/* Each candidate host of v once: counted into at[h], or when list is
+ * given, i put at list[at[h]++]. */
+static void
+victim_hosts(const struct pass *p, int k, const int *pos, int *at,
+    int *list, int i)
+{
+	const int *e = p->vexec + p->voff[k];
+	int n = p->voff[k + 1] - p->voff[k];
+
+	for (int s = 0; s < n; s++) {
+		int h = e[s], t;
+
+		if (pos[h] < 0)
+			continue;
+		for (t = 0; t < s && e[t] != h; t++)
+			;
+		if (t < s)
+			continue;
+		if (list != NULL)
+			list[at[h]++] = i;
+		else
+			at[h]++;
+	}
+}
+
+/*
+ * For each candidate host (pos[] >= 0), the positions in cs of the
+ * victims with a slot there, in cs order: from (*start)[h] to
+ * (*start)[h + 1] of the list returned.  *sub: room for ncs candidates.
+ */
+static int *
+victims_by_host(const struct pass *p, const struct cand *cs, int ncs,
+    const int *pos, int **start, struct cand **sub)
+{
+	const struct pol_cluster *c = p->c;
+	int *st = xcalloc((size_t)c->nhosts + 2, sizeof(int)), *list, *fill;
+
+	for (int i = 0; i < ncs; i++)
+		victim_hosts(p, cs[i].idx, pos, st + 1, NULL, i);
+	for (int h = 0; h < c->nhosts; h++)
+		st[h + 1] += st[h];
+	list = xcalloc((size_t)st[c->nhosts] + 1, sizeof(int));
+	fill = xcalloc((size_t)c->nhosts + 1, sizeof(int));
+	memcpy(fill, st, sizeof(int) * (size_t)c->nhosts);
+	for (int i = 0; i < ncs; i++)
+		victim_hosts(p, cs[i].idx, pos, fill, list, i);
+	free(fill);
+	*start = st;
+	*sub = xcalloc((size_t)ncs + 1, sizeof(**sub));
+	return list;
 }
 
 static void
@@ -284,6 +417,7 @@ set_victims(struct pass *p, struct cand *cs, int n, bool on)
 		if (!cs[i].taken)
 			continue;
 		v->victim_pass = on ? c->pass : 0;
+		p->vgone[cs[i].idx] = on;
 		for (int s = 0; s < v->nexec; s++) {
 			int h = v->exec[s];
 
@@ -312,6 +446,35 @@ set_victims(struct pass *p, struct cand *cs, int n, bool on)
 			    policy_rlim_need(r, v, 0, 1);
 		}
 	}
+}
+
+/*
+ * The candidates in the order of the queue's sorted eligible hosts, when
+ * the job sorts hosts as its queue does (as pass_place_general takes
+ * them): sorting them again for each preemptor was a quarter of a pass
+ * of many preemptions.  pos[] is -1 for every host on entry and is left
+ * so.  False when they must be sorted.
+ */
+static bool
+presorted_cand(struct pass *p, const struct resreq *rr, int *cand, int ncand,
+    int *pos)
+{
+	int *out, k = 0;
+
+	if (ncand < 2 || !pass_presorted(p, rr))
+		return false;
+	for (int i = 0; i < ncand; i++)
+		pos[cand[i]] = 0;
+	out = xmalloc(sizeof(int) * (size_t)ncand);
+	for (int i = 0; i < p->nelig && k < ncand; i++)
+		if (pos[p->elig[i]] == 0)
+			out[k++] = p->elig[i];
+	for (int i = 0; i < ncand; i++)
+		pos[cand[i]] = -1;
+	if (k == ncand)
+		memcpy(cand, out, sizeof(int) * (size_t)ncand);
+	free(out);
+	return k == ncand;
 }
 
 /* A victim's best host for a one-slot job: its eligible host first in
@@ -364,8 +527,11 @@ plain_order(struct pass *p)
 	    PREEMPT_FOR_OPTIMAL_MINI_JOB);
 	qsort(cs, (size_t)n, sizeof(*cs), cmp_cand);
 	p->porder = xcalloc((size_t)n + 1, sizeof(*p->porder));
-	for (int i = 0; i < n; i++)
+	p->pidx = xcalloc((size_t)n + 1, sizeof(*p->pidx));
+	for (int i = 0; i < n; i++) {
 		p->porder[i] = cs[i].v;
+		p->pidx[i] = cs[i].idx;
+	}
 	p->nporder = n;
 	p->pcur = 0;
 	free(cs);
@@ -401,6 +567,7 @@ preempt_plain(struct pass *p, struct pol_job *j, struct pol_decision *d)
 			continue;
 		memset(&one, 0, sizeof(one));
 		one.v = v;
+		one.idx = p->pidx[p->pcur];
 		one.taken = true;
 		set_victims(p, &one, 1, true);
 		memset(d, 0, sizeof(*d));
@@ -455,6 +622,10 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		int r = h->qreason, lr = INT_MAX, fr;
 
 		pos[i] = -1;
+		/* No victim there and no free slot: it cannot help (the
+		 * test below, made before the costly ones). */
+		if (cap == NULL && p->vhost[i] == 0 && pass_free_slots(h) <= 0)
+			continue;
 		if (r == 0 && j->asked && !pass_asked_has(j, i))
 			r = HR_NOT_REQUESTED;
 		if (r == 0 && j->rr && !resreq_select(j->rr, &h->rr))
@@ -481,7 +652,8 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 	free(keys);
 	if (ncand == 0)
 		goto out;
-	pass_sort_hosts(c, cand, ncand, rr);
+	if (!presorted_cand(p, rr, cand, ncand, pos))
+		pass_sort_hosts(c, cand, ncand, rr);
 	pass_prefer_asked(j, cand, ncand);
 	for (int i = 0; i < ncand; i++)
 		pos[cand[i]] = i;
@@ -489,25 +661,29 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 	/* The victims that could help this job. */
 	cs = xcalloc((size_t)p->nvics + 1, sizeof(*cs));
 	for (int i = 0; i < p->nvics; i++) {
-		struct pol_job *v = p->vics[i];
-		int best = INT_MAX, on = 0, cn = cap_share(v, cap);
+		int best = INT_MAX, on = 0, cn;
 
-		if (v->victim_pass == c->pass)
+		if (p->vgone[i])
 			continue;
-		for (int s = 0; s < v->nexec; s++)
-			if (pos[v->exec[s]] >= 0) {
+		for (int x = p->voff[i]; x < p->voff[i + 1]; x++) {
+			int at = pos[p->vexec[x]];
+
+			if (at >= 0) {
 				on++;
-				if (pos[v->exec[s]] < best)
-					best = pos[v->exec[s]];
+				if (at < best)
+					best = at;
 			}
+		}
 		/* With a limit in the way, only jobs under it help. */
+		cn = cap != NULL ? cap_share(p->vics[i], cap) : 0;
 		if (cap != NULL ? cn == 0 : on == 0)
 			continue;
-		cs[ncs].v = v;
+		cs[ncs].v = p->vics[i];
 		cs[ncs].idx = i;
 		cs[ncs].rank = p->vrank[i];
 		cs[ncs].hostpos = best;
 		cs[ncs].capn = cn;
+		cs[ncs].at = ncs;
 		ncs++;
 	}
 	if (ncs == 0)
@@ -518,22 +694,33 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		 * as few victims as any) gives what a host must give. */
 		int tile = one ? need : ptile;
 		int tiles = one ? 1 : (need + ptile - 1) / ptile;
-		int have = 0;
+		int have = 0, *hstart = NULL, *hlist = NULL;
+		struct cand *sub = NULL;
 
 		for (int k = 0; k < ncand && have < tiles; k++) {
 			int h = cand[k], lack = tile - freeh[h], n;
-			struct cand *sub;
 			int nsub = 0;
 
 			if (lack <= 0) {
 				have++;
 				continue;
 			}
-			sub = xcalloc((size_t)ncs + 1, sizeof(*sub));
-			cand_slots(cs, ncs, h, pos);
-			for (int i = 0; i < ncs; i++)
-				if (cs[i].slots > 0 && !cs[i].taken)
-					sub[nsub++] = cs[i];
+			/* The victims on each host, listed once: looking at
+			 * every victim for every host was quadratic. */
+			if (hlist == NULL)
+				hlist = victims_by_host(p, cs, ncs, pos,
+				    &hstart, &sub);
+			for (int x = hstart[h]; x < hstart[h + 1]; x++) {
+				struct cand *v = &cs[hlist[x]];
+
+				if (v->taken)
+					continue;
+				sub[nsub] = *v;
+				sub[nsub].slots = 0;
+				for (int s = 0; s < v->v->nexec; s++)
+					sub[nsub].slots += v->v->exec[s] == h;
+				nsub++;
+			}
 			qsort(sub, (size_t)nsub, sizeof(*sub), cmp_cand);
 			n = choose(sub, nsub, lack, have == 0 ? capneed : 0,
 			    c->preempt_for);
@@ -542,18 +729,18 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 				nch += n;
 				for (int i = 0; i < nsub; i++)
 					if (sub[i].taken)
-						for (int m = 0; m < ncs; m++)
-							if (cs[m].v == sub[i].v)
-								cs[m].taken = true;
+						cs[sub[i].at].taken = true;
 			}
-			free(sub);
 		}
+		free(hstart);
+		free(hlist);
+		free(sub);
 		if (have < tiles)
 			nch = 0;
 	} else {
-		cand_slots(cs, ncs, -1, pos);
-		qsort(cs, (size_t)ncs, sizeof(*cs), cmp_cand);
-		nch = choose(cs, ncs, need - totfree, capneed, c->preempt_for);
+		cand_slots(p, cs, ncs, -1, pos);
+		nch = choose(cs, sort_prefix(cs, ncs, need - totfree, capneed,
+		    c->preempt_for), need - totfree, capneed, c->preempt_for);
 	}
 	if (nch == 0)
 		goto done;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the cluster and job files of workload 9 (see sim.c for the format).
 
-    gen.py [--hosts N] [--jobs N] [--users N] [--seed S] OUTDIR
+    gen.py [--hosts N] [--jobs N] [--users N] [--seed S] [--preempt] OUTDIR
 
 writes OUTDIR/cluster.txt and OUTDIR/jobs.txt.  Fixed seed: the same
 arguments give the same files.
@@ -16,6 +16,17 @@ default is 10 s, which would let a host take one job per 10 s):
   short   PRIORITY 60  UJOB_LIMIT 500 (per user)
   normal  PRIORITY 40
   long    PRIORITY 20  HJOB_LIMIT 16, RES_REQ select[maxmem > 16000]
+
+With --preempt (issue 21), three more queues, with PREEMPTION:
+  hipri   PRIORITY 70  PREEMPTIVE[idle+2 low+1 normal long] (a
+          preferred order; never short or urgent)
+  low     PRIORITY 15  PREEMPTABLE (by every higher queue)
+  idle    PRIORITY 10  PREEMPTABLE[hipri short] (only by those)
+and the jobs drawn over urgent 5%, hipri 5%, short 25%, normal 40%,
+long 10%, low 10%, idle 5%; hipri's jobs arrive while the others run
+(a begin time, bsub -b, spread evenly over the first 7,200 simulated
+seconds), everything else pending from the start as without it.  The
+other draws (users, kinds, sizes, run times) are the same as without.
 
 Fairshare is named by issue 4, but the project does not implement it
 yet: queues are FCFS by priority, and nothing here pretends otherwise.
@@ -85,6 +96,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1000000)
     ap.add_argument("--users", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=4)
+    ap.add_argument("--preempt", action="store_true")
     ap.add_argument("outdir")
     a = ap.parse_args()
     rng = random.Random(a.seed)
@@ -98,13 +110,27 @@ def main():
         slots = gen_hosts(rng, a.hosts, f)
         f.write("queue urgent priority=80 accept_interval=0 "
                 "qjob_limit=%d\n" % max(1, slots // 20))
+        if a.preempt:
+            f.write("queue hipri priority=70 accept_interval=0 "
+                    "preemption=PREEMPTIVE[idle+2,low+1,normal,long]\n")
         f.write("queue short priority=60 accept_interval=0 ujob_limit=500\n")
         f.write("queue normal priority=40 accept_interval=0\n")
         f.write("queue long priority=20 accept_interval=0 hjob_limit=16 "
                 "res_req=select[maxmem > 16000]\n")
+        if a.preempt:
+            f.write("queue low priority=15 accept_interval=0 "
+                    "preemption=PREEMPTABLE\n")
+            f.write("queue idle priority=10 accept_interval=0 "
+                    "preemption=PREEMPTABLE[hipri,short]\n")
 
     queues = ["urgent", "short", "normal", "long"]
     qweights = [5, 30, 50, 15]
+    if a.preempt:
+        queues = ["urgent", "hipri", "short", "normal", "long", "low",
+                  "idle"]
+        qweights = [5, 5, 25, 40, 10, 10, 5]
+    # Begin times from a stream of their own: the other draws stay.
+    brng = random.Random(a.seed + 1)
     # A skew: user k is drawn with weight 1/(k+1)^0.5.
     uweights = [1.0 / (k + 1) ** 0.5 for k in range(a.users)]
     users = ["u%04d" % k for k in range(a.users)]
@@ -140,6 +166,8 @@ def main():
             elif kind == "x":
                 flags = "x"
             run = int(min(3600, 30 + rng.expovariate(1 / 300.0)))
+            if qs[i] == "hipri":
+                flags += "b%d" % brng.randrange(7200)
             f.write("%s %s %d %d %d %s %s\n" % (
                 qs[i], us[i], n, int(t0 + i * step), run, flags, rr))
 

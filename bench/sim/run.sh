@@ -21,6 +21,17 @@
 #   BENCH_W9_SHARE_RR   1: jobs with the same -R in a queue share one
 #                       parsed requirement (sim -S); mbatchd keeps one per
 #                       job, which is the default here
+#   BENCH_W9_PREEMPT    0 skips the run with preemption (default 1)
+#
+# With preemption (issue 21): the same sizes with three more queues (gen.py
+# --preempt: one preemptive, two preemptable) in BENCH_OUT/w9/preempt.  Its
+# first pass is timed right after the one without (w9.preempt_pass_s, and
+# w9.preempt_pass_ratio to w9.pass_s), and on the same files with
+# preemption not configured (sim -P: w9.preempt_off_pass_s); its drain
+# prints w9.preempt_drain_*, the number of preemptions, the two checks
+# (w9.preempt_flipflops, w9.preempt_superfluous, both must be 0) and the
+# first pass that preempts timed with and without preemption
+# (w9.preempt_busy_pass_s, w9.preempt_busy_off_pass_s).
 set -eu
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,11 +57,34 @@ if [ ! -s "$OUT/jobs.txt" ] || [ "$(cat "$OUT/stamp" 2>/dev/null)" != "$STAMP" ]
 	    --users "$NU" "$OUT"
 	echo "$STAMP" >"$OUT/stamp"
 fi
+PRE=$OUT/preempt
+PSTAMP="$STAMP preempt"
+if [ "${BENCH_W9_PREEMPT:-1}" != 0 ] && { [ ! -s "$PRE/jobs.txt" ] ||
+    [ "$(cat "$PRE/stamp" 2>/dev/null)" != "$PSTAMP" ]; }; then
+	echo "w9: generating the mix with preemption into $PRE" >&2
+	python3 "$TOP/bench/sim/gen.py" --hosts "$NH" --jobs "$NJ" \
+	    --users "$NU" --preempt "$PRE"
+	echo "$PSTAMP" >"$PRE/stamp"
+fi
 echo "w9: fairshare is named by issue 4 but not implemented by the" \
     "project yet: the queues are FCFS by priority, and it is not simulated" >&2
 
 echo "w9: one scheduling pass ($NH hosts, $NJ pending jobs; least of 3)" >&2
-"$SIM" $SIMFLAGS -n -r 3 "$OUT/cluster.txt" "$OUT/jobs.txt"
+"$SIM" $SIMFLAGS -n -r 3 "$OUT/cluster.txt" "$OUT/jobs.txt" |
+    tee "$OUT/pass.txt"
+if [ "${BENCH_W9_PREEMPT:-1}" != 0 ]; then
+	echo "w9: the same with preemption configured, then the same files" \
+	    "without it" >&2
+	"$SIM" $SIMFLAGS -n -r 3 -k w9.preempt_ "$PRE/cluster.txt" \
+	    "$PRE/jobs.txt" | tee "$PRE/pass.txt"
+	"$SIM" $SIMFLAGS -P -n -r 3 -k w9.preempt_off_ "$PRE/cluster.txt" \
+	    "$PRE/jobs.txt" | grep '^RESULT|w9\.preempt_off_pass_s|'
+	awk -F'|' '$2 == "w9.pass_s" { a = $3 }
+	    $2 == "w9.preempt_pass_s" { b = $3 }
+	    END { if (a > 0 && b != "")
+		printf "RESULT|w9.preempt_pass_ratio|%.3f|x\n", b / a }' \
+	    "$OUT/pass.txt" "$PRE/pass.txt"
+fi
 
 if [ "${BENCH_W9_PERF:-0}" = 1 ] && command -v perf >/dev/null; then
 	echo "w9: perf record of one pass -> $OUT/perf.txt" >&2
@@ -66,4 +100,12 @@ if [ "${BENCH_W9_DRAIN:-1}" != 0 ]; then
 	# The first pass is printed again: keep only the drain's lines.
 	"$SIM" $SIMFLAGS -r 1 -t "${BENCH_W9_TICK:-1}" -w "${BENCH_W9_DRAIN_WALL:-3600}" \
 	    "$OUT/cluster.txt" "$OUT/jobs.txt" | grep '^RESULT|w9\.drain' || true
+	if [ "${BENCH_W9_PREEMPT:-1}" != 0 ]; then
+		echo "w9: full drain with preemption" >&2
+		"$SIM" $SIMFLAGS -r 3 -t "${BENCH_W9_TICK:-1}" \
+		    -w "${BENCH_W9_DRAIN_WALL:-3600}" -k w9.preempt_ \
+		    "$PRE/cluster.txt" "$PRE/jobs.txt" | grep -v \
+		    '^RESULT|w9\.preempt_\(setup_s\|pass_s\|jobs_per_pass\)|' ||
+		    true
+	fi
 fi

@@ -6,13 +6,18 @@
  * mbd-users.c, mbd-reserve.c), and jobs ending after their run time on
  * a simulated clock.
  *
- *	sim [-nS] [-d dumpfile] [-m max] [-p passes] [-r reps] [-t tick]
- *	    [-w wall_s] CLUSTER JOBS
+ *	sim [-nPSX] [-d dumpfile] [-k prefix] [-m max] [-p passes] [-r reps]
+ *	    [-t tick] [-w wall_s] CLUSTER JOBS
  *
  * -n: the first pass only, no drain; -r: time the first pass that many
  * times (the least is reported); -d: write every decision applied (the
- * time, the job's line number - 1, a host index per slot); -w: stop the drain
- * after that many seconds of wall time; -p: after that many passes.
+ * time, the job's line number - 1, a host index per slot; then "v" and
+ * the victims' line numbers - 1 when it preempts; a resumed job as the
+ * time, "r" and its number); -w: stop the drain after that many seconds
+ * of wall time; -p: after that many passes; -P: ignore the preemption=
+ * and preempt_for= keys (preemption not configured); -k: the prefix of
+ * the RESULT keys (default "w9."); -X: a test of the preemption checks
+ * (the first preemptor gets a victim too many, which both must count).
  *
  * CLUSTER has one record a line ('#' starts a comment):
  *
@@ -21,8 +26,9 @@
  *	    [status=ok|unavail|closed] [load=idx:v,...] [sched=idx:v,...]
  *	queue NAME [priority=N] [qjob_limit=N] [hjob_limit=N]
  *	    [pjob_limit=F] [ujob_limit=N] [accept_interval=SECONDS]
- *	    [sched=idx:v,...] [res_req=REST OF LINE]
+ *	    [sched=idx:v,...] [preemption=TEXT] [res_req=REST OF LINE]
  *	user NAME [max_jobs=N] [jl_p=F]
+ *	params [preempt_for=KEYWORD,...]
  *
  * load= gives load indices (r15s r1m r15m ut pg io ls it tmp swp mem;
  * unset ones are 0, mem/swp/tmp default to maxmem/maxswp/maxtmp), sched=
@@ -31,14 +37,38 @@
  * (JOB_ACCEPT_INTERVAL 1 x MBD_SLEEP_TIME 10).  Queues come before the
  * jobs that name them.
  *
+ * preemption= is lsb.queues' PREEMPTION with commas for blanks
+ * (preemption=PREEMPTIVE[idle+2,low+1] or preemption=PREEMPTABLE), read
+ * by the real parser (parse_preemption) and checked against the other
+ * queues as lsb.queues is (lsb_queues_check_preemption); preempt_for= is
+ * lsb.params' PREEMPT_FOR, commas for blanks.  With preemption configured
+ * the decisions are carried out as mbatchd does (mbd-sched.c sched_run,
+ * mbd-preempt.c, mbd-state.c account()): a preemptor's victims are
+ * suspended first (out of their queue's running list into its preempted
+ * list; their host slots, and their share of a user's MAX_JOBS, freed),
+ * a resume decision puts one back; a suspended job's run time stands
+ * still.  TERMINATE_WHEN, MAX_JOB_PREEMPT, brun, application profiles
+ * and lsb.resources limits are not simulated.
+ * The drain counts preemptions, flip-flops (a job preempted by one it
+ * preempted earlier) and superfluous victims (one without which the
+ * other victims and the free slots of the hosts chosen still give the
+ * preemptor its slots, judged from the hosts before the decision), and
+ * times the first pass of the drain that preempts again, -r times with
+ * preemption and -r times with the queues' victim lists hidden (the same
+ * pass as if preemption were not configured), outside the drain's time;
+ * every pass that preempts is made once more so, for the same comparison
+ * (w9.preempt_passes_ratio: the time of those passes with preemption
+ * over their time without).
+ *
  * JOBS has one pending job a line, in submission order:
  *
  *	QUEUE USER SLOTS SUBMIT_TIME RUN_SECONDS FLAGS [RESREQ...]
  *
- * FLAGS is "-" or "x" (bsub -x); RESREQ, the rest of the line, is one
- * bsub -R string, parsed and merged with the queue's RES_REQ by the real
- * parser as mbatchd does.  Every job is pending at the start; the clock
- * starts at the latest SUBMIT_TIME.
+ * FLAGS is "-" or "x" (bsub -x), either followed by "bN": a begin time
+ * (bsub -b) N seconds after the clock's start; RESREQ, the rest of the
+ * line, is one bsub -R string, parsed and merged with the queue's
+ * RES_REQ by the real parser as mbatchd does.  Every job is pending at
+ * the start; the clock starts at the latest SUBMIT_TIME.
  *
  * Each job gets its own parsed requirement, as in mbatchd (-S shares one
  * among the jobs of a queue with the same string instead).  A pass starts
@@ -87,6 +117,10 @@ struct squeue {
 	int		 index;
 };
 
+/* Each queue's lsb.queues view, for the preemption code (confs[i] is
+ * queues[i]'s). */
+static struct queue_conf confs[MAXQ];
+
 struct suser {
 	char		*name;
 	struct suser	*next;		/* hash chain */
@@ -95,18 +129,27 @@ struct suser {
 	struct pol_cap	 qcaps[MAXQ];	/* UJOB_LIMIT per queue */
 };
 
+enum { J_PEND, J_RUN, J_SSUSP, J_DONE };
+
 struct sjob {
 	struct pol_job	 pj;		/* first: a decision's job */
 	struct suser	*user;
 	int		 qi;		/* queue index */
 	int		 runtime;
 	int64_t		 submit;
+	int		 state;		/* J_* */
+	bool		 slots_free;	/* suspended: holds no host slot */
+	int		*slots;		/* host index per slot once started */
+	int64_t		 end;		/* when it ends, while it runs */
+	int64_t		 left;		/* run time left, while suspended */
+	uint32_t	 gen;		/* its heap entry's, while it runs */
+	int64_t		 begin;		/* bN of FLAGS, or -1 */
 };
 
 struct run {
 	int64_t		 end;
 	struct sjob	*j;
-	int		*slots;
+	uint32_t	 gen;		/* stale unless the job's */
 };
 
 static struct shost	*hosts;
@@ -129,6 +172,17 @@ static struct run	*heap;
 static size_t		 nheap, capheap;
 
 static bool		 share_rr;
+
+/* Preemption. */
+static bool		 no_preempt_conf;	/* -P */
+static bool		 selftest;		/* -X */
+static bool		 preempt_on;
+static size_t		 nrunning, nsusp;
+static size_t		 npreempt, nresume, nflip, nsuperfluous, nshort;
+static size_t		 npreempt_dec, noversub;
+static int64_t		*begins;		/* sorted begin times */
+static int64_t		 sim0;			/* the clock's start */
+static size_t		 nbegins, nextbegin;
 
 static double
 now_s(void)
@@ -328,6 +382,8 @@ add_queue(const char *file, int line, char **f, int nf, const char *rest)
 	pq->thr = &q->thr;
 	q->ujob_limit = -1;
 	q->index = nqueues;
+	confs[nqueues].name = xstrdup(f[1]);
+	confs[nqueues].line = line;
 	for (int i = 2; i < nf; i++) {
 		char *k = f[i], *v = strchr(k, '=');
 
@@ -348,9 +404,22 @@ add_queue(const char *file, int line, char **f, int nf, const char *rest)
 			pq->accept_interval = atoi(v);
 		else if (strcmp(k, "sched") == 0)
 			parse_pairs(file, line, v, NULL, &q->thr);
-		else
+		else if (strcmp(k, "preemption") == 0) {
+			const char *why;
+
+			if (no_preempt_conf)
+				continue;
+			for (char *c = v; *c; c++)
+				if (*c == ',')
+					*c = ' ';
+			if (parse_preemption(v, &confs[nqueues].preempt,
+			    &why) < 0)
+				bad(file, line, why, v);
+			confs[nqueues].preempt.line = line;
+		} else
 			bad(file, line, "unknown queue key", k);
 	}
+	confs[nqueues].priority = pq->priority;
 	if (rest) {
 		char *cause = NULL;
 
@@ -381,6 +450,28 @@ add_user(const char *file, int line, char **f, int nf)
 				user_limits = true;
 		} else
 			bad(file, line, "unknown user key", k);
+	}
+}
+
+static void
+add_params(const char *file, int line, char **f, int nf)
+{
+	for (int i = 1; i < nf; i++) {
+		char *k = f[i], *v = strchr(k, '=');
+		const char *word;
+
+		if (v == NULL)
+			bad(file, line, "expected key=value", k);
+		*v++ = '\0';
+		if (strcmp(k, "preempt_for") != 0)
+			bad(file, line, "unknown params key", k);
+		if (no_preempt_conf)
+			continue;
+		for (char *c = v; *c; c++)
+			if (*c == ',')
+				*c = ' ';
+		if (parse_preempt_for(v, &cl.preempt_for, &word) < 0)
+			bad(file, line, "unknown PREEMPT_FOR keyword", word);
 	}
 }
 
@@ -433,6 +524,10 @@ read_cluster(const char *file)
 		nf = split(buf, f, 64, &rest);
 		if (nf == 0)
 			continue;
+		if (strcmp(f[0], "params") == 0) {
+			add_params(file, line, f, nf);
+			continue;
+		}
 		if (nf < 2)
 			bad(file, line, "expected a name", f[0]);
 		if (strcmp(f[0], "host") == 0)
@@ -445,6 +540,36 @@ read_cluster(const char *file)
 			bad(file, line, "unknown record", f[0]);
 	}
 	fclose(fp);
+}
+
+/*
+ * As lsb.queues is checked (names that are no queue, or on the wrong
+ * side of a queue's priority, dropped with a warning) and as mbatchd's
+ * preempt_configure builds each queue's victims.
+ */
+static void
+preempt_configure(const char *file)
+{
+	struct lsf_config cfg;
+	struct conf_diag diag;
+	struct pol_queue *pq[MAXQ];
+	const struct queue_conf *qc[MAXQ];
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.queues = confs;
+	cfg.nqueues = nqueues;
+	conf_diag_init(&diag);
+	lsb_queues_check_preemption(&cfg, file, &diag);
+	conf_diag_print(&diag, stderr);
+	conf_diag_release(&diag);
+	for (int i = 0; i < nqueues; i++) {
+		pq[i] = &queues[i].pq;
+		qc[i] = &confs[i];
+		if (confs[i].preempt.preemptive || confs[i].preempt.preemptable)
+			preempt_on = true;
+	}
+	for (int i = 0; i < nqueues; i++)
+		preempt_victim_queues(pq[i], qc[i], pq, qc, nqueues);
 }
 
 /* Shared requirements (-S): by queue and string. */
@@ -502,6 +627,9 @@ attach_limits(struct sjob *j, struct squeue *q)
 	struct suser *u = j->user;
 	int n = 1;
 
+	/* As mbatchd's user_configure: with preemption, suspended jobs
+	 * never count against a user's own total. */
+	u->max_jobs.susp_free = preempt_on;
 	if (u->max_jobs.max >= 0)
 		j->pj.caps[n++] = &u->max_jobs;
 	if (q->ujob_limit >= 0) {
@@ -514,6 +642,8 @@ attach_limits(struct sjob *j, struct squeue *q)
 			u->pu.host_used = xcalloc((size_t)nhosts + 1,
 			    sizeof(int));
 			u->pu.host_taken = xcalloc((size_t)nhosts + 1,
+			    sizeof(int));
+			u->pu.host_susp = xcalloc((size_t)nhosts + 1,
 			    sizeof(int));
 		}
 		j->pj.user = &u->pu;
@@ -560,6 +690,15 @@ read_jobs(const char *file)
 		j->submit = strtoll(f[3], NULL, 10);
 		j->runtime = atoi(f[4]);
 		j->pj.exclusive = strchr(f[5], 'x') != NULL;
+		j->begin = -1;
+		if ((nl = strchr(f[5], 'b')) != NULL) {
+			char *end;
+
+			j->begin = strtoll(nl + 1, &end, 10);
+			if (end == nl + 1 || *end != '\0' || j->begin < 0)
+				bad(file, line, "bad begin time", f[5]);
+			nbegins++;
+		}
 		if (rest && *rest)
 			j->pj.rr = job_resreq(file, line, q, rest);
 		if (j->submit > cl.now)
@@ -567,8 +706,17 @@ read_jobs(const char *file)
 	}
 	fclose(fp);
 	/* The array is final: queue the jobs now, in file order. */
+	if (nbegins > 0)
+		begins = xcalloc(nbegins, sizeof(*begins));
+	nbegins = 0;
 	for (size_t i = 0; i < njobs; i++) {
 		struct sjob *j = &jobs[i];
+
+		if (j->begin >= 0) {
+			j->pj.eligible_time = cl.now + j->begin;
+			j->pj.eligible_reason = PEND_BEGIN_TIME;
+			begins[nbegins++] = j->pj.eligible_time;
+		}
 
 		policy_job_append(&queues[j->qi].pq, &j->pj);
 		attach_limits(j, &queues[j->qi]);
@@ -644,32 +792,91 @@ reserve(struct sjob *j, const int *slots, int sign)
 	}
 }
 
-/* Slots used by a started (sign 1) or ended (-1) job, as mbatchd's
- * slot accounting does. */
+/*
+ * What a started job holds, by its state, as mbatchd's account()
+ * (mbd-state.c) does: called with -1 before a change of state and +1
+ * after.  With preemption configured a suspended job holds no host slot
+ * and nothing of a limit that does not count suspended jobs
+ * (slots_free, remembered for the -1); it still counts in its queue's
+ * and its user's per-host figures and in QJOB_LIMIT.  A started job is
+ * in its queue's running list, a suspended one in its preempted list.
+ */
 static void
-account(struct sjob *j, const int *slots, int sign)
+account(struct sjob *j, int sign)
 {
 	struct pol_queue *q = j->pj.queue;
+	struct pol_list *l;
 	int n = j->pj.num_procs;
 
+	if (j->state != J_RUN && j->state != J_SSUSP)
+		return;
+	if (sign > 0)
+		j->slots_free = preempt_on && j->state == J_SSUSP;
+	l = j->state == J_RUN ? &q->running : &q->preempted;
+	if (sign > 0)
+		policy_list_add(l, &j->pj);
+	else
+		policy_list_remove(l, &j->pj);
 	for (int k = 0; k < n; k++) {
-		struct pol_host *h = &hosts[slots[k]].ph;
+		struct pol_host *h = &hosts[j->slots[k]].ph;
 
-		h->used_slots += sign;
-		if (sign > 0)
-			h->last_dispatch = cl.now;
+		if (!j->slots_free)
+			h->used_slots += sign;
 		if (j->pj.exclusive)
 			h->exclusive = sign > 0;
-		q->host_used[slots[k]] += sign;
+		q->host_used[j->slots[k]] += sign;
 		if (j->user->pu.host_used)
-			j->user->pu.host_used[slots[k]] += sign;
+			j->user->pu.host_used[j->slots[k]] += sign;
+		/* Those PREEMPT_FOR may leave out of JL/U and JL/P. */
+		if (j->user->pu.host_susp && j->slots_free)
+			j->user->pu.host_susp[j->slots[k]] += sign;
 	}
 	q->qcap.used += sign * n;
-	for (int k = 0; k < POL_NCAPS; k++)
-		if (j->pj.caps[k])
-			j->pj.caps[k]->used += sign *
-			    (j->pj.caps[k]->per_job ? 1 : n);
-	reserve(j, slots, sign);
+	for (int k = 0; k < POL_NCAPS; k++) {
+		struct pol_cap *c = j->pj.caps[k];
+
+		if (c && !(c->susp_free && j->slots_free))
+			c->used += sign * (c->per_job ? 1 : n);
+	}
+}
+
+/* Running jobs' ends, with entries left by a suspension skipped. */
+static bool
+run_stale(const struct run *r)
+{
+	return r->gen != r->j->gen || r->j->state != J_RUN;
+}
+
+static void
+heap_clean(void)
+{
+	while (nheap > 0 && run_stale(&heap[0]))
+		(void)heap_pop();
+}
+
+static void
+run_until(struct sjob *j, int64_t end)
+{
+	struct run r;
+
+	j->end = end;
+	r.end = end;
+	r.j = j;
+	r.gen = ++j->gen;
+	heap_push(r);
+}
+
+static void
+job_end(struct sjob *j)
+{
+	account(j, -1);
+	reserve(j, j->slots, -1);
+	j->state = J_DONE;
+	nrunning--;
+	free(j->slots);
+	j->slots = NULL;
+	j->pj.exec = NULL;
+	j->pj.nexec = 0;
 }
 
 /* Every decision of the drain, hashed: two builds of the policy that
@@ -683,33 +890,296 @@ dsum_add(int64_t v)
 	dsum = (dsum ^ (uint64_t)v) * 1099511628211ULL;
 }
 
+/* Pairs (preemptor, victim) seen, for the flip-flop check. */
+static uint64_t		*pairs;
+static size_t		 npairs, cappairs;
+
+static bool
+pair_has(uint64_t key)
+{
+	size_t m = cappairs - 1, i;
+
+	if (cappairs == 0)
+		return false;
+	for (i = (size_t)(key * 0x9e3779b97f4a7c15ULL) & m; pairs[i];
+	    i = (i + 1) & m)
+		if (pairs[i] == key + 1)
+			return true;
+	return false;
+}
+
 static void
+pair_add(uint64_t key)
+{
+	if (pair_has(key))
+		return;
+	if (2 * (npairs + 1) > cappairs) {
+		uint64_t *old = pairs;
+		size_t oldcap = cappairs;
+
+		cappairs = cappairs ? cappairs * 2 : 4096;
+		pairs = xcalloc(cappairs, sizeof(*pairs));
+		npairs = 0;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i])
+				pair_add(old[i] - 1);
+		free(old);
+	}
+	for (size_t m = cappairs - 1, i = (size_t)(key *
+	    0x9e3779b97f4a7c15ULL) & m;; i = (i + 1) & m)
+		if (pairs[i] == 0) {
+			pairs[i] = key + 1;
+			npairs++;
+			return;
+		}
+}
+
+static bool
+has_cap(const struct sjob *j, const struct pol_cap *c)
+{
+	for (int k = 0; k < POL_NCAPS; k++)
+		if (j->pj.caps[k] == c)
+			return true;
+	return false;
+}
+
+/*
+ * The victims of one decision against the hosts as they are before it,
+ * independently of the policy's own choice: can the preemptor have its
+ * slots on the hosts chosen (nshort counts those that cannot), and is
+ * each victim needed, there or for a limit that does not count
+ * suspended jobs (nsuperfluous counts those that are not)?
+ */
+static void
+check_victims(const struct pol_decision *d)
+{
+	struct sjob *j = (struct sjob *)d->job;
+	int n = j->pj.num_procs, nh = 0;
+	int *uh = xcalloc((size_t)n * 3, sizeof(int));
+	int *need = uh + n, *have = need + n;
+	struct pol_cap *over[POL_NCAPS];
+	int overn[POL_NCAPS], capfreed[POL_NCAPS], nover = 0;
+
+	for (int k = 0; k < n; k++) {
+		int x;
+
+		for (x = 0; x < nh && uh[x] != d->slots[k]; x++)
+			;
+		if (x == nh) {
+			const struct pol_host *h = &hosts[d->slots[k]].ph;
+
+			uh[nh++] = d->slots[k];
+			have[x] = h->max_slots < 0 ? n :
+			    h->max_slots - h->used_slots;
+		}
+		need[x]++;
+	}
+	for (int k = 0; k < POL_NCAPS; k++) {
+		struct pol_cap *c = j->pj.caps[k];
+		int o;
+
+		if (c == NULL || !c->susp_free || c->max < 0)
+			continue;
+		o = c->used + (c->per_job ? 1 : n) - c->max;
+		if (o <= 0)
+			continue;
+		over[nover] = c;
+		overn[nover] = o;
+		capfreed[nover++] = 0;
+	}
+	for (int i = 0; i < d->nvictims; i++) {
+		const struct sjob *v = (const struct sjob *)d->victims[i];
+
+		for (int s = 0; s < v->pj.nexec; s++)
+			for (int x = 0; x < nh; x++)
+				if (uh[x] == v->slots[s])
+					have[x]++;
+		for (int c = 0; c < nover; c++)
+			if (has_cap(v, over[c]))
+				capfreed[c] += over[c]->per_job ? 1 :
+				    v->pj.num_procs;
+	}
+	for (int x = 0; x < nh; x++)
+		if (have[x] < need[x]) {
+			nshort++;
+			break;
+		}
+	for (int i = 0; i < d->nvictims; i++) {
+		const struct sjob *v = (const struct sjob *)d->victims[i];
+		bool needed = false;
+
+		for (int x = 0; x < nh && !needed; x++) {
+			int on = 0;
+
+			for (int s = 0; s < v->pj.nexec; s++)
+				on += v->slots[s] == uh[x];
+			if (on > 0 && have[x] - on < need[x])
+				needed = true;
+		}
+		for (int c = 0; c < nover && !needed; c++)
+			if (has_cap(v, over[c]) && capfreed[c] -
+			    (over[c]->per_job ? 1 : v->pj.num_procs) <
+			    overn[c])
+				needed = true;
+		if (!needed && nsuperfluous++ < 5) {
+			fprintf(stderr, "sim: superfluous victim: job %td "
+			    "(%d slots, first on host %d) of job %td (%d slots) "
+			    "at t+%llds; the chosen hosts, free/with victims/"
+			    "needed:", v - jobs, v->pj.num_procs,
+			    v->pj.nexec ? v->slots[0] : -1, j - jobs, n,
+			    (long long)(cl.now - sim0));
+			for (int x = 0; x < nh; x++) {
+				const struct pol_host *h = &hosts[uh[x]].ph;
+
+				fprintf(stderr, " h%d %d/%d/%d", uh[x],
+				    h->max_slots - h->used_slots, have[x],
+				    need[x]);
+			}
+			fputc('\n', stderr);
+		}
+	}
+	free(uh);
+}
+
+/*
+ * -X, a test of the checks themselves: the first preemptor gets one more
+ * victim, a running job on none of its hosts, said to have preempted it
+ * before; both checks must then count it.
+ */
+static void
+selftest_victim(struct pol_decision *d)
+{
+	struct sjob *j = (struct sjob *)d->job;
+
+	selftest = false;
+	for (size_t i = 0; i < njobs; i++) {
+		struct sjob *x = &jobs[i];
+		bool on = x == j;
+
+		if (x->state != J_RUN)
+			continue;
+		for (int k = 0; k < d->nvictims; k++)
+			on |= d->victims[k] == &x->pj;
+		for (int s = 0; s < x->pj.nexec && !on; s++)
+			for (int k = 0; k < j->pj.num_procs; k++)
+				on |= x->slots[s] == d->slots[k];
+		if (on)
+			continue;
+		d->victims = xrealloc(d->victims, sizeof(*d->victims) *
+		    (size_t)(d->nvictims + 1));
+		d->victims[d->nvictims++] = &x->pj;
+		pair_add((uint64_t)i << 32 | (uint64_t)(j - jobs));
+		fprintf(stderr, "sim: -X: job %zu added as a victim of job "
+		    "%td\n", i, j - jobs);
+		return;
+	}
+}
+
+/* A victim suspended for its preemptor, as mbatchd's preempt_victims. */
+static void
+suspend(struct sjob *v, struct sjob *by)
+{
+	uint64_t vi = (uint64_t)(v - jobs), bi = (uint64_t)(by - jobs);
+
+	if (v->state != J_RUN)
+		bad("sim", 0, "a victim that does not run", NULL);
+	if (pair_has(vi << 32 | bi))
+		nflip++;
+	pair_add(bi << 32 | vi);
+	account(v, -1);
+	v->left = v->end - cl.now;
+	v->state = J_SSUSP;
+	v->gen++;		/* its end is off */
+	account(v, 1);
+	nrunning--;
+	nsusp++;
+	npreempt++;
+}
+
+static void
+resume(struct sjob *j)
+{
+	if (j->state != J_SSUSP)
+		bad("sim", 0, "a resumed job that is not suspended", NULL);
+	account(j, -1);
+	j->state = J_RUN;
+	account(j, 1);
+	run_until(j, cl.now + j->left);
+	nrunning++;
+	nsusp--;
+	nresume++;
+}
+
+/* Carry the decisions out as mbatchd's sched_run does; returns how many
+ * jobs started. */
+static int
 apply(struct pol_decision *d, int n)
 {
+	int started = 0;
+
 	for (int i = 0; i < n; i++) {
 		struct sjob *j = (struct sjob *)d[i].job;
-		struct run r;
+		bool over = false;
 
 		dsum_add(cl.now);
+		if (d[i].resume) {
+			dsum_add(-1 - (j - jobs));
+			if (dumpfp)
+				fprintf(dumpfp, "%lld r %td\n",
+				    (long long)cl.now, j - jobs);
+			resume(j);
+			continue;
+		}
 		dsum_add(j - jobs);
 		for (int k = 0; k < j->pj.num_procs; k++)
 			dsum_add(d[i].slots[k]);
+		for (int k = 0; k < d[i].nvictims; k++)
+			dsum_add(-1 - ((struct sjob *)d[i].victims[k] - jobs));
 		if (dumpfp) {
 			fprintf(dumpfp, "%lld %td", (long long)cl.now,
 			    j - jobs);
 			for (int k = 0; k < j->pj.num_procs; k++)
 				fprintf(dumpfp, " %d", d[i].slots[k]);
+			if (d[i].nvictims > 0)
+				fputs(" v", dumpfp);
+			for (int k = 0; k < d[i].nvictims; k++)
+				fprintf(dumpfp, " %td",
+				    (struct sjob *)d[i].victims[k] - jobs);
 			fputc('\n', dumpfp);
 		}
 
+		/* Its victims give up their slots first. */
+		if (d[i].nvictims > 0) {
+			if (selftest)
+				selftest_victim(&d[i]);
+			check_victims(&d[i]);
+			npreempt_dec++;
+			for (int k = 0; k < d[i].nvictims; k++)
+				suspend((struct sjob *)d[i].victims[k], j);
+		}
 		policy_job_remove(&j->pj);
-		account(j, d[i].slots, 1);
-		r.end = cl.now + (j->runtime > 0 ? j->runtime : 1);
-		r.j = j;
-		r.slots = d[i].slots;
+		j->slots = d[i].slots;
 		d[i].slots = NULL;
-		heap_push(r);
+		j->pj.exec = j->slots;
+		j->pj.nexec = j->pj.num_procs;
+		j->pj.start_time = cl.now;
+		j->state = J_RUN;
+		for (int k = 0; k < j->pj.num_procs; k++)
+			hosts[j->slots[k]].ph.last_dispatch = cl.now;
+		account(j, 1);
+		reserve(j, j->slots, 1);
+		for (int k = 0; k < j->pj.num_procs; k++) {
+			const struct pol_host *h = &hosts[j->slots[k]].ph;
+
+			if (h->max_slots >= 0 && h->used_slots > h->max_slots)
+				over = true;
+		}
+		noversub += over;
+		run_until(j, cl.now + (j->runtime > 0 ? j->runtime : 1));
+		nrunning++;
+		started++;
 	}
+	return started;
 }
 
 /* Nothing runs and jobs still wait: say why, for a few. */
@@ -747,11 +1217,99 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int
+cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool
+has_victims(const struct pol_decision *d, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (d[i].nvictims > 0)
+			return true;
+	return false;
+}
+
+/*
+ * The first pass of the drain that preempts, timed reps times more on
+ * the same state, with the queues' victims hidden (preemption off: the
+ * same pass as if it were not configured) and then as it is; the last
+ * one's decisions are carried out, the same as the first's.
+ */
+static int
+busy_pass(struct pol_decision *d, int n, int max, int reps, double first,
+    const char *key, size_t pending)
+{
+	double on = first, off = 1e30, t0, t;
+	int nv[MAXQ], noff = 0, nvic = 0;
+
+	for (int r = 0; r < reps; r++) {
+		for (int i = 0; i < nqueues; i++) {
+			nv[i] = queues[i].pq.nvictims;
+			queues[i].pq.nvictims = 0;
+		}
+		policy_decisions_free(d, n);
+		t0 = now_s();
+		noff = n = policy_schedule(&cl, d, max);
+		t = now_s() - t0;
+		if (t < off)
+			off = t;
+		for (int i = 0; i < nqueues; i++)
+			queues[i].pq.nvictims = nv[i];
+	}
+	for (int r = 0; r < reps; r++) {
+		policy_decisions_free(d, n);
+		t0 = now_s();
+		n = policy_schedule(&cl, d, max);
+		t = now_s() - t0;
+		if (t < on)
+			on = t;
+	}
+	for (int i = 0; i < n; i++)
+		nvic += d[i].nvictims;
+	fprintf(stderr, "sim: the first pass that preempts (t+%llds, %zu "
+	    "pending, %zu running): %d decisions, %d victims, %.4f s; "
+	    "with preemption off %d decisions, %.4f s (least of %d)\n",
+	    (long long)(cl.now - sim0), pending, nrunning,
+	    n, nvic, on, noff, off, reps);
+	printf("RESULT|%sbusy_pass_s|%.4f|s\n", key, on);
+	printf("RESULT|%sbusy_off_pass_s|%.4f|s\n", key, off);
+	printf("RESULT|%sbusy_ratio|%.2f|x\n", key, on / off);
+	fflush(stdout);
+	return n;
+}
+
+/* The pass just made, made again into d2 with preemption off (the
+ * queues' victims hidden): its time.  The state it leaves is the same. */
+static double
+pass_off(struct pol_decision *d2, int max)
+{
+	int nv[MAXQ], n;
+	double t0, t;
+
+	for (int i = 0; i < nqueues; i++) {
+		nv[i] = queues[i].pq.nvictims;
+		queues[i].pq.nvictims = 0;
+	}
+	t0 = now_s();
+	n = policy_schedule(&cl, d2, max);
+	t = now_s() - t0;
+	policy_decisions_free(d2, n);
+	for (int i = 0; i < nqueues; i++)
+		queues[i].pq.nvictims = nv[i];
+	return t;
+}
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sim [-nS] [-d dumpfile] [-m max] [-p passes] "
-	    "[-r reps] [-t tick] [-w wall_limit_s] CLUSTER JOBS\n");
+	fprintf(stderr, "usage: sim [-nPSX] [-d dumpfile] [-k keyprefix] "
+	    "[-m max] [-p passes] [-r reps] [-t tick] [-w wall_limit_s] "
+	    "CLUSTER JOBS\n");
 	exit(2);
 }
 
@@ -759,17 +1317,29 @@ int
 main(int argc, char **argv)
 {
 	struct pol_decision *d;
-	int max = DEF_MAX, reps = 3, tick = 1, c, n;
+	int max = DEF_MAX, reps = 3, tick = 1, c, n, k;
+	const char *key = "w9.";
 	double wall_limit = 0, t0, t1, setup, *times;
 	bool drain = true;
 	size_t max_passes = 0;
 	const char *dump = NULL;
-	size_t pending, started = 0, passes = 0, ended = 0;
-	double pass_sum = 0, pass_max = 0, dstart;
-	int64_t sim0;
+	size_t pending, started = 0, passes = 0, ended = 0, ppasses = 0;
+	double pass_sum = 0, pass_max = 0, dstart, ppass_sum = 0;
+	double ppass_max = 0, poff_sum = 0, poff_max = 0, pratio_max = 0;
+	struct pol_decision *d2 = NULL;
+	bool busy_done = false;
 
-	while ((c = getopt(argc, argv, "d:m:np:r:St:w:")) != -1) {
+	while ((c = getopt(argc, argv, "d:k:m:np:Pr:St:w:X")) != -1) {
 		switch (c) {
+		case 'k':
+			key = optarg;
+			break;
+		case 'P':
+			no_preempt_conf = true;
+			break;
+		case 'X':
+			selftest = true;
+			break;
 		case 'p':
 			max_passes = strtoul(optarg, NULL, 10);
 			break;
@@ -824,7 +1394,9 @@ main(int argc, char **argv)
 			q->pq.thr = NULL;
 		queuep[i] = &q->pq;
 	}
+	preempt_configure(argv[0]);
 	read_jobs(argv[1]);
+	qsort(begins, nbegins, sizeof(*begins), cmp_int64);
 	setup = now_s() - t0;
 
 	cl.hosts = hostp;
@@ -842,6 +1414,10 @@ main(int argc, char **argv)
 	    setup);
 	fprintf(stderr, "sim: fairshare is not implemented by the project "
 	    "yet: queues are FCFS by priority, so it is not simulated\n");
+	for (int i = 0; i < nqueues; i++)
+		for (int v = 0; v < queues[i].pq.nvictims; v++)
+			fprintf(stderr, "sim: queue %s may preempt queue %s\n",
+			    queues[i].pq.name, queues[i].pq.victims[v]->name);
 
 	/* One pass, timed reps times on the same state (a pass changes
 	 * only its scratch and the reasons: the decisions are applied
@@ -858,9 +1434,9 @@ main(int argc, char **argv)
 	qsort(times, (size_t)reps, sizeof(*times), cmp_double);
 	fprintf(stderr, "sim: first pass: %d jobs started, %.3f s (min of "
 	    "%d; max %.3f s)\n", n, times[0], reps, times[reps - 1]);
-	printf("RESULT|w9.setup_s|%.3f|s\n", setup);
-	printf("RESULT|w9.pass_s|%.4f|s\n", times[0]);
-	printf("RESULT|w9.jobs_per_pass|%d|jobs\n", n);
+	printf("RESULT|%ssetup_s|%.3f|s\n", key, setup);
+	printf("RESULT|%spass_s|%.4f|s\n", key, times[0]);
+	printf("RESULT|%sjobs_per_pass|%d|jobs\n", key, n);
 	fflush(stdout);
 	if (dump && (dumpfp = fopen(dump, "w")) == NULL)
 		bad(dump, 0, strerror(errno), NULL);
@@ -879,42 +1455,81 @@ main(int argc, char **argv)
 	for (;;) {
 		double pt;
 
-		apply(d, n);
-		started += (size_t)n;
-		pending -= (size_t)n;
-		if (pending == 0)
+		/* As sched_run: the decisions are spent (a pass fills
+		 * only what a decision needs). */
+		k = apply(d, n);
+		policy_decisions_free(d, n);
+		started += (size_t)k;
+		pending -= (size_t)k;
+		if (pending == 0 && nsusp == 0)
 			break;
 		if (n < max) {
 			/* Nothing more now: the next tick, or the next end
-			 * when later. */
+			 * or begin time when later. */
 			int64_t next = cl.now + tick;
 
+			heap_clean();
+			while (nextbegin < nbegins &&
+			    begins[nextbegin] <= cl.now)
+				nextbegin++;
 			if (nheap > 0 && heap[0].end > next)
 				next = heap[0].end;
-			if (nheap == 0) {
+			if (nextbegin < nbegins && (nheap == 0 ||
+			    begins[nextbegin] < next))
+				next = begins[nextbegin] > cl.now + tick ?
+				    begins[nextbegin] : cl.now + tick;
+			if (nheap == 0 && nextbegin == nbegins) {
 				never_start(pending);
 				break;
 			}
 			cl.now = next;
-			while (nheap > 0 && heap[0].end <= cl.now) {
-				struct run r = heap_pop();
-
-				account(r.j, r.slots, -1);
-				free(r.slots);
+			for (;;) {
+				heap_clean();
+				if (nheap == 0 || heap[0].end > cl.now)
+					break;
+				job_end(heap_pop().j);
 				ended++;
 			}
 		}
 		t0 = now_s();
 		n = policy_schedule(&cl, d, max);
 		pt = now_s() - t0;
+		if (preempt_on && has_victims(d, n)) {
+			if (!busy_done) {
+				/* Time the same pass again, and with
+				 * preemption off; not the drain's time. */
+				double b0 = now_s();
+
+				busy_done = true;
+				n = busy_pass(d, n, max, reps, pt, key,
+				    pending);
+				dstart += now_s() - b0;
+			}
+			double b0 = now_s(), off;
+
+			if (d2 == NULL)
+				d2 = xcalloc((size_t)max, sizeof(*d2));
+			off = pass_off(d2, max);
+			dstart += now_s() - b0;
+			ppasses++;
+			ppass_sum += pt;
+			poff_sum += off;
+			if (pt > ppass_max)
+				ppass_max = pt;
+			if (off > poff_max)
+				poff_max = off;
+			if (off > 0 && pt / off > pratio_max)
+				pratio_max = pt / off;
+		}
 		pass_sum += pt;
 		if (pt > pass_max)
 			pass_max = pt;
 		passes++;
 		if (passes % 500 == 0)
 			fprintf(stderr, "sim: pass %zu, t+%llds, %zu pending, "
-			    "%zu running, last pass %.3f s\n", passes,
-			    (long long)(cl.now - sim0), pending, nheap, pt);
+			    "%zu running, %zu suspended, last pass %.3f s\n",
+			    passes, (long long)(cl.now - sim0), pending,
+			    nrunning, nsusp, pt);
 		if (max_passes > 0 && passes >= max_passes) {
 			fprintf(stderr, "sim: stopped after %zu passes\n",
 			    passes);
@@ -927,12 +1542,13 @@ main(int argc, char **argv)
 		}
 	}
 	/* The last jobs run to their end. */
-	while (pending == 0 && nheap > 0) {
+	while (pending == 0 && nsusp == 0 && nheap > 0) {
 		struct run r = heap_pop();
 
+		if (run_stale(&r))
+			continue;
 		cl.now = r.end;
-		account(r.j, r.slots, -1);
-		free(r.slots);
+		job_end(r.j);
 		ended++;
 	}
 	t1 = now_s();
@@ -946,19 +1562,50 @@ main(int argc, char **argv)
 	fprintf(stderr, "sim: decisions checksum %016llx\n",
 	    (unsigned long long)dsum);
 	/* A drain stopped early has no drain time, only how far it got. */
-	if (pending == 0)
-		printf("RESULT|w9.drain_s|%.2f|s\n", t1 - dstart);
+	if (pending == 0 && nsusp == 0)
+		printf("RESULT|%sdrain_s|%.2f|s\n", key, t1 - dstart);
 	else
-		printf("RESULT|w9.drain_stopped_after_s|%.2f|s\n",
+		printf("RESULT|%sdrain_stopped_after_s|%.2f|s\n", key,
 		    t1 - dstart);
-	printf("RESULT|w9.drain_passes|%zu|passes\n", passes);
-	printf("RESULT|w9.drain_jobs_per_pass|%.1f|jobs\n",
+	printf("RESULT|%sdrain_passes|%zu|passes\n", key, passes);
+	printf("RESULT|%sdrain_jobs_per_pass|%.1f|jobs\n", key,
 	    (double)started / (double)passes);
-	printf("RESULT|w9.drain_sim_s|%lld|s\n", (long long)(cl.now - sim0));
-	printf("RESULT|w9.drain_pass_mean_s|%.4f|s\n",
+	printf("RESULT|%sdrain_sim_s|%lld|s\n", key,
+	    (long long)(cl.now - sim0));
+	printf("RESULT|%sdrain_pass_mean_s|%.4f|s\n", key,
 	    pass_sum / (double)passes);
-	printf("RESULT|w9.drain_pass_max_s|%.4f|s\n", pass_max);
-	if (pending > 0)
-		printf("RESULT|w9.drain_unfinished|%zu|jobs\n", pending);
-	return pending > 0 ? 1 : 0;
+	printf("RESULT|%sdrain_pass_max_s|%.4f|s\n", key, pass_max);
+	if (preempt_on) {
+		fprintf(stderr, "sim: preemption: %zu jobs started by "
+		    "preempting %zu victims in %zu passes (mean %.4f s, max "
+		    "%.4f s; the same passes with preemption off: mean "
+		    "%.4f s, max %.4f s; the largest ratio %.2f), %zu "
+		    "resumed; %zu flip-flops, %zu superfluous victims, %zu "
+		    "preemptors short of slots, %zu starts over a host's "
+		    "MXJ\n", npreempt_dec, npreempt, ppasses,
+		    ppasses ? ppass_sum / (double)ppasses : 0, ppass_max,
+		    ppasses ? poff_sum / (double)ppasses : 0, poff_max,
+		    pratio_max, nresume, nflip, nsuperfluous, nshort,
+		    noversub);
+		printf("RESULT|%sstarts|%zu|jobs\n", key, npreempt_dec);
+		printf("RESULT|%svictims|%zu|jobs\n", key, npreempt);
+		printf("RESULT|%sresumes|%zu|jobs\n", key, nresume);
+		printf("RESULT|%spasses|%zu|passes\n", key, ppasses);
+		printf("RESULT|%spasses_mean_s|%.4f|s\n", key,
+		    ppasses ? ppass_sum / (double)ppasses : 0);
+		printf("RESULT|%spasses_max_s|%.4f|s\n", key, ppass_max);
+		printf("RESULT|%spasses_off_mean_s|%.4f|s\n", key,
+		    ppasses ? poff_sum / (double)ppasses : 0);
+		printf("RESULT|%spasses_off_max_s|%.4f|s\n", key, poff_max);
+		printf("RESULT|%spasses_ratio|%.2f|x\n", key,
+		    poff_sum > 0 ? ppass_sum / poff_sum : 0);
+		printf("RESULT|%sflipflops|%zu|jobs\n", key, nflip);
+		printf("RESULT|%ssuperfluous|%zu|jobs\n", key, nsuperfluous);
+		printf("RESULT|%sshort|%zu|jobs\n", key, nshort);
+	}
+	printf("RESULT|%soversubscribed|%zu|jobs\n", key, noversub);
+	if (pending > 0 || nsusp > 0)
+		printf("RESULT|%sdrain_unfinished|%zu|jobs\n", key,
+		    pending + nsusp);
+	return pending > 0 || nsusp > 0 ? 1 : 0;
 }
