@@ -42,6 +42,10 @@ struct pol_host {
 	int		 unusable_reason; /* HR_* when !usable */
 	int		 max_slots;	/* MXJ; -1 unlimited */
 	int		 used_slots;	/* held by started jobs */
+	/* Scratch of one pass, beside what free slots are made of: a
+	 * pass reads them for every host, again and again. */
+	int		 taken;		/* slots given out in this pass */
+	int		 freed;		/* slots of jobs preempted this pass */
 	bool		 exclusive;	/* an exclusive job runs there */
 	int64_t		 last_dispatch;	/* time of the last job started */
 	const struct thresholds *thr;	/* lsb.hosts, may be NULL */
@@ -49,14 +53,12 @@ struct pol_host {
 	struct rr_host	 rr;		/* name, load, static figures */
 	float		 rsv[NLOADIDX];	/* reserved by running jobs' rusage */
 	/* Scratch of one pass. */
-	int		 taken;		/* slots given out in this pass */
 	bool		 took_exclusive;
 	bool		 accept_closed;	/* took a job; interval > 0 */
 	int		 qreason;	/* for the queue being scheduled */
 	const float	*load;		/* the real load (rr.load is eff) */
 	float		 eff[NLOADIDX];	/* load less reservations */
 	float		 rsv_taken[NLOADIDX];
-	int		 freed;		/* slots of jobs preempted this pass */
 };
 
 struct pol_job;
@@ -181,7 +183,12 @@ struct pol_job {
 					 * their "+N" levels (higher is
 					 * preferred), or NULL */
 	int		 nasked;
-	/* A started job (in its queue's running or preempted list). */
+	/* Why it did not start, as of pass reason_pass. */
+	uint32_t	 reason_pass;
+	int		 pend_reason;	/* PEND_*; PEND_NO_HOST: see counts */
+	uint32_t	 counts[HR_NREASONS];
+	/* A started job (in its queue's running or preempted list); last,
+	 * out of the way of the walk of the pending lists. */
 	struct pol_job	*rnext;
 	struct pol_job	*rprev;
 	const int	*exec;		/* host index of each slot */
@@ -189,10 +196,6 @@ struct pol_job {
 	int64_t		 start_time;
 	bool		 no_preempt;	/* brun, or MAX_JOB_PREEMPT reached */
 	uint32_t	 victim_pass;	/* chosen as a victim in that pass */
-	/* Why it did not start, as of pass reason_pass. */
-	uint32_t	 reason_pass;
-	int		 pend_reason;	/* PEND_*; PEND_NO_HOST: see counts */
-	uint32_t	 counts[HR_NREASONS];
 };
 
 /*

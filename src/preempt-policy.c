@@ -565,15 +565,21 @@ preempt_plain(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		}
 		if (h < 0)
 			continue;
+		memset(d, 0, sizeof(*d));
+		d->job = j;
+		d->slots = xmalloc(sizeof(int));
+		d->slots[0] = h;
+		if (pass_room_reason(p, c->hosts[h], 1) == 0) {
+			/* A slot there is free after all (an earlier victim
+			 * of more slots left it): it needs no victim. */
+			pass_take(p, j, c->hosts[h], 1, false);
+			return true;
+		}
 		memset(&one, 0, sizeof(one));
 		one.v = v;
 		one.idx = p->pidx[p->pcur];
 		one.taken = true;
 		set_victims(p, &one, 1, true);
-		memset(d, 0, sizeof(*d));
-		d->job = j;
-		d->slots = xmalloc(sizeof(int));
-		d->slots[0] = h;
 		d->victims = xcalloc(2, sizeof(*d->victims));
 		d->victims[0] = v;
 		d->nvictims = 1;
