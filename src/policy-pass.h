@@ -85,6 +85,8 @@ bool	 pass_cap_full(struct pol_cluster *, struct pol_cap *, int need);
  * limits that leave suspended jobs out (take_it: count it there). */
 bool	 pass_rlim_resume(struct pass *, struct pol_job *v, bool take_it);
 bool	 pass_is_plain(const struct pass *, const struct pol_job *);
+/* A user's host_taken, zeroed at its first use in a pass. */
+void	 pass_user_scratch(struct pass *, struct pol_user *);
 void	 pass_take(struct pass *, struct pol_job *, struct pol_host *, int n,
 	    bool exclusive);
 

@@ -321,8 +321,8 @@ host_cpus(const struct pol_host *h)
 	return h->rr.ncpus > 0 ? h->rr.ncpus : 1;
 }
 
-static void
-user_scratch(struct pass *p, struct pol_user *u)
+void
+pass_user_scratch(struct pass *p, struct pol_user *u)
 {
 	if (u->pass != p->c->pass) {
 		u->pass = p->c->pass;
@@ -530,7 +530,7 @@ pass_limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
 		int susp = u->host_susp ? u->host_susp[i] : 0;
 		unsigned pf = p->c->preempt_for;
 
-		user_scratch(p, u);
+		pass_user_scratch(p, u);
 		used = u->host_used[i] + u->host_taken[i];
 		/* PREEMPT_FOR: suspended jobs left out of JL/U, JL/P. */
 		if (h->jl_u >= 0 && h->jl_u - (used - (pf &
@@ -762,7 +762,7 @@ pass_take(struct pass *p, struct pol_job *j, struct pol_host *h, int n,
 	h->taken += n;
 	p->qtaken[h->index] += n;
 	if (j->user && j->user->host_used) {
-		user_scratch(p, j->user);
+		pass_user_scratch(p, j->user);
 		j->user->host_taken[h->index] += n;
 	}
 	if (j->rl_hosts)

@@ -341,15 +341,16 @@ sort_prefix(struct cand *cs, int n, int need, int capneed, unsigned flags)
 /* The victims' slots, on host (or on every candidate when host < 0). */
 static void
 cand_slots(const struct pass *p, struct cand *cs, int n, int host,
-    const int *pos)
+    const int *pos, const char *own, const struct pol_user *u)
 {
 	for (int i = 0; i < n; i++) {
 		int k = cs[i].idx;
 
 		cs[i].slots = 0;
 		for (int x = p->voff[k]; x < p->voff[k + 1]; x++)
-			if (host < 0 ? pos[p->vexec[x]] >= 0 :
-			    p->vexec[x] == host)
+			if ((host < 0 ? pos[p->vexec[x]] >= 0 :
+			    p->vexec[x] == host) &&
+			    (!own[p->vexec[x]] || cs[i].v->user == u))
 				cs[i].slots++;
 	}
 }
@@ -406,6 +407,25 @@ victims_by_host(const struct pass *p, const struct cand *cs, int ncs,
 	return list;
 }
 
+/*
+ * Does PREEMPT_FOR leave suspended jobs out of every per-host limit of
+ * user u on host h (JL/U with HOST_JLU, JL/P with USER_JLP)?  Then
+ * preempting u's own jobs there makes room under them.
+ */
+static bool
+user_limits_free(const struct pass *p, const struct pol_user *u,
+    const struct pol_host *h)
+{
+	unsigned pf = p->c->preempt_for;
+
+	if (u == NULL || u->host_used == NULL)
+		return false;
+	if (h->jl_u < 0 && u->jl_p < 0)
+		return false;
+	return (h->jl_u < 0 || (pf & PREEMPT_FOR_HOST_JLU)) &&
+	    (u->jl_p < 0 || (pf & PREEMPT_FOR_USER_JLP));
+}
+
 static void
 set_victims(struct pass *p, struct cand *cs, int n, bool on)
 {
@@ -425,6 +445,11 @@ set_victims(struct pass *p, struct cand *cs, int n, bool on)
 				continue;
 			c->hosts[h]->freed += on ? 1 : -1;
 			p->vhost[h] += on ? -1 : 1;
+			/* Out of its user's per-host counts, too. */
+			if (user_limits_free(p, v->user, c->hosts[h])) {
+				pass_user_scratch(p, v->user);
+				v->user->host_taken[h] += on ? -1 : 1;
+			}
 		}
 		p->vic_slots += on ? -v->nexec : v->nexec;
 		for (int k = 0; k < POL_NCAPS; k++) {
@@ -606,6 +631,7 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 	bool one = rr && rr->span_hosts == 1, limits;
 	int *cand, *freeh, *pos, *keys, ncand = 0, totfree = 0;
 	int capneed = 0, nch = 0, ncs = 0;
+	char *own;
 	struct cand *cs;
 	bool ok = false;
 
@@ -622,6 +648,9 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 	cand = xmalloc(sizeof(int) * (size_t)c->nhosts * 3 + 1);
 	freeh = cand + c->nhosts;
 	pos = freeh + c->nhosts;
+	/* Hosts where the job's user is at a per-host limit that leaves
+	 * suspended jobs out: only the user's own jobs there help. */
+	own = xcalloc((size_t)c->nhosts + 1, 1);
 	keys = pass_rusage_keys(rr);
 	for (int i = 0; i < c->nhosts; i++) {
 		struct pol_host *h = c->hosts[i];
@@ -643,12 +672,17 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		}
 		if (r == 0 && limits && (lr = pass_limit_room(p, j, h, &r)) > 0)
 			r = 0;
+		if ((r == HR_HOST_USER_LIMIT || r == HR_USER_PROC_LIMIT) &&
+		    lr <= 0 && user_limits_free(p, j->user, h)) {
+			r = 0;
+			own[i] = 1;
+		}
 		if (r == 0 && !pass_rusage_fits(rr, keys, h))
 			r = HR_RESERVED;
 		if (r != 0)
 			continue;
 		fr = pass_free_slots(h);
-		fr = fr < 0 ? 0 : fr > lr ? lr : fr;
+		fr = own[i] ? 0 : fr < 0 ? 0 : fr > lr ? lr : fr;
 		if (fr == 0 && p->vhost[i] == 0 && cap == NULL)
 			continue;
 		freeh[i] = fr;
@@ -674,6 +708,8 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		for (int x = p->voff[i]; x < p->voff[i + 1]; x++) {
 			int at = pos[p->vexec[x]];
 
+			if (own[p->vexec[x]] && p->vics[i]->user != j->user)
+				continue;
 			if (at >= 0) {
 				on++;
 				if (at < best)
@@ -724,8 +760,10 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 				sub[nsub] = *v;
 				sub[nsub].slots = 0;
 				for (int s = 0; s < v->v->nexec; s++)
-					sub[nsub].slots += v->v->exec[s] == h;
-				nsub++;
+					sub[nsub].slots += v->v->exec[s] == h &&
+					    (!own[h] || v->v->user == j->user);
+				if (sub[nsub].slots > 0)
+					nsub++;
 			}
 			qsort(sub, (size_t)nsub, sizeof(*sub), cmp_cand);
 			n = choose(sub, nsub, lack, have == 0 ? capneed : 0,
@@ -744,7 +782,7 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		if (have < tiles)
 			nch = 0;
 	} else {
-		cand_slots(p, cs, ncs, -1, pos);
+		cand_slots(p, cs, ncs, -1, pos, own, j->user);
 		nch = choose(cs, sort_prefix(cs, ncs, need - totfree, capneed,
 		    c->preempt_for), need - totfree, capneed, c->preempt_for);
 	}
@@ -773,6 +811,7 @@ done:
 	free(cs);
 out:
 	free(cand);
+	free(own);
 	return ok;
 }
 

@@ -766,6 +766,57 @@ START_TEST(limit_freed_by_own_job)
 }
 END_TEST
 
+/* JL/U = 1 on a host of two slots, where the user's own low job and
+ * another user's run: the user's high job can start only by preempting
+ * the user's own job, and only when HOST_JLU leaves suspended jobs out
+ * of JL/U. */
+static struct pol_job *jlu_mine, *jlu_other, *jlu_high;
+static struct pol_user jlu_u, jlu_v;
+static int jlu_used[2][MAXH], jlu_susp[2][MAXH], jlu_taken[2][MAXH];
+
+static void
+jlu_fixture(unsigned flags)
+{
+	fx_init(1, 2);
+	F.h[0].max_slots = 2;
+	F.h[0].jl_u = 1;
+	F.c.any_jlu = true;
+	preemption(1, "PREEMPTIVE");
+	configure();
+	F.c.preempt_for = flags;
+	memset(jlu_used, 0, sizeof(jlu_used));
+	memset(jlu_susp, 0, sizeof(jlu_susp));
+	memset(&jlu_u, 0, sizeof(jlu_u));
+	memset(&jlu_v, 0, sizeof(jlu_v));
+	jlu_u.host_used = jlu_used[0];
+	jlu_u.host_susp = jlu_susp[0];
+	jlu_u.host_taken = jlu_taken[0];
+	jlu_u.jl_p = -1;
+	jlu_v.host_used = jlu_used[1];
+	jlu_v.host_susp = jlu_susp[1];
+	jlu_v.host_taken = jlu_taken[1];
+	jlu_v.jl_p = -1;
+	jlu_other = running(0, 100, 0, -1);	/* the latest started: */
+	jlu_other->user = &jlu_v;		/* taken first by default */
+	jlu_used[1][0] = 1;
+	jlu_mine = running(0, 50, 0, -1);
+	jlu_mine->user = &jlu_u;
+	jlu_used[0][0] = 1;
+	jlu_high = pending(1, 1);
+	jlu_high->user = &jlu_u;
+}
+
+START_TEST(host_jlu)
+{
+	jlu_fixture(0);
+	ck_assert_int_eq(run(), 0);
+	jlu_fixture(PREEMPT_FOR_HOST_JLU);
+	ck_assert_int_eq(run(), 1);
+	ck_assert_int_eq(decision(jlu_high)->nvictims, 1);
+	ck_assert(victim(decision(jlu_high), jlu_mine));
+}
+END_TEST
+
 /*
  * Random clusters (fixed seed): after each pass, applied as mbatchd
  * applies it, no host runs more than its MXJ, every victim was running
@@ -870,6 +921,7 @@ preempt_suite(void)
 	tcase_add_test(tp, resume_before_preemptor_ends);
 	tcase_add_test(tp, higher_pending_before_resume);
 	tcase_add_test(tp, limit_freed_by_own_job);
+	tcase_add_test(tp, host_jlu);
 	tcase_add_test(tp, random_invariants);
 	suite_add_tcase(s, tp);
 	return s;
