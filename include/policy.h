@@ -221,7 +221,20 @@ struct pol_cluster {
 	uint32_t	  pass;		/* incremented by each pass */
 	bool		  any_jlu;	/* some host has JL/U */
 	unsigned	  preempt_for;	/* PREEMPT_FOR_* of lsb.params */
+	/* Set by a pass that left preemption to the next one (it tried
+	 * POL_PREEMPT_TRIES searches): run another soon. */
+	bool		  preempt_more;
+	int		  preempt_tries_max;	/* 0: POL_PREEMPT_TRIES */
+	int		  preempt_tries;	/* scratch of one pass */
+	int		  preempt_done;
 };
+/*
+ * Jobs of other shapes than one slot with no requirement of their own
+ * search the cluster for victims at most this many times in a pass; the
+ * next pass goes on.  A flood of them on a full cluster would otherwise
+ * make one pass last seconds.
+ */
+#define POL_PREEMPT_TRIES	500
 
 /* Sort queues by decreasing priority, then config order. */
 void	 policy_sort_queues(struct pol_queue **, int n);

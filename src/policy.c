@@ -1347,6 +1347,8 @@ policy_schedule(struct pol_cluster *c, struct pol_decision *out, int max)
 	p.elig = xmalloc(sizeof(int) * (size_t)(c->nhosts + 1));
 	p.qtaken = xcalloc((size_t)c->nhosts + 1, sizeof(int));
 	c->pass++;
+	c->preempt_more = false;
+	c->preempt_tries = c->preempt_done = 0;
 	for (int i = 0; i < c->nhosts; i++) {
 		struct pol_host *h = c->hosts[i];
 

@@ -139,11 +139,24 @@ gather(struct pass *p)
 	}
 }
 
+static int
+tries_max(const struct pol_cluster *c)
+{
+	return c->preempt_tries_max > 0 ? c->preempt_tries_max :
+	    POL_PREEMPT_TRIES;
+}
+
 bool
 pass_may_preempt(struct pass *p)
 {
 	if (p->q->nvictims == 0)
 		return false;
+	if (p->c->preempt_tries >= tries_max(p->c)) {
+		/* Another pass at once only if this one got somewhere:
+		 * searches that all fail wait for the next tick. */
+		p->c->preempt_more = p->c->preempt_done > 0;
+		return false;
+	}
 	if (!p->vic_built)
 		gather(p);
 	return p->vic_slots > 0;
@@ -639,6 +652,9 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		return false;
 	if (cap == NULL && pass_is_plain(p, j))
 		return preempt_plain(p, j, d);
+	if (!pass_may_preempt(p))
+		return false;
+	c->preempt_tries++;
 	if (cap != NULL) {
 		(void)pass_cap_full(c, cap, 0);
 		capneed = cap->used + cap->taken +
@@ -806,6 +822,7 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		if (freed > need)
 			p->leftover = true;
 	}
+	c->preempt_done++;
 	ok = true;
 done:
 	free(cs);

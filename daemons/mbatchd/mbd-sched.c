@@ -190,7 +190,7 @@ sched_run(void)
 	}
 	policy_decisions_free(d, n);
 	/* A full pass may have left more to do. */
-	if (n == MAX_DISPATCH_PER_PASS)
+	if (n == MAX_DISPATCH_PER_PASS || mbd->pc.preempt_more)
 		mbd_sched_dirty();
 }
 

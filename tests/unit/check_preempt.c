@@ -817,6 +817,39 @@ START_TEST(host_jlu)
 }
 END_TEST
 
+/* Jobs that search the cluster for victims do so at most so many times
+ * a pass; the pass asks for another at once when it got somewhere. */
+START_TEST(tries_per_pass)
+{
+	struct pol_job *h[4];
+
+	fx_init(4, 2);
+	preemption(1, "PREEMPTIVE");
+	configure();
+	F.c.preempt_tries_max = 2;
+	for (int i = 0; i < 4; i++)
+		(void)running(0, 100, i, -1);
+	span("span[hosts=1]");		/* not one slot with nothing else */
+	for (int i = 0; i < 4; i++) {
+		h[i] = pending(1, 1);
+		h[i]->rr = &F.rr;
+	}
+	ck_assert_int_eq(run(), 2);
+	ck_assert(F.c.preempt_more);
+	ck_assert_ptr_nonnull(decision(h[0]));
+	ck_assert_ptr_nonnull(decision(h[1]));
+	apply();
+	ck_assert_int_eq(run(), 2);
+	ck_assert_ptr_nonnull(decision(h[2]));
+	ck_assert_ptr_nonnull(decision(h[3]));
+	apply();
+	/* Nothing left to preempt: no call for another pass. */
+	pending(1, 1)->rr = &F.rr;
+	ck_assert_int_eq(run(), 0);
+	ck_assert(!F.c.preempt_more);
+}
+END_TEST
+
 /*
  * Random clusters (fixed seed): after each pass, applied as mbatchd
  * applies it, no host runs more than its MXJ, every victim was running
@@ -922,6 +955,7 @@ preempt_suite(void)
 	tcase_add_test(tp, higher_pending_before_resume);
 	tcase_add_test(tp, limit_freed_by_own_job);
 	tcase_add_test(tp, host_jlu);
+	tcase_add_test(tp, tries_per_pass);
 	tcase_add_test(tp, random_invariants);
 	suite_add_tcase(s, tp);
 	return s;
