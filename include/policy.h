@@ -234,7 +234,7 @@ struct pol_cluster {
  * next pass goes on.  A flood of them on a full cluster would otherwise
  * make one pass last seconds.
  */
-#define POL_PREEMPT_TRIES	500
+#define POL_PREEMPT_TRIES	200
 
 /* Sort queues by decreasing priority, then config order. */
 void	 policy_sort_queues(struct pol_queue **, int n);
