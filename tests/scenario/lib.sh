@@ -11,7 +11,9 @@
 #	(cluster_stop runs at exit)
 #
 # Helpers: wait_for CMD... (retry until it succeeds, with a deadline),
-# expect_eq, expect_match, fail, pass.
+# expect_eq, expect_match, fail, pass; queues and host_mxj write
+# lsb.queues and lsb.hosts; judged and stays_pending wait for a pass to
+# have looked at a pending job.
 #
 # Loads set exactly, through an ELIM (tests/scenario/elim-file.sh):
 #	elim_install			# after cluster_init, before cluster_start
@@ -222,6 +224,50 @@ exec_host() {
 pend_order() {
 	bjobs -p -noheader -q "$1" 2>/dev/null | awk '/^[0-9]/ { print $1 }' |
 	    tr '\n' ' ' | sed 's/ $//'
+}
+
+# pgid_of PIDFILE: the process group of the pid a job wrote there.
+pgid_of() {
+	sed 's/.*) [A-Za-z] [0-9]* \([0-9]*\).*/\1/' "/proc/$(cat "$1")/stat"
+}
+
+# judged JOB: a pass has looked at the pending job (its reason is no
+# longer that of a new job): what it has not done by then, it would not.
+judged() {
+	local r
+	r=$(bjobs -p "$1" 2>/dev/null | sed -n '3p')
+	[ -n "$r" ] && [ "${r#*New job is waiting}" = "$r" ]
+}
+
+# stays_pending DESCRIPTION JOB: once judged, the job still pends.
+stays_pending() {
+	wait_for judged "$2" || fail "$1: never judged"
+	check "$1" job_is "$2" PEND
+}
+
+# host_mxj N: lsb.hosts gives every host N job slots.
+host_mxj() {
+	printf 'Begin Host\nHOST_NAME  MXJ\ndefault    %s\nEnd Host\n' "$1" \
+	    >"$LSB_CONF/lsb.hosts"
+}
+
+# queues "NAME PRIORITY [KEY = VALUE[; KEY = VALUE...]]" ...: lsb.queues
+# holds those queues only.
+queues() {
+	local q name prio rest
+	: >"$LSB_CONF/lsb.queues"
+	for q in "$@"; do
+		read -r name prio rest <<<"$q"
+		{
+			echo "Begin Queue"
+			echo "QUEUE_NAME = $name"
+			echo "PRIORITY = $prio"
+			[ -n "$rest" ] && echo "$rest" | tr ';' '\n' |
+			    sed 's/^ *//'
+			echo "End Queue"
+			echo
+		} >>"$LSB_CONF/lsb.queues"
+	done
 }
 
 # A job's STAT.

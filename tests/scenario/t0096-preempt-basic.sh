@@ -9,31 +9,16 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
-cat >"$LSB_CONF/lsb.queues" <<EOF2
-Begin Queue
-QUEUE_NAME = low
-PRIORITY = 10
-End Queue
-
-Begin Queue
-QUEUE_NAME = high
-PRIORITY = 50
-PREEMPTION = PREEMPTIVE
-End Queue
-EOF2
-cat >"$LSB_CONF/lsb.hosts" <<EOF2
-Begin Host
-HOST_NAME  MXJ
-default    1
-End Host
-EOF2
+queues "low 10" \
+	"high 50 PREEMPTION = PREEMPTIVE"
+host_mxj 1
 cluster_start
 cd "$T_DIR/jobs"
 
 # A job that counts while it runs, until low.stop appears.
 low=$(submit -q low -o low.out 'echo $$ >low.pid; i=0; while [ ! -f low.stop ]; do i=$((i+1)); echo $i > low.count; sleep 0.1; done')
 wait_for test -s low.pid || fail "low job did not start"
-lpgid=$(sed 's/.*) [A-Za-z] [0-9]* \([0-9]*\).*/\1/' "/proc/$(cat low.pid)/stat")
+lpgid=$(pgid_of low.pid)
 
 high=$(submit -q high -o high.out 'while [ ! -f high.stop ]; do sleep 0.1; done')
 wait_for job_is "$high" RUN || fail "high job did not start by preemption"

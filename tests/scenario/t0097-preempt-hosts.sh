@@ -9,23 +9,9 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 3
-cat >"$LSB_CONF/lsb.queues" <<EOF2
-Begin Queue
-QUEUE_NAME = low
-PRIORITY = 10
-PREEMPTION = PREEMPTABLE
-End Queue
-
-Begin Queue
-QUEUE_NAME = mid
-PRIORITY = 20
-End Queue
-
-Begin Queue
-QUEUE_NAME = high
-PRIORITY = 50
-End Queue
-EOF2
+queues "low 10 PREEMPTION = PREEMPTABLE" \
+	"mid 20" \
+	"high 50"
 elim_install
 # hostc the least loaded, then hostb, then hosta.
 set_load hosta "r15s 1.5 r1m 0 it 30"
@@ -48,7 +34,6 @@ for j in "${!on[@]}"; do wait_for job_is "$j" RUN || fail "job $j did not start"
 for h in hosta hostb hostc; do
 	for k in 1 2; do wait_for test -s $h.$k.pid; done
 done
-pgid_of() { sed 's/.*) [A-Za-z] [0-9]* \([0-9]*\).*/\1/' "/proc/$(cat "$1")/stat"; }
 
 # A 3-slot job of a higher queue (not PREEMPTIVE; low is PREEMPTABLE).
 big=$(submit -q high -n 3 -o /dev/null 'sleep 600')
@@ -83,14 +68,7 @@ expect_eq "the hostc jobs stay preempted" 2 "$n"
 
 # A job that cannot run even with every slot (7 > 6) preempts nothing.
 huge=$(submit -q high -n 7 -o /dev/null 'sleep 1')
-# Once a pass has judged it, a wrong preemption would have happened.
-judged() {
-	local r
-	r=$(bjobs -p "$huge" 2>/dev/null | sed -n '3p')
-	[ -n "$r" ] && [ "${r#*New job is waiting}" = "$r" ]
-}
-wait_for judged || fail "the 7-slot job was never judged"
-check "the 7-slot job pends" job_is "$huge" PEND
+stays_pending "the 7-slot job pends" "$huge"
 n=0
 for j in "${!on[@]}"; do job_is "$j" SSUSP && n=$((n + 1)); done
 expect_eq "no more jobs preempted" 2 "$n"

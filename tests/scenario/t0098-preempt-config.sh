@@ -8,47 +8,13 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 2
-cat >"$LSB_CONF/lsb.queues" <<EOF2
-Begin Queue
-QUEUE_NAME = idle
-PRIORITY = 5
-End Queue
-
-Begin Queue
-QUEUE_NAME = low
-PRIORITY = 10
-End Queue
-
-Begin Queue
-QUEUE_NAME = res
-PRIORITY = 15
-PREEMPTION = PREEMPTABLE[top]
-End Queue
-
-Begin Queue
-QUEUE_NAME = mid
-PRIORITY = 20
-PREEMPTION = PREEMPTIVE[low]
-End Queue
-
-Begin Queue
-QUEUE_NAME = top
-PRIORITY = 40
-PREEMPTION = PREEMPTIVE[idle+1 low+2]
-End Queue
-
-Begin Queue
-QUEUE_NAME = peer
-PRIORITY = 40
-PREEMPTION = PREEMPTIVE
-End Queue
-EOF2
-cat >"$LSB_CONF/lsb.hosts" <<EOF2
-Begin Host
-HOST_NAME  MXJ
-default    1
-End Host
-EOF2
+queues "idle 5" \
+	"low 10" \
+	"res 15 PREEMPTION = PREEMPTABLE[top]" \
+	"mid 20 PREEMPTION = PREEMPTIVE[low]" \
+	"top 40 PREEMPTION = PREEMPTIVE[idle+1 low+2]" \
+	"peer 40 PREEMPTION = PREEMPTIVE"
+host_mxj 1
 elim_install
 set_load hosta "r15s 0.1 r1m 0 it 30"	# hosta the least loaded
 set_load hostb "r15s 1.5 r1m 0 it 30"
@@ -65,16 +31,6 @@ run_on() {	# run_on QUEUE HOST: a long job there, started
 	j=$(submit -q "$1" -m "$2" -o /dev/null 'sleep 600')
 	wait_for job_is "$j" RUN || fail "$1 job on $2 did not start"
 	echo "$j"
-}
-# judged JOB: a pass has given the pending job its reason.
-judged() {
-	local r
-	r=$(bjobs -p "$1" 2>/dev/null | sed -n '3p')
-	[ -n "$r" ] && [ "${r#*New job is waiting}" = "$r" ]
-}
-stays_pending() {	# stays_pending DESCRIPTION JOB
-	wait_for judged "$2" || fail "$1: never judged"
-	check "$1" job_is "$2" PEND
 }
 clean() {
 	bkill 0 >/dev/null 2>&1

@@ -6,33 +6,10 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
-cat >"$LSB_CONF/lsb.queues" <<EOF2
-Begin Queue
-QUEUE_NAME = low
-PRIORITY = 10
-PREEMPTION = PREEMPTABLE
-TERMINATE_WHEN = PREEMPT
-End Queue
-
-Begin Queue
-QUEUE_NAME = rer
-PRIORITY = 10
-PREEMPTION = PREEMPTABLE
-TERMINATE_WHEN = PREEMPT
-RERUNNABLE = yes
-End Queue
-
-Begin Queue
-QUEUE_NAME = high
-PRIORITY = 50
-End Queue
-EOF2
-cat >"$LSB_CONF/lsb.hosts" <<EOF2
-Begin Host
-HOST_NAME  MXJ
-default    1
-End Host
-EOF2
+queues "low 10 PREEMPTION = PREEMPTABLE; TERMINATE_WHEN = PREEMPT" \
+	"rer 10 PREEMPTION = PREEMPTABLE; TERMINATE_WHEN = PREEMPT; RERUNNABLE = yes" \
+	"high 50"
+host_mxj 1
 cluster_start
 cd "$T_DIR/jobs"
 

@@ -8,28 +8,12 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
-cat >"$LSB_CONF/lsb.queues" <<EOF2
-Begin Queue
-QUEUE_NAME = low
-PRIORITY = 10
-End Queue
-
-Begin Queue
-QUEUE_NAME = high
-PRIORITY = 50
-PREEMPTION = PREEMPTIVE
-End Queue
-EOF2
-cat >"$LSB_CONF/lsb.hosts" <<EOF2
-Begin Host
-HOST_NAME  MXJ
-default    1
-End Host
-EOF2
+queues "low 10" \
+	"high 50 PREEMPTION = PREEMPTIVE"
+host_mxj 1
 cluster_start
 cd "$T_DIR/jobs"
 ev=$T_DIR/work/c1/logdir/lsb.events
-pgid_of() { sed 's/.*) [A-Za-z] [0-9]* \([0-9]*\).*/\1/' "/proc/$(cat "$1")/stat"; }
 
 l=$(submit -q low -o /dev/null 'echo $$ >l.pid; i=0; while [ ! -f l.stop ]; do i=$((i+1)); echo $i >l.count; sleep 0.1; done')
 wait_for test -s l.pid || fail "low job did not start"

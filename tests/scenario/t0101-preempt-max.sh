@@ -7,45 +7,19 @@
 
 cluster_init 1
 sed -i 's/^End Parameters/MAX_JOB_PREEMPT = 1\n&/' "$LSB_CONF/lsb.params"
-cat >"$LSB_CONF/lsb.queues" <<EOF2
-Begin Queue
-QUEUE_NAME = low
-PRIORITY = 10
-PREEMPTION = PREEMPTABLE
-End Queue
-
-Begin Queue
-QUEUE_NAME = low2
-PRIORITY = 10
-PREEMPTION = PREEMPTABLE
-MAX_JOB_PREEMPT = 2
-End Queue
-
-Begin Queue
-QUEUE_NAME = high
-PRIORITY = 50
-End Queue
-EOF2
+queues "low 10 PREEMPTION = PREEMPTABLE" \
+	"low2 10 PREEMPTION = PREEMPTABLE; MAX_JOB_PREEMPT = 2" \
+	"high 50"
 cat >"$LSB_CONF/lsb.applications" <<EOF2
 Begin Application
 NAME = three
 MAX_JOB_PREEMPT = 3
 End Application
 EOF2
-cat >"$LSB_CONF/lsb.hosts" <<EOF2
-Begin Host
-HOST_NAME  MXJ
-default    1
-End Host
-EOF2
+host_mxj 1
 cluster_start
 cd "$T_DIR/jobs"
 
-judged() {
-	local r
-	r=$(bjobs -p "$1" 2>/dev/null | sed -n '3p')
-	[ -n "$r" ] && [ "${r#*New job is waiting}" = "$r" ]
-}
 # preempt_once VICTIM: a high job preempts it, ends, and it resumes.
 preempt_once() {
 	local h

@@ -9,24 +9,9 @@
 need_root
 
 cluster_init 1
-cat >"$LSB_CONF/lsb.queues" <<EOF2
-Begin Queue
-QUEUE_NAME = low
-PRIORITY = 10
-PREEMPTION = PREEMPTABLE
-End Queue
-
-Begin Queue
-QUEUE_NAME = high
-PRIORITY = 50
-End Queue
-EOF2
-cat >"$LSB_CONF/lsb.hosts" <<EOF2
-Begin Host
-HOST_NAME  MXJ
-default    4
-End Host
-EOF2
+queues "low 10 PREEMPTION = PREEMPTABLE" \
+	"high 50"
+host_mxj 4
 sed -i 's/^End Parameters/PREEMPT_FOR = GROUP_MAX\n&/' "$LSB_CONF/lsb.params"
 cat >"$LSB_CONF/lsb.users" <<EOF2
 Begin User
@@ -60,10 +45,10 @@ check "a stopped job leaves the user's limit free" wait_for job_is "$b" RUN
 # bresumed, it waits (SSUSP) while the user is at the limit.
 bresume "$a" >/dev/null
 wait_for job_is "$a" SSUSP || fail "the bresumed job is not SSUSP"
-judged() {
+waits() {
 	badmin statedump | grep -q "^job $a\\[0\\] status=0x8 .* susp=3/"
 }
-wait_for judged
+wait_for waits
 # Another user's job starts and ends: passes came and went.
 x=$(as_nobody bsub -q low -o /dev/null true | sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
 wait_for job_is "$x" DONE || fail "another user's job did not run"

@@ -9,18 +9,8 @@
 need_root
 
 cluster_init 1
-cat >"$LSB_CONF/lsb.queues" <<EOF2
-Begin Queue
-QUEUE_NAME = low
-PRIORITY = 10
-PREEMPTION = PREEMPTABLE
-End Queue
-
-Begin Queue
-QUEUE_NAME = high
-PRIORITY = 50
-End Queue
-EOF2
+queues "low 10 PREEMPTION = PREEMPTABLE" \
+	"high 50"
 cat >"$LSB_CONF/lsb.hosts" <<EOF2
 Begin Host
 HOST_NAME  MXJ  JL/U
@@ -36,13 +26,7 @@ other=$(as_nobody bsub -q low -o /dev/null 'sleep 600' | sed -n 's/^Job <\([0-9]
 wait_for job_is "$other" RUN || fail "the other user's low job did not start"
 
 h=$(submit -q high -o /dev/null 'sleep 600')
-judged() {
-	local r
-	r=$(bjobs -p "$h" 2>/dev/null | sed -n '3p')
-	[ -n "$r" ] && [ "${r#*New job is waiting}" = "$r" ]
-}
-wait_for judged || fail "the high job was never judged"
-check "without HOST_JLU the high job waits" job_is "$h" PEND
+stays_pending "without HOST_JLU the high job waits" "$h"
 check "root's low job runs on" job_is "$mine" RUN
 check "the other user's job runs on" job_is "$other" RUN
 
