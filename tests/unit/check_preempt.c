@@ -126,6 +126,15 @@ configure(void)
 		    F.c.nqueues);
 }
 
+/* q0 and a PREEMPTIVE q1 on nh hosts. */
+static void
+two_queues(int nh)
+{
+	fx_init(nh, 2);
+	preemption(1, "PREEMPTIVE");
+	configure();
+}
+
 /* A job of queue qi running on the hosts given (one slot each, -1
  * ends), started at start. */
 static struct pol_job *
@@ -357,9 +366,7 @@ START_TEST(basic)
 	struct pol_job *low, *high;
 	struct pol_decision *d;
 
-	fx_init(1, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(1);
 	low = running(0, 100, 0, -1);
 	high = pending(1, 1);
 	ck_assert_int_eq(run(), 1);
@@ -384,9 +391,7 @@ END_TEST
 
 START_TEST(own_queue_never)
 {
-	fx_init(1, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(1);
 	(void)running(1, 100, 0, -1);
 	(void)pending(1, 1);
 	ck_assert_int_eq(run(), 0);
@@ -451,17 +456,13 @@ START_TEST(least_run_time)
 {
 	struct pol_job *old, *young, *high;
 
-	fx_init(2, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(2);
 	old = running(0, 100, 0, -1);		/* least loaded host */
 	young = running(0, 5000, 1, -1);
 	high = pending(1, 1);
 	ck_assert_int_eq(run(), 1);
 	ck_assert(victim(decision(high), old));	/* by host load */
-	fx_init(2, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(2);
 	F.c.preempt_for = PREEMPT_FOR_LEAST_RUN_TIME;
 	old = running(0, 100, 0, -1);
 	young = running(0, 5000, 1, -1);
@@ -477,9 +478,7 @@ START_TEST(multi_slot_takes_what_it_needs)
 	struct pol_job *v[4], *high;
 	struct pol_decision *d;
 
-	fx_init(4, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(4);
 	for (int i = 0; i < 4; i++)
 		v[i] = running(0, 100, i, -1);
 	high = pending(1, 3);
@@ -496,9 +495,7 @@ START_TEST(free_slots_first)
 {
 	struct pol_job *v[3], *high;
 
-	fx_init(4, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(4);
 	for (int i = 0; i < 3; i++)
 		v[i] = running(0, 100, i, -1);
 	/* host3 is free: a 2-slot job takes it and one victim. */
@@ -631,9 +628,7 @@ START_TEST(no_preempt_jobs)
 {
 	struct pol_job *forced, *high;
 
-	fx_init(1, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(1);
 	forced = running(0, 100, 0, -1);
 	forced->no_preempt = true;	/* brun, or MAX_JOB_PREEMPT reached */
 	high = pending(1, 1);
@@ -651,9 +646,7 @@ START_TEST(victim_once_per_pass)
 {
 	struct pol_job *v, *h1, *h2;
 
-	fx_init(1, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(1);
 	v = running(0, 100, 0, -1);
 	h1 = pending(1, 1);
 	h2 = pending(1, 1);
@@ -667,9 +660,7 @@ START_TEST(resume_when_free)
 {
 	struct pol_job *low, *high, *low2;
 
-	fx_init(1, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(1);
 	low = running(0, 100, 0, -1);
 	high = pending(1, 1);
 	ck_assert_int_eq(run(), 1);
@@ -692,22 +683,20 @@ START_TEST(resume_before_preemptor_ends)
 {
 	struct pol_job *a, *b, *high;
 
-	fx_init(2, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(1);
+	F.h[0].max_slots = 2;
 	a = running(0, 100, 0, -1);
-	b = running(0, 200, 1, -1);
+	b = running(0, 200, 0, -1);
 	high = pending(1, 1);
 	ck_assert_int_eq(run(), 1);
-	ck_assert(victim(decision(high), a));
+	ck_assert(victim(decision(high), b));	/* the latest started */
 	apply();
-	/* b ends: a runs again on its host although high still runs. */
-	policy_list_remove(&F.q[0].running, b);
-	F.h[1].used_slots--;
-	ck_assert_int_eq(run(), 0);	/* a's host is still taken */
-	F.exec[a - F.j][0] = 1;		/* (a moved: its host is free) */
+	ck_assert_int_eq(run(), 0);
+	/* a ends: b runs again beside high, which still runs. */
+	policy_list_remove(&F.q[0].running, a);
+	F.h[0].used_slots--;
 	ck_assert_int_eq(run(), 1);
-	ck_assert(F.d[0].resume && F.d[0].job == a);
+	ck_assert(F.d[0].resume && F.d[0].job == b);
 }
 END_TEST
 
@@ -715,9 +704,7 @@ START_TEST(higher_pending_before_resume)
 {
 	struct pol_job *low, *high, *high2;
 
-	fx_init(1, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(1);
 	low = running(0, 100, 0, -1);
 	high = pending(1, 1);
 	ck_assert_int_eq(run(), 1);
@@ -738,9 +725,7 @@ START_TEST(limit_freed_by_own_job)
 	struct pol_cap cap;
 	struct pol_job *mine, *other, *high;
 
-	fx_init(2, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(2);
 	memset(&cap, 0, sizeof(cap));
 	cap.max = 1;
 	cap.susp_free = true;
@@ -823,9 +808,7 @@ START_TEST(tries_per_pass)
 {
 	struct pol_job *h[4];
 
-	fx_init(4, 2);
-	preemption(1, "PREEMPTIVE");
-	configure();
+	two_queues(4);
 	F.c.preempt_tries_max = 2;
 	for (int i = 0; i < 4; i++)
 		(void)running(0, 100, i, -1);
