@@ -65,6 +65,19 @@ void	 conf_kvs_release(struct conf_kvs *);
 /* Warn about a key set twice in one section (the last one wins). */
 void	 conf_kvs_check_dups(const struct conf_kvs *, const char *path,
 	    struct conf_diag *);
+/*
+ * A section of a file of named sections (lsb.queues' Queue,
+ * lsb.applications' Application), what being what it defines: its
+ * key = value lines read into kv (a key given twice warned about) and
+ * its name, the value of key, returned; NULL, with an error, when the
+ * section has none, a bad one, or one a section before it had (seen
+ * gives that one's line, 0 when none).  kv is to be released either way.
+ */
+const char *conf_named_section(const struct conf_file *,
+	    const struct conf_section *, const char *key, const char *what,
+	    int (*seen)(const struct lsf_config *, const char *),
+	    const struct lsf_config *, struct conf_kvs *kv,
+	    struct conf_diag *);
 
 /* A horizontal section: a header of column names, then one row a line. */
 struct conf_val {

@@ -11,7 +11,6 @@
 
 #include "conf-lex.h"
 
-#define APP_NAME_MAX	59
 
 /* Keys LSF defines that we keep in keys/vals (bapp -l) without a field. */
 static const char *const quiet_keys[] = {
@@ -81,18 +80,6 @@ config_app(const struct lsf_config *cfg, const char *name)
 	for (int i = 0; i < cfg->napps; i++)
 		if (strcmp(cfg->apps[i].name, name) == 0)
 			return &cfg->apps[i];
-	return NULL;
-}
-
-static const char *
-check_name(const char *s)
-{
-	if (strlen(s) > APP_NAME_MAX)
-		return "longer than 59 characters";
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' &&
-		    *s != '.')
-			return "only letters, digits, _ - and . are allowed";
 	return NULL;
 }
 
@@ -178,39 +165,26 @@ apply_key(const struct lsf_config *cfg, struct app_conf *a, const char *path,
 		    "\"%s\": %s", a->name, k, v, why);
 }
 
+static int
+app_seen(const struct lsf_config *cfg, const char *name)
+{
+	const struct app_conf *a = config_app(cfg, name);
+
+	return a ? a->line : 0;
+}
+
 static void
 read_app(struct lsf_config *cfg, const struct conf_file *f,
     const struct conf_section *sec, struct conf_diag *d)
 {
 	struct conf_kvs kv;
 	struct app_conf a;
-	const struct app_conf *old;
-	const char *name = NULL, *why;
-	int name_line = sec->line;
+	const char *name;
 
-	conf_kvs_read(f, sec, 0, &kv, d);
-	conf_kvs_check_dups(&kv, f->path, d);
-	for (int i = 0; i < kv.n; i++)
-		if (strcasecmp(kv.v[i].key, "NAME") == 0) {
-			name = kv.v[i].val;
-			name_line = kv.v[i].line;
-		}
-	if (conf_blank(name)) {
-		conf_diag_error(d, f->path, sec->line,
-		    "application section has no NAME; ignored");
+	name = conf_named_section(f, sec, "NAME", "application", app_seen, cfg,
+	    &kv, d);
+	if (name == NULL)
 		goto out;
-	}
-	if ((why = check_name(name)) != NULL) {
-		conf_diag_error(d, f->path, name_line,
-		    "bad NAME \"%s\": %s; application ignored", name, why);
-		goto out;
-	}
-	if ((old = config_app(cfg, name)) != NULL) {
-		conf_diag_error(d, f->path, name_line,
-		    "application %s is already defined at line %d; ignored",
-		    name, old->line);
-		goto out;
-	}
 	app_conf_init(&a);
 	a.name = xstrdup(name);
 	a.line = sec->line;

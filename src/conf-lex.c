@@ -695,6 +695,56 @@ conf_kvs_check_dups(const struct conf_kvs *kv, const char *path,
 			}
 }
 
+/* Queue and application names: LSF's characters, at most 59 of them. */
+#define SECTION_NAME_MAX	59
+
+static const char *
+check_section_name(const char *s)
+{
+	if (strlen(s) > SECTION_NAME_MAX)
+		return "longer than 59 characters";
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' &&
+		    *s != '.')
+			return "only letters, digits, _ - and . are allowed";
+	return NULL;
+}
+
+const char *
+conf_named_section(const struct conf_file *f, const struct conf_section *sec,
+    const char *key, const char *what,
+    int (*seen)(const struct lsf_config *, const char *),
+    const struct lsf_config *cfg, struct conf_kvs *kv, struct conf_diag *d)
+{
+	const char *name = NULL, *why;
+	int name_line = sec->line, old;
+
+	conf_kvs_read(f, sec, 0, kv, d);
+	conf_kvs_check_dups(kv, f->path, d);
+	for (int i = 0; i < kv->n; i++)
+		if (strcasecmp(kv->v[i].key, key) == 0) {
+			name = kv->v[i].val;
+			name_line = kv->v[i].line;
+		}
+	if (conf_blank(name)) {
+		conf_diag_error(d, f->path, sec->line,
+		    "%s section has no %s; ignored", what, key);
+		return NULL;
+	}
+	if ((why = check_section_name(name)) != NULL) {
+		conf_diag_error(d, f->path, name_line,
+		    "bad %s \"%s\": %s; %s ignored", key, name, why, what);
+		return NULL;
+	}
+	if ((old = seen(cfg, name)) > 0) {
+		conf_diag_error(d, f->path, name_line,
+		    "%s %s is already defined at line %d; ignored", what,
+		    name, old);
+		return NULL;
+	}
+	return name;
+}
+
 void
 conf_read_tables(struct lsf_config *cfg, const char *path,
     const struct conf_table_kind *kinds, struct conf_diag *d)

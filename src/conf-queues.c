@@ -9,7 +9,6 @@
 #include "conf-lex.h"
 #include "resreq.h"
 
-#define QUEUE_NAME_MAX	59
 
 /* Keys LSF defines that we keep in keys/vals without a field. */
 static const char *const quiet_keys[] = {
@@ -104,18 +103,6 @@ lsb_queues_release(struct lsf_config *cfg)
 	free(cfg->queues);
 	cfg->queues = NULL;
 	cfg->nqueues = 0;
-}
-
-static const char *
-check_name(const char *s)
-{
-	if (strlen(s) > QUEUE_NAME_MAX)
-		return "longer than 59 characters";
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' &&
-		    *s != '.')
-			return "only letters, digits, _ - and . are allowed";
-	return NULL;
 }
 
 static void
@@ -446,39 +433,26 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 		    q->name, k, v, why);
 }
 
+static int
+queue_seen(const struct lsf_config *cfg, const char *name)
+{
+	const struct queue_conf *q = config_queue(cfg, name);
+
+	return q ? q->line : 0;
+}
+
 static void
 read_queue(struct lsf_config *cfg, const struct conf_file *f,
     const struct conf_section *sec, struct conf_diag *d)
 {
 	struct conf_kvs kv;
 	struct queue_conf q;
-	const struct queue_conf *old;
-	const char *name = NULL, *why;
-	int name_line = sec->line;
+	const char *name;
 
-	conf_kvs_read(f, sec, 0, &kv, d);
-	conf_kvs_check_dups(&kv, f->path, d);
-	for (int i = 0; i < kv.n; i++)
-		if (strcasecmp(kv.v[i].key, "QUEUE_NAME") == 0) {
-			name = kv.v[i].val;
-			name_line = kv.v[i].line;
-		}
-	if (conf_blank(name)) {
-		conf_diag_error(d, f->path, sec->line,
-		    "queue section has no QUEUE_NAME; ignored");
+	name = conf_named_section(f, sec, "QUEUE_NAME", "queue", queue_seen,
+	    cfg, &kv, d);
+	if (name == NULL)
 		goto out;
-	}
-	if ((why = check_name(name)) != NULL) {
-		conf_diag_error(d, f->path, name_line,
-		    "bad QUEUE_NAME \"%s\": %s; queue ignored", name, why);
-		goto out;
-	}
-	if ((old = config_queue(cfg, name)) != NULL) {
-		conf_diag_error(d, f->path, name_line,
-		    "queue %s is already defined at line %d; ignored", name,
-		    old->line);
-		goto out;
-	}
 	queue_conf_init(&q);
 	q.name = xstrdup(name);
 	q.line = sec->line;
