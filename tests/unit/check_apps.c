@@ -16,46 +16,18 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "conftree.h"
 
-static char dir[PATH_MAX];
 
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
 
-static void
-put(const char *rel, const char *text)
-{
-	char *path = xasprintf("%s/%s", dir, rel);
-	FILE *fp;
 
-	for (char *p = path + strlen(dir) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			ck_abort_msg("mkdir %s: %s", path, strerror(errno));
-		*p = '/';
-	}
-	fp = fopen(path, "w");
-	ck_assert_ptr_nonnull(fp);
-	fputs(text, fp);
-	fclose(fp);
-	free(path);
-}
-
-#define LSB	"conf/lsbatch/c1/configdir/"
 
 static void
 setup(void)
 {
 	char *conf;
 
-	snprintf(dir, sizeof(dir), "%s/check_apps.XXXXXX",
-	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tree_make("check_apps");
 	conf = xasprintf("LSF_CONFDIR=%s/conf\nLSB_SHAREDIR=%s/work\n"
 	    "LSF_UNIT_FOR_LIMITS=MB\n", dir, dir);
 	put("lsf.conf", conf);
@@ -71,7 +43,7 @@ setup(void)
 static void
 teardown(void)
 {
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tree_remove();
 }
 
 /* Load the tree, its diagnostics in d. */

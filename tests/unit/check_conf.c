@@ -14,53 +14,24 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "conftree.h"
 #include "conf-lex.h"
 
-static char dir[PATH_MAX];
 
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
 
 static void
 setup(void)
 {
-	snprintf(dir, sizeof(dir), "%s/check_conf.XXXXXX",
-	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tree_make("check_conf");
 }
 
 static void
 teardown(void)
 {
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tree_remove();
 }
 
-/* Write rel (under dir), creating the directories it needs. */
-static void
-put(const char *rel, const char *text)
-{
-	char *path = xasprintf("%s/%s", dir, rel);
-	FILE *fp;
 
-	for (char *p = path + strlen(dir) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			ck_abort_msg("mkdir %s: %s", path, strerror(errno));
-		*p = '/';
-	}
-	fp = fopen(path, "w");
-	ck_assert_ptr_nonnull(fp);
-	fputs(text, fp);
-	fclose(fp);
-	free(path);
-}
-
-#define LSB	"conf/lsbatch/c1/configdir/"
 
 /* The full path of rel, in a buffer that lives until the next call. */
 static const char *

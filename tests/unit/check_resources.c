@@ -17,38 +17,12 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "conftree.h"
 #include "policy.h"
 
-static char dir[PATH_MAX];
 
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
 
-static void
-put(const char *rel, const char *text)
-{
-	char *path = xasprintf("%s/%s", dir, rel);
-	FILE *fp;
 
-	for (char *p = path + strlen(dir) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			ck_abort_msg("mkdir %s: %s", path, strerror(errno));
-		*p = '/';
-	}
-	fp = fopen(path, "w");
-	ck_assert_ptr_nonnull(fp);
-	fputs(text, fp);
-	fclose(fp);
-	free(path);
-}
-
-#define LSB	"conf/lsbatch/c1/configdir/"
 
 static struct lsf_config cfg;
 static struct conf_diag diag;
@@ -60,9 +34,7 @@ load(const char *resources)
 {
 	char *conf;
 
-	snprintf(dir, sizeof(dir), "%s/check_resources.XXXXXX",
-	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tree_make("check_resources");
 	conf = xasprintf("LSF_CONFDIR=%s/conf\nLSB_CONFDIR=%s/conf/lsbatch\n"
 	    "LSB_SHAREDIR=%s/work\n", dir, dir, dir);
 	put("lsf.conf", conf);
@@ -88,7 +60,7 @@ teardown(void)
 {
 	config_release(&cfg);
 	conf_diag_release(&diag);
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tree_remove();
 }
 
 /* Does some message hold text? */
