@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "conf-lex.h"
+#include "fairshare.h"
 #include "resreq.h"
 
 
@@ -406,7 +407,11 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 			    "TERMINATE_WHEN \"%s\": %s is not WINDOW, LOAD or "
 			    "PREEMPT", q->name, v, why2);
 	} else if (strcasecmp(k, "FAIRSHARE") == 0) {
+		struct fs_shares fs = { 0 };
+
 		set_str(&q->fairshare, v);
+		(void)fs_fairshare_parse(v, &fs, &why);
+		fs_shares_release(&fs);
 	} else if (strcasecmp(k, "PREEMPTION") == 0) {
 		set_str(&q->preemption, v);
 		if (parse_preemption(v, &q->preempt, &why) == 0)

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "conf-lex.h"
+#include "fairshare.h"
 
 static const struct user_group *
 find_ugroup(const struct lsf_config *cfg, const char *name)
@@ -57,6 +58,16 @@ read_groups(struct lsf_config *cfg, const char *path,
 		if (mem != NULL)
 			strv_split_ws(&g->members, mem);
 		g->shares = shares ? xstrdup(shares) : NULL;
+		if (shares != NULL) {
+			struct fs_shares fs = { 0 };
+			const char *why;
+
+			if (fs_shares_parse(shares, &fs, &why) < 0)
+				conf_diag_error(d, path, r->line, "user group "
+				    "%s: bad USER_SHARES \"%s\": %s", name,
+				    shares, why);
+			fs_shares_release(&fs);
+		}
 		if (g->members.n == 0)
 			conf_diag_warn(d, path, r->line,
 			    "user group %s has no members", name);
