@@ -46,6 +46,9 @@ struct pol_host {
 	 * pass reads them for every host, again and again. */
 	int		 taken;		/* slots given out in this pass */
 	int		 freed;		/* slots of jobs preempted this pass */
+	int		 qreason;	/* for the queue being scheduled */
+	bool		 took_exclusive;
+	bool		 accept_closed;	/* took a job; interval > 0 */
 	bool		 exclusive;	/* an exclusive job runs there */
 	int64_t		 last_dispatch;	/* time of the last job started */
 	const struct thresholds *thr;	/* lsb.hosts, may be NULL */
@@ -53,9 +56,6 @@ struct pol_host {
 	struct rr_host	 rr;		/* name, load, static figures */
 	float		 rsv[NLOADIDX];	/* reserved by running jobs' rusage */
 	/* Scratch of one pass. */
-	bool		 took_exclusive;
-	bool		 accept_closed;	/* took a job; interval > 0 */
-	int		 qreason;	/* for the queue being scheduled */
 	const float	*load;		/* the real load (rr.load is eff) */
 	float		 eff[NLOADIDX];	/* load less reservations */
 	float		 rsv_taken[NLOADIDX];
