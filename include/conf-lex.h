@@ -66,6 +66,15 @@ void	 conf_kvs_release(struct conf_kvs *);
 void	 conf_kvs_check_dups(const struct conf_kvs *, const char *path,
 	    struct conf_diag *);
 /*
+ * Read a file of sections of one kind (lsb.queues' Queue,
+ * lsb.applications' Application): fn gets each of them, another section
+ * is warned about and ignored; a file that cannot be read is an error.
+ */
+void	 conf_read_sections(struct lsf_config *, const char *path,
+	    const char *kind, void (*fn)(struct lsf_config *,
+	    const struct conf_file *, const struct conf_section *,
+	    struct conf_diag *), struct conf_diag *);
+/*
  * A section of a file of named sections (lsb.queues' Queue,
  * lsb.applications' Application), what being what it defines: its
  * key = value lines read into kv (a key given twice warned about) and

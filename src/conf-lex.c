@@ -695,6 +695,33 @@ conf_kvs_check_dups(const struct conf_kvs *kv, const char *path,
 			}
 }
 
+void
+conf_read_sections(struct lsf_config *cfg, const char *path,
+    const char *kind, void (*fn)(struct lsf_config *,
+    const struct conf_file *, const struct conf_section *,
+    struct conf_diag *), struct conf_diag *d)
+{
+	struct conf_file f;
+	struct conf_sections secs;
+
+	if (conf_file_read(&f, path, 0, d) < 0) {
+		conf_diag_error(d, path, 0, "cannot read: %s",
+		    strerror(errno));
+		conf_file_release(&f);
+		return;
+	}
+	conf_sections_read(&f, &secs, d);
+	for (int i = 0; i < secs.n; i++) {
+		if (strcasecmp(secs.v[i].name, kind) == 0)
+			fn(cfg, &f, &secs.v[i], d);
+		else
+			conf_diag_warn(d, path, secs.v[i].line,
+			    "unknown section %s ignored", secs.v[i].name);
+	}
+	conf_sections_release(&secs);
+	conf_file_release(&f);
+}
+
 /* Queue and application names: LSF's characters, at most 59 of them. */
 #define SECTION_NAME_MAX	59
 

@@ -476,24 +476,6 @@ out:
 void
 lsb_queues_read(struct lsf_config *cfg, const char *path, struct conf_diag *d)
 {
-	struct conf_file f;
-	struct conf_sections secs;
-
-	if (conf_file_read(&f, path, 0, d) < 0) {
-		conf_diag_error(d, path, 0, "cannot read: %s",
-		    strerror(errno));
-		conf_file_release(&f);
-		return;
-	}
-	conf_sections_read(&f, &secs, d);
-	for (int i = 0; i < secs.n; i++) {
-		if (strcasecmp(secs.v[i].name, "Queue") == 0)
-			read_queue(cfg, &f, &secs.v[i], d);
-		else
-			conf_diag_warn(d, path, secs.v[i].line,
-			    "unknown section %s ignored", secs.v[i].name);
-	}
+	conf_read_sections(cfg, path, "Queue", read_queue, d);
 	lsb_queues_check_preemption(cfg, path, d);
-	conf_sections_release(&secs);
-	conf_file_release(&f);
 }
