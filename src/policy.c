@@ -525,27 +525,25 @@ pass_limit_room(struct pass *p, struct pol_job *j, struct pol_host *h, int *why)
 	}
 	if (j->user && j->user->host_used) {
 		struct pol_user *u = j->user;
-		int used;
-
 		int susp = u->host_susp ? u->host_susp[i] : 0;
 		unsigned pf = p->c->preempt_for;
+		int used, jlu_used, jlp_used;
 
 		pass_user_scratch(p, u);
 		used = u->host_used[i] + u->host_taken[i];
 		/* PREEMPT_FOR: suspended jobs left out of JL/U, JL/P. */
-		if (h->jl_u >= 0 && h->jl_u - (used - (pf &
-		    PREEMPT_FOR_HOST_JLU ? susp : 0)) < room) {
-			room = h->jl_u - (used - (pf & PREEMPT_FOR_HOST_JLU ?
-			    susp : 0));
+		jlu_used = used - (pf & PREEMPT_FOR_HOST_JLU ? susp : 0);
+		jlp_used = used - (pf & PREEMPT_FOR_USER_JLP ? susp : 0);
+		if (h->jl_u >= 0 && h->jl_u - jlu_used < room) {
+			room = h->jl_u - jlu_used;
 			*why = HR_HOST_USER_LIMIT;
 		}
 		if (u->jl_p >= 0) {
 			/* LSF rounds the per-processor user limit up. */
 			int max = (int)num_ceil((long double)u->jl_p * host_cpus(h));
-			int n = used - (pf & PREEMPT_FOR_USER_JLP ? susp : 0);
 
-			if (max - n < room) {
-				room = max - n;
+			if (max - jlp_used < room) {
+				room = max - jlp_used;
 				*why = HR_USER_PROC_LIMIT;
 			}
 		}
@@ -1148,6 +1146,18 @@ caps_take(struct pol_job *j)
 	}
 }
 
+/* The eligible hosts that have a free slot now. */
+static int
+count_room(struct pass *p)
+{
+	int room = 0;
+
+	for (int i = 0; i < p->nelig; i++)
+		if (pass_room_reason(p, p->c->hosts[p->elig[i]], 1) == 0)
+			room++;
+	return room;
+}
+
 /* Place one instance of j; *room is the count of eligible hosts that
  * may still have a free slot. */
 static bool
@@ -1175,10 +1185,7 @@ place_one(struct pass *p, struct pol_job *j, struct pol_decision *d,
 	if (pass_place_general(p, j, d)) {
 		set_reason(j, c->pass, PEND_NONE, NULL);
 		/* The slots it took may have been the last ones. */
-		*room = 0;
-		for (int i = 0; i < p->nelig; i++)
-			if (pass_room_reason(p, c->hosts[p->elig[i]], 1) == 0)
-				(*room)++;
+		*room = count_room(p);
 		return true;
 	}
 	shape_add(p, j);
@@ -1321,11 +1328,7 @@ preempted:
 				p->leftover = false;
 				p->cursor = 0;
 				p->nfailed = p->failed_next = 0;
-				room = 0;
-				for (int i = 0; i < p->nelig; i++)
-					if (pass_room_reason(p,
-					    c->hosts[p->elig[i]], 1) == 0)
-						room++;
+				room = count_room(p);
 			}
 started:
 			caps_take(j);

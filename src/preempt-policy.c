@@ -439,6 +439,44 @@ user_limits_free(const struct pass *p, const struct pol_user *u,
 	    (u->jl_p < 0 || (pf & PREEMPT_FOR_USER_JLP));
 }
 
+/*
+ * The cluster-wide limits that leave v out while it is suspended
+ * (susp_free): with check, whether each has room for v's share again;
+ * else each one's taken moved by sign times that share.
+ */
+static bool
+susp_limits(struct pol_cluster *c, struct pol_job *v, int sign, bool check)
+{
+	for (int k = 0; k < POL_NCAPS + v->nrlims; k++) {
+		struct pol_cap *cap;
+		int share;
+
+		if (k < POL_NCAPS) {
+			cap = v->caps[k];
+			if (cap == NULL)
+				continue;
+			share = cap->per_job ? 1 : v->num_procs;
+		} else {
+			struct pol_rlim *r = v->rlims[k - POL_NCAPS];
+
+			if (!POL_RL_GLOBAL(r))
+				continue;
+			cap = &r->cap;
+			share = policy_rlim_need(r, v, 0, 1);
+		}
+		if (!cap->susp_free)
+			continue;
+		if (check) {
+			if (pass_cap_full(c, cap, share))
+				return false;
+		} else {
+			(void)pass_cap_full(c, cap, 0);	/* its scratch */
+			cap->taken += sign * share;
+		}
+	}
+	return true;
+}
+
 static void
 set_victims(struct pass *p, struct cand *cs, int n, bool on)
 {
@@ -465,24 +503,7 @@ set_victims(struct pass *p, struct cand *cs, int n, bool on)
 			}
 		}
 		p->vic_slots += on ? -v->nexec : v->nexec;
-		for (int k = 0; k < POL_NCAPS; k++) {
-			struct pol_cap *cap = v->caps[k];
-
-			if (cap == NULL || !cap->susp_free)
-				continue;
-			(void)pass_cap_full(c, cap, 0);	/* its scratch */
-			cap->taken += (on ? -1 : 1) *
-			    (cap->per_job ? 1 : v->num_procs);
-		}
-		for (int k = 0; k < v->nrlims; k++) {
-			struct pol_rlim *r = v->rlims[k];
-
-			if (!r->cap.susp_free || !POL_RL_GLOBAL(r))
-				continue;
-			(void)pass_cap_full(c, &r->cap, 0);
-			r->cap.taken += (on ? -1 : 1) *
-			    policy_rlim_need(r, v, 0, 1);
-		}
+		(void)susp_limits(c, v, on ? -1 : 1, false);
 	}
 }
 
@@ -652,8 +673,6 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 		return false;
 	if (cap == NULL && pass_is_plain(p, j))
 		return preempt_plain(p, j, d);
-	if (!pass_may_preempt(p))
-		return false;
 	c->preempt_tries++;
 	if (cap != NULL) {
 		(void)pass_cap_full(c, cap, 0);
@@ -855,21 +874,8 @@ pass_resume(struct pass *p, struct pol_decision *out, int max)
 			if (pass_free_slots(c->hosts[h]) < cnt)
 				ok = false;
 		}
-		for (int k = 0; k < POL_NCAPS && ok; k++) {
-			struct pol_cap *cap = v->caps[k];
-
-			if (cap && cap->susp_free && pass_cap_full(c, cap,
-			    cap->per_job ? 1 : v->num_procs))
-				ok = false;
-		}
-		for (int k = 0; k < v->nrlims && ok; k++) {
-			struct pol_rlim *r = v->rlims[k];
-
-			if (r->cap.susp_free && POL_RL_GLOBAL(r) &&
-			    pass_cap_full(c, &r->cap, policy_rlim_need(r, v, 0,
-			    1)))
-				ok = false;
-		}
+		if (ok)
+			ok = susp_limits(c, v, 0, true);
 		if (ok && v->rl_hosts)
 			ok = pass_rlim_resume(p, v, false);
 		if (!ok)
@@ -878,15 +884,7 @@ pass_resume(struct pass *p, struct pol_decision *out, int max)
 			(void)pass_rlim_resume(p, v, true);
 		for (int s = 0; s < v->nexec; s++)
 			c->hosts[v->exec[s]]->taken++;
-		for (int k = 0; k < POL_NCAPS; k++)
-			if (v->caps[k] && v->caps[k]->susp_free)
-				v->caps[k]->taken += v->caps[k]->per_job ? 1 :
-				    v->num_procs;
-		for (int k = 0; k < v->nrlims; k++)
-			if (v->rlims[k]->cap.susp_free &&
-			    POL_RL_GLOBAL(v->rlims[k]))
-				v->rlims[k]->cap.taken += policy_rlim_need(
-				    v->rlims[k], v, 0, 1);
+		(void)susp_limits(c, v, 1, false);
 		memset(&out[n], 0, sizeof(out[n]));
 		out[n].job = v;
 		out[n].resume = true;
