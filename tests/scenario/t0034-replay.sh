@@ -38,6 +38,14 @@ Begin Queue
 QUEUE_NAME = pre
 PRIORITY = 60
 End Queue
+
+Begin Queue
+QUEUE_NAME = tvictim
+PRIORITY = 2
+PREEMPTION = PREEMPTABLE
+TERMINATE_WHEN = PREEMPT
+JOB_CONTROLS = TERMINATE[true]
+End Queue
 EOT
 cat >"$LSB_CONF/lsb.applications" <<EOT
 Begin Application
@@ -119,6 +127,17 @@ preempted() {
 	badmin statedump | grep -q "^job $v1\\[0\\] status=0x8 .* susp=8/$x1 .* npreempt=1 "
 }
 check "statedump shows the preemption" wait_for preempted
+# On hostb (r5, SSUSP, holds no slot): tv is ended for x2 rather than
+# suspended, by a TERMINATE action that leaves it running, so that the
+# JOB_SIGNAL with SIG_F_PREEMPT stays in force across the restart.
+tv=$(submit -m hostb -q tvictim -o /dev/null sleep $S)
+wait_for job_is "$tv" RUN
+x2=$(submit -m hostb -q pre -o /dev/null sleep $S)
+wait_for job_is "$x2" RUN
+ended() {
+	badmin statedump | grep -q "^job $tv\\[0\\] status=0x4 .* kill_asked=1 npreempt=0 preempt_kill=1 slots_free=1"
+}
+check "statedump shows the job ended for its preemptor" wait_for ended
 
 # Pending jobs, with every queue inactive so that they stay so: held,
 # released, reordered, modified, switched; one forced to run on hostc's
