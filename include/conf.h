@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "fairshare.h"
 #include "jobctl.h"
 #include "lsf.h"
 #include "util.h"
@@ -197,6 +198,10 @@ struct lsb_params {
 	int		 max_job_preempt;	/* -1 = unlimited */
 	char		*default_application;	/* NULL = none */
 	int		 default_application_line;
+	/* Fairshare: CPU_TIME_FACTOR, RUN_TIME_FACTOR, RUN_JOB_FACTOR,
+	 * FAIRSHARE_ADJUSTMENT_FACTOR, HIST_HOURS (fs_factors_default). */
+	struct fs_factors fs_factors;
+	bool		 hist_run_time;		/* ENABLE_HIST_RUN_TIME */
 };
 
 /* PREEMPT_FOR keywords (lsb.params). */
@@ -277,6 +282,15 @@ struct queue_conf {
 	char		*terminate_when;
 	unsigned	 terminate_mask;	/* TERMINATE_WHEN_* */
 	char		*fairshare;
+	struct fs_shares fs_shares;	/* ... parsed, classified against
+					 * lsb.users groups; n 0 without */
+	/* The factors a queue gives override lsb.params': fs_factors is
+	 * lsb.params' with the queue's (FSF_* in fs_factors_set) over it. */
+	struct fs_factors fs_factors;
+	unsigned	 fs_factors_set;
+	/* FAIRSHARE_QUEUES or QUEUE_GROUP: the other queues that share
+	 * this one's share tree (this one is the master, with FAIRSHARE). */
+	struct strv	 fairshare_queues;
 	char		*preemption;
 	struct queue_preempt preempt;	/* ... parsed */
 	int		 max_job_preempt;	/* -1 = lsb.params */
@@ -322,6 +336,16 @@ struct host_group {
 	char		*name;
 	struct strv	 members;	/* hosts, groups, "all", "~host" */
 	int		 line;
+};
+
+/* lsb.hosts HostPartition: fairshare over a set of hosts.  A host is in
+ * at most one partition. */
+struct host_partition {
+	char		*name;		/* HPART_NAME */
+	struct strv	 hosts;		/* HOSTS as written: hosts, groups, all */
+	char		*shares_text;	/* USER_SHARES as written */
+	struct fs_shares shares;	/* ... parsed and classified */
+	int		 line;		/* of Begin HostPartition */
 };
 
 /* lsb.users */
@@ -383,6 +407,8 @@ struct lsf_config {
 	int			 nbhosts;
 	struct host_group	*hgroups;
 	int			 nhgroups;
+	struct host_partition	*hparts;	/* lsb.hosts, in order */
+	int			 nhparts;
 	struct user_group	*ugroups;
 	int			 nugroups;
 	struct user_limit	*ulimits;

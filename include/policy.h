@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "conf.h"
+#include "fairshare.h"
 #include "lsf.h"
 #include "resreq.h"
 
@@ -124,6 +125,24 @@ struct pol_user {
 	int		*host_taken;
 };
 
+/*
+ * Fairshare.  A queue ordered by a share tree keeps, besides its pending
+ * list, each account's pending jobs in the same order; a pass takes the
+ * account with the highest dynamic priority (at each level of the tree),
+ * starts its first job that can start, and counts the slots at once, so
+ * the next choice already sees them.
+ */
+struct pol_fs_acct {
+	struct fs_node	*leaf;
+	struct pol_queue *queue;
+	struct pol_job	*head;		/* its pending jobs, queue order */
+	struct pol_job	*tail;
+	int		 npend;		/* jobs in that list */
+	struct pol_fs_acct *qnext;	/* the queue's accounts */
+	/* Scratch of one pass. */
+	struct pol_job	*cur;		/* the next one to try */
+};
+
 struct pol_queue {
 	const char	*name;
 	int		 priority;
@@ -141,6 +160,11 @@ struct pol_queue {
 					 * (kept when a per-host limit is set) */
 	struct pol_job	*head;		/* pending jobs, dispatch order */
 	struct pol_job	*tail;
+	/* Fairshare: the tree that orders it (NULL: FCFS), its place among
+	 * the tree's queues, and its accounts with jobs ever pending. */
+	struct fs_tree	*fs;
+	int		 fs_slot;
+	struct pol_fs_acct *faccts;
 	/* Started jobs, for preemption: those running, and those it
 	 * suspended (SSUSP, preempted), each list oldest first. */
 	struct pol_list {
@@ -196,6 +220,14 @@ struct pol_job {
 	int64_t		 start_time;
 	bool		 no_preempt;	/* brun, or MAX_JOB_PREEMPT reached */
 	uint32_t	 victim_pass;	/* chosen as a victim in that pass */
+	/* Fairshare: its account (NULL in an FCFS queue) and its place in
+	 * the account's pending list. */
+	struct pol_fs_acct *fsa;
+	struct pol_job	*fnext;
+	struct pol_job	*fprev;
+	/* Elements started in pass started_pass (count > 1). */
+	uint32_t	 started_pass;
+	int64_t		 started;
 };
 
 /*
@@ -246,6 +278,14 @@ void	 policy_job_insert_before(struct pol_queue *, struct pol_job *at,
 void	 policy_job_insert_after(struct pol_queue *, struct pol_job *at,
 	    struct pol_job *);
 void	 policy_job_remove(struct pol_job *);
+/*
+ * The account of (queue q, leaf): found, or made and linked to the leaf
+ * and the queue.  Set a job's fsa before it is added to the pending list
+ * (or while it is out of it); the list functions keep the account's list.
+ */
+struct pol_fs_acct *policy_fs_acct(struct pol_queue *q, struct fs_node *leaf);
+/* Release q's accounts (before its tree goes); jobs' fsa are left. */
+void	 policy_fs_release(struct pol_queue *q);
 /* A started job into (or out of) one of its queue's started lists. */
 void	 policy_list_add(struct pol_list *, struct pol_job *);
 void	 policy_list_remove(struct pol_list *, struct pol_job *);

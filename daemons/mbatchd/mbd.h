@@ -261,6 +261,22 @@ struct mhost {
 	int		 nususp;
 };
 
+/*
+ * Fairshare (mbd-fairshare.c): one share tree for each queue with
+ * FAIRSHARE (ordering the queues of its FAIRSHARE_QUEUES / QUEUE_GROUP
+ * too) and one for each lsb.hosts HostPartition (ordering the queues
+ * without FAIRSHARE whose hosts are in it).
+ */
+struct mfs {
+	struct fs_tree	*tree;
+	const struct queue_conf *qconf;	/* a queue's FAIRSHARE, or */
+	const struct host_partition *hpart; /* a partition's */
+	bool		*host_in;	/* hpart: per host index */
+	struct mqueue	**queues;	/* the queues it orders: queues[i]'s
+					 * pq.fs_slot is i */
+	int		 nqueues;
+};
+
 /* A reply or message that waits for the log to reach the disk. */
 struct outmsg {
 	struct conn	*conn;
@@ -295,6 +311,8 @@ struct mbd {
 	int			 nqueues;
 	struct pol_cluster	 pc;
 	bool			 preempt_on;	/* a queue has PREEMPTION */
+	struct mfs		**fs;		/* share trees */
+	int			 nfs;
 	struct job		**jtab;		/* hash by job ID */
 	size_t			 jtab_size;
 	size_t			 njobs;
