@@ -177,8 +177,8 @@ loop_visit(struct loop_walk *w, int i)
 			sb_addf(&sb, "%s -> ", w->cfg->ugroups[w->stack[s]].name);
 		sb_addf(&sb, "%s", w->cfg->ugroups[j].name);
 		conf_diag_error(w->d, w->path, w->cfg->ugroups[j].line,
-		    "user groups %s: USER_SHARES comes back to user group %s "
-		    "(a loop)", sb.buf, w->cfg->ugroups[j].name);
+		    "user group %s: USER_SHARES leads back to it (%s)",
+		    w->cfg->ugroups[j].name, sb.buf);
 		sb_release(&sb);
 	}
 	free(kids);
