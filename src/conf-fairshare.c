@@ -93,15 +93,15 @@ check_members(const struct user_group *g, const struct fs_shares *s,
 		const char *n = s->v[i].name;
 		size_t len = strlen(n);
 		char *base;
-		bool ok;
+		bool each, ok;
 
 		if (strcmp(n, "default") == 0 || strcmp(n, "others") == 0)
 			continue;
 		/* group@: the group is a member, or this group itself. */
-		base = len > 1 && n[len - 1] == '@' ? xstrndup(n, len - 1) :
-		    xstrdup(n);
+		each = len > 1 && n[len - 1] == '@';
+		base = each ? xstrndup(n, len - 1) : xstrdup(n);
 		ok = strv_contains(&g->members, base) ||
-		    (len > 1 && n[len - 1] == '@' && strcmp(base, g->name) == 0);
+		    (each && strcmp(base, g->name) == 0);
 		if (!ok)
 			conf_diag_warn(d, path, g->line, "user group %s: "
 			    "USER_SHARES names %s, which is not a member of "
@@ -174,7 +174,8 @@ loop_visit(struct loop_walk *w, int i)
 			;
 		sb_init(&sb);
 		for (int s = from; s < w->depth; s++)
-			sb_addf(&sb, "%s -> ", w->cfg->ugroups[w->stack[s]].name);
+			sb_addf(&sb, "%s -> ",
+			    w->cfg->ugroups[w->stack[s]].name);
 		sb_addf(&sb, "%s", w->cfg->ugroups[j].name);
 		conf_diag_error(w->d, w->path, w->cfg->ugroups[j].line,
 		    "user group %s: USER_SHARES leads back to it (%s)",

@@ -60,13 +60,8 @@ tree(const char *params, const char *queues, const char *users,
 static int
 load(struct lsf_config *cfg, struct conf_diag *d)
 {
-	int rc;
-
 	conf_diag_init(d);
-	rc = config_load(cfg, dir, CONF_ALL, d);
-	/* What a failing test reads first. */
-	conf_diag_print(d, stderr);
-	return rc;
+	return config_load(cfg, dir, CONF_ALL, d);
 }
 
 static void
@@ -191,13 +186,15 @@ START_TEST(fairshare_queues)
 	    "Begin Queue\nQUEUE_NAME = c1\nEnd Queue\n"
 	    "Begin Queue\nQUEUE_NAME = c2\nEnd Queue\n"
 	    "Begin Queue\nQUEUE_NAME = c3\nEnd Queue\n"
-	    "Begin Queue\nQUEUE_NAME = lone\n"
-	    "QUEUE_GROUP = c3\nEnd Queue\n", NULL, NULL);	/* 22 */
+	    "Begin Queue\nQUEUE_NAME = lone\n"			/* 20 */
+	    "QUEUE_GROUP = c3\n"				/* 22 */
+	    "End Queue\n", NULL, NULL);
 	ck_assert_int_eq(load(&cfg, &d), 0);
 	ck_assert(has_msg(&d, "lsb.queues", 4, "nosuch is not a queue"));
 	ck_assert(has_msg(&d, "lsb.queues", 9,
 	    "c2 is already in the share tree of queue m1"));
-	ck_assert(has_msg(&d, "lsb.queues", 9, "m1 has a FAIRSHARE of its own"));
+	ck_assert(has_msg(&d, "lsb.queues", 9,
+	    "m1 has a FAIRSHARE of its own"));
 	ck_assert(has_msg(&d, "lsb.queues", 9, "m2 is this queue"));
 	ck_assert(has_msg(&d, "lsb.queues", 22,
 	    "QUEUE_GROUP without FAIRSHARE"));
