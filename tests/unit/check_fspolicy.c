@@ -513,6 +513,29 @@ START_TEST(zero_factors)
 }
 END_TEST
 
+START_TEST(new_accounts)
+{
+	/* [default, 1]: each user a leaf of the root, made when first seen.
+	 * x alone first (2 slots open): x x.  Then y, z and w come with a
+	 * job each and 4 slots open; x holds 2 (1/9), each newcomer 1/3,
+	 * ties in the order they were made: y z w, then x. */
+	fx_init(6, 1, "USER_SHARES[[default, 1]]");
+	for (int i = 0; i < 4; i++)
+		ujob(0, "x");
+	for (int i = 2; i < 6; i++)
+		F.h[i].max_slots = 0;
+	ck_assert_str_eq(run(), "xx");
+	apply();
+	ujob(0, "y");
+	ujob(0, "z");
+	ujob(0, "w");
+	ck_assert_int_eq(F.t->root->nkids, 4);
+	for (int i = 2; i < 6; i++)
+		F.h[i].max_slots = 1;
+	ck_assert_str_eq(run(), "yzwx");
+}
+END_TEST
+
 static Suite *
 fspolicy_suite(void)
 {
@@ -530,6 +553,7 @@ fspolicy_suite(void)
 	tcase_add_test(tc, second_pass);
 	tcase_add_test(tc, cross_queue);
 	tcase_add_test(tc, zero_factors);
+	tcase_add_test(tc, new_accounts);
 	suite_add_tcase(s, tc);
 	return s;
 }
