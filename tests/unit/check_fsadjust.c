@@ -1,0 +1,221 @@
+/*
+ * The fairshare adjustment plug-in: the loader (src/fsadjust.c) takes a
+ * good library and refuses bad ones with a reason, tames wild values,
+ * and the sample (etc/plugins) answers from its file.  The libraries are
+ * built beside this test: the sample in build/lib, the bad ones from
+ * tests/unit/plugins in build/tests/plugins.
+ */
+#include <check.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsadjust.h"
+#include "util.h"
+
+static char testdir[PATH_MAX];	/* build/tests */
+static char envdir[] = "/tmp/check_fsadjust.XXXXXX";
+
+static char *
+lib(const char *rel)
+{
+	return xasprintf("%s/%s", testdir, rel);
+}
+
+static void
+setup(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	ck_assert_int_gt(n, 0);
+	exe[n] = '\0';
+	snprintf(testdir, sizeof(testdir), "%s", dirname(exe));
+	ck_assert_ptr_nonnull(mkdtemp(envdir));
+}
+
+static void
+teardown(void)
+{
+	char *f = xasprintf("%s/fairshare.adjust", envdir);
+
+	unlink(f);
+	free(f);
+	rmdir(envdir);
+}
+
+static void
+write_file(const char *text)
+{
+	char *f = xasprintf("%s/fairshare.adjust", envdir);
+	FILE *fp = fopen(f, "w");
+
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	fclose(fp);
+	free(f);
+}
+
+/* What the sample says of path at now (its tree does not matter). */
+static double
+ask(struct fsadjust *fa, const char *path, int64_t now)
+{
+	struct lsf_fs_account a;
+	const char *slash = strrchr(path, '/');
+	bool bad = false;
+	double v;
+
+	memset(&a, 0, sizeof(a));
+	a.now = now;
+	a.envdir = envdir;
+	a.tree = "normal";
+	a.path = path;
+	a.name = slash ? slash + 1 : path;
+	a.leaf = 1;
+	a.shares = 1;
+	v = fsadjust_call(fa, &a, &bad);
+	ck_assert(!bad);
+	return v;
+}
+
+START_TEST(test_sample)
+{
+	char *p = lib("../lib/libfairshareadjust.so"), *cause;
+	struct fsadjust *fa = fsadjust_open(p, &cause);
+
+	ck_assert_msg(fa != NULL, "%s", cause ? cause : "no file");
+	ck_assert_int_eq(fsadjust_version(fa), LSF_FSADJUST_VERSION);
+	ck_assert_str_eq(fsadjust_path(fa), p);
+	/* No file yet: 0 for everyone. */
+	ck_assert(ask(fa, "bio/ann", 100) == 0);
+
+	write_file("# account adjustment\n"
+	    "bio/ann\t4\n"
+	    "  alice 0.5   # a comment after\n"
+	    "carol -1\n"		/* negative: ignored */
+	    "dave many\n"		/* not a number: ignored */
+	    "erin 2 3\n"		/* more than two: ignored */
+	    "frank\n"			/* no value: ignored */
+	    "bio 7\n"
+	    "bio 1.5\n");		/* the later line counts */
+	ck_assert(ask(fa, "bio/ann", 101) == 4);
+	ck_assert(ask(fa, "alice", 101) == 0.5);
+	ck_assert(ask(fa, "bio", 101) == 1.5);
+	ck_assert(ask(fa, "ann", 101) == 0);	/* a path, not a name */
+	ck_assert(ask(fa, "bio/bob", 101) == 0);
+	ck_assert(ask(fa, "carol", 101) == 0);
+	ck_assert(ask(fa, "dave", 101) == 0);
+	ck_assert(ask(fa, "erin", 101) == 0);
+	ck_assert(ask(fa, "frank", 101) == 0);
+
+	/* Changed: seen at the next second, without a reload. */
+	write_file("bio/ann 9\nbio/bob 3\n");
+	ck_assert(ask(fa, "bio/ann", 102) == 9);
+	ck_assert(ask(fa, "bio/bob", 102) == 3);
+	ck_assert(ask(fa, "alice", 102) == 0);
+	teardown();
+	ck_assert(ask(fa, "bio/ann", 103) == 0);
+	fsadjust_close(fa);
+	free(p);
+}
+END_TEST
+
+START_TEST(test_missing)
+{
+	char *cause = (char *)"x";
+	struct fsadjust *fa = fsadjust_open("/nonexistent/libfairshareadjust.so",
+	    &cause);
+
+	ck_assert_ptr_null(fa);
+	ck_assert_ptr_null(cause);
+}
+END_TEST
+
+static const struct {
+	const char	*lib;
+	const char	*why;	/* in the cause */
+} refused[] = {
+	{ "plugins/nofunc.so", "no function lsf_fairshare_adjust" },
+	{ "plugins/nover.so", "LSF_FSADJUST_PLUGIN" },
+	{ "plugins/oldver.so", "version 2, mbatchd has version 1" },
+	{ "check_fsadjust.o", "" },	/* not a library at all */
+	{ "plugins", "" },		/* a directory */
+};
+
+START_TEST(test_refused)
+{
+	char *p, *cause;
+	struct fsadjust *fa;
+
+	if (strcmp(refused[_i].lib, "check_fsadjust.o") == 0)
+		p = lib("unit/check_fsadjust.o");
+	else
+		p = lib(refused[_i].lib);
+	ck_assert_int_eq(access(p, F_OK), 0);
+	fa = fsadjust_open(p, &cause);
+	ck_assert_ptr_null(fa);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_msg(strstr(cause, refused[_i].why) != NULL, "%s", cause);
+	free(cause);
+	free(p);
+}
+END_TEST
+
+START_TEST(test_wild)
+{
+	static const char *const names[] = { "nan", "inf", "neg" };
+	char *p = lib("plugins/wild.so"), *cause;
+	struct fsadjust *fa = fsadjust_open(p, &cause);
+	struct lsf_fs_account a;
+	bool bad;
+
+	ck_assert_msg(fa != NULL, "%s", cause ? cause : "no file");
+	memset(&a, 0, sizeof(a));
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		a.name = names[i];
+		bad = false;
+		ck_assert(fsadjust_call(fa, &a, &bad) == 0);
+		ck_assert(bad);
+	}
+	/* The version is set by the call (wild.c gives -1 without it). */
+	a.name = "abcd";
+	a.started = 3;
+	bad = false;
+	ck_assert(fsadjust_call(fa, &a, &bad) == 7);
+	ck_assert(!bad);
+	ck_assert_int_eq(a.version, LSF_FSADJUST_VERSION);
+	fsadjust_close(fa);
+	free(p);
+}
+END_TEST
+
+static Suite *
+fsadjust_suite(void)
+{
+	Suite *s = suite_create("fsadjust");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_sample);
+	tcase_add_test(tc, test_missing);
+	tcase_add_loop_test(tc, test_refused, 0, (int)ARRAY_SIZE(refused));
+	tcase_add_test(tc, test_wild);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(fsadjust_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
