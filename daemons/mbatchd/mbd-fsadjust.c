@@ -122,6 +122,13 @@ fsadjust_load(void)
 	struct fsadjust *fa = NULL;
 	char *path, *cause = NULL;
 
+	/*
+	 * The old one goes first: dlopen of a path that is loaded gives
+	 * the library loaded, not the file there now.
+	 */
+	fsadjust_close(plugin);
+	plugin = NULL;
+	bad_logged = false;
 	if (dir != NULL && *dir != '\0') {
 		path = xasprintf("%s/%s", dir, FSADJUST_LIBNAME);
 		fa = fsadjust_open(path, &cause);
@@ -138,8 +145,5 @@ fsadjust_load(void)
 	} else
 		log_debug("LSF_LIBDIR is not set: no fairshare adjustment "
 		    "plug-in");
-	/* The new one first: the same file stays loaded, not reopened. */
-	fsadjust_close(plugin);
 	plugin = fa;
-	bad_logged = false;
 }

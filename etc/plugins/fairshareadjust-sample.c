@@ -22,6 +22,9 @@
  *	    -o $LSF_LIBDIR/libfairshareadjust.so fairshareadjust-sample.c
  *	badmin reconfig
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* asprintf */
+#endif
 #include <sys/stat.h>
 
 #include <math.h>
@@ -158,6 +161,15 @@ refresh(const struct lsf_fs_account *a)
 	entries_read(path);
 	free(file);
 	file = path;
+}
+
+/* Unloaded at each badmin reconfig: leave nothing behind. */
+__attribute__((destructor)) static void
+fini(void)
+{
+	entries_free();
+	free(file);
+	file = NULL;
 }
 
 double

@@ -193,6 +193,49 @@ START_TEST(test_wild)
 }
 END_TEST
 
+static void
+copy(const char *from, const char *to)
+{
+	char *tmp = xasprintf("%s.tmp", to), buf[4096];
+	FILE *in = fopen(from, "rb"), *out = fopen(tmp, "wb");
+	size_t n;
+
+	ck_assert(in != NULL && out != NULL);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	ck_assert_int_eq(fclose(out), 0);
+	/* A new file, as install(1) makes: never one that is mapped. */
+	ck_assert_int_eq(rename(tmp, to), 0);
+	free(tmp);
+}
+
+/* Closed and opened again, the file now at the path is what loads. */
+START_TEST(test_reload)
+{
+	char *wild = lib("plugins/wild.so");
+	char *sample = lib("../lib/libfairshareadjust.so");
+	char *p = xasprintf("%s/libfairshareadjust.so", envdir), *cause;
+	struct fsadjust *fa;
+
+	copy(wild, p);
+	fa = fsadjust_open(p, &cause);
+	ck_assert_ptr_nonnull(fa);
+	ck_assert(ask(fa, "abcd", 1) == 4);
+	fsadjust_close(fa);
+	copy(sample, p);
+	write_file("abcd 2\n");
+	fa = fsadjust_open(p, &cause);
+	ck_assert_ptr_nonnull(fa);
+	ck_assert(ask(fa, "abcd", 2) == 2);
+	fsadjust_close(fa);
+	unlink(p);
+	free(p);
+	free(sample);
+	free(wild);
+}
+END_TEST
+
 static Suite *
 fsadjust_suite(void)
 {
@@ -204,6 +247,7 @@ fsadjust_suite(void)
 	tcase_add_test(tc, test_missing);
 	tcase_add_loop_test(tc, test_refused, 0, (int)ARRAY_SIZE(refused));
 	tcase_add_test(tc, test_wild);
+	tcase_add_test(tc, test_reload);
 	suite_add_tcase(s, tc);
 	return s;
 }
