@@ -7,6 +7,7 @@
 #define LSF_FSADJUST_LOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "lsf-fsadjust.h"
 
@@ -32,5 +33,17 @@ int	 fsadjust_version(const struct fsadjust *);
  */
 double	 fsadjust_call(const struct fsadjust *, struct lsf_fs_account *a,
 	    bool *bad);
+
+/*
+ * Every account's adjust in t from the plug-in, as of base->now (base
+ * gives now, envdir, tree and partition; the rest is filled here per
+ * account).  Returns how many values were bad (taken as 0), the path of
+ * the first in badpath.
+ */
+struct fs_tree;
+int	 fsadjust_tree(const struct fsadjust *, struct fs_tree *t,
+	    const struct lsf_fs_account *base, char *badpath, size_t size);
+/* Every account's adjust in t to 0. */
+void	 fsadjust_tree_clear(struct fs_tree *t);
 
 #endif

@@ -51,10 +51,12 @@ struct lsf_fs_account {
 	/* The account: its place in the tree. */
 	const char	*path;		/* "bio/ann": the names from below
 					 * the root down to it */
-	const char	*name;		/* its last part: a user, a group,
-					 * "default" or "others" */
+	const char	*name;		/* its last part: a user (also one
+					 * under default or group@), a
+					 * group, or "others" */
 	int		 group;		/* 1: a user group (one account for
-					 * its members, or an inner node) */
+					 * its members, or an inner node) or
+					 * others */
 	int		 leaf;		/* 1: jobs are charged to it; 0: a
 					 * group with shares of its own
 					 * below it (hierarchical) */

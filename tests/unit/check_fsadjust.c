@@ -6,6 +6,7 @@
  * tests/unit/plugins in build/tests/plugins.
  */
 #include <check.h>
+#include <dlfcn.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -14,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fairshare.h"
 #include "fsadjust.h"
+#include "policy.h"
 #include "util.h"
 
 static char testdir[PATH_MAX];	/* build/tests */
@@ -236,6 +239,126 @@ START_TEST(test_reload)
 }
 END_TEST
 
+/* lsb.users: group bio with shares of its own, group chem without. */
+static bool
+is_group(const char *name, void *arg)
+{
+	return strcmp(name, "bio") == 0 || strcmp(name, "chem") == 0;
+}
+
+static bool
+in_group(const char *user, const char *group, void *arg)
+{
+	return (strcmp(group, "bio") == 0 && (strcmp(user, "ann") == 0 ||
+	    strcmp(user, "neg") == 0)) || (strcmp(group, "chem") == 0 &&
+	    strcmp(user, "carl") == 0);
+}
+
+static const char *
+shares_of(const char *group, void *arg)
+{
+	return strcmp(group, "bio") == 0 ? "[ann, 3] [neg, 1]" : NULL;
+}
+
+/*
+ * A tree over every kind of account, through the spy plug-in: each node
+ * is asked once, with its own figures (a group's are its members'), and
+ * takes the value; the bad one is 0, counted and named.
+ */
+START_TEST(test_tree)
+{
+	char *p = lib("plugins/spy.so"), *cause, bad[64];
+	const struct lsf_fs_account *(*spy_get)(const char *);
+	const struct lsf_fs_account *a;
+	struct fs_groups g = { is_group, in_group, shares_of, NULL };
+	struct fs_shares sh = { 0 };
+	struct lsf_fs_account base;
+	struct pol_queue q;
+	struct fs_factors f;
+	struct fs_tree *t;
+	struct fs_node *ann, *carl, *zed;
+	struct fsadjust *fa;
+	const char *why;
+	void *dl;
+	int64_t now = 1700000000;
+
+	fa = fsadjust_open(p, &cause);
+	ck_assert_msg(fa != NULL, "%s", cause ? cause : "no file");
+	/* The same library, for its spy_get. */
+	ck_assert_ptr_nonnull(dl = dlopen(p, RTLD_NOW | RTLD_NOLOAD));
+	*(void **)&spy_get = dlsym(dl, "spy_get");
+	ck_assert_ptr_nonnull(spy_get);
+
+	ck_assert_int_eq(fs_shares_parse("[[bio, 5] [chem, 2] [alice, 4] "
+	    "[default, 1]]", &sh, &why), 0);
+	fs_factors_default(&f);
+	f.adjust = 1;
+	t = fs_tree_new("queue/normal", &sh, &f, &g);
+	t->nqueues = 1;
+	ann = fs_tree_account(t, "ann");
+	carl = fs_tree_account(t, "carl");
+	zed = fs_tree_account(t, "zed");	/* default: its own leaf */
+	ck_assert(ann != NULL && carl != NULL && zed != NULL);
+	fs_charge_start(ann, 2, now - 3600);
+	memset(&q, 0, sizeof(q));
+	q.fs = t;
+	policy_fs_acct(&q, ann)->npend = 4;
+	policy_fs_acct(&q, carl)->npend = 1;
+
+	memset(&base, 0, sizeof(base));
+	base.now = now;
+	base.envdir = "/etc";
+	base.tree = "normal";
+	ck_assert_int_eq(fsadjust_tree(fa, t, &base, bad, sizeof(bad)), 1);
+	ck_assert_str_eq(bad, "bio/neg");
+
+	ck_assert_ptr_nonnull(a = spy_get("bio/ann"));
+	ck_assert_int_eq(a->version, LSF_FSADJUST_VERSION);
+	ck_assert(a->now == now);
+	ck_assert_str_eq(a->name, "ann");
+	ck_assert(!a->group && a->leaf);
+	ck_assert_int_eq(a->depth, 2);
+	ck_assert_int_eq(a->shares, 3);
+	ck_assert_int_eq(a->started, 2);
+	ck_assert_int_eq(a->running, 1);
+	ck_assert_int_eq(a->pending, 4);
+	ck_assert(fabs(a->run_hours - 1) < 1e-9);
+	ck_assert(ann->adjust == 3.2);
+
+	ck_assert_ptr_nonnull(a = spy_get("bio"));
+	ck_assert(a->group && !a->leaf);
+	ck_assert_int_eq(a->depth, 1);
+	ck_assert_int_eq(a->shares, 5);
+	ck_assert_int_eq(a->started, 2);
+	ck_assert_int_eq(a->pending, 4);
+	ck_assert(ann->parent->adjust == 5.1);
+
+	ck_assert_ptr_nonnull(a = spy_get("chem"));
+	ck_assert(a->group && a->leaf);	/* one account for its members */
+	ck_assert_int_eq(a->pending, 1);
+	ck_assert(carl->adjust == 2.1);
+
+	ck_assert_ptr_nonnull(a = spy_get("zed"));
+	ck_assert(!a->group && a->leaf);
+	ck_assert(zed->adjust == 1.1);
+
+	ck_assert_ptr_nonnull(spy_get("alice"));
+	ck_assert_ptr_null(spy_get(""));	/* not the root */
+	ck_assert(fs_tree_account(t, "neg")->adjust == 0);
+
+	fsadjust_tree_clear(t);
+	ck_assert(ann->adjust == 0 && ann->parent->adjust == 0 &&
+	    carl->adjust == 0);
+
+	policy_fs_release(&q);
+	fs_tree_free(t);
+	fs_shares_release(&sh);
+	dlclose(dl);
+	fsadjust_close(fa);
+	free(p);
+}
+END_TEST
+
 static Suite *
 fsadjust_suite(void)
 {
@@ -248,6 +371,7 @@ fsadjust_suite(void)
 	tcase_add_loop_test(tc, test_refused, 0, (int)ARRAY_SIZE(refused));
 	tcase_add_test(tc, test_wild);
 	tcase_add_test(tc, test_reload);
+	tcase_add_test(tc, test_tree);
 	suite_add_tcase(s, tc);
 	return s;
 }
