@@ -64,7 +64,7 @@ struct lsf_fs_account {
 	int		 shares;
 	/* Its usage, of its whole subtree for a group. */
 	int		 started;	/* slots held by its running jobs */
-	int		 reserved;	/* slots reserved for its pending jobs */
+	int		 reserved;	/* slots reserved for pending jobs */
 	int		 running;	/* running (and suspended) jobs */
 	int		 pending;	/* pending jobs */
 	double		 cpu_hours;	/* finished and running jobs' CPU,

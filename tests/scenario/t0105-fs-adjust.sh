@@ -15,8 +15,9 @@ test -f "$BUILD/lib/libfairshareadjust.so" || {
 	fail "the sample plug-in is not built"; finish; exit 1; }
 queues "fair 30 FAIRSHARE = USER_SHARES[[root, 5] [nobody, 1]]"
 host_mxj 1
-sed -i 's/^End Parameters/FAIRSHARE_ADJUSTMENT_FACTOR = 1\nCPU_TIME_FACTOR = 0\nRUN_TIME_FACTOR = 0\n&/' \
-    "$LSB_CONF/lsb.params"
+sed -i -e '/^End Parameters/i FAIRSHARE_ADJUSTMENT_FACTOR = 1' \
+    -e '/^End Parameters/i CPU_TIME_FACTOR = 0' \
+    -e '/^End Parameters/i RUN_TIME_FACTOR = 0' "$LSB_CONF/lsb.params"
 echo "root 100" >"$LSF_ENVDIR/fairshare.adjust"
 cluster_start
 cd "$T_DIR/jobs"

@@ -130,8 +130,9 @@ END_TEST
 START_TEST(test_missing)
 {
 	char *cause = (char *)"x";
-	struct fsadjust *fa = fsadjust_open("/nonexistent/libfairshareadjust.so",
-	    &cause);
+	struct fsadjust *fa;
+
+	fa = fsadjust_open("/nonexistent/libfairshareadjust.so", &cause);
 
 	ck_assert_ptr_null(fa);
 	ck_assert_ptr_null(cause);
