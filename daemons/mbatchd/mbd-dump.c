@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mbd.h"
+#include "util.h"
 
 static const char *
 s(const char *v)
@@ -185,6 +186,35 @@ dump_fs_node(struct fs_node *n, void *arg)
 	sb_addc(d->sb, '\n');
 }
 
+static int
+kid_cmp(const void *a, const void *b)
+{
+	const struct fs_node *x = *(struct fs_node *const *)a;
+	const struct fs_node *y = *(struct fs_node *const *)b;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Children in the order ties go (entry, then name), not the order they
+ * were made in, which a restart may change. */
+static void
+dump_fs_walk(struct fs_node *n, struct fs_dump *d)
+{
+	struct fs_node **kids;
+
+	dump_fs_node(n, d);
+	if (n->nkids == 0)
+		return;
+	kids = xcalloc((size_t)n->nkids, sizeof(*kids));
+	memcpy(kids, n->kids, sizeof(*kids) * (size_t)n->nkids);
+	qsort(kids, (size_t)n->nkids, sizeof(*kids), kid_cmp);
+	for (int i = 0; i < n->nkids; i++)
+		dump_fs_walk(kids[i], d);
+	free(kids);
+}
+
 static void
 dump_fs(struct strbuf *sb, const struct mfs *m)
 {
@@ -194,7 +224,7 @@ dump_fs(struct strbuf *sb, const struct mfs *m)
 	for (int i = 0; i < m->nqueues; i++)
 		sb_addf(sb, "%s%s", i ? "," : "", m->queues[i]->name);
 	sb_addc(sb, '\n');
-	fs_tree_walk(m->tree, dump_fs_node, &d);
+	dump_fs_walk(m->tree->root, &d);
 }
 
 void
