@@ -146,15 +146,15 @@ struct fs_node {
 	/* Scratch of one scheduling pass (policy.c): the part of the
 	 * priority that does not change in a pass, the slots taken in it,
 	 * and the heap of this node's children that have jobs to start in
-	 * the queue whose turn it is. */
+	 * the queue whose turn it is (aheap its room). */
 	uint32_t	 pass;
 	double		 base;		/* denominator less the slot term */
 	int		 taken;
+	double		 prio;		/* as of its last slot change */
 	int		 hpos;		/* in its parent's heap; -1 none */
 	struct fs_node	**heap;
 	int		 nheap;
-	struct pol_fs_acct *turn;	/* a leaf: its account in the turn's
-					 * queue */
+	int		 aheap;
 	/* A leaf: its pending jobs in each queue the tree orders, by the
 	 * queue's place in the tree (pol_queue.fs_slot); NULL none yet. */
 	struct pol_fs_acct **accts;

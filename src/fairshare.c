@@ -184,6 +184,7 @@ fs_factors_default(struct fs_factors *f)
 	f->run_job = 3.0;
 	f->adjust = 0;
 	f->hist_hours = 5;
+	f->hist_run = false;
 }
 
 void

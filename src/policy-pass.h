@@ -61,6 +61,8 @@ struct pass {
 	int		*voff;
 	int		*vexec;
 	bool		*vgone;
+	int		 room;		/* eligible hosts that may have a free
+					 * slot */
 };
 
 /* policy.c */
@@ -89,6 +91,22 @@ bool	 pass_is_plain(const struct pass *, const struct pol_job *);
 void	 pass_user_scratch(struct pass *, struct pol_user *);
 void	 pass_take(struct pass *, struct pol_job *, struct pol_host *, int n,
 	    bool exclusive);
+
+/* Whether j may start at all in this pass (held, -w, -b: else its
+ * reason is set). */
+bool	 pass_candidate(struct pass *, struct pol_job *);
+/*
+ * Try to start one instance (an array: one element) of j, in out[*n]
+ * (*n counts decisions; some: an element of j started before in this
+ * pass).  TRY_NEXT: j cannot start now, the next job may; TRY_STOP:
+ * nothing more of the queue can.
+ */
+enum { TRY_STARTED, TRY_NEXT, TRY_STOP };
+int	 pass_try_one(struct pass *, struct pol_job *, struct pol_decision *,
+	    int max, int *n, bool some);
+
+/* fairshare-policy.c: the turn of a queue ordered by a share tree. */
+int	 pass_fairshare(struct pass *, struct pol_decision *out, int max);
 
 /* preempt-policy.c */
 /* May the queue whose turn it is preempt anything now? */

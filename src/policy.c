@@ -37,6 +37,69 @@ policy_sort_queues(struct pol_queue **q, int n)
 	}
 }
 
+/* Fairshare: j into its account's list, before at (NULL: at the end). */
+static void
+fs_link(struct pol_job *j, struct pol_job *at)
+{
+	struct pol_fs_acct *a = j->fsa;
+
+	j->fnext = at;
+	j->fprev = at ? at->fprev : a->tail;
+	if (j->fprev)
+		j->fprev->fnext = j;
+	else
+		a->head = j;
+	if (at)
+		at->fprev = j;
+	else
+		a->tail = j;
+	a->npend++;
+}
+
+/*
+ * j was just put in q's list: put it in its account's list at the same
+ * place, before the next job of the account in the queue's order.  That
+ * is at hand for what is common (a submission at the tail, a job to the
+ * head, an array's element before its parent); btop and bbot may look
+ * further.
+ */
+static void
+fs_place(struct pol_queue *q, struct pol_job *j)
+{
+	struct pol_job *at;
+
+	if (j->fsa == NULL)
+		return;
+	if (j->fsa->queue != q) {
+		/* Another queue's account: mbatchd sets the right one
+		 * first; without it the job is not ordered by shares. */
+		j->fsa = NULL;
+		return;
+	}
+	for (at = j->next; at != NULL && at->fsa != j->fsa; at = at->next)
+		;
+	fs_link(j, at);
+}
+
+static void
+fs_unlink(struct pol_job *j)
+{
+	struct pol_fs_acct *a = j->fsa;
+
+	if (a == NULL || (j->fprev == NULL && a->head != j))
+		return;
+	if (j->fprev)
+		j->fprev->fnext = j->fnext;
+	else
+		a->head = j->fnext;
+	if (j->fnext)
+		j->fnext->fprev = j->fprev;
+	else
+		a->tail = j->fprev;
+	j->fnext = j->fprev = NULL;
+	a->npend--;
+}
+
 void
 policy_job_append(struct pol_queue *q, struct pol_job *j)
 {
@@ -48,6 +111,8 @@ policy_job_append(struct pol_queue *q, struct pol_job *j)
 	else
 		q->head = j;
 	q->tail = j;
+	if (j->fsa != NULL)
+		fs_place(q, j);
 }
 
 void
@@ -61,6 +126,8 @@ policy_job_prepend(struct pol_queue *q, struct pol_job *j)
 	else
 		q->tail = j;
 	q->head = j;
+	if (j->fsa != NULL)
+		fs_place(q, j);
 }
 
 void
@@ -79,6 +146,8 @@ policy_job_insert_before(struct pol_queue *q, struct pol_job *at,
 	else
 		q->head = j;
 	at->prev = j;
+	if (j->fsa != NULL)
+		fs_place(q, j);
 }
 
 void
@@ -97,6 +166,8 @@ policy_job_insert_after(struct pol_queue *q, struct pol_job *at,
 	else
 		q->tail = j;
 	at->next = j;
+	if (j->fsa != NULL)
+		fs_place(q, j);
 }
 
 void
@@ -115,6 +186,48 @@ policy_job_remove(struct pol_job *j)
 	else if (q->tail == j)
 		q->tail = j->prev;
 	j->next = j->prev = NULL;
+	fs_unlink(j);
+}
+
+struct pol_fs_acct *
+policy_fs_acct(struct pol_queue *q, struct fs_node *leaf)
+{
+	struct pol_fs_acct *a;
+
+	if (q->fs == NULL || leaf == NULL || q->fs_slot < 0 ||
+	    q->fs_slot >= q->fs->nqueues)
+		return NULL;
+	if (leaf->accts == NULL)
+		leaf->accts = xcalloc((size_t)q->fs->nqueues,
+		    sizeof(*leaf->accts));
+	if ((a = leaf->accts[q->fs_slot]) != NULL)
+		return a;
+	a = xcalloc(1, sizeof(*a));
+	a->leaf = leaf;
+	a->queue = q;
+	a->qnext = q->faccts;
+	q->faccts = a;
+	leaf->accts[q->fs_slot] = a;
+	return a;
+}
+
+void
+policy_fs_release(struct pol_queue *q)
+{
+	struct pol_fs_acct *a, *next;
+
+	for (a = q->faccts; a != NULL; a = next) {
+		next = a->qnext;
+		for (struct pol_job *j = a->head, *jn; j != NULL; j = jn) {
+			jn = j->fnext;
+			j->fnext = j->fprev = NULL;
+			j->fsa = NULL;
+		}
+		if (a->leaf->accts != NULL)
+			a->leaf->accts[q->fs_slot] = NULL;
+		free(a);
+	}
+	q->faccts = NULL;
 }
 
 void
@@ -1225,19 +1338,120 @@ try_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	return false;
 }
 
+/* Whether j is a candidate at all in this pass (else its reason is set). */
+bool
+pass_candidate(struct pass *p, struct pol_job *j)
+{
+	struct pol_cluster *c = p->c;
+
+	if (j->held)
+		return false;
+	if (j->blocked) {
+		set_reason(j, c->pass, j->blocked, NULL);
+		return false;
+	}
+	if (j->eligible_time > c->now) {
+		set_reason(j, c->pass, j->eligible_reason ?
+		    j->eligible_reason : PEND_BEGIN_TIME, NULL);
+		return false;
+	}
+	return true;
+}
+
+/* The queue's jobs not reached share reason (and counts). */
+static void
+queue_cut(struct pass *p, int reason, const uint32_t *counts)
+{
+	struct pol_queue *q = p->q;
+
+	q->cut_pass = p->c->pass;
+	q->cut_reason = reason;
+	if (counts != NULL)
+		memcpy(q->cut_counts, counts, sizeof(q->cut_counts));
+	else
+		memset(q->cut_counts, 0, sizeof(q->cut_counts));
+}
+
+int
+pass_try_one(struct pass *p, struct pol_job *j, struct pol_decision *out,
+    int max, int *n, bool some)
+{
+	struct pol_cluster *c = p->c;
+	struct pol_queue *q = p->q;
+	struct pol_cap *blk = NULL;
+	uint32_t counts[HR_NREASONS];
+	int r;
+
+	if (q->qcap.max >= 0 && (q->qcap.pass != c->pass ||
+	    q->qcap.used + q->qcap.taken >= q->qcap.max) &&
+	    pass_cap_full(c, &q->qcap, 1)) {
+		/* The queue is full: so is the rest. */
+		queue_cut(p, q->qcap.reason ? q->qcap.reason :
+		    PEND_QUEUE_JOB_LIMIT, NULL);
+		if (some)
+			set_reason(j, c->pass, q->cut_reason, NULL);
+		return TRY_STOP;
+	}
+	if ((r = caps_reason(c, j, &blk)) != 0) {
+		/* A limit suspended jobs do not count against: preempting
+		 * some of those under it helps. */
+		if (blk && blk->susp_free && *n < max &&
+		    blk->preempt_failed != c->pass && pass_may_preempt(p)) {
+			if (pass_preempt(p, j, &out[*n], blk))
+				goto preempted;
+			blk->preempt_failed = c->pass;
+		}
+		/* A JOBS limit (the only ones left) does not stop a job that
+		 * takes slots by preemption; it starts over the limit (LSF's
+		 * docs).  Only when no eligible host has a free slot, so that
+		 * starting means preempting. */
+		if (blk && rlim_jobs(j, blk) && *n < max && p->room == 0 &&
+		    pass_may_preempt(p) && try_preempt(p, j, &out[*n]))
+			goto preempted;
+		set_reason(j, c->pass, r, NULL);
+		return TRY_NEXT;
+	}
+	if (*n >= max || (p->room == 0 && (p->vic_exhausted ||
+	    !pass_may_preempt(p)))) {
+		/* Nothing more fits: the rest share one reason. */
+		queue_summary(p, counts);
+		queue_cut(p, PEND_NO_HOST, counts);
+		if (some)	/* some elements started */
+			set_reason(j, c->pass, PEND_NO_HOST, counts);
+		return TRY_STOP;
+	}
+	if (p->room > 0 && place_one(p, j, &out[*n], &p->room))
+		goto started;
+	if (!pass_may_preempt(p) || !try_preempt(p, j, &out[*n]))
+		return TRY_NEXT;
+preempted:
+	/* Its victims may have freed more than it took, on hosts the cursor
+	 * and the cache had given up. */
+	if (p->leftover) {
+		p->leftover = false;
+		p->cursor = 0;
+		p->nfailed = p->failed_next = 0;
+		p->room = count_room(p);
+	}
+started:
+	caps_take(j);
+	(*n)++;
+	return TRY_STARTED;
+}
+
 static int
 schedule_queue(struct pass *p, struct pol_decision *out, int max)
 {
 	struct pol_cluster *c = p->c;
 	struct pol_queue *q = p->q;
-	int n = 0, room = 0;
-	uint32_t counts[HR_NREASONS];
+	int n = 0;
 
 	p->nelig = 0;
 	p->cursor = 0;
 	p->rsv_moved = 0;
 	p->nfailed = 0;
 	p->failed_next = 0;
+	p->room = 0;
 	for (int i = 0; i < c->nhosts; i++) {
 		struct pol_host *h = c->hosts[i];
 
@@ -1245,94 +1459,24 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 		if (h->qreason == 0) {
 			p->elig[p->nelig++] = i;
 			if (pass_room_reason(p, h, 1) == 0)
-				room++;
+				p->room++;
 		}
 	}
 	pass_sort_hosts(c, p->elig, p->nelig, q->rr);
+	if (q->fs != NULL)
+		return pass_fairshare(p, out, max);
 	for (struct pol_job *j = q->head; j; j = j->next) {
 		int64_t want = j->count > 1 ? j->count : 1, left = want;
 
-		if (j->held)
+		if (!pass_candidate(p, j))
 			continue;
-		if (j->blocked) {
-			set_reason(j, c->pass, j->blocked, NULL);
-			continue;
-		}
-		if (j->eligible_time > c->now) {
-			set_reason(j, c->pass, j->eligible_reason ?
-			    j->eligible_reason : PEND_BEGIN_TIME, NULL);
-			continue;
-		}
 		while (left > 0) {
-			struct pol_cap *blk = NULL;
-			int r;
+			int r = pass_try_one(p, j, out, max, &n, left < want);
 
-			if (q->qcap.max >= 0 && (q->qcap.pass != c->pass ||
-			    q->qcap.used + q->qcap.taken >= q->qcap.max) &&
-			    pass_cap_full(c, &q->qcap, 1)) {
-				/* The queue is full: so is the rest. */
-				q->cut_pass = c->pass;
-				q->cut_reason = q->qcap.reason ?
-				    q->qcap.reason : PEND_QUEUE_JOB_LIMIT;
-				memset(q->cut_counts, 0,
-				    sizeof(q->cut_counts));
-				if (left < want)
-					set_reason(j, c->pass, q->cut_reason,
-					    NULL);
+			if (r == TRY_STOP)
 				return n;
-			}
-			if ((r = caps_reason(c, j, &blk)) != 0) {
-				/* A limit suspended jobs do not count against:
-				 * preempting some of those under it helps. */
-				if (blk && blk->susp_free && n < max &&
-				    blk->preempt_failed != c->pass &&
-				    pass_may_preempt(p)) {
-					if (pass_preempt(p, j, &out[n], blk))
-						goto preempted;
-					blk->preempt_failed = c->pass;
-				}
-				/* A JOBS limit (the only ones left) does not
-				 * stop a job that takes slots by preemption;
-				 * it starts over the limit (LSF's docs).
-				 * Only when no eligible host has a free slot,
-				 * so that starting means preempting. */
-				if (blk && rlim_jobs(j, blk) && n < max &&
-				    room == 0 && pass_may_preempt(p) &&
-				    try_preempt(p, j, &out[n]))
-					goto preempted;
-				set_reason(j, c->pass, r, NULL);
+			if (r == TRY_NEXT)
 				break;
-			}
-			if (n >= max || (room == 0 && (p->vic_exhausted ||
-			    !pass_may_preempt(p)))) {
-				/* Nothing more fits: the rest share one
-				 * reason. */
-				queue_summary(p, counts);
-				q->cut_pass = c->pass;
-				q->cut_reason = PEND_NO_HOST;
-				memcpy(q->cut_counts, counts, sizeof(counts));
-				if (left < want)	/* some elements started */
-					set_reason(j, c->pass, PEND_NO_HOST,
-					    counts);
-				return n;
-			}
-			if (room > 0 && place_one(p, j, &out[n], &room))
-				goto started;
-			if (!pass_may_preempt(p) ||
-			    !try_preempt(p, j, &out[n]))
-				break;
-preempted:
-			/* Its victims may have freed more than it took, on
-			 * hosts the cursor and the cache had given up. */
-			if (p->leftover) {
-				p->leftover = false;
-				p->cursor = 0;
-				p->nfailed = p->failed_next = 0;
-				room = count_room(p);
-			}
-started:
-			caps_take(j);
-			n++;
 			left--;
 		}
 	}
@@ -1385,9 +1529,7 @@ policy_schedule(struct pol_cluster *c, struct pol_decision *out, int max)
 		if (q->head == NULL)
 			continue;
 		if (!q->active) {
-			q->cut_pass = c->pass;
-			q->cut_reason = q->inactive_reason;
-			memset(q->cut_counts, 0, sizeof(q->cut_counts));
+			queue_cut(&p, q->inactive_reason, NULL);
 			continue;
 		}
 		p.qhost_limits = q->host_used &&
