@@ -282,6 +282,7 @@ struct queue_conf {
 	char		*terminate_when;
 	unsigned	 terminate_mask;	/* TERMINATE_WHEN_* */
 	char		*fairshare;
+	int		 fairshare_line;
 	struct fs_shares fs_shares;	/* ... parsed, classified against
 					 * lsb.users groups; n 0 without */
 	/* The factors a queue gives override lsb.params': fs_factors is
@@ -291,6 +292,7 @@ struct queue_conf {
 	/* FAIRSHARE_QUEUES or QUEUE_GROUP: the other queues that share
 	 * this one's share tree (this one is the master, with FAIRSHARE). */
 	struct strv	 fairshare_queues;
+	int		 fairshare_queues_line;
 	char		*preemption;
 	struct queue_preempt preempt;	/* ... parsed */
 	int		 max_job_preempt;	/* -1 = lsb.params */

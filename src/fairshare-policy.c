@@ -15,6 +15,7 @@
  * costs a division and a sift per level.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "policy-pass.h"
 #include "util.h"
@@ -50,7 +51,9 @@ before(const struct fs_node *a, const struct fs_node *b)
 {
 	if (a->prio != b->prio)
 		return a->prio > b->prio;
-	return a->order < b->order;
+	if (a->order != b->order)
+		return a->order < b->order;
+	return strcmp(a->name, b->name) < 0;
 }
 
 static void

@@ -212,6 +212,22 @@ policy_fs_acct(struct pol_queue *q, struct fs_node *leaf)
 }
 
 void
+policy_fs_relink(struct pol_queue *q)
+{
+	for (struct pol_fs_acct *a = q->faccts; a != NULL; a = a->qnext) {
+		a->head = a->tail = NULL;
+		a->npend = 0;
+	}
+	for (struct pol_job *j = q->head; j != NULL; j = j->next) {
+		j->fnext = j->fprev = NULL;
+		if (j->fsa != NULL && j->fsa->queue == q)
+			fs_link(j, NULL);
+		else
+			j->fsa = NULL;
+	}
+}
+
+void
 policy_fs_release(struct pol_queue *q)
 {
 	struct pol_fs_acct *a, *next;

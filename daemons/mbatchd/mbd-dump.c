@@ -149,6 +149,54 @@ dump_host(struct strbuf *sb, const struct mhost *h)
 	    h->nrun, h->nssusp, h->nususp, h->ph.used_slots);
 }
 
+/* A share tree's nodes: the history the log made, what started jobs
+ * hold, and each account's pending jobs in each queue, in order (the CPU
+ * of running jobs is the hosts' report: left out). */
+struct fs_dump {
+	struct strbuf	*sb;
+	const struct mfs *m;
+};
+
+static void
+dump_fs_node(struct fs_node *n, void *arg)
+{
+	struct fs_dump *d = arg;
+	char path[1024];
+
+	fs_node_path(n, path, sizeof(path));
+	sb_addf(d->sb, "fs %s/ shares=%d leaf=%d cpu=%.9g@%lld "
+	    "hrun=%.9g@%lld jobs=%d slots=%d start_sum=%lld", path, n->shares,
+	    n->leaf, n->cpu_hours, (long long)n->cpu_at, n->hrun_hours,
+	    (long long)n->hrun_at, n->njobs, n->slots,
+	    (long long)n->start_sum);
+	for (int i = 0; n->accts != NULL && i < d->m->nqueues; i++) {
+		const struct pol_fs_acct *a = n->accts[i];
+
+		if (a == NULL || a->head == NULL)
+			continue;
+		sb_addf(d->sb, " %s=", d->m->queues[i]->name);
+		for (const struct pol_job *p = a->head; p; p = p->fnext) {
+			const struct job *j = JOB_OF_PJ(p);
+
+			sb_addf(d->sb, "%s%lld[%d]", p == a->head ? "" : ",",
+			    (long long)j->jobid, j->idx);
+		}
+	}
+	sb_addc(d->sb, '\n');
+}
+
+static void
+dump_fs(struct strbuf *sb, const struct mfs *m)
+{
+	struct fs_dump d = { sb, m };
+
+	sb_addf(sb, "fstree %s queues=", m->tree->key);
+	for (int i = 0; i < m->nqueues; i++)
+		sb_addf(sb, "%s%s", i ? "," : "", m->queues[i]->name);
+	sb_addc(sb, '\n');
+	fs_tree_walk(m->tree, dump_fs_node, &d);
+}
+
 void
 state_dump(struct strbuf *sb)
 {
@@ -157,6 +205,8 @@ state_dump(struct strbuf *sb)
 		dump_queue(sb, mbd->queues[i]);
 	for (int i = 0; i < mbd->nhosts; i++)
 		dump_host(sb, mbd->hosts[i]);
+	for (int i = 0; i < mbd->nfs; i++)
+		dump_fs(sb, mbd->fs[i]);
 	for (const struct job *j = mbd->jobs_head; j; j = j->next)
 		dump_job(sb, j);
 }

@@ -192,6 +192,13 @@ struct job {
 	bool		 preempt_resuming; /* its RESUME is on the way */
 	int		 npreempt;	/* times preempted (MAX_JOB_PREEMPT) */
 	int		*exec_idx;	/* pj.exec: host index of each slot */
+	/* Fairshare: the account its run is charged to (NULL none), what
+	 * was charged, and the CPU hours of this run already history. */
+	struct fs_node	*fs_leaf;
+	int		 fs_slots;
+	int64_t		 fs_start;
+	double		 fs_run_cpu;
+	double		 fs_done_cpu;
 	struct pol_list	*in_list;	/* its queue's running or preempted */
 	bool		 no_susp;	/* brun -f: never suspended by LSF */
 	bool		 restart;	/* next run gets LSB_RESTART=Y */
@@ -237,6 +244,7 @@ struct mqueue {
 	int		 nslots_ssusp;
 	int		 nslots_ususp;
 	int		 nhosts_used;	/* pq.host_used is this long */
+	struct mfs	*mfs;		/* the share tree ordering it, or NULL */
 };
 
 struct mhost {
@@ -268,6 +276,10 @@ struct mhost {
  * too) and one for each lsb.hosts HostPartition (ordering the queues
  * without FAIRSHARE whose hosts are in it).
  */
+struct mfs_user {
+	const char	*user;		/* interned */
+	struct fs_node	*leaf;
+};
 struct mfs {
 	struct fs_tree	*tree;
 	const struct queue_conf *qconf;	/* a queue's FAIRSHARE, or */
@@ -276,6 +288,10 @@ struct mfs {
 	struct mqueue	**queues;	/* the queues it orders: queues[i]'s
 					 * pq.fs_slot is i */
 	int		 nqueues;
+	/* Each user's account (or none), by interned name. */
+	struct mfs_user	*umap;
+	size_t		 umap_size;
+	size_t		 umap_n;
 };
 
 /* A reply or message that waits for the log to reach the disk. */
@@ -402,6 +418,21 @@ struct mqueue *queue_add(const struct queue_conf *, int order);
 void	 queue_configure(struct mqueue *, const struct queue_conf *,
 	    int order);
 void	 state_lists_rebuild(void);
+
+/* mbd-fairshare.c */
+void	 fs_configure(void);		/* from state_lists_rebuild */
+/* The account of a job in its queue for the pending list; NULL none. */
+struct pol_fs_acct *fs_job_acct(struct job *);
+/* Charges as the job's state changes (job_set_status), its CPU grows. */
+void	 fs_job_status(struct job *);
+void	 fs_job_cpu(struct job *);
+/* The time of the record being applied. */
+void	 fs_set_when(int64_t);
+/* Has the user a share in the queue's FAIRSHARE (or none is set)? */
+bool	 fs_user_may_submit(struct mqueue *, const char *user);
+/* FS_USAGE records of every account's history; replaying one. */
+void	 fs_usage_records(struct strbuf *, int64_t now);
+void	 fs_usage_apply(const struct ev_fs_usage *);
 
 /* mbd-array.c */
 #define JOB_IS_PARENT(j)	((j)->arr != NULL && (j)->idx == 0)
