@@ -215,7 +215,8 @@ user_shares(const char *fairshare)
 static void
 policies(const struct queue_info *q, const struct fs_info *fi, bool recurse)
 {
-	const char *fs = qfmt_extra(q, "FAIRSHARE"), *pre = qfmt_extra(q, "PREEMPTION");
+	const char *fs = qfmt_extra(q, "FAIRSHARE");
+	const char *pre = qfmt_extra(q, "PREEMPTION");
 	struct strbuf sb = STRBUF_INIT;
 
 	if (fs || fi)

@@ -869,7 +869,7 @@ struct fs_info {
 	char		*kind;		/* "queue" or "hpart" */
 	char		*name;		/* the master queue or the partition */
 	struct strv	 members;	/* the queues it orders, or HOSTS */
-	char		*shares;	/* USER_SHARES: "[a, 10] [default, 1]" */
+	char		*shares;	/* USER_SHARES: "[a, 10] [b, 1]" */
 	uint32_t	 nrows;
 	struct fs_row	*rows;		/* parents before children */
 };

@@ -12,7 +12,7 @@
 struct walk {
 	const struct fs_tree	*tree;
 	int64_t			 now;
-	const struct fs_node	**nodes;	/* of the rows, to find parents */
+	const struct fs_node	**nodes;	/* the rows', to find parents */
 	struct fs_row		*rows;
 	uint32_t		 n;
 	uint32_t		 cap;
