@@ -105,6 +105,7 @@ struct lsf_conf {
 	char		*logdir;	/* LSF_LOGDIR, NULL = syslog/stderr */
 	char		*serverdir;	/* LSF_SERVERDIR */
 	char		*bindir;	/* LSF_BINDIR */
+	char		*libdir;	/* LSF_LIBDIR: mbatchd's plug-in */
 	char		*sbd_statedir;	/* LSB_SBD_STATEDIR (extension) */
 	int		 lim_port;	/* LSF_LIM_PORT */
 	int		 mbd_port;	/* LSB_MBD_PORT */

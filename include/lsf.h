@@ -177,6 +177,7 @@ enum pend_reason {
 	PEND_RL_PROJECT,		/* a project's */
 	PEND_RL_PROJECT_JOBS,
 	PEND_RL_PROJECT_MEM,
+	PEND_FAIRSHARE,			/* fairshare: others' turn first */
 	PEND_NREASONS
 };
 

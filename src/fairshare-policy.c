@@ -216,8 +216,13 @@ pass_fairshare(struct pass *p, struct pol_decision *out, int max)
 		}
 		want = j->count > 1 ? j->count : 1;
 		r = pass_try_one(p, j, out, max, &n, j->started > 0);
-		if (r == TRY_STOP)
+		if (r == TRY_STOP) {
+			/* The slots went to accounts of a higher priority:
+			 * that is why the others wait. */
+			if (n > 0 && q->cut_reason == PEND_NO_HOST)
+				q->cut_reason = PEND_FAIRSHARE;
 			break;
+		}
 		if (r == TRY_STARTED) {
 			if (++j->started >= want)
 				a->cur = j->fnext;

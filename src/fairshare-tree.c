@@ -259,7 +259,8 @@ fs_charge_cpu(struct fs_node *n, double hours)
 		n->run_cpu += hours;
 }
 
-/* value (as of *at) decayed to when, plus add; *at becomes when. */
+/* value (as of *at) decayed to when, plus add; *at becomes when.  Usage
+ * older than *at (a late end, a restored record) is decayed to *at. */
 static void
 history_add(double *value, int64_t *at, double add, int64_t when,
     double hist_hours)
@@ -267,6 +268,8 @@ history_add(double *value, int64_t *at, double add, int64_t when,
 	if (*at != 0 && when > *at)
 		*value = fs_decay(*value, (double)(when - *at) / 3600,
 		    hist_hours);
+	else if (when < *at)
+		add = fs_decay(add, (double)(*at - when) / 3600, hist_hours);
 	if (when > *at)
 		*at = when;
 	*value += add;

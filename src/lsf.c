@@ -168,6 +168,8 @@ static const char *const pend_texts[PEND_NREASONS] = {
 	    "Resource (jobs) limit defined for the project has been reached",
 	[PEND_RL_PROJECT_MEM] =
 	    "Resource (mem) limit defined for the project has been reached",
+	[PEND_FAIRSHARE] =
+	    "Waiting for users with a higher fairshare priority",
 };
 
 static const char *const host_texts[HR_NREASONS] = {

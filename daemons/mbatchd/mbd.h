@@ -33,6 +33,7 @@
  *	mbd-reserve.c	rusage[] reservations of running jobs
  *	mbd-modify.c	bmod
  *	mbd-apps.c	application profiles: a job's, its MAX_JOB_PREEMPT; bapp
+ *	mbd-fsadjust.c	the fairshare adjustment plug-in (LSF_LIBDIR)
  *	mbd-fsquery.c	the share trees as bqueues -l and bhpart show them
  *
  * Every request is handled in one turn of the event loop; records go to
@@ -719,6 +720,14 @@ void	 sched_run(void);
 void	 job_dispatch(struct job *, const int *slots, int64_t now);
 void	 sched_finish_job(struct job *, const struct job_status *);
 void	 sched_tick(void);
+
+/* mbd-fsadjust.c */
+/* Load LSF_LIBDIR/libfairshareadjust.so (start, reconfig), logging what
+ * was loaded or why not; the one loaded before goes. */
+void	 fsadjust_load(void);
+/* Every account's adjust from the plug-in, in trees whose
+ * FAIRSHARE_ADJUSTMENT_FACTOR is not 0; 0 elsewhere.  Before a pass. */
+void	 fsadjust_refresh(int64_t now);
 
 /* mbd-limits.c */
 /* A job's limits as they apply (its own, else its queue's default, else
