@@ -142,7 +142,7 @@ $(foreach d,$(DAEMONS),$(eval $(call daemon_rule,$(d))))
 
 # check_mbd links mbatchd's state core, its I/O stubbed.
 MBD_CORE := state array users reserve depend limits apply dump replay apps \
-	control modify signal prepost mig rlimits preempt fairshare
+	control modify signal prepost mig rlimits preempt fairshare fsadjust
 $(O)/tests/check_mbd: $(O)/tests/unit/check_mbd.o \
     $(O)/tests/unit/stubs/mbd-stubs.o \
     $(MBD_CORE:%=$(O)/daemons/mbatchd/mbd-%.o) $(LIB)

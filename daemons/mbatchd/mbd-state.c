@@ -1083,6 +1083,7 @@ state_lists_rebuild(void)
 	policy_sort_queues(mbd->pc.queues, mbd->pc.nqueues);
 	preempt_configure();
 	fs_configure();
+	fsadjust_load();
 }
 
 void
