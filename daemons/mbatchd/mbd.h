@@ -34,6 +34,7 @@
  *	mbd-modify.c	bmod
  *	mbd-apps.c	application profiles: a job's, its MAX_JOB_PREEMPT; bapp
  *	mbd-fsadjust.c	the fairshare adjustment plug-in (LSF_LIBDIR)
+ *	mbd-fsquery.c	the share trees as bqueues -l and bhpart show them
  *
  * Every request is handled in one turn of the event loop; records go to
  * the log buffer, replies to the outbox.  At the end of the turn (a low-
@@ -492,6 +493,8 @@ void	 rlimits_attach(struct job *);
 /* A started job's share in or out (from account()). */
 void	 rlimits_account(struct job *, int sign);
 void	 query_limits(struct conn *, uint32_t seq, struct rbuf *);
+/* mbd-fsquery.c: bqueues -l and bhpart's share trees */
+void	 query_fairshare(struct conn *, uint32_t seq, struct rbuf *);
 
 /* mbd-users.c */
 void	 job_attach_limits(struct job *);
