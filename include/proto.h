@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	9
+#define PROTO_VERSION	10
 
 enum msg_type {
 	/* 1-99: any peer */
