@@ -229,6 +229,11 @@ pass_fairshare(struct pass *p, struct pol_decision *out, int max)
 			charge(t, leaf, j->num_procs);
 			continue;
 		}
+		/* No room left because this turn gave it to accounts of a
+		 * higher priority: that is why it waits. */
+		if (n > 0 && p->room == 0 && j->reason_pass == p->c->pass &&
+		    j->pend_reason == PEND_NO_HOST)
+			j->pend_reason = PEND_FAIRSHARE;
 		a->cur = j->fnext;
 	}
 	return n;

@@ -537,6 +537,27 @@ START_TEST(new_accounts)
 }
 END_TEST
 
+START_TEST(fairshare_reason)
+{
+	/* a 1, b 3, one slot: b (3/3) goes before a (1/3) and takes it;
+	 * a's job finds no room left because of that, which bjobs -p says.
+	 * The next pass finds no free slot at all: then the slot limit is
+	 * the reason. */
+	const uint32_t *counts;
+	struct pol_job *a, *b;
+
+	fx_init(1, 1, "USER_SHARES[[a, 1] [b, 3]]");
+	a = ujob(0, "a");
+	b = ujob(0, "b");
+	ck_assert_str_eq(run(), "b");
+	ck_assert_ptr_eq(F.d[0].job, b);
+	ck_assert_int_eq(policy_job_reason(&F.c, a, &counts), PEND_FAIRSHARE);
+	apply();
+	ck_assert_str_eq(run(), "");
+	ck_assert_int_eq(policy_job_reason(&F.c, a, &counts), PEND_NO_HOST);
+}
+END_TEST
+
 static Suite *
 fspolicy_suite(void)
 {
@@ -555,6 +576,7 @@ fspolicy_suite(void)
 	tcase_add_test(tc, cross_queue);
 	tcase_add_test(tc, zero_factors);
 	tcase_add_test(tc, new_accounts);
+	tcase_add_test(tc, fairshare_reason);
 	suite_add_tcase(s, tc);
 	return s;
 }
