@@ -2,8 +2,9 @@
 # Fairshare history survives mbatchd's restart after the records of the
 # jobs that made it are gone from lsb.events (cleaned, then the log
 # switched: the FS_USAGE records of the switch keep it), so the order it
-# gives is the same after the restart; and the trees a restart rebuilds
-# are the ones it left (badmin statedump).
+# gives is the same after the restart; the trees a restart rebuilds are
+# the ones it left (badmin statedump); and badmin reconfig with changed
+# shares keeps the history of the accounts that remain.
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -52,6 +53,18 @@ mbd_restart
 after=$(badmin statedump | grep '^fs')
 expect_eq "the trees after the restart are the trees before it" \
 	"$before" "$after"
+
+# badmin reconfig with changed shares keeps the history of the accounts
+# that are still there.
+sed -i 's/\[daemon, 1\]\]/[daemon, 1] [bin, 2]]/' "$LSB_CONF/lsb.queues"
+badmin reconfig >/dev/null 2>&1 || fail "reconfig"
+has_bin() {
+	badmin statedump | grep -q '^fs bin/ shares=2 leaf=1 '
+}
+check "the new share is in the tree after reconfig" wait_for has_bin
+expect_eq "root's history is kept" \
+	"$(echo "$before" | grep '^fs root/')" \
+	"$(badmin statedump | grep '^fs root/')"
 
 # One slot, both pending (root's submitted first, and root's entry is
 # first, so a tie would go to root): daemon's goes first.
