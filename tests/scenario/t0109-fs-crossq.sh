@@ -57,7 +57,7 @@ check "q2: root's, with 3 slots in q1, waits" job_is "$r2" PEND
 check "q3: root's job takes hostb's last slot" wait_for job_is "$r3" RUN
 check "q3: daemon's, with 3 slots in q4, waits" job_is "$d3" PEND
 dump=$(badmin statedump)
-expect_match "statedump: root's account in q1's tree: q1's 3 slots, q2's job pending" \
+expect_match "q1's tree: root has 3 slots in q1, 1 job pending in q2" \
 	"^fs root/ shares=1 leaf=1 .* slots=3 .* q2=$r2\[0\]" "$dump"
 bkill -u all 0 >/dev/null 2>&1
 finish
