@@ -417,16 +417,22 @@ fs_configure(void)
 				m->host_in[x] |= on[x];
 			free(on);
 		}
+		/* A queue whose hosts all lie in the partition: one that
+		 * reaches hosts outside it is not ordered by it there, nor
+		 * are users without a share kept off those hosts. */
 		for (int i = 0; i < mbd->nqueues; i++) {
 			struct mqueue *q = mbd->queues[i];
-			bool any = false;
+			bool any = false, out = false;
 
 			if (q->mfs != NULL)
 				continue;
-			for (int x = 0; x < mbd->nhosts && !any; x++)
-				any = m->host_in[x] &&
-				    (q->host_ok == NULL || q->host_ok[x]);
-			if (any)
+			for (int x = 0; x < mbd->nhosts && !out; x++) {
+				if (q->host_ok != NULL && !q->host_ok[x])
+					continue;
+				any = any || m->host_in[x];
+				out = !m->host_in[x];
+			}
+			if (any && !out)
 				mfs_add_queue(m, q);
 		}
 	}
