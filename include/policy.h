@@ -165,6 +165,8 @@ struct pol_queue {
 	struct fs_tree	*fs;
 	int		 fs_slot;
 	struct pol_fs_acct *faccts;
+	int		 fs_orphans;	/* pending jobs with no account (their
+					 * user lost the share): not tried */
 	/* Started jobs, for preemption: those running, and those it
 	 * suspended (SSUSP, preempted), each list oldest first. */
 	struct pol_list {

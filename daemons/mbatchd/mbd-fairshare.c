@@ -137,8 +137,9 @@ fs_job_acct(struct job *j)
 bool
 fs_user_may_submit(struct mqueue *q, const char *user)
 {
-	/* A partition's shares order jobs but refuse no one. */
-	if (q->mfs == NULL || q->mfs->qconf == NULL)
+	/* LSF: only users with a share may submit to a queue ordered by
+	 * shares, a queue's or a host partition's. */
+	if (q->mfs == NULL)
 		return true;
 	return account(q->mfs, intern(user)) != NULL;
 }

@@ -5,9 +5,9 @@
 # submits first, then root; the 2 x 8 slots go by shares / (1 + slots)
 # (CPU and run time factors 0), root first on a tie: with daemon at k,
 # root starts up to 3k + 3, so 12 : 4 (in submission order daemon would
-# take all 16).  A user without a share in p1 (bin) may still submit
-# (the partition orders, it does not refuse) but has no account in it:
-# the job stays pending even with the partition's hosts free.  Queue
+# take all 16).  A user without a share in p1 (bin) may not submit to
+# it (LSF: only users with a share assignment may); a user whose share
+# a reconfig took away keeps a pending job that says why it waits.  Queue
 # "wide" also reaches hostc, which is in no partition: p1 does not order
 # it (lsb.queues(5): only a queue whose hosts all lie in the partition),
 # so bin's job there starts.
@@ -38,10 +38,9 @@ as_user daemon bsub -q part -J "d[1-20]" -o /dev/null 'sleep 60' \
 	>/dev/null || fail "daemon's array"
 bsub -q part -J "r[1-20]" -o /dev/null 'sleep 60' >/dev/null ||
 	fail "root's array"
-b=$(as_user bin bsub -q part -o /dev/null sleep 60 2>&1)
-expect_match "a user without a share in p1 may submit" \
-	"^Job <[0-9]+> is submitted" "$b"
-b=$(echo "$b" | sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
+expect_match "a user without a share in p1 may not submit to part" \
+	"User cannot use the queue" \
+	"$(as_user bin bsub -q part -o /dev/null sleep 60 2>&1)"
 badmin qact part >/dev/null
 
 running() {
@@ -63,11 +62,26 @@ bkill -u root -q part 0 >/dev/null 2>&1
 bkill -u daemon -q part 0 >/dev/null 2>&1
 wait_for sh -c "[ -z \"\$(bjobs -u all -r -noheader -q part)\" ]" ||
 	fail "part's jobs did not end"
-# A pass after the hosts emptied: root's next job starts, bin's does not.
+# daemon's share taken away while its job pends: root's next job starts
+# on the free hosts, daemon's says why it does not.
+badmin qinact part >/dev/null
+dj=$(as_user daemon bsub -q part -o /dev/null sleep 60 |
+	sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
+sed -i 's/^USER_SHARES = \[root, 3\] \[daemon, 1\]/USER_SHARES = [root, 3]/' \
+	"$LSB_CONF/lsb.hosts"
+badmin reconfig >/dev/null 2>&1 || fail "reconfig"
+no_daemon() {
+	! badmin statedump | grep -q '^fs daemon/'
+}
+wait_for no_daemon || fail "daemon's account is still in p1"
+badmin qact part >/dev/null
 r=$(submit -q part -o /dev/null sleep 60)
 wait_for job_is "$r" RUN || fail "root's job did not start on free hosts"
-check "bin's job, without an account in p1, stays pending" job_is "$b" PEND
-bjobs -p "$b" | sed -n '3p' | sed 's/^/# reason: /'
+check "daemon's job, without an account in p1 now, stays pending" \
+	job_is "$dj" PEND
+expect_match "and says why" \
+	"The user has no share in the queue's fairshare policy" \
+	"$(bjobs -p "$dj")"
 w=$(as_user bin bsub -q wide -o /dev/null sleep 60 |
 	sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
 check "bin's job in queue wide (hosta hostb hostc) starts" \
