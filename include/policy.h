@@ -141,6 +141,7 @@ struct pol_fs_acct {
 	struct pol_fs_acct *qnext;	/* the queue's accounts */
 	/* Scratch of one pass. */
 	struct pol_job	*cur;		/* the next one to try */
+	int64_t		 cur_started;	/* its elements started (count > 1) */
 };
 
 struct pol_queue {
@@ -227,9 +228,6 @@ struct pol_job {
 	struct pol_fs_acct *fsa;
 	struct pol_job	*fnext;
 	struct pol_job	*fprev;
-	/* Elements started in pass started_pass (count > 1). */
-	uint32_t	 started_pass;
-	int64_t		 started;
 };
 
 /*

@@ -177,7 +177,10 @@ next_candidate(struct pass *p, struct pol_fs_acct *a)
 	for (j = a->cur; j != NULL; j = j->fnext)
 		if (pass_candidate(p, j))
 			break;
-	a->cur = j;
+	if (j != a->cur) {
+		a->cur = j;
+		a->cur_started = 0;
+	}
 	return j;
 }
 
@@ -194,6 +197,7 @@ pass_fairshare(struct pass *p, struct pol_decision *out, int max)
 		if (a->head == NULL)
 			continue;
 		a->cur = a->head;
+		a->cur_started = 0;
 		activate(p, t, a->leaf);
 	}
 	while (root->nheap > 0) {
@@ -210,12 +214,8 @@ pass_fairshare(struct pass *p, struct pol_decision *out, int max)
 			deactivate(leaf);
 			continue;
 		}
-		if (j->started_pass != p->c->pass) {
-			j->started_pass = p->c->pass;
-			j->started = 0;
-		}
 		want = j->count > 1 ? j->count : 1;
-		r = pass_try_one(p, j, out, max, &n, j->started > 0);
+		r = pass_try_one(p, j, out, max, &n, a->cur_started > 0);
 		if (r == TRY_STOP) {
 			/* The slots went to accounts of a higher priority:
 			 * that is why the others wait. */
@@ -224,8 +224,10 @@ pass_fairshare(struct pass *p, struct pol_decision *out, int max)
 			break;
 		}
 		if (r == TRY_STARTED) {
-			if (++j->started >= want)
+			if (++a->cur_started >= want) {
 				a->cur = j->fnext;
+				a->cur_started = 0;
+			}
 			charge(t, leaf, j->num_procs);
 			continue;
 		}
@@ -235,6 +237,7 @@ pass_fairshare(struct pass *p, struct pol_decision *out, int max)
 		    j->pend_reason == PEND_NO_HOST)
 			j->pend_reason = PEND_FAIRSHARE;
 		a->cur = j->fnext;
+		a->cur_started = 0;
 	}
 	return n;
 }

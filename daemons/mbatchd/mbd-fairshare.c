@@ -161,11 +161,19 @@ fs_job_cpu(struct job *j)
 
 	if (j->fs_leaf == NULL)
 		return;
-	delta = cpu_hours(j->cpu_time) - j->fs_done_cpu - j->fs_run_cpu;
+	delta = cpu_hours(j->cpu_time) - j->fs_run_cpu;
 	if (delta > 0) {
 		fs_charge_cpu(j->fs_leaf, delta);
 		j->fs_run_cpu += delta;
 	}
+}
+
+/* The slots a run holds: its hosts' (a job is charged after they are
+ * set and uncharged before they are cleared). */
+static int
+run_slots(const struct job *j)
+{
+	return j->nexec > 0 ? j->nexec : j->pj.num_procs;
 }
 
 void
@@ -179,29 +187,26 @@ fs_job_status(struct job *j)
 		if (JOB_IS_PARENT(j) || (leaf = job_leaf(j)) == NULL)
 			return;
 		j->fs_leaf = leaf;
-		j->fs_slots = j->nexec > 0 ? j->nexec : j->pj.num_procs;
-		j->fs_start = j->start_time;
 		j->fs_run_cpu = 0;
-		fs_charge_start(leaf, j->fs_slots, j->fs_start);
+		fs_charge_start(leaf, run_slots(j), j->start_time);
 		fs_job_cpu(j);
 	} else if (!started && j->fs_leaf != NULL) {
 		const struct fs_factors *f = &j->queue->mfs->tree->f;
+		/* JOB_STAT_NULL is a step of a bswitch: the charge comes
+		 * back with the next state, nothing goes to history. */
 		bool end = j->status != JOB_STAT_NULL;
-		double cpu = end ? cpu_hours(j->cpu_time) - j->fs_done_cpu : 0;
+		double cpu = end ? cpu_hours(j->cpu_time) : 0;
 		int64_t when = JOB_STAT_FINISHED(j->status) && j->end_time ?
 		    j->end_time : fs_when;
 		struct fs_factors nohist = *f;
 
-		if (when < j->fs_start)
-			when = j->fs_start;
+		if (when < j->start_time)
+			when = j->start_time;
 		nohist.hist_run = false;
-		fs_charge_end(j->fs_leaf, end ? f : &nohist, j->fs_slots,
-		    j->fs_start, j->fs_run_cpu, cpu > 0 ? cpu : 0, when);
+		fs_charge_end(j->fs_leaf, end ? f : &nohist, run_slots(j),
+		    j->start_time, j->fs_run_cpu, cpu, when);
 		j->fs_leaf = NULL;
 		j->fs_run_cpu = 0;
-		/* The next charge is of a new run, or of this one again
-		 * after a bswitch. */
-		j->fs_done_cpu = end ? 0 : j->fs_done_cpu;
 	}
 }
 

@@ -193,13 +193,6 @@ struct job {
 	bool		 preempt_resuming; /* its RESUME is on the way */
 	int		 npreempt;	/* times preempted (MAX_JOB_PREEMPT) */
 	int		*exec_idx;	/* pj.exec: host index of each slot */
-	/* Fairshare: the account its run is charged to (NULL none), what
-	 * was charged, and the CPU hours of this run already history. */
-	struct fs_node	*fs_leaf;
-	int		 fs_slots;
-	int64_t		 fs_start;
-	double		 fs_run_cpu;
-	double		 fs_done_cpu;
 	struct pol_list	*in_list;	/* its queue's running or preempted */
 	bool		 no_susp;	/* brun -f: never suspended by LSF */
 	bool		 restart;	/* next run gets LSB_RESTART=Y */
@@ -213,6 +206,10 @@ struct job {
 	int		 pending_reason;
 	struct conn	**waiters;	/* bsub -K */
 	int		 nwaiters;
+	/* Fairshare: the account its run is charged to (NULL none) with
+	 * its slots (nexec) from start_time, and the CPU hours charged. */
+	struct fs_node	*fs_leaf;
+	double		 fs_run_cpu;
 	/* Links. */
 	struct job	*hnext;		/* hash chain */
 	struct job	*next;		/* all jobs, by job ID */
