@@ -41,7 +41,7 @@
  *     up (LSF's formula, not a burst getting through); that run is made
  *     too (burst-busy-hist) and its figures printed, without a check.
  *
- * Prints RESULT|fsacc.key|value|unit lines and one PASS or FAIL line per
+ * Prints RESULT|w9acc.key|value|unit lines and one PASS or FAIL line per
  * check on stdout; exits 1 when a check fails.
  */
 #include <math.h>
@@ -433,20 +433,20 @@ day(void)
 	run(24 * HOUR, -1, &r);
 	for (int u = 0; u < NUSERS; u++)
 		used += users[u].slot_s;
-	printf("RESULT|fsacc.day_contended_h|%.2f|h\n", r.contended_s / HOUR);
-	printf("RESULT|fsacc.day_passes|%zu|passes\n", r.passes);
+	printf("RESULT|w9acc.day_contended_h|%.2f|h\n", r.contended_s / HOUR);
+	printf("RESULT|w9acc.day_passes|%zu|passes\n", r.passes);
 	for (int u = 0; u < NUSERS; u++) {
 		double got = used > 0 ? users[u].slot_s / used : 0;
 		double want = shares[u] / share_sum;
 
-		printf("RESULT|fsacc.day_share_%s|%.4f|fraction\n", names[u],
+		printf("RESULT|w9acc.day_share_%s|%.4f|fraction\n", names[u],
 		    got);
 		if (fabs(got - want) > worst)
 			worst = fabs(got - want);
 		len += snprintf(what + len, sizeof(what) - (size_t)len,
 		    "%s%s %.4f (%.2f)", u ? ", " : "", names[u], got, want);
 	}
-	printf("RESULT|fsacc.day_worst_diff|%.4f|fraction\n", worst);
+	printf("RESULT|w9acc.day_worst_diff|%.4f|fraction\n", worst);
 	fprintf(stderr, "fsacc: day: %zu jobs, %zu passes, every user "
 	    "pending for %.2f h of 24; whole day's slot time:", njobs,
 	    r.passes, r.contended_s / HOUR);
@@ -488,9 +488,9 @@ burst(const char *name, int64_t burst_at, bool slots_only, bool check)
 	for (int k = 0; burst_at > 0 && k < 10000; k++)
 		add_job(NUSERS - 1, burst_at);
 	run(length, NUSERS - 1, &r);
-	printf("RESULT|fsacc.%s_max_held|%d|slots\n", name, r.max_held);
-	printf("RESULT|fsacc.%s_max_over|%.2f|slots\n", name, r.max_over);
-	printf("RESULT|fsacc.%s_passes_over|%zu|passes\n", name, r.over);
+	printf("RESULT|w9acc.%s_max_held|%d|slots\n", name, r.max_held);
+	printf("RESULT|w9acc.%s_max_over|%.2f|slots\n", name, r.max_over);
+	printf("RESULT|w9acc.%s_passes_over|%zu|passes\n", name, r.over);
 	fprintf(stderr, "fsacc: %s: %zu passes, %zu checked; d held at most "
 	    "%d slots, at most %.2f over its share (at t+%llds), over share "
 	    "+ 1 in %zu; at the end a/b/c/d hold %d/%d/%d/%d\n", name,
