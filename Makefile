@@ -31,7 +31,7 @@ ifdef SANITIZE
 CFLAGS	+= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS	+= -fsanitize=$(SANITIZE)
 endif
-LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -levent -lsqlite3 -lyaml -lmunge) -lm
+LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -levent -lsqlite3 -lyaml -lmunge) -lm -ldl
 # The commands link libc statically: a dynamic loader costs each bsub or
 # bjobs ~140 us of start-up on a small VM, a sixth of a durable
 # submission, and self-relocating as a static-pie another ~6% of bsub's
@@ -96,7 +96,11 @@ TOOL_BIN := $(TOOL_SRC:tests/unit/%.c=$(O)/tests/%)
 BINS	:= $(CMDS:%=$(O)/bin/%)
 SBINS	:= $(DAEMONS:%=$(O)/sbin/%)
 
-all: $(BINS) $(SBINS) $(TOOL_BIN)
+# The sample fairshare adjustment plug-in (libfairshareadjust(3)): built,
+# not installed; an administrator copies it into LSF_LIBDIR.
+PLUGIN	:= $(O)/lib/libfairshareadjust.so
+
+all: $(BINS) $(SBINS) $(TOOL_BIN) $(PLUGIN)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -138,7 +142,7 @@ $(foreach d,$(DAEMONS),$(eval $(call daemon_rule,$(d))))
 
 # check_mbd links mbatchd's state core, its I/O stubbed.
 MBD_CORE := state array users reserve depend limits apply dump replay apps \
-	control modify signal prepost mig rlimits preempt
+	control modify signal prepost mig rlimits preempt fairshare fsadjust
 $(O)/tests/check_mbd: $(O)/tests/unit/check_mbd.o \
     $(O)/tests/unit/stubs/mbd-stubs.o \
     $(MBD_CORE:%=$(O)/daemons/mbatchd/mbd-%.o) $(LIB)
@@ -147,6 +151,18 @@ $(O)/tests/check_mbd: $(O)/tests/unit/check_mbd.o \
 
 $(O)/tests/unit/check_mbd.o $(O)/tests/unit/stubs/mbd-stubs.o: \
     CFLAGS += -Idaemons/mbatchd -Itests/unit/stubs
+
+$(PLUGIN): etc/plugins/fairshareadjust-sample.c include/lsf-fsadjust.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
+
+# check_fsadjust loads the sample and libraries the loader must refuse.
+FSADJ_BAD := $(patsubst tests/unit/plugins/%.c,$(O)/tests/plugins/%.so,\
+	$(wildcard tests/unit/plugins/*.c))
+$(O)/tests/plugins/%.so: tests/unit/plugins/%.c include/lsf-fsadjust.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
+$(O)/tests/check_fsadjust: | $(PLUGIN) $(FSADJ_BAD)
 
 $(O)/tests/check_%: $(O)/tests/unit/check_%.o $(LIB)
 	@mkdir -p $(dir $@)
@@ -226,17 +242,21 @@ install: all
 	rm -f $(UNITS) $(O)/lsf_daemons
 	$(MAKE) $(UNITS) $(O)/lsf_daemons
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
-		$(DESTDIR)$(PREFIX)/conf $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/conf $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man3 \
 		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(SBINS) $(O)/lsf_daemons $(DESTDIR)$(PREFIX)/sbin
 	# The sample configuration (LSF_TOP/conf); never over an edited one.
 	cp -Rn etc/. $(DESTDIR)$(PREFIX)/conf/
+	# What a plug-in is built with (its sample is in conf/plugins).
+	install -m 0644 include/lsf-fsadjust.h $(DESTDIR)$(PREFIX)/include/
 	# The units are built, not edited (drop-ins change them): replaced.
 	install -m 0644 $(UNITS) $(DESTDIR)$(PREFIX)/conf/systemd/
 	[ -z "$(UNITDIR)" ] || { install -d $(DESTDIR)$(UNITDIR) && \
 		install -m 0644 $(UNITS) $(DESTDIR)$(UNITDIR)/; }
-	for s in 1 5 8; do \
+	for s in 1 3 5 8; do \
 		for f in man/*.$$s; do [ -e "$$f" ] && \
 			install -m 0644 $$f $(DESTDIR)$(PREFIX)/share/man/man$$s/; done; \
 	done; true

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "cmd-display.h"
+#include "cmd-fairshare.h"
 #include "cmd-qfields.h"
 #include "cmdopt.h"
 #include "loadsample.h"
@@ -206,13 +207,19 @@ user_shares(const char *fairshare)
 	return xstrndup(p, len);
 }
 
+/*
+ * A queue of a share tree, its own FAIRSHARE or a master's (a queue of
+ * another's FAIRSHARE_QUEUES shows the master's shares and table, as
+ * LSF shows the same fairshare information for every queue of the set).
+ */
 static void
-policies(const struct queue_info *q)
+policies(const struct queue_info *q, const struct fs_info *fi, bool recurse)
 {
-	const char *fs = qfmt_extra(q, "FAIRSHARE"), *pre = qfmt_extra(q, "PREEMPTION");
+	const char *fs = qfmt_extra(q, "FAIRSHARE");
+	const char *pre = qfmt_extra(q, "PREEMPTION");
 	struct strbuf sb = STRBUF_INIT;
 
-	if (fs)
+	if (fs || fi)
 		sb_adds(&sb, "  FAIRSHARE");
 	if (pre && strcasestr(pre, "PREEMPTIVE"))
 		sb_adds(&sb, "  PREEMPTIVE");
@@ -222,7 +229,17 @@ policies(const struct queue_info *q)
 		sb_adds(&sb, "  EXCLUSIVE");
 	if (sb.len > 0) {
 		printf("\nSCHEDULING POLICIES:%s\n", sb.buf);
-		if (fs) {
+		if (fi && fi->members.n > 1) {
+			printf("FAIRSHARE_QUEUES: ");
+			for (size_t i = 0; i < fi->members.n; i++)
+				printf(" %s", fi->members.v[i]);
+			printf("\n");
+		}
+		if (fi) {
+			printf("USER_SHARES:  %s\n", fi->shares ? fi->shares :
+			    "");
+			fs_print(stdout, fi, recurse);
+		} else if (fs) {
 			char *us = user_shares(fs);
 
 			printf("USER_SHARES:  %s\n", us);
@@ -238,7 +255,8 @@ policies(const struct queue_info *q)
  * follows IBM's: a blank line before each block, "NAME:  value" lines.
  */
 static void
-long_queue(const struct queue_info *q)
+long_queue(const struct queue_info *q, const struct fs_info *fi,
+    bool recurse)
 {
 	static const char *const tail[] = {
 		"ADMINISTRATORS", "PRE_EXEC", "POST_EXEC",
@@ -260,7 +278,7 @@ long_queue(const struct queue_info *q)
 	printf("\nSCHEDULING PARAMETERS\n");
 	disp_thresholds_wire(stdout, q->sched, q->stop, q->sched_set,
 	    q->stop_set, &q->ext_thr);
-	policies(q);
+	policies(q, fi, recurse);
 	if (windows)
 		printf("\n");
 	if (q->run_window)
@@ -336,6 +354,8 @@ main(int argc, char **argv)
 	struct reply rp;
 	const char *format = NULL;
 	bool wide = false, longform = false, json = false, noheader = false;
+	bool recurse = false;
+	struct fs_list fl;
 	char *badfield;
 	uint32_t shown = 0;
 	char **rest;
@@ -347,9 +367,8 @@ main(int argc, char **argv)
 		switch (id) {
 		case O_W: wide = true; break;
 		case O_L: longform = true; break;
-		/* -r adds the share tree of a fairshare queue, which this
-		 * version does not schedule by: the rest is -l. */
-		case O_R: longform = true; break;
+		/* -r: -l with every level of a share tree. */
+		case O_R: longform = recurse = true; break;
 		case O_O: format = val; break;
 		case O_JSON: json = true; break;
 		case O_NOHEADER: noheader = true; break;
@@ -418,9 +437,13 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s: Illegal field name.\n", badfield);
 			exit(255);
 		}
-	} else if (longform)
+	} else if (longform) {
+		fs_fetch("queue", &names, &fl);
 		for (uint32_t i = 0; i < shown; i++)
-			long_queue(&qs[i]);
+			long_queue(&qs[i], fs_of_queue(&fl, qs[i].name),
+			    recurse);
+		fs_list_release(&fl);
+	}
 	else
 		short_table(qs, shown, wide, noheader);
 	ql.n = shown;		/* the others were released above */

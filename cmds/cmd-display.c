@@ -55,19 +55,26 @@ void
 disp_mbd_query(uint16_t type, const struct strv *names, uint16_t want,
     struct reply *rp)
 {
-	struct msg_error e;
 	struct wbuf w;
-	int fd;
 
 	build_request(&w, type, names);
+	disp_mbd_call(&w, want, rp);
+	wbuf_release(&w);
+}
+
+void
+disp_mbd_call(const struct wbuf *w, uint16_t want, struct reply *rp)
+{
+	struct msg_error e;
+	int fd;
+
 	fd = mbd_connect();
-	if (mbd_call(fd, &w, rp) < 0) {
+	if (mbd_call(fd, w, rp) < 0) {
 		fprintf(stderr, "%s: Failed in sending/receiving a message: "
 		    "%s\n", progname, strerror(errno));
 		exit(255);
 	}
 	close(fd);
-	wbuf_release(&w);
 	if (reply_is_error(rp, &e))
 		print_error(&e);
 	if (rp->hdr.type != want)

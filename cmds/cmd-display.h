@@ -25,6 +25,9 @@ void	 disp_version(void) NORETURN;
  */
 void	 disp_mbd_query(uint16_t type, const struct strv *names,
 	    uint16_t want, struct reply *rp);
+/* The same with a request framed by the caller (a body that is not a
+ * list of names). */
+void	 disp_mbd_call(const struct wbuf *, uint16_t want, struct reply *rp);
 /* The same with the LIMs; "LIM is down; try later" when none answers. */
 void	 disp_lim_query(uint16_t type, const struct strv *names,
 	    uint16_t want, struct reply *rp);

@@ -115,6 +115,13 @@ struct conf_table_kind {
 };
 void	 conf_read_tables(struct lsf_config *, const char *path,
 	    const struct conf_table_kind *kinds, struct conf_diag *);
+/* The same, where sections named kv_section are key = value lines
+ * (lsb.hosts' HostPartition) and go to kv_fn. */
+void	 conf_read_tables_kv(struct lsf_config *, const char *path,
+	    const struct conf_table_kind *kinds, const char *kv_section,
+	    void (*kv_fn)(struct lsf_config *, const struct conf_file *,
+	    const struct conf_section *, struct conf_diag *),
+	    struct conf_diag *);
 void	 conf_table_read(const struct conf_file *,
 	    const struct conf_section *, struct conf_table *,
 	    struct conf_diag *);
@@ -211,6 +218,31 @@ void	 lsb_apps_read(struct lsf_config *, const char *path,
 void	 app_conf_init(struct app_conf *);
 void	 app_conf_release(struct app_conf *);
 void	 lsb_apps_release(struct lsf_config *);
+
+/*
+ * Fairshare (conf-fairshare.c).  conf_fs_factor: 1 when key is one of
+ * the factors (CPU_TIME_FACTOR ... HIST_HOURS), its value then set in f
+ * and its FSF_* bit in *set (may be NULL), or *why set (an empty value
+ * sets nothing); 0 otherwise.
+ */
+int	 conf_fs_factor(const char *key, const char *val, struct fs_factors *,
+	    unsigned *set, const char **why);
+/* After lsb.users: USER_SHARES names members, and comes back to no
+ * group it started from. */
+void	 lsb_users_check_shares(struct lsf_config *, const char *path,
+	    struct conf_diag *);
+/* lsb.hosts: one Begin HostPartition section; after the whole file,
+ * its hosts (unknown ones dropped; none in two partitions). */
+void	 lsb_hosts_read_partition(struct lsf_config *, const struct conf_file *,
+	    const struct conf_section *, struct conf_diag *);
+void	 lsb_hosts_check_partitions(struct lsf_config *, const char *path,
+	    struct conf_diag *);
+void	 lsb_hparts_release(struct lsf_config *);
+/* After every queue: FAIRSHARE classified against lsb.users, the
+ * factors over lsb.params', FAIRSHARE_QUEUES/QUEUE_GROUP checked, and
+ * queue fairshare on the hosts of a partition warned about. */
+void	 lsb_queues_check_fairshare(struct lsf_config *, const char *path,
+	    struct conf_diag *);
 
 /* Is name a Numeric/Boolean/String resource from lsf.shared? */
 bool	 shared_has_resource(const struct shared_conf *, const char *);

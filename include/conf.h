@@ -105,6 +105,7 @@ struct lsf_conf {
 	char		*logdir;	/* LSF_LOGDIR, NULL = syslog/stderr */
 	char		*serverdir;	/* LSF_SERVERDIR */
 	char		*bindir;	/* LSF_BINDIR */
+	char		*libdir;	/* LSF_LIBDIR: mbatchd's plug-in */
 	char		*sbd_statedir;	/* LSB_SBD_STATEDIR (extension) */
 	int		 lim_port;	/* LSF_LIM_PORT */
 	int		 mbd_port;	/* LSB_MBD_PORT */
@@ -282,6 +283,7 @@ struct queue_conf {
 	char		*terminate_when;
 	unsigned	 terminate_mask;	/* TERMINATE_WHEN_* */
 	char		*fairshare;
+	int		 fairshare_line;
 	struct fs_shares fs_shares;	/* ... parsed, classified against
 					 * lsb.users groups; n 0 without */
 	/* The factors a queue gives override lsb.params': fs_factors is
@@ -291,6 +293,7 @@ struct queue_conf {
 	/* FAIRSHARE_QUEUES or QUEUE_GROUP: the other queues that share
 	 * this one's share tree (this one is the master, with FAIRSHARE). */
 	struct strv	 fairshare_queues;
+	int		 fairshare_queues_line;
 	char		*preemption;
 	struct queue_preempt preempt;	/* ... parsed */
 	int		 max_job_preempt;	/* -1 = lsb.params */

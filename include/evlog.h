@@ -225,6 +225,9 @@ struct evlog_switch_ops {
 	void		*arg;
 	int64_t		 last_jobid;	/* for the LOG_SWITCH record */
 	int64_t		 now;
+	/* Records of state that outlives the copied ones (FS_USAGE), to go
+	 * after them and before LOG_SWITCH; NULL none. */
+	const struct strbuf *extra;
 };
 struct evlog_switch_result {
 	/* Where each copied JOB_NEW now is, in file order. */
@@ -399,6 +402,19 @@ struct ev_log_switch {
 	int64_t		 last_jobid;
 };
 
+/* FS_USAGE (ours): a fairshare account's history when lsb.events was
+ * switched, decayed CPU and run hours as of their times; the records of
+ * the jobs that made it may be gone. */
+struct ev_fs_usage {
+	char		*tree;		/* "queue/<name>" or "hpart/<name>" */
+	char		*path;		/* "bio/ann" */
+	char		*name;		/* the account's own name */
+	double		 cpu_hours;
+	int64_t		 cpu_at;
+	double		 hrun_hours;
+	int64_t		 hrun_at;
+};
+
 /* HOST_CTRL opcodes: 1 open, 2 close; QUEUE_CTRL: 1 open, 2 close,
  * 3 activate, 4 inactivate. */
 struct ev_ctrl {
@@ -444,6 +460,7 @@ EV_DECL(ev_job_force)
 EV_DECL(ev_mig)
 EV_DECL(ev_job_modify)
 EV_DECL(ev_log_switch)
+EV_DECL(ev_fs_usage)
 #undef EV_DECL
 /* HOST_CTRL and QUEUE_CTRL share a layout. */
 void	 ev_ctrl_write(struct strbuf *, int64_t when, const char *type,

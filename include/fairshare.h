@@ -124,7 +124,9 @@ struct fs_node {
 	enum fs_kind	 kind;		/* of the entry that made it */
 	bool		 leaf;		/* an account */
 	int		 depth;		/* the root 0 */
-	int		 order;		/* among its siblings, for ties */
+	int		 order;		/* its entry's place in the parent's
+					 * USER_SHARES: ties go to the first,
+					 * then to the smaller name */
 	struct fs_node	*parent;
 	struct fs_node	**kids;
 	int		 nkids;

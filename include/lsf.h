@@ -177,6 +177,8 @@ enum pend_reason {
 	PEND_RL_PROJECT,		/* a project's */
 	PEND_RL_PROJECT_JOBS,
 	PEND_RL_PROJECT_MEM,
+	PEND_FAIRSHARE,			/* fairshare: others' turn first */
+	PEND_NO_SHARE,			/* fairshare: the user has no share */
 	PEND_NREASONS
 };
 

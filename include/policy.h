@@ -165,6 +165,8 @@ struct pol_queue {
 	struct fs_tree	*fs;
 	int		 fs_slot;
 	struct pol_fs_acct *faccts;
+	int		 fs_orphans;	/* pending jobs with no account (their
+					 * user lost the share): not tried */
 	/* Started jobs, for preemption: those running, and those it
 	 * suspended (SSUSP, preempted), each list oldest first. */
 	struct pol_list {
@@ -284,6 +286,8 @@ void	 policy_job_remove(struct pol_job *);
  * (or while it is out of it); the list functions keep the account's list.
  */
 struct pol_fs_acct *policy_fs_acct(struct pol_queue *q, struct fs_node *leaf);
+/* Each account's list anew from q's pending list and the jobs' fsa. */
+void	 policy_fs_relink(struct pol_queue *q);
 /* Release q's accounts (before its tree goes); jobs' fsa are left. */
 void	 policy_fs_release(struct pol_queue *q);
 /* A started job into (or out of) one of its queue's started lists. */

@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	9
+#define PROTO_VERSION	10
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -48,6 +48,8 @@ enum msg_type {
 	MSG_LIMIT_QUERY		= 115,	/* strv: "all", "name=", "user=",
 					   "queue=", "host=", "project="
 					   items (blimits) */
+	MSG_FS_QUERY		= 116,	/* struct fs_query: share trees
+					 * (bqueues -l, bhpart) */
 
 	/* 200-299: mbatchd to commands */
 	MSG_SUBMIT_REPLY	= 200,	/* struct submit_reply */
@@ -64,6 +66,7 @@ enum msg_type {
 	MSG_WAIT_REPLY		= 211,	/* struct wait_reply */
 	MSG_APP_LIST		= 212,	/* struct app_list */
 	MSG_LIMIT_LIST		= 213,	/* struct limit_list */
+	MSG_FS_LIST		= 214,	/* struct fs_list */
 
 	/* 300-349: sbatchd to mbatchd */
 	MSG_SBD_REGISTER	= 300,	/* struct sbd_register */
@@ -841,6 +844,41 @@ struct limit_list {				/* MSG_LIMIT_LIST */
 };
 
 /*
+ * Fairshare, as bqueues -l and bhpart show it: the share trees of some
+ * queues (a queue of another's FAIRSHARE_QUEUES finds its master's) or
+ * host partitions, each with its nodes in tree order.
+ */
+struct fs_query {				/* MSG_FS_QUERY */
+	char		*kind;		/* "queue" or "hpart" */
+	struct strv	 names;		/* empty = all */
+};
+struct fs_row {
+	char		*name;		/* user, group, "default", "others" */
+	int		 parent;	/* row index; -1 under the root */
+	int		 depth;		/* 1 under the root */
+	bool		 group;		/* an inner node: rows of its own */
+	int		 shares;
+	double		 priority;	/* dynamic priority, now */
+	int		 started;	/* slots of running jobs */
+	int		 reserved;	/* slots reserved for pending ones */
+	double		 cpu_time;	/* seconds, decayed */
+	int64_t		 run_time;	/* seconds */
+	double		 adjust;	/* the plug-in's value */
+};
+struct fs_info {
+	char		*kind;		/* "queue" or "hpart" */
+	char		*name;		/* the master queue or the partition */
+	struct strv	 members;	/* the queues it orders, or HOSTS */
+	char		*shares;	/* USER_SHARES: "[a, 10] [b, 1]" */
+	uint32_t	 nrows;
+	struct fs_row	*rows;		/* parents before children */
+};
+struct fs_list {				/* MSG_FS_LIST */
+	uint32_t	 n;
+	struct fs_info	*v;
+};
+
+/*
  * Every struct that is the body of a message on its own (some carry
  * several types: job_status is MSG_SBD_JOB_STATUS, MSG_JS_HELLO and
  * MSG_JS_STATUS), then those that travel only inside another.
@@ -854,10 +892,11 @@ struct limit_list {				/* MSG_LIMIT_LIST */
 	M(lim_probe_reply) M(lim_cluster_info) M(ctrl_req) M(mod_req)	\
 	M(peek_req) M(peek_reply) M(admin_req) M(admin_result_list)	\
 	M(user_list) M(wait_reply) M(sbd_limits) M(sbd_job_susp)	\
-	M(app_list) M(limit_list)
+	M(app_list) M(limit_list) M(fs_query) M(fs_list)
 #define PROTO_ITEMS(M)							\
 	M(job_info) M(job_result) M(queue_info) M(host_info)		\
-	M(admin_result) M(user_info) M(app_info) M(limit_info)
+	M(admin_result) M(user_info) M(app_info) M(limit_info)		\
+	M(fs_info) M(fs_row)
 
 /*
  * Codec: x_pack appends the fields to an open frame; x_unpack reads them

@@ -148,6 +148,43 @@ dump_cluster(const struct cluster_conf *c, FILE *fp)
 		    c->resmap_names.v[i], c->resmap_locations.v[i]);
 }
 
+static const char *const kind_names[] = { "user", "group", "group@",
+    "default", "others" };
+
+/* USER_SHARES as classified: "[name, shares, kind] ...". */
+static void
+put_shares(FILE *fp, const char *prefix, const char *key,
+    const struct fs_shares *s)
+{
+	fprintf(fp, "%s%s =", prefix, key);
+	for (int i = 0; i < s->n; i++)
+		fprintf(fp, " [%s, %d, %s]", s->v[i].name, s->v[i].shares,
+		    kind_names[s->v[i].kind]);
+	fputc('\n', fp);
+}
+
+static void
+put_factors(FILE *fp, const char *prefix, const struct fs_factors *f)
+{
+	fprintf(fp, "%sFAIRSHARE_FACTORS = CPU_TIME %g RUN_TIME %g RUN_JOB %g "
+	    "ADJUSTMENT %g HIST_HOURS %g HIST_RUN_TIME %c\n", prefix,
+	    f->cpu_time, f->run_time, f->run_job, f->adjust, f->hist_hours,
+	    f->hist_run ? 'Y' : 'N');
+}
+
+/* Fairshare lines only where something differs from the defaults: the
+ * golden output of other cases stays as it was. */
+static bool
+factors_default(const struct fs_factors *f)
+{
+	struct fs_factors d;
+
+	fs_factors_default(&d);
+	return f->cpu_time == d.cpu_time && f->run_time == d.run_time &&
+	    f->run_job == d.run_job && f->adjust == d.adjust &&
+	    f->hist_hours == d.hist_hours && !f->hist_run;
+}
+
 static void
 dump_params(const struct lsb_params *p, FILE *fp)
 {
@@ -179,6 +216,8 @@ dump_params(const struct lsb_params *p, FILE *fp)
 	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, p->max_job_preempt);
 	fprintf(fp, "%sDEFAULT_APPLICATION = %s\n", pre,
 	    str(p->default_application));
+	if (!factors_default(&p->fs_factors))
+		put_factors(fp, pre, &p->fs_factors);
 	for (size_t i = 0; i < p->keys.n; i++)
 		fprintf(fp, "%sraw.%s = %s\n", pre, p->keys.v[i],
 		    p->vals.v[i]);
@@ -251,6 +290,12 @@ dump_queue(const struct queue_conf *q, FILE *fp)
 	fprintf(fp, "%sJOB_CONTROLS = %s\n", pre, str(q->job_controls));
 	fprintf(fp, "%sTERMINATE_WHEN = %s\n", pre, str(q->terminate_when));
 	fprintf(fp, "%sFAIRSHARE = %s\n", pre, str(q->fairshare));
+	if (q->fs_shares.n > 0)
+		put_shares(fp, pre, "USER_SHARES", &q->fs_shares);
+	if (q->fairshare_queues.n > 0)
+		put_list(fp, pre, "FAIRSHARE_QUEUES", &q->fairshare_queues);
+	if (q->fs_shares.n > 0 || q->fs_factors_set != 0)
+		put_factors(fp, pre, &q->fs_factors);
 	fprintf(fp, "%sPREEMPTION = %s\n", pre, str(q->preemption));
 	put_preempt(fp, pre, &q->preempt);
 	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, q->max_job_preempt);
@@ -307,6 +352,15 @@ dump_bhosts(const struct lsf_config *cfg, FILE *fp)
 	for (int i = 0; i < cfg->nhgroups; i++)
 		put_list(fp, "lsb.hosts.HostGroup.", cfg->hgroups[i].name,
 		    &cfg->hgroups[i].members);
+	for (int i = 0; i < cfg->nhparts; i++) {
+		const struct host_partition *hp = &cfg->hparts[i];
+		char *pre = xasprintf("lsb.hosts.HostPartition.%s.", hp->name);
+
+		fprintf(fp, "%sline = %d\n", pre, hp->line);
+		put_list(fp, pre, "HOSTS", &hp->hosts);
+		put_shares(fp, pre, "USER_SHARES", &hp->shares);
+		free(pre);
+	}
 }
 
 static void

@@ -776,6 +776,15 @@ void
 conf_read_tables(struct lsf_config *cfg, const char *path,
     const struct conf_table_kind *kinds, struct conf_diag *d)
 {
+	conf_read_tables_kv(cfg, path, kinds, NULL, NULL, d);
+}
+
+void
+conf_read_tables_kv(struct lsf_config *cfg, const char *path,
+    const struct conf_table_kind *kinds, const char *kv_section,
+    void (*kv_fn)(struct lsf_config *, const struct conf_file *,
+    const struct conf_section *, struct conf_diag *), struct conf_diag *d)
+{
 	struct conf_file f;
 	struct conf_sections secs;
 
@@ -791,6 +800,11 @@ conf_read_tables(struct lsf_config *cfg, const char *path,
 		const struct conf_table_kind *k;
 		struct conf_table t;
 
+		if (kv_section != NULL &&
+		    strcasecmp(sec->name, kv_section) == 0) {
+			kv_fn(cfg, &f, sec, d);
+			continue;
+		}
 		for (k = kinds; k->section; k++)
 			if (strcasecmp(sec->name, k->section) == 0)
 				break;

@@ -1,4 +1,7 @@
-/* lsb.hosts: per-host batch settings (Host) and host groups (HostGroup). */
+/*
+ * lsb.hosts: per-host batch settings (Host), host groups (HostGroup) and
+ * host partitions (HostPartition, in conf-fairshare.c).
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -230,8 +233,10 @@ lsb_hosts_read(struct lsf_config *cfg, const char *path, struct conf_diag *d)
 		{ NULL, NULL }
 	};
 
-	conf_read_tables(cfg, path, kinds, d);
+	conf_read_tables_kv(cfg, path, kinds, "HostPartition",
+	    lsb_hosts_read_partition, d);
 	check_groups(cfg, path, d);
+	lsb_hosts_check_partitions(cfg, path, d);
 }
 
 void
@@ -247,6 +252,7 @@ lsb_hosts_release(struct lsf_config *cfg)
 		strv_release(&cfg->hgroups[i].members);
 	}
 	free(cfg->hgroups);
+	lsb_hparts_release(cfg);
 	cfg->bhosts = NULL;
 	cfg->nbhosts = 0;
 	cfg->hgroups = NULL;

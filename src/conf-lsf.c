@@ -34,6 +34,7 @@ lsf_conf_release(struct lsf_conf *c)
 	free(c->sharedir);
 	free(c->logdir);
 	free(c->serverdir);
+	free(c->libdir);
 	free(c->bindir);
 	free(c->sbd_statedir);
 	strv_release(&c->master_list);
@@ -160,6 +161,7 @@ lsf_conf_read(struct lsf_conf *c, const char *envdir, unsigned parts,
 	c->logdir = value_dup(&kv, "LSF_LOGDIR");
 	c->serverdir = value_dup(&kv, "LSF_SERVERDIR");
 	c->bindir = value_dup(&kv, "LSF_BINDIR");
+	c->libdir = value_dup(&kv, "LSF_LIBDIR");
 	c->sbd_statedir = value_dup(&kv, "LSB_SBD_STATEDIR");
 	c->log_mask = value_dup(&kv, "LSF_LOG_MASK");
 	get_port(&kv, c->path, "LSF_LIM_PORT", &c->lim_port, d);

@@ -57,8 +57,7 @@ static const char *const quiet_params[] = {
 	"PREEMPTABLE_RESOURCES",
 	"ENABLE_EVENT_STREAM", "MAX_EVENT_STREAM_SIZE",
 	"MAX_EVENT_STREAM_FILE_NUMBER", "EVENT_UPDATE_INTERVAL",
-	"CPU_TIME_FACTOR", "RUN_TIME_FACTOR", "RUN_JOB_FACTOR", "HIST_HOURS",
-	"COMMITTED_RUN_TIME_FACTOR", "FAIRSHARE_ADJUSTMENT_FACTOR",
+	"COMMITTED_RUN_TIME_FACTOR",
 	"JOB_PRIORITY_OVER_TIME", "RESOURCE_RESERVE_PER_TASK",
 	"MIN_SWITCH_PERIOD", "ABS_RUNLIMIT", "LSB_SYNC_HOST_STAT_LIM",
 	"LOCAL_MAX_PREEXEC_RETRY", "DEFAULT_BWAIT_TIMEOUT",
@@ -75,7 +74,7 @@ static const char *const quiet_params[] = {
 	"LSB_MAX_PROBE_SBD", "NO_PREEMPT_RUN_TIME", "NO_PREEMPT_FINISH_TIME",
 	"MAX_TOTAL_TIME_PREEMPT", "PREEMPT_JOBTYPE",
 	"ORPHAN_JOB_TERM_GRACE_PERIOD", "MAX_JOB_MSG_NUM", "JOB_ATTA_DIR",
-	"FAIRSHARE_JOB_COUNT", "ENABLE_HIST_RUN_TIME", "RUN_TIME_DECAY",
+	"FAIRSHARE_JOB_COUNT", "RUN_TIME_DECAY",
 	"CHUNK_JOB_DURATION", "JOB_GROUP_CLEAN", "DEFAULT_JOBGROUP",
 	"DEFAULT_USER_GROUP", "ENFORCE_ONE_UG_LIMITS",
 	"STRICT_UG_CONTROL", "SECURE_INFODIR_USER_ACCESS",
@@ -114,6 +113,7 @@ lsb_params_init(struct lsb_params *p)
 	p->sub_try_interval = 60;
 	p->max_preexec_retry = 5;
 	p->max_job_preempt = -1;
+	fs_factors_default(&p->fs_factors);
 }
 
 void
@@ -165,6 +165,8 @@ static void
 set_param(struct lsb_params *p, const struct conf_kv *e, int *dq_line,
     struct conf_diag *d)
 {
+	const char *why;
+
 	if (strcasecmp(e->key, "DEFAULT_QUEUE") == 0) {
 		strv_release(&p->default_queue);
 		strv_split_ws(&p->default_queue, e->val);
@@ -195,6 +197,22 @@ set_param(struct lsb_params *p, const struct conf_kv *e, int *dq_line,
 			    "PREEMPT_FOR: unknown keyword %s (GROUP_JLP, "
 			    "GROUP_MAX, HOST_JLU, USER_JLP, LEAST_RUN_TIME, "
 			    "MINI_JOB, OPTIMAL_MINI_JOB)", bad);
+		return;
+	}
+	/* Fairshare: an empty value leaves the default. */
+	if (conf_fs_factor(e->key, e->val, &p->fs_factors, NULL, &why)) {
+		if (why != NULL)
+			conf_diag_error(d, p->path, e->line,
+			    "%s %s, not \"%s\"", e->key, why, e->val);
+		return;
+	}
+	if (strcasecmp(e->key, "ENABLE_HIST_RUN_TIME") == 0) {
+		if (!conf_blank(e->val) &&
+		    conf_bool(e->val, &p->hist_run_time) < 0)
+			conf_diag_error(d, p->path, e->line,
+			    "ENABLE_HIST_RUN_TIME must be Y or N, not \"%s\"",
+			    e->val);
+		p->fs_factors.hist_run = p->hist_run_time;
 		return;
 	}
 	if (strcasecmp(e->key, "JOB_SCHEDULING_INTERVAL") == 0) {

@@ -15,8 +15,7 @@
 static const char *const quiet_keys[] = {
 	"NEW_JOB_SCHED_DELAY", "SLOT_RESERVE", "BACKFILL", "CHKPNT",
 	"APS_PRIORITY",
-	"INTERACTIVE", "RUN_JOB_FACTOR", "HIST_HOURS",
-	"COMMITTED_RUN_TIME_FACTOR", "FAIRSHARE_ADJUSTMENT_FACTOR",
+	"INTERACTIVE", "COMMITTED_RUN_TIME_FACTOR",
 	"PREEMPT_DELAY", "SLOT_POOL", "SLOT_SHARE", "MAX_SLOTS_IN_POOL",
 	"USE_PRIORITY_IN_POOL", "RCVJOBS_FROM", "SNDJOBS_TO",
 	"HOSTLIMIT_PER_JOB", "USE_PAM_CREDS", "DEFAULT_HOST_SPEC",
@@ -31,8 +30,7 @@ static const char *const quiet_keys[] = {
 	"ELIGIBLE_PEND_TIME_LIMIT", "PEND_TIME_LIMIT", "RUN_TIME_DECAY",
 	"NO_PREEMPT_RUN_TIME", "NO_PREEMPT_FINISH_TIME",
 	"MAX_TOTAL_TIME_PREEMPT", "SUCCESS_EXIT_VALUES", "FWD_JOB_FACTOR",
-	"ESTIMATED_RUNTIME", "NQS_QUEUES", "RELAX_JOB_DISPATCH_ORDER",
-	"FAIRSHARE_QUEUES", "QUEUE_GROUP", NULL
+	"ESTIMATED_RUNTIME", "NQS_QUEUES", "RELAX_JOB_DISPATCH_ORDER", NULL
 };
 
 /* Limits in LSF_UNIT_FOR_LIMITS that have no field: checked, kept. */
@@ -61,6 +59,8 @@ queue_conf_init(struct queue_conf *q)
 	q->job_accept_interval = -1;
 	q->mig = -1;
 	q->max_job_preempt = -1;
+	fs_factors_default(&q->fs_factors);
+	strv_init(&q->fairshare_queues);
 	strv_init(&q->administrators);
 	strv_init(&q->preempt.victims);
 	strv_init(&q->preempt.by);
@@ -89,6 +89,8 @@ queue_conf_release(struct queue_conf *q)
 	jobctl_release(&q->jobctl);
 	free(q->terminate_when);
 	free(q->fairshare);
+	fs_shares_release(&q->fs_shares);
+	strv_release(&q->fairshare_queues);
 	free(q->preemption);
 	queue_preempt_release(&q->preempt);
 	strv_release(&q->keys);
@@ -280,6 +282,19 @@ job_controls(struct queue_conf *q, const char *path, int line, const char *v,
 		}
 }
 
+/* FAIRSHARE_QUEUES given before QUEUE_GROUP k, or the other way. */
+static bool
+other_key_seen(const struct queue_conf *q, const char *k)
+{
+	const char *other = strcasecmp(k, "QUEUE_GROUP") == 0 ?
+	    "FAIRSHARE_QUEUES" : "QUEUE_GROUP";
+
+	for (size_t i = 0; i < q->keys.n; i++)
+		if (strcasecmp(q->keys.v[i], other) == 0)
+			return true;
+	return false;
+}
+
 static void
 apply_key(const struct lsf_config *cfg, struct queue_conf *q,
     const char *path, const struct conf_kv *e, struct conf_diag *d)
@@ -290,7 +305,6 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 	const struct resource_def *rd;
 	struct limit_pair scratch;
 	int idx;
-	float f;
 	bool b;
 
 	if (strcasecmp(k, "QUEUE_NAME") == 0)
@@ -407,19 +421,28 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 			    "TERMINATE_WHEN \"%s\": %s is not WINDOW, LOAD or "
 			    "PREEMPT", q->name, v, why2);
 	} else if (strcasecmp(k, "FAIRSHARE") == 0) {
-		struct fs_shares fs = { 0 };
-
+		/* Classified once lsb.users' groups are all known. */
 		set_str(&q->fairshare, v);
-		(void)fs_fairshare_parse(v, &fs, &why);
-		fs_shares_release(&fs);
+		q->fairshare_line = e->line;
+		(void)fs_fairshare_parse(v, &q->fs_shares, &why);
+	} else if (strcasecmp(k, "FAIRSHARE_QUEUES") == 0 ||
+	    strcasecmp(k, "QUEUE_GROUP") == 0) {
+		/* QUEUE_GROUP is LSF 10's name for it; checked once every
+		 * queue is read.  The same key twice is warned about
+		 * already. */
+		if (q->fairshare_queues_line > 0 && other_key_seen(q, k))
+			conf_diag_warn(d, path, e->line, "queue %s: %s "
+			    "replaces the list given at line %d", q->name, k,
+			    q->fairshare_queues_line);
+		set_list(&q->fairshare_queues, v, false);
+		q->fairshare_queues_line = e->line;
+	} else if (conf_fs_factor(k, v, &q->fs_factors, &q->fs_factors_set,
+	    &why)) {
+		/* Over lsb.params' once every queue is read. */
 	} else if (strcasecmp(k, "PREEMPTION") == 0) {
 		set_str(&q->preemption, v);
 		if (parse_preemption(v, &q->preempt, &why) == 0)
 			q->preempt.line = e->line;
-	} else if (strcasecmp(k, "CPU_TIME_FACTOR") == 0 ||
-	    strcasecmp(k, "RUN_TIME_FACTOR") == 0) {
-		if (conf_float(v, 0, 1e9, &f) < 0)
-			why = "must be a number >= 0";
 	} else if ((rd = shared_numeric(&cfg->shared, k)) != NULL) {
 		/* An ELIM's index: thresholds as for the built-in ones. */
 		if (parse_threshold_ext(v, rd->name,
@@ -478,4 +501,5 @@ lsb_queues_read(struct lsf_config *cfg, const char *path, struct conf_diag *d)
 {
 	conf_read_sections(cfg, path, "Queue", read_queue, d);
 	lsb_queues_check_preemption(cfg, path, d);
+	lsb_queues_check_fairshare(cfg, path, d);
 }

@@ -165,6 +165,7 @@ lsb_users_read(struct lsf_config *cfg, const char *path, struct conf_diag *d)
 	};
 
 	conf_read_tables(cfg, path, kinds, d);
+	lsb_users_check_shares(cfg, path, d);
 }
 
 void

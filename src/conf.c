@@ -104,6 +104,7 @@ add_default_queue(struct lsf_config *cfg)
 	q = &cfg->queues[0];
 	queue_conf_init(q);
 	q->name = xstrdup("default");
+	q->fs_factors = cfg->params.fs_factors;
 	cfg->nqueues = 1;
 }
 

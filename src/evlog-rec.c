@@ -4,6 +4,7 @@
  * defaults for our trailing fields when an older record lacks them and
  * ignoring any fields after the ones it knows.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -906,6 +907,53 @@ ev_log_switch_release(struct ev_log_switch *x)
 	memset(x, 0, sizeof(*x));
 }
 
+/* FS_USAGE */
+
+void
+ev_fs_usage_write(struct strbuf *sb, int64_t when, const struct ev_fs_usage *x)
+{
+	size_t start = sb->len;
+
+	ev_begin(sb, "FS_USAGE", when);
+	ev_str(sb, x->tree);
+	ev_str(sb, x->path);
+	ev_str(sb, x->name);
+	ev_float(sb, "%.17g", x->cpu_hours);
+	ev_int(sb, x->cpu_at);
+	ev_float(sb, "%.17g", x->hrun_hours);
+	ev_int(sb, x->hrun_at);
+	ev_end(sb, start);
+}
+
+int
+ev_fs_usage_read(struct ev_reader *r, struct ev_fs_usage *x)
+{
+	memset(x, 0, sizeof(*x));
+	evr_str(r, &x->tree);
+	evr_str(r, &x->path);
+	evr_str(r, &x->name);
+	evr_float(r, &x->cpu_hours);
+	evr_int(r, &x->cpu_at);
+	evr_float(r, &x->hrun_hours);
+	evr_int(r, &x->hrun_at);
+	/* Usage is never negative, nor a time before the epoch. */
+	if (!r->err && (!(x->cpu_hours >= 0) || !(x->hrun_hours >= 0) ||
+	    isinf(x->cpu_hours) || isinf(x->hrun_hours) || x->cpu_at < 0 ||
+	    x->hrun_at < 0 || x->tree == NULL || x->tree[0] == '\0' ||
+	    x->path == NULL || x->path[0] == '\0'))
+		r->err = true;
+	return r->err ? -1 : 0;
+}
+
+void
+ev_fs_usage_release(struct ev_fs_usage *x)
+{
+	free(x->tree);
+	free(x->path);
+	free(x->name);
+	memset(x, 0, sizeof(*x));
+}
+
 /* Checking any record: read it with its type's reader, then let it go. */
 
 #define EV_CHECK(x)							\
@@ -936,6 +984,7 @@ EV_CHECK(ev_job_force)
 EV_CHECK(ev_mig)
 EV_CHECK(ev_job_modify)
 EV_CHECK(ev_log_switch)
+EV_CHECK(ev_fs_usage)
 EV_CHECK(ev_ctrl)
 #undef EV_CHECK
 
@@ -959,6 +1008,7 @@ static const struct {
 	{ "MIG", ev_mig_check },
 	{ "JOB_MODIFY2", ev_job_modify_check },
 	{ "LOG_SWITCH", ev_log_switch_check },
+	{ "FS_USAGE", ev_fs_usage_check },
 	{ "HOST_CTRL", ev_ctrl_check },
 	{ "QUEUE_CTRL", ev_ctrl_check },
 };

@@ -15,6 +15,7 @@
  * costs a division and a sift per level.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "policy-pass.h"
 #include "util.h"
@@ -50,7 +51,9 @@ before(const struct fs_node *a, const struct fs_node *b)
 {
 	if (a->prio != b->prio)
 		return a->prio > b->prio;
-	return a->order < b->order;
+	if (a->order != b->order)
+		return a->order < b->order;
+	return strcmp(a->name, b->name) < 0;
 }
 
 static void
@@ -213,14 +216,24 @@ pass_fairshare(struct pass *p, struct pol_decision *out, int max)
 		}
 		want = j->count > 1 ? j->count : 1;
 		r = pass_try_one(p, j, out, max, &n, j->started > 0);
-		if (r == TRY_STOP)
+		if (r == TRY_STOP) {
+			/* The slots went to accounts of a higher priority:
+			 * that is why the others wait. */
+			if (n > 0 && q->cut_reason == PEND_NO_HOST)
+				q->cut_reason = PEND_FAIRSHARE;
 			break;
+		}
 		if (r == TRY_STARTED) {
 			if (++j->started >= want)
 				a->cur = j->fnext;
 			charge(t, leaf, j->num_procs);
 			continue;
 		}
+		/* No room left because this turn gave it to accounts of a
+		 * higher priority: that is why it waits. */
+		if (n > 0 && p->room == 0 && j->reason_pass == p->c->pass &&
+		    j->pend_reason == PEND_NO_HOST)
+			j->pend_reason = PEND_FAIRSHARE;
 		a->cur = j->fnext;
 	}
 	return n;

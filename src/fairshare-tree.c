@@ -12,7 +12,7 @@
 
 static struct fs_node *
 node_new(struct fs_node *parent, const char *name, int shares,
-    enum fs_kind kind, bool leaf)
+    enum fs_kind kind, bool leaf, int order)
 {
 	struct fs_node *n = xcalloc(1, sizeof(*n));
 
@@ -24,7 +24,7 @@ node_new(struct fs_node *parent, const char *name, int shares,
 	n->parent = parent;
 	if (parent != NULL) {
 		n->depth = parent->depth + 1;
-		n->order = parent->nkids;
+		n->order = order;
 		if (parent->nkids == parent->akids) {
 			parent->akids = parent->akids ? parent->akids * 2 : 4;
 			parent->kids = xrealloc(parent->kids,
@@ -87,21 +87,22 @@ build(struct fs_tree *t, struct fs_node *n)
 
 		switch (e->kind) {
 		case FS_USER:
-			node_new(n, e->name, e->shares, e->kind, true);
+			node_new(n, e->name, e->shares, e->kind, true, i);
 			t->nleaves++;
 			break;
 		case FS_OTHERS:
-			node_new(n, "others", e->shares, e->kind, true);
+			node_new(n, "others", e->shares, e->kind, true, i);
 			t->nleaves++;
 			break;
 		case FS_GROUP:
 			if (group_shares(t, n, e->name, &sub)) {
 				k = node_new(n, e->name, e->shares, e->kind,
-				    false);
+				    false, i);
 				k->sub = sub;
 				build(t, k);
 			} else {
-				node_new(n, e->name, e->shares, e->kind, true);
+				node_new(n, e->name, e->shares, e->kind, true,
+				    i);
 				t->nleaves++;
 			}
 			break;
@@ -122,7 +123,7 @@ fs_tree_new(const char *key, const struct fs_shares *shares,
 	t->f = *f;
 	if (g != NULL)
 		t->g = *g;
-	t->root = node_new(NULL, "", 1, FS_GROUP, false);
+	t->root = node_new(NULL, "", 1, FS_GROUP, false, 0);
 	shares_copy(&t->root->sub, shares);
 	fs_classify(&t->root->sub, t->g.is_group, t->g.arg);
 	build(t, t->root);
@@ -193,7 +194,8 @@ fs_tree_account(struct fs_tree *t, const char *user)
 		case FS_GROUP_EACH:
 		case FS_DEFAULT:
 			if ((k = kid(n, user, true)) == NULL) {
-				k = node_new(n, user, e->shares, e->kind, true);
+				k = node_new(n, user, e->shares, e->kind, true,
+				    i);
 				t->nleaves++;
 			}
 			return k;
@@ -257,7 +259,8 @@ fs_charge_cpu(struct fs_node *n, double hours)
 		n->run_cpu += hours;
 }
 
-/* value (as of *at) decayed to when, plus add; *at becomes when. */
+/* value (as of *at) decayed to when, plus add; *at becomes when.  Usage
+ * older than *at (a late end, a restored record) is decayed to *at. */
 static void
 history_add(double *value, int64_t *at, double add, int64_t when,
     double hist_hours)
@@ -265,6 +268,8 @@ history_add(double *value, int64_t *at, double add, int64_t when,
 	if (*at != 0 && when > *at)
 		*value = fs_decay(*value, (double)(when - *at) / 3600,
 		    hist_hours);
+	else if (when < *at)
+		add = fs_decay(add, (double)(*at - when) / 3600, hist_hours);
 	if (when > *at)
 		*at = when;
 	*value += add;

@@ -194,6 +194,9 @@ fs_usage_add_cpu(struct fs_usage *u, double hours, int64_t when,
 	if (u->cpu_at != 0 && when > u->cpu_at)
 		u->cpu_hours = fs_decay(u->cpu_hours,
 		    (double)(when - u->cpu_at) / 3600, f->hist_hours);
+	else if (when < u->cpu_at)	/* older usage: decayed to cpu_at */
+		hours = fs_decay(hours, (double)(u->cpu_at - when) / 3600,
+		    f->hist_hours);
 	if (when > u->cpu_at)
 		u->cpu_at = when;
 	u->cpu_hours += hours;

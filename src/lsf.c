@@ -168,6 +168,10 @@ static const char *const pend_texts[PEND_NREASONS] = {
 	    "Resource (jobs) limit defined for the project has been reached",
 	[PEND_RL_PROJECT_MEM] =
 	    "Resource (mem) limit defined for the project has been reached",
+	[PEND_FAIRSHARE] =
+	    "Waiting for users with a higher fairshare priority",
+	[PEND_NO_SHARE] =
+	    "The user has no share in the queue's fairshare policy",
 };
 
 static const char *const host_texts[HR_NREASONS] = {

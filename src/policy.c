@@ -74,6 +74,8 @@ fs_place(struct pol_queue *q, struct pol_job *j)
 		/* Another queue's account: mbatchd sets the right one
 		 * first; without it the job is not ordered by shares. */
 		j->fsa = NULL;
+		if (q->fs != NULL)
+			q->fs_orphans++;
 		return;
 	}
 	for (at = j->next; at != NULL && at->fsa != j->fsa; at = at->next)
@@ -113,6 +115,8 @@ policy_job_append(struct pol_queue *q, struct pol_job *j)
 	q->tail = j;
 	if (j->fsa != NULL)
 		fs_place(q, j);
+	else if (q->fs != NULL)
+		q->fs_orphans++;
 }
 
 void
@@ -128,6 +132,8 @@ policy_job_prepend(struct pol_queue *q, struct pol_job *j)
 	q->head = j;
 	if (j->fsa != NULL)
 		fs_place(q, j);
+	else if (q->fs != NULL)
+		q->fs_orphans++;
 }
 
 void
@@ -148,6 +154,8 @@ policy_job_insert_before(struct pol_queue *q, struct pol_job *at,
 	at->prev = j;
 	if (j->fsa != NULL)
 		fs_place(q, j);
+	else if (q->fs != NULL)
+		q->fs_orphans++;
 }
 
 void
@@ -168,6 +176,8 @@ policy_job_insert_after(struct pol_queue *q, struct pol_job *at,
 	at->next = j;
 	if (j->fsa != NULL)
 		fs_place(q, j);
+	else if (q->fs != NULL)
+		q->fs_orphans++;
 }
 
 void
@@ -177,6 +187,8 @@ policy_job_remove(struct pol_job *j)
 
 	if (q == NULL)
 		return;
+	if (j->fsa == NULL && q->fs != NULL && (j->prev || q->head == j))
+		q->fs_orphans--;
 	if (j->prev)
 		j->prev->next = j->next;
 	else if (q->head == j)
@@ -212,6 +224,26 @@ policy_fs_acct(struct pol_queue *q, struct fs_node *leaf)
 }
 
 void
+policy_fs_relink(struct pol_queue *q)
+{
+	for (struct pol_fs_acct *a = q->faccts; a != NULL; a = a->qnext) {
+		a->head = a->tail = NULL;
+		a->npend = 0;
+	}
+	q->fs_orphans = 0;
+	for (struct pol_job *j = q->head; j != NULL; j = j->next) {
+		j->fnext = j->fprev = NULL;
+		if (j->fsa != NULL && j->fsa->queue == q) {
+			fs_link(j, NULL);
+		} else {
+			j->fsa = NULL;
+			if (q->fs != NULL)
+				q->fs_orphans++;
+		}
+	}
+}
+
+void
 policy_fs_release(struct pol_queue *q)
 {
 	struct pol_fs_acct *a, *next;
@@ -228,6 +260,7 @@ policy_fs_release(struct pol_queue *q)
 		free(a);
 	}
 	q->faccts = NULL;
+	q->fs_orphans = 0;
 }
 
 void
@@ -1463,8 +1496,16 @@ schedule_queue(struct pass *p, struct pol_decision *out, int max)
 		}
 	}
 	pass_sort_hosts(c, p->elig, p->nelig, q->rr);
-	if (q->fs != NULL)
-		return pass_fairshare(p, out, max);
+	if (q->fs != NULL) {
+		n = pass_fairshare(p, out, max);
+		/* Jobs whose user has no share are never an account's turn;
+		 * say why (rare: their share was taken away). */
+		for (struct pol_job *j = q->fs_orphans > 0 ? q->head : NULL;
+		    j != NULL; j = j->next)
+			if (j->fsa == NULL && pass_candidate(p, j))
+				set_reason(j, c->pass, PEND_NO_SHARE, NULL);
+		return n;
+	}
 	for (struct pol_job *j = q->head; j; j = j->next) {
 		int64_t want = j->count > 1 ? j->count : 1, left = want;
 

@@ -318,6 +318,22 @@ PROTO_IMPL(limit_info, LIMIT_INFO_FIELDS)
 	F(LIST, v, n, limit_info, PROTO_MIN(LIMIT_INFO_FIELDS))
 PROTO_IMPL(limit_list, LIMIT_LIST_FIELDS)
 
+#define FS_QUERY_FIELDS(F)	F(STR, kind) F(STRV, names)
+PROTO_IMPL(fs_query, FS_QUERY_FIELDS)
+#define FS_ROW_FIELDS(F)						\
+	F(STR, name) F(INT, parent) F(INT, depth) F(BOOL, group)	\
+	F(INT, shares) F(DBL, priority) F(INT, started)			\
+	F(INT, reserved) F(DBL, cpu_time) F(I64, run_time)		\
+	F(DBL, adjust)
+PROTO_IMPL(fs_row, FS_ROW_FIELDS)
+#define FS_INFO_FIELDS(F)						\
+	F(STR, kind) F(STR, name) F(STRV, members) F(STR, shares)	\
+	F(LIST, rows, nrows, fs_row, PROTO_MIN(FS_ROW_FIELDS))
+PROTO_IMPL(fs_info, FS_INFO_FIELDS)
+#define FS_LIST_FIELDS(F)						\
+	F(LIST, v, n, fs_info, PROTO_MIN(FS_INFO_FIELDS))
+PROTO_IMPL(fs_list, FS_LIST_FIELDS)
+
 #define WAIT_REPLY_FIELDS(F)	F(INT, value)
 PROTO_IMPL(wait_reply, WAIT_REPLY_FIELDS)
 
@@ -444,6 +460,8 @@ PROTO_IMPL(admin_result_list, ADMIN_RESULT_LIST_FIELDS)
 /* PROTO_MIN against sizes counted by hand. */
 _Static_assert(PROTO_MIN(JOB_RESULT_FIELDS) == 16, "job_result size");
 _Static_assert(PROTO_MIN(ADMIN_RESULT_FIELDS) == 12, "admin_result size");
+_Static_assert(PROTO_MIN(FS_ROW_FIELDS) == 57, "fs_row size");
+_Static_assert(PROTO_MIN(FS_INFO_FIELDS) == 20, "fs_info size");
 
 void
 submit_req_init(struct submit_req *x)
@@ -543,7 +561,7 @@ static const struct {
 	N(MSG_APP_QUERY), N(MSG_APP_LIST),
 	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD),
 	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD), N(MSG_LIMIT_QUERY),
-	N(MSG_LIMIT_LIST),
+	N(MSG_LIMIT_LIST), N(MSG_FS_QUERY), N(MSG_FS_LIST),
 #undef N
 };
 

@@ -22,6 +22,7 @@ job_start_apply(struct job *j, struct mhost **hosts, int n,
     uint32_t run_count, int64_t when)
 {
 	policy_job_remove(&j->pj);
+	fs_set_when(when);
 	/* Leave PEND (its slot count) before the hosts are set. */
 	job_set_status(j, JOB_STAT_NULL);
 	free(j->exec);
@@ -136,6 +137,7 @@ void
 job_status_apply(struct job *j, const struct ev_job_status *ev,
     int64_t when)
 {
+	fs_set_when(when);
 	if (JOB_IS_PARENT(j)) {
 		parent_status_apply(j, ev, when);
 		return;

@@ -231,6 +231,7 @@ array_element(struct job *parent, int32_t idx, bool create)
 
 		pend_changed(parent, take_idx, idx);
 		e = materialize(parent, idx, st);
+		e->pj.fsa = parent->pj.fsa;
 		/* It keeps its place: just before the rest of the array. */
 		if (JOB_STAT_PENDING(parent->status))
 			policy_job_insert_before(&parent->queue->pq,

@@ -40,6 +40,7 @@ static const struct {
 	{ MSG_WAIT_QUERY,	query_wait,	false },
 	{ MSG_APP_QUERY,	query_apps,	false },
 	{ MSG_LIMIT_QUERY,	query_limits,	false },
+	{ MSG_FS_QUERY,		query_fairshare, false },
 	/* Queue administrators have some of it: admin_handle checks. */
 	{ MSG_ADMIN,		admin_handle,	false },
 };

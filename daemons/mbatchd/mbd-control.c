@@ -329,6 +329,7 @@ job_switch(struct job *j, struct mqueue *dest)
 		    dest->name, cause);
 		free(cause);
 	}
+	j->pj.fsa = fs_job_acct(j);
 	job_set_status(j, status);
 	if (JOB_STAT_PENDING(status))
 		policy_job_append(&dest->pq, &j->pj);

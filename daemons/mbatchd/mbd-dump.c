@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mbd.h"
+#include "util.h"
 
 static const char *
 s(const char *v)
@@ -149,6 +150,83 @@ dump_host(struct strbuf *sb, const struct mhost *h)
 	    h->nrun, h->nssusp, h->nususp, h->ph.used_slots);
 }
 
+/* A share tree's nodes: the history the log made, what started jobs
+ * hold, and each account's pending jobs in each queue, in order (the CPU
+ * of running jobs is the hosts' report: left out). */
+struct fs_dump {
+	struct strbuf	*sb;
+	const struct mfs *m;
+};
+
+static void
+dump_fs_node(struct fs_node *n, void *arg)
+{
+	struct fs_dump *d = arg;
+	char path[1024];
+
+	fs_node_path(n, path, sizeof(path));
+	sb_addf(d->sb, "fs %s/ shares=%d leaf=%d cpu=%.9g@%lld "
+	    "hrun=%.9g@%lld jobs=%d slots=%d start_sum=%lld", path, n->shares,
+	    n->leaf, n->cpu_hours, (long long)n->cpu_at, n->hrun_hours,
+	    (long long)n->hrun_at, n->njobs, n->slots,
+	    (long long)n->start_sum);
+	for (int i = 0; n->accts != NULL && i < d->m->nqueues; i++) {
+		const struct pol_fs_acct *a = n->accts[i];
+
+		if (a == NULL || a->head == NULL)
+			continue;
+		sb_addf(d->sb, " %s=", d->m->queues[i]->name);
+		for (const struct pol_job *p = a->head; p; p = p->fnext) {
+			const struct job *j = JOB_OF_PJ(p);
+
+			sb_addf(d->sb, "%s%lld[%d]", p == a->head ? "" : ",",
+			    (long long)j->jobid, j->idx);
+		}
+	}
+	sb_addc(d->sb, '\n');
+}
+
+static int
+kid_cmp(const void *a, const void *b)
+{
+	const struct fs_node *x = *(struct fs_node *const *)a;
+	const struct fs_node *y = *(struct fs_node *const *)b;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Children in the order ties go (entry, then name), not the order they
+ * were made in, which a restart may change. */
+static void
+dump_fs_walk(struct fs_node *n, struct fs_dump *d)
+{
+	struct fs_node **kids;
+
+	dump_fs_node(n, d);
+	if (n->nkids == 0)
+		return;
+	kids = xcalloc((size_t)n->nkids, sizeof(*kids));
+	memcpy(kids, n->kids, sizeof(*kids) * (size_t)n->nkids);
+	qsort(kids, (size_t)n->nkids, sizeof(*kids), kid_cmp);
+	for (int i = 0; i < n->nkids; i++)
+		dump_fs_walk(kids[i], d);
+	free(kids);
+}
+
+static void
+dump_fs(struct strbuf *sb, const struct mfs *m)
+{
+	struct fs_dump d = { sb, m };
+
+	sb_addf(sb, "fstree %s queues=", m->tree->key);
+	for (int i = 0; i < m->nqueues; i++)
+		sb_addf(sb, "%s%s", i ? "," : "", m->queues[i]->name);
+	sb_addc(sb, '\n');
+	dump_fs_walk(m->tree->root, &d);
+}
+
 void
 state_dump(struct strbuf *sb)
 {
@@ -157,6 +235,8 @@ state_dump(struct strbuf *sb)
 		dump_queue(sb, mbd->queues[i]);
 	for (int i = 0; i < mbd->nhosts; i++)
 		dump_host(sb, mbd->hosts[i]);
+	for (int i = 0; i < mbd->nfs; i++)
+		dump_fs(sb, mbd->fs[i]);
 	for (const struct job *j = mbd->jobs_head; j; j = j->next)
 		dump_job(sb, j);
 }

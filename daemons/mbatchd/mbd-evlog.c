@@ -346,6 +346,7 @@ log_switch(void)
 {
 	struct evlog_switch_ops ops;
 	struct evlog_switch_result res;
+	struct strbuf extra = STRBUF_INIT;
 	uint64_t t0 = mono_ms();
 	char *cause = NULL;
 	bool committed;
@@ -355,7 +356,11 @@ log_switch(void)
 	ops.live = job_live;
 	ops.last_jobid = mbd->next_jobid - 1;
 	ops.now = time(NULL);
+	/* Fairshare history outlives the records that made it. */
+	fs_usage_records(&extra, ops.now);
+	ops.extra = &extra;
 	rc = evlog_switch(&mbd->log, &ops, &res, &committed, &cause);
+	sb_release(&extra);
 	if (!committed) {
 		/* The old file is intact and still appended to. */
 		log_warnx("cannot switch %s: %s; trying again in a minute",

@@ -409,6 +409,21 @@ on_log_switch(struct ev_reader *r)
 	return 0;
 }
 
+/* FS_USAGE: an account's fairshare history as of a switch. */
+static int
+on_fs_usage(struct ev_reader *r)
+{
+	struct ev_fs_usage ev;
+
+	if (ev_fs_usage_read(r, &ev) < 0) {
+		ev_fs_usage_release(&ev);
+		return -1;
+	}
+	fs_usage_apply(&ev);
+	ev_fs_usage_release(&ev);
+	return 0;
+}
+
 struct replay {
 	int64_t		 n;
 	off_t		 hist_off;	/* the header's: history starts */
@@ -463,6 +478,8 @@ replay_record(struct ev_reader *r, off_t off)
 		return admin_replay_ctrl(r);
 	if (strcmp(t, "LOG_SWITCH") == 0)
 		return on_log_switch(r);
+	if (strcmp(t, "FS_USAGE") == 0)
+		return on_fs_usage(r);
 	/* JOB_SIGNAL, MBD_START, MBD_DIE and unknown types: nothing to do. */
 	return 0;
 }

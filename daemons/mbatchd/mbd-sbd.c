@@ -138,8 +138,10 @@ apply_status(struct mhost *h, struct job_status *st)
 		j->max_mem_kb = st->max_mem_kb;
 	if (st->avg_mem_kb >= 0)
 		j->avg_mem_kb = st->avg_mem_kb;
-	if (st->cpu_time > 0)
+	if (st->cpu_time > 0) {
 		j->cpu_time = st->cpu_time;
+		fs_job_cpu(j);
+	}
 }
 
 /* Jobs started on h that its sbatchd does not know. */

@@ -172,6 +172,7 @@ sched_run(void)
 	resume_pass();
 	depend_pass();
 	reserve_pass(now);
+	fsadjust_refresh(now);
 	n = policy_schedule(&mbd->pc, d, MAX_DISPATCH_PER_PASS);
 	for (int i = 0; i < n; i++) {
 		struct job *j = JOB_OF_PJ(d[i].job);

@@ -677,6 +677,7 @@ job_set_status(struct job *j, int status)
 	account(j, -1);
 	j->status = status;
 	account(j, +1);
+	fs_job_status(j);
 	mbd->state_gen++;
 	j->pj.held = (status & JOB_STAT_PSUSP) != 0;
 }
@@ -707,6 +708,7 @@ job_make_pending(struct job *j)
 	int prio = job_priority(j);
 
 	policy_job_remove(&j->pj);
+	j->pj.fsa = fs_job_acct(j);
 	for (p = q->tail; p; p = p->prev)
 		if (job_priority(JOB_OF_PJ(p)) >= prio)
 			break;
@@ -1080,6 +1082,8 @@ state_lists_rebuild(void)
 	mbd->pc.nqueues = mbd->nqueues;
 	policy_sort_queues(mbd->pc.queues, mbd->pc.nqueues);
 	preempt_configure();
+	fs_configure();
+	fsadjust_load();
 }
 
 void

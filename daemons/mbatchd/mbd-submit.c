@@ -206,7 +206,7 @@ check_queue(const char *qname, struct mqueue *q, const struct qcheck *r,
 		verdict_set(v, LSBE_QUEUE_CLOSED, q->name, NULL);
 		return;
 	}
-	if (!queue_user_ok(q, user, uid)) {
+	if (!queue_user_ok(q, user, uid) || !fs_user_may_submit(q, user)) {
 		verdict_set(v, LSBE_QUEUE_USE, q->name, NULL);
 		return;
 	}

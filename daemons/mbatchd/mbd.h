@@ -33,6 +33,8 @@
  *	mbd-reserve.c	rusage[] reservations of running jobs
  *	mbd-modify.c	bmod
  *	mbd-apps.c	application profiles: a job's, its MAX_JOB_PREEMPT; bapp
+ *	mbd-fsadjust.c	the fairshare adjustment plug-in (LSF_LIBDIR)
+ *	mbd-fsquery.c	the share trees as bqueues -l and bhpart show them
  *
  * Every request is handled in one turn of the event loop; records go to
  * the log buffer, replies to the outbox.  At the end of the turn (a low-
@@ -191,6 +193,13 @@ struct job {
 	bool		 preempt_resuming; /* its RESUME is on the way */
 	int		 npreempt;	/* times preempted (MAX_JOB_PREEMPT) */
 	int		*exec_idx;	/* pj.exec: host index of each slot */
+	/* Fairshare: the account its run is charged to (NULL none), what
+	 * was charged, and the CPU hours of this run already history. */
+	struct fs_node	*fs_leaf;
+	int		 fs_slots;
+	int64_t		 fs_start;
+	double		 fs_run_cpu;
+	double		 fs_done_cpu;
 	struct pol_list	*in_list;	/* its queue's running or preempted */
 	bool		 no_susp;	/* brun -f: never suspended by LSF */
 	bool		 restart;	/* next run gets LSB_RESTART=Y */
@@ -236,6 +245,7 @@ struct mqueue {
 	int		 nslots_ssusp;
 	int		 nslots_ususp;
 	int		 nhosts_used;	/* pq.host_used is this long */
+	struct mfs	*mfs;		/* the share tree ordering it, or NULL */
 };
 
 struct mhost {
@@ -267,6 +277,10 @@ struct mhost {
  * too) and one for each lsb.hosts HostPartition (ordering the queues
  * without FAIRSHARE whose hosts are in it).
  */
+struct mfs_user {
+	const char	*user;		/* interned */
+	struct fs_node	*leaf;
+};
 struct mfs {
 	struct fs_tree	*tree;
 	const struct queue_conf *qconf;	/* a queue's FAIRSHARE, or */
@@ -275,6 +289,10 @@ struct mfs {
 	struct mqueue	**queues;	/* the queues it orders: queues[i]'s
 					 * pq.fs_slot is i */
 	int		 nqueues;
+	/* Each user's account (or none), by interned name. */
+	struct mfs_user	*umap;
+	size_t		 umap_size;
+	size_t		 umap_n;
 };
 
 /* A reply or message that waits for the log to reach the disk. */
@@ -402,6 +420,21 @@ void	 queue_configure(struct mqueue *, const struct queue_conf *,
 	    int order);
 void	 state_lists_rebuild(void);
 
+/* mbd-fairshare.c */
+void	 fs_configure(void);		/* from state_lists_rebuild */
+/* The account of a job in its queue for the pending list; NULL none. */
+struct pol_fs_acct *fs_job_acct(struct job *);
+/* Charges as the job's state changes (job_set_status), its CPU grows. */
+void	 fs_job_status(struct job *);
+void	 fs_job_cpu(struct job *);
+/* The time of the record being applied. */
+void	 fs_set_when(int64_t);
+/* Has the user a share in the queue's FAIRSHARE (or none is set)? */
+bool	 fs_user_may_submit(struct mqueue *, const char *user);
+/* FS_USAGE records of every account's history; replaying one. */
+void	 fs_usage_records(struct strbuf *, int64_t now);
+void	 fs_usage_apply(const struct ev_fs_usage *);
+
 /* mbd-array.c */
 #define JOB_IS_PARENT(j)	((j)->arr != NULL && (j)->idx == 0)
 #define JOB_IS_ELEMENT(j)	((j)->arr != NULL && (j)->idx > 0)
@@ -460,6 +493,8 @@ void	 rlimits_attach(struct job *);
 /* A started job's share in or out (from account()). */
 void	 rlimits_account(struct job *, int sign);
 void	 query_limits(struct conn *, uint32_t seq, struct rbuf *);
+/* mbd-fsquery.c: bqueues -l and bhpart's share trees */
+void	 query_fairshare(struct conn *, uint32_t seq, struct rbuf *);
 
 /* mbd-users.c */
 void	 job_attach_limits(struct job *);
@@ -685,6 +720,14 @@ void	 sched_run(void);
 void	 job_dispatch(struct job *, const int *slots, int64_t now);
 void	 sched_finish_job(struct job *, const struct job_status *);
 void	 sched_tick(void);
+
+/* mbd-fsadjust.c */
+/* Load LSF_LIBDIR/libfairshareadjust.so (start, reconfig), logging what
+ * was loaded or why not; the one loaded before goes. */
+void	 fsadjust_load(void);
+/* Every account's adjust from the plug-in, in trees whose
+ * FAIRSHARE_ADJUSTMENT_FACTOR is not 0; 0 elsewhere.  Before a pass. */
+void	 fsadjust_refresh(int64_t now);
 
 /* mbd-limits.c */
 /* A job's limits as they apply (its own, else its queue's default, else

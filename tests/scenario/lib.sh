@@ -187,6 +187,15 @@ as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
 }
 
+# as_user NAME CMD...: run it as the system user NAME (daemon, bin, sys,
+# nobody: accounts every Debian has).
+as_user() {
+	local u=$1
+	shift
+	setpriv --reuid="$(id -u "$u")" --regid="$(id -g "$u")" \
+	    --clear-groups -- "$@"
+}
+
 # The states (R, S, T...) of the processes of process group $1, each
 # letter once, sorted; pg_is PGID STATES; pg_runs PGID: none is stopped.
 pg_states() {

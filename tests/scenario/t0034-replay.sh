@@ -8,7 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 3
-sed -i 's/^End Parameters/MAX_JOB_NUM = 4\n&/' "$LSB_CONF/lsb.params"
+sed -i 's/^End Parameters/MAX_JOB_NUM = 4\nENABLE_HIST_RUN_TIME = Y\n&/' \
+    "$LSB_CONF/lsb.params"
 cat >>"$LSB_CONF/lsb.queues" <<EOT
 
 Begin Queue
@@ -40,6 +41,12 @@ PRIORITY = 60
 End Queue
 
 Begin Queue
+QUEUE_NAME = fs
+PRIORITY = 1
+FAIRSHARE = USER_SHARES[[root, 2] [default, 1]]
+End Queue
+
+Begin Queue
 QUEUE_NAME = tvictim
 PRIORITY = 2
 PREEMPTION = PREEMPTABLE
@@ -54,7 +61,7 @@ RUNLIMIT = 100
 End Application
 EOT
 # hostb takes a third job, suspended by its load.
-sed -i 's/^default /hostb      3\n&/' "$LSB_CONF/lsb.hosts"
+sed -i 's/^default /hostb      3\nhostc      3\n&/' "$LSB_CONF/lsb.hosts"
 elim_install
 set_load hostb "r1m 0"	# not the machine's own: ls dispatches at r1m <= 0.5
 cluster_start
@@ -72,6 +79,18 @@ bkill "$kr" >/dev/null
 wait_for job_is "$kr" EXIT
 wait_for job_is "$d" DONE
 wait_for job_is "$e" EXIT
+
+# Fairshare: history from the finished jobs of two accounts (root's, and
+# nobody's by default), a running job charged on hostc, a pending one
+# in its account's list (the queue inactive).
+f1=$(submit -q fs -o /dev/null 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done')
+f2=$(as_nobody bsub -q fs -o /dev/null true | sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
+wait_for job_is "$f1" DONE || fail "fairshare job f1 did not end"
+wait_for job_is "$f2" DONE || fail "fairshare job f2 did not end"
+fr=$(submit -q fs -m hostc -o /dev/null sleep $S)
+wait_for job_is "$fr" RUN || fail "fairshare job fr did not start"
+badmin qinact fs >/dev/null
+fp=$(submit -q fs -o /dev/null sleep $S)
 
 # On hostc, an array: one element done, one running, one killed, the
 # rest pending behind its %limit; and a job that depends on it.
@@ -207,6 +226,12 @@ fi
 expect_match "the dump holds every job" "^job $dep\\[0\\]" "$after"
 expect_match "... and a job's application profile" \
     "^job $p6\\[0\\] .* app=fluent " "$after"
+expect_match "... and root's fairshare account: history, a running job, \
+a pending one" "^fs root/ shares=2 leaf=1 cpu=[0-9.e-]*[1-9][0-9.e-]*@[1-9][0-9]* \
+hrun=[0-9.e-]*[1-9][0-9.e-]*@[1-9][0-9]* jobs=1 slots=1 start_sum=[1-9][0-9]* fs=$fp\\[0\\]$" \
+    "$after"
+expect_match "... and nobody's, made by [default, 1]" \
+    "^fs nobody/ shares=1 leaf=1 cpu=" "$after"
 
 bkill 0 >/dev/null 2>&1
 finish

@@ -2823,7 +2823,7 @@ START_TEST(test_switch_file)
 	char *path = path_in("lsb.events"), *one = path_in("lsb.events.1");
 	char *two = path_in("lsb.events.2"), *cause, *hdr;
 	int64_t live[] = { 2, 3, 0 };
-	struct evlog_switch_ops ops = { live_set, live, 3, 1700000100 };
+	struct evlog_switch_ops ops = { live_set, live, 3, 1700000100, NULL };
 	struct evlog_switch_result res;
 	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
 	struct strbuf types = STRBUF_INIT, line = STRBUF_INIT;
@@ -2943,7 +2943,7 @@ START_TEST(test_switch_leftover_link)
 	char *path = path_in("lsb.events"), *one = path_in("lsb.events.1");
 	char *two = path_in("lsb.events.2"), *cause;
 	int64_t live[] = { 0 };
-	struct evlog_switch_ops ops = { live_set, live, 3, 1700000100 };
+	struct evlog_switch_ops ops = { live_set, live, 3, 1700000100, NULL };
 	struct evlog_switch_result res;
 	struct evlog lg;
 	bool committed;
@@ -3003,7 +3003,7 @@ START_TEST(test_gens_open)
 	char *path = path_in("lsb.events"), *one = path_in("lsb.events.1");
 	char *cause;
 	int64_t live[] = { 2, 3, 0 };
-	struct evlog_switch_ops ops = { live_set, live, 1, 1700000100 };
+	struct evlog_switch_ops ops = { live_set, live, 1, 1700000100, NULL };
 	struct evlog_switch_result res;
 	struct evlog_gens gs;
 	struct evlog lg;
@@ -3078,7 +3078,7 @@ START_TEST(test_gens_open_during_switches)
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		struct evlog_switch_ops ops = { live_set, live, 0,
-		    1700000100 };
+		    1700000100, NULL };
 		struct evlog_switch_result res;
 		bool committed;
 
@@ -3118,7 +3118,7 @@ START_TEST(test_switch_no_header)
 	char *path = path_in("lsb.events"), *one = path_in("lsb.events.1");
 	char *cause, *l1;
 	int64_t live[] = { 1, 0 }, v;
-	struct evlog_switch_ops ops = { live_set, live, 7, 1700000100 };
+	struct evlog_switch_ops ops = { live_set, live, 7, 1700000100, NULL };
 	struct evlog_switch_result res;
 	struct strbuf sb = STRBUF_INIT;
 	struct evlog lg;
@@ -3166,7 +3166,7 @@ START_TEST(test_switch_refused)
 {
 	char *path = path_in("lsb.events"), *cause;
 	int64_t live[] = { 2, 0 };
-	struct evlog_switch_ops ops = { live_set, live, 3, 1700000100 };
+	struct evlog_switch_ops ops = { live_set, live, 3, 1700000100, NULL };
 	struct evlog_switch_result res;
 	struct strbuf sb = STRBUF_INIT, before = STRBUF_INIT;
 	struct strbuf after = STRBUF_INIT;

@@ -656,6 +656,29 @@ VISIT(limit_list)
 	VLIST(v, n, limit_info);
 }
 
+VISIT(fs_query)
+{
+	VSTR(kind); VSTRV(names);
+}
+
+VISIT(fs_row)
+{
+	VSTR(name); VINT(parent); VINT(depth); VBOOL(group); VINT(shares);
+	VDBL(priority); VINT(started); VINT(reserved); VDBL(cpu_time);
+	VI64(run_time); VDBL(adjust);
+}
+
+VISIT(fs_info)
+{
+	VSTR(kind); VSTR(name); VSTRV(members); VSTR(shares);
+	VLIST(rows, nrows, fs_row);
+}
+
+VISIT(fs_list)
+{
+	VLIST(v, n, fs_info);
+}
+
 VISIT(wait_reply)
 {
 	VINT(value);
@@ -721,6 +744,10 @@ WRAP(app_info)
 WRAP(app_list)
 WRAP(limit_info)
 WRAP(limit_list)
+WRAP(fs_query)
+WRAP(fs_row)
+WRAP(fs_info)
+WRAP(fs_list)
 
 /* A reply type's codec comes before its item's (codec_for_type). */
 static const struct codec codecs[] = {
@@ -765,6 +792,10 @@ static const struct codec codecs[] = {
 	ENTRY(wait_reply, MSG_WAIT_REPLY),
 	ENTRY(limit_list, MSG_LIMIT_LIST),
 	ENTRY(limit_info, MSG_LIMIT_LIST),
+	ENTRY(fs_query, MSG_FS_QUERY),
+	ENTRY(fs_list, MSG_FS_LIST),
+	ENTRY(fs_info, MSG_FS_LIST),
+	ENTRY(fs_row, MSG_FS_LIST),
 };
 #define NCODECS	((int)ARRAY_SIZE(codecs))
 
@@ -1370,6 +1401,9 @@ START_TEST(test_count_bounds)
 		{ "queue_list", 157 + 8 * NLOADIDX, 0 },
 		{ "user_list", 49, 0 },
 		{ "limit_list", 44, 0 },
+		{ "fs_list", 20, 0 },
+		{ "fs_info", 57, 7 },		/* rows */
+		{ "fs_query", 4, 5 },		/* names: a strv */
 		{ "host_list", 60 + 16 * NLOADIDX, 0 },
 	};
 	enum { LEFT = 64 * 12 * 5 };
@@ -1411,6 +1445,12 @@ START_TEST(test_count_bounds)
 			case 6:
 				for (int k = 0; k < 3; k++)
 					put_str(&w, "");
+				break;
+			case 7:
+				put_str(&w, "");
+				put_str(&w, "");
+				put_u32(&w, 0);
+				put_str(&w, "");
 				break;
 			}
 			at = w.len + 4;
@@ -2009,6 +2049,8 @@ START_TEST(test_names)
 	ck_assert_str_eq(msg_type_name(MSG_LIM_UNLOCK), "MSG_LIM_UNLOCK");
 	ck_assert_str_eq(msg_type_name(MSG_LIM_EXCL_HOSTS),
 	    "MSG_LIM_EXCL_HOSTS");
+	ck_assert_str_eq(msg_type_name(MSG_FS_QUERY), "MSG_FS_QUERY");
+	ck_assert_str_eq(msg_type_name(MSG_FS_LIST), "MSG_FS_LIST");
 	ck_assert_str_eq(msg_type_name(9999), "MSG_UNKNOWN");
 	ck_assert_str_eq(lsb_errmsg(LSBE_NO_JOB), "No matching job found");
 	ck_assert_str_eq(lsb_errmsg(-1), "Unknown error");
