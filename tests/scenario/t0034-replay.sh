@@ -83,7 +83,8 @@ wait_for job_is "$e" EXIT
 # Fairshare: history from the finished jobs of two accounts (root's, and
 # nobody's by default), a running job charged on hostc, a pending one
 # in its account's list (the queue inactive).
-f1=$(submit -q fs -o /dev/null 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done')
+# f1 runs more than a second, so that its run time counts too.
+f1=$(submit -q fs -o /dev/null 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; sleep 1.1')
 f2=$(as_nobody bsub -q fs -o /dev/null true | sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
 wait_for job_is "$f1" DONE || fail "fairshare job f1 did not end"
 wait_for job_is "$f2" DONE || fail "fairshare job f2 did not end"

@@ -21,6 +21,8 @@
 #include "resreq.h"
 #include "util.h"
 
+#include "polhost.h"
+
 #define MAXH	64
 #define MAXQ	8
 #define MAXD	4096
@@ -73,29 +75,9 @@ fx_init(int nh, int nq)
 	free_host_arrays();
 	memset(&F, 0, sizeof(F));
 	for (int i = 0; i < nh; i++) {
-		struct pol_host *h = &F.h[i];
-
-		snprintf(F.name[i], sizeof(F.name[i]), "host%02d", i);
-		h->usable = true;
-		h->max_slots = 4;
-		h->rr.name = F.name[i];
-		h->rr.type = "X86_64";
-		h->rr.model = "Xeon";
-		h->rr.load = F.load[i];
-		h->rr.ncpus = 4;
-		h->rr.cpuf = 1.0f;
-		h->rr.maxmem = 16000;
-		h->rr.maxswp = 8000;
-		h->rr.maxtmp = 50000;
-		h->rr.server = true;
-		h->jl_u = -1;
-		/* host00 is the least loaded, then host01, ... */
-		F.load[i][LI_R15S] = 0.1f * (float)i;
-		F.load[i][LI_MEM] = 8000;
-		F.load[i][LI_SWP] = 4000;
-		F.load[i][LI_TMP] = 20000;
-		F.load[i][LI_IT] = 30;
-		F.hp[i] = h;
+		polhost_init(&F.h[i], i, F.name[i], sizeof(F.name[i]),
+		    F.load[i], 4, 4);
+		F.hp[i] = &F.h[i];
 	}
 	for (int i = 0; i < nq; i++) {
 		struct pol_queue *q = &F.q[i];
