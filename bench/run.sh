@@ -3,7 +3,8 @@
 # the machine's physical limits (bench/limits.c, and bench/tools/chain.c
 # for workload 4's floor), our workloads 1-8, 10 and 11 (bench/wNN-*.sh;
 # 10 is load-based suspension, issue 20; 11 preemption latency, issue
-# 21), workload 9 (bench/sim/run.sh, bench/w09-cluster50.sh) and Slurm
+# 21), workload 9 (bench/sim/run.sh, bench/w09-cluster50.sh), the
+# fairshare accuracy checks (bench/sim/fsacc.sh, part w9acc) and Slurm
 # side by side (bench/peers/slurm.sh, skipped when BENCH_NO_SLURM is
 # set; BENCH_ONLY=w11 runs Slurm's workload 11 with ours).  Every
 # RESULT|key|value|unit line goes to bench/out/results.tsv; then one
@@ -14,10 +15,14 @@
 #	BENCH_ONLY="limits w1 w5" bench/run.sh	# some of them
 #	BENCH_ONLY=w10 bench/run.sh		# load-based suspension only
 #	BENCH_ONLY=w11 bench/run.sh		# preemption, ours and Slurm's
+#	BENCH_ONLY=w9acc bench/run.sh		# fairshare accuracy only
+#						# (w9 runs it too)
 #	bench/run.sh -t				# only the table and plots
 #						# of the last results.tsv
 #
-# Benchmarks are not tests: nothing here fails on a figure.
+# Benchmarks are not tests: nothing here fails on a figure, except
+# fairshare's accuracy (w9acc), which is a check: when one of its checks
+# fails, the table and plots are made and the script exits 1.
 set -u
 
 . "$(dirname "$0")/lib.sh"
@@ -75,11 +80,14 @@ run_part() {
 	timeout -k 10 "${BENCH_PART_SECS:-1800}" "$@" 2>>"$LOG" |
 	    tee -a "$LOG" | awk -F'|' -v OFS='\t' '
 		/^RESULT\|/ { print $2, $3, $4; fflush()
-		    printf "#   %s = %s %s\n", $2, $3, $4 >"/dev/stderr" }' \
+		    printf "#   %s = %s %s\n", $2, $3, $4 >"/dev/stderr" }
+		/^(PASS|FAIL|INFO) / { print "#   " $0 >"/dev/stderr" }' \
 	    >>"$RESULTS"
 	rc=${PIPESTATUS[0]}
 	[ "$rc" -eq 0 ] || say "$name failed (status $rc; see $LOG)"
+	return "$rc"
 }
+CHECKS_FAILED=0
 
 machine_info() {
 	{
@@ -116,6 +124,9 @@ run_all() {
 	done
 	if [ -x "$BENCH/sim/run.sh" ] || [ -f "$BENCH/sim/run.sh" ]; then
 		want w9 && run_part w9 bash "$BENCH/sim/run.sh"
+	fi
+	if [ -f "$BENCH/sim/fsacc.sh" ] && { want w9 || want w9acc; }; then
+		run_part w9acc bash "$BENCH/sim/fsacc.sh" || CHECKS_FAILED=1
 	fi
 	if [ -z "${BENCH_NO_SLURM:-}" ] && [ -f "$BENCH/peers/slurm.sh" ]; then
 		if want slurm; then
@@ -268,3 +279,7 @@ if [ "${1:-}" != "-t" ]; then
 fi
 table
 plots
+if [ "$CHECKS_FAILED" != 0 ]; then
+	say "fairshare accuracy: a check failed (see $LOG)"
+	exit 1
+fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generate the cluster and job files of workload 9 (see sim.c for the format).
 
-    gen.py [--hosts N] [--jobs N] [--users N] [--seed S] [--preempt] OUTDIR
+    gen.py [--hosts N] [--jobs N] [--users N] [--seed S] [--preempt]
+           [--fairshare] OUTDIR
 
 writes OUTDIR/cluster.txt and OUTDIR/jobs.txt.  Fixed seed: the same
 arguments give the same files.
@@ -28,8 +29,13 @@ long 10%, low 10%, idle 5%; hipri's jobs arrive while the others run
 seconds), everything else pending from the start as without it.  The
 other draws (users, kinds, sizes, run times) are the same as without.
 
-Fairshare is named by issue 4, but the project does not implement it
-yet: queues are FCFS by priority, and nothing here pretends otherwise.
+With --fairshare (issue 22), a two-level share tree: the users (1,000
+in workload 9) in groups of 20 (50 groups), each group an lsb.users
+group with USER_SHARES over its members (1 to 5 shares each), and every
+queue FAIRSHARE = USER_SHARES over the groups (1 to 10 shares each);
+each queue has a tree of its own.  The shares come from a stream of
+their own, so the other draws are those of the same --users without
+it.
 
 Jobs: users drawn with a skew (a few heavy users), a mix of plain
 one-slot jobs, -n N, span[hosts=1], select[] on mem and resources,
@@ -90,6 +96,21 @@ def gen_hosts(rng, n, out):
     return slots
 
 
+def gen_groups(nusers, out):
+    """The groups of 20 users (lsb.users) with their USER_SHARES; returns
+    the queues' USER_SHARES over the groups, without blanks."""
+    srng = random.Random(22)
+    ngroups = max(1, nusers // 20)
+    top = []
+    for g in range(ngroups):
+        members = ["u%04d" % k for k in range(nusers) if k % ngroups == g]
+        out.write("group g%02d members=%s user_shares=%s\n" % (
+            g, ",".join(members),
+            "".join("[%s,%d]" % (m, srng.randint(1, 5)) for m in members)))
+        top.append("[g%02d,%d]" % (g, srng.randint(1, 10)))
+    return "".join(top)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hosts", type=int, default=10000)
@@ -97,6 +118,7 @@ def main():
     ap.add_argument("--users", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=4)
     ap.add_argument("--preempt", action="store_true")
+    ap.add_argument("--fairshare", action="store_true")
     ap.add_argument("outdir")
     a = ap.parse_args()
     rng = random.Random(a.seed)
@@ -105,18 +127,20 @@ def main():
     with open(os.path.join(a.outdir, "cluster.txt"), "w") as f:
         f.write("# workload 9 cluster: gen.py --hosts %d --seed %d\n" %
                 (a.hosts, a.seed))
-        f.write("# fairshare: not implemented by the project yet; FCFS by "
-                "queue priority\n")
         slots = gen_hosts(rng, a.hosts, f)
+        fs = ""
+        if a.fairshare:
+            fs = " fairshare=USER_SHARES[%s]" % gen_groups(a.users, f)
         f.write("queue urgent priority=80 accept_interval=0 "
-                "qjob_limit=%d\n" % max(1, slots // 20))
+                "qjob_limit=%d%s\n" % (max(1, slots // 20), fs))
         if a.preempt:
             f.write("queue hipri priority=70 accept_interval=0 "
                     "preemption=PREEMPTIVE[idle+2,low+1,normal,long]\n")
-        f.write("queue short priority=60 accept_interval=0 ujob_limit=500\n")
-        f.write("queue normal priority=40 accept_interval=0\n")
-        f.write("queue long priority=20 accept_interval=0 hjob_limit=16 "
-                "res_req=select[maxmem > 16000]\n")
+        f.write("queue short priority=60 accept_interval=0 ujob_limit=500"
+                "%s\n" % fs)
+        f.write("queue normal priority=40 accept_interval=0%s\n" % fs)
+        f.write("queue long priority=20 accept_interval=0 hjob_limit=16%s "
+                "res_req=select[maxmem > 16000]\n" % fs)
         if a.preempt:
             f.write("queue low priority=15 accept_interval=0 "
                     "preemption=PREEMPTABLE\n")

@@ -6,7 +6,7 @@
  * mbd-users.c, mbd-reserve.c), and jobs ending after their run time on
  * a simulated clock.
  *
- *	sim [-nPSX] [-d dumpfile] [-k prefix] [-m max] [-p passes] [-r reps]
+ *	sim [-FnPSX] [-d dumpfile] [-k prefix] [-m max] [-p passes] [-r reps]
  *	    [-t tick] [-w wall_s] CLUSTER JOBS
  *
  * -n: the first pass only, no drain; -r: time the first pass that many
@@ -17,7 +17,8 @@
  * of wall time; -p: after that many passes; -P: ignore the preemption=
  * and preempt_for= keys (preemption not configured); -k: the prefix of
  * the RESULT keys (default "w9."); -X: a test of the preemption checks
- * (the first preemptor gets a victim too many, which both must count).
+ * (the first preemptor gets a victim too many, which both must count);
+ * -F: ignore the fairshare= keys (every queue FCFS).
  *
  * CLUSTER has one record a line ('#' starts a comment):
  *
@@ -26,8 +27,10 @@
  *	    [status=ok|unavail|closed] [load=idx:v,...] [sched=idx:v,...]
  *	queue NAME [priority=N] [qjob_limit=N] [hjob_limit=N]
  *	    [pjob_limit=F] [ujob_limit=N] [accept_interval=SECONDS]
- *	    [sched=idx:v,...] [preemption=TEXT] [res_req=REST OF LINE]
+ *	    [sched=idx:v,...] [preemption=TEXT] [fairshare=TEXT]
+ *	    [res_req=REST OF LINE]
  *	user NAME [max_jobs=N] [jl_p=F]
+ *	group NAME members=USER,... [user_shares=TEXT]
  *	params [preempt_for=KEYWORD,...]
  *
  * load= gives load indices (r15s r1m r15m ut pg io ls it tmp swp mem;
@@ -77,8 +80,18 @@
  * otherwise the clock moves on by -t seconds (default 1, mbatchd's tick,
  * which schedules every second while jobs pend) or to the next job end.
  *
- * Not simulated: fairshare (the project does not implement it yet, so
- * the queues here are FCFS by priority), load that changes as jobs run
+ * fairshare= is lsb.queues' FAIRSHARE without blanks
+ * (fairshare=USER_SHARES[[g00,5][g01,2]]), group an lsb.users group and
+ * its USER_SHARES (user_shares=[u0000,3][u0001,1]) for hierarchical
+ * fairshare; groups may come after the queues that name them.  Each
+ * fairshare queue has a share tree of its own (fs_tree_new, default
+ * factors), and its jobs are charged as mbatchd charges them: slots at
+ * the start (fs_charge_start), and at the end the run time times the
+ * slots as CPU hours (one CPU busy per slot, fs_charge_end).  Fairshare
+ * and preemption are not combined in one run (a suspended job is
+ * charged as if it ran).
+ *
+ * Not simulated: load that changes as jobs run
  * (only rusage[] reservations move eff load, held for the whole job:
  * duration and decay are ignored), arrays, dependencies, -m.
  *
@@ -115,6 +128,7 @@ struct squeue {
 	struct resreq	*rr;
 	int		 ujob_limit;
 	int		 index;
+	struct fs_shares fs_shares;	/* FAIRSHARE; n 0 without */
 };
 
 /* Each queue's lsb.queues view, for the preemption code (confs[i] is
@@ -127,7 +141,19 @@ struct suser {
 	struct pol_user	 pu;
 	struct pol_cap	 max_jobs;
 	struct pol_cap	 qcaps[MAXQ];	/* UJOB_LIMIT per queue */
+	struct pol_fs_acct *fsa[MAXQ];	/* its account in each fairshare
+					 * queue, once seen there */
 };
+
+/* lsb.users groups, for hierarchical fairshare. */
+struct sgroup {
+	char		*name;
+	struct strv	 members;
+	char		*shares;	/* USER_SHARES text, or NULL */
+};
+static struct sgroup	*groups;
+static int		 ngroups;
+static bool		 no_fairshare;	/* -F */
 
 enum { J_PEND, J_RUN, J_SSUSP, J_DONE };
 
@@ -416,6 +442,13 @@ add_queue(const char *file, int line, char **f, int nf, const char *rest)
 			    &why) < 0)
 				bad(file, line, why, v);
 			confs[nqueues].preempt.line = line;
+		} else if (strcmp(k, "fairshare") == 0) {
+			const char *why;
+
+			if (no_fairshare)
+				continue;
+			if (fs_fairshare_parse(v, &q->fs_shares, &why) < 0)
+				bad(file, line, why, v);
 		} else
 			bad(file, line, "unknown queue key", k);
 	}
@@ -451,6 +484,107 @@ add_user(const char *file, int line, char **f, int nf)
 		} else
 			bad(file, line, "unknown user key", k);
 	}
+}
+
+static void
+add_group(const char *file, int line, char **f, int nf)
+{
+	static int cap;
+	struct sgroup *g;
+
+	if (ngroups == cap) {
+		cap = cap ? cap * 2 : 64;
+		groups = xrealloc(groups, sizeof(*groups) * (size_t)cap);
+	}
+	g = &groups[ngroups++];
+	memset(g, 0, sizeof(*g));
+	g->name = xstrdup(f[1]);
+	strv_init(&g->members);
+	for (int i = 2; i < nf; i++) {
+		char *k = f[i], *v = strchr(k, '='), *save = NULL;
+
+		if (v == NULL)
+			bad(file, line, "expected key=value", k);
+		*v++ = '\0';
+		if (strcmp(k, "members") == 0) {
+			for (char *m = strtok_r(v, ",", &save); m;
+			    m = strtok_r(NULL, ",", &save))
+				strv_push(&g->members, m);
+		} else if (strcmp(k, "user_shares") == 0)
+			g->shares = xstrdup(v);
+		else
+			bad(file, line, "unknown group key", k);
+	}
+}
+
+static struct sgroup *
+group_find(const char *name)
+{
+	for (int i = 0; i < ngroups; i++)
+		if (strcmp(groups[i].name, name) == 0)
+			return &groups[i];
+	return NULL;
+}
+
+static bool
+fs_is_group(const char *name, void *arg)
+{
+	return group_find(name) != NULL;
+}
+
+static bool
+fs_in_group(const char *user, const char *group, void *arg)
+{
+	struct sgroup *g = group_find(group);
+
+	return g != NULL && strv_contains(&g->members, user);
+}
+
+static const char *
+fs_shares_of(const char *group, void *arg)
+{
+	struct sgroup *g = group_find(group);
+
+	return g ? g->shares : NULL;
+}
+
+/* A share tree for each fairshare queue, as mbatchd builds one for a
+ * queue that shares its tree with no other. */
+static void
+fs_configure(void)
+{
+	struct fs_groups g = { fs_is_group, fs_in_group, fs_shares_of, NULL };
+	struct fs_factors f;
+	char key[256];
+
+	fs_factors_default(&f);
+	for (int i = 0; i < nqueues; i++) {
+		struct squeue *q = &queues[i];
+
+		if (q->fs_shares.n == 0)
+			continue;
+		snprintf(key, sizeof(key), "queue/%s", q->pq.name);
+		q->pq.fs = fs_tree_new(key, &q->fs_shares, &f, &g);
+		q->pq.fs->nqueues = 1;
+		q->pq.fs_slot = 0;
+	}
+}
+
+/* The account of j's user in j's queue, made when first seen. */
+static struct pol_fs_acct *
+fs_account(const char *file, int line, struct sjob *j)
+{
+	struct squeue *q = &queues[j->qi];
+	struct suser *u = j->user;
+	struct fs_node *leaf;
+
+	if (u->fsa[j->qi] == NULL) {
+		if ((leaf = fs_tree_account(q->pq.fs, u->name)) == NULL)
+			bad(file, line, "no share for the user in the queue",
+			    u->name);
+		u->fsa[j->qi] = policy_fs_acct(&q->pq, leaf);
+	}
+	return u->fsa[j->qi];
 }
 
 static void
@@ -536,6 +670,8 @@ read_cluster(const char *file)
 			add_queue(file, line, f, nf, rr);
 		else if (strcmp(f[0], "user") == 0)
 			add_user(file, line, f, nf);
+		else if (strcmp(f[0], "group") == 0)
+			add_group(file, line, f, nf);
 		else
 			bad(file, line, "unknown record", f[0]);
 	}
@@ -718,6 +854,8 @@ read_jobs(const char *file)
 			begins[nbegins++] = j->pj.eligible_time;
 		}
 
+		if (queues[j->qi].pq.fs)
+			j->pj.fsa = fs_account(file, (int)i + 1, j);
 		policy_job_append(&queues[j->qi].pq, &j->pj);
 		attach_limits(j, &queues[j->qi]);
 	}
@@ -869,6 +1007,15 @@ run_until(struct sjob *j, int64_t end)
 static void
 job_end(struct sjob *j)
 {
+	if (j->pj.fsa) {
+		struct fs_tree *t = j->pj.queue->fs;
+		int64_t start = j->pj.start_time;
+		double cpu = (double)(cl.now - start) / 3600.0 *
+		    j->pj.num_procs;
+
+		fs_charge_end(j->pj.fsa->leaf, &t->f, j->pj.num_procs, start,
+		    0, cpu, cl.now);
+	}
 	account(j, -1);
 	reserve(j, j->slots, -1);
 	j->state = J_DONE;
@@ -1168,6 +1315,9 @@ apply(struct pol_decision *d, int n)
 			hosts[j->slots[k]].ph.last_dispatch = cl.now;
 		account(j, 1);
 		reserve(j, j->slots, 1);
+		if (j->pj.fsa)
+			fs_charge_start(j->pj.fsa->leaf, j->pj.num_procs,
+			    cl.now);
 		for (int k = 0; k < j->pj.num_procs; k++) {
 			const struct pol_host *h = &hosts[j->slots[k]].ph;
 
@@ -1307,7 +1457,7 @@ pass_off(struct pol_decision *d2, int max)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sim [-nPSX] [-d dumpfile] [-k keyprefix] "
+	fprintf(stderr, "usage: sim [-FnPSX] [-d dumpfile] [-k keyprefix] "
 	    "[-m max] [-p passes] [-r reps] [-t tick] [-w wall_limit_s] "
 	    "CLUSTER JOBS\n");
 	exit(2);
@@ -1329,8 +1479,11 @@ main(int argc, char **argv)
 	struct pol_decision *d2 = NULL;
 	bool busy_done = false;
 
-	while ((c = getopt(argc, argv, "d:k:m:np:Pr:St:w:X")) != -1) {
+	while ((c = getopt(argc, argv, "d:Fk:m:np:Pr:St:w:X")) != -1) {
 		switch (c) {
+		case 'F':
+			no_fairshare = true;
+			break;
 		case 'k':
 			key = optarg;
 			break;
@@ -1395,6 +1548,7 @@ main(int argc, char **argv)
 		queuep[i] = &q->pq;
 	}
 	preempt_configure(argv[0]);
+	fs_configure();
 	read_jobs(argv[1]);
 	qsort(begins, nbegins, sizeof(*begins), cmp_int64);
 	setup = now_s() - t0;
@@ -1412,8 +1566,10 @@ main(int argc, char **argv)
 	    "%zu parsed requirements%s; setup %.2f s\n", nhosts, nqueues,
 	    nusers, njobs, nrr, share_rr ? " (shared by string)" : "",
 	    setup);
-	fprintf(stderr, "sim: fairshare is not implemented by the project "
-	    "yet: queues are FCFS by priority, so it is not simulated\n");
+	for (int i = 0; i < nqueues; i++)
+		if (queues[i].pq.fs)
+			fprintf(stderr, "sim: queue %s: fairshare, %d accounts\n",
+			    queues[i].pq.name, queues[i].pq.fs->nleaves);
 	for (int i = 0; i < nqueues; i++)
 		for (int v = 0; v < queues[i].pq.nvictims; v++)
 			fprintf(stderr, "sim: queue %s may preempt queue %s\n",
@@ -1568,6 +1724,8 @@ main(int argc, char **argv)
 		printf("RESULT|%sdrain_stopped_after_s|%.2f|s\n", key,
 		    t1 - dstart);
 	printf("RESULT|%sdrain_passes|%zu|passes\n", key, passes);
+	printf("RESULT|%sdrain_rate|%.0f|jobs/s\n", key,
+	    (double)started / (t1 - dstart));
 	printf("RESULT|%sdrain_jobs_per_pass|%.1f|jobs\n", key,
 	    (double)started / (double)passes);
 	printf("RESULT|%sdrain_sim_s|%lld|s\n", key,
