@@ -187,6 +187,12 @@ struct pol_queue {
 struct pol_job {
 	struct pol_job	*next;		/* in the queue's pending list */
 	struct pol_job	*prev;
+	/* Fairshare: its account (NULL in an FCFS queue) and its place in
+	 * the account's pending list, beside the queue's: a turn walks one
+	 * or the other, then reads the fields below. */
+	struct pol_fs_acct *fsa;
+	struct pol_job	*fnext;
+	struct pol_job	*fprev;
 	struct pol_queue *queue;
 	int		 num_procs;
 	bool		 exclusive;	/* bsub -x */
@@ -223,11 +229,6 @@ struct pol_job {
 	int64_t		 start_time;
 	bool		 no_preempt;	/* brun, or MAX_JOB_PREEMPT reached */
 	uint32_t	 victim_pass;	/* chosen as a victim in that pass */
-	/* Fairshare: its account (NULL in an FCFS queue) and its place in
-	 * the account's pending list. */
-	struct pol_fs_acct *fsa;
-	struct pol_job	*fnext;
-	struct pol_job	*fprev;
 };
 
 /*
