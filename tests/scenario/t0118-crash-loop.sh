@@ -2,9 +2,9 @@
 # Crash consistency (issue 23): a stream of submissions, kills, stops and
 # resumes and completions while mbatchd is killed with SIGKILL at random
 # moments.  At the end every job bsub acknowledged exists exactly once,
-# has ended in the state its story gives it (DONE, or EXIT if it was
-# bkill was tried on it), no job ID was given twice, and no job ran twice at the same
-# time: each run takes a directory named after its job (mkdir is atomic),
+# has ended in the state its story gives it (DONE, or EXIT if bkill was
+# tried on it), no job ID was given twice, and no job ran twice at the
+# same time: each run takes a directory named after its job (mkdir is atomic),
 # leaves a mark when it finds the directory already taken, and gives it
 # back at its end.
 . "$(dirname "$0")/lib.sh"
