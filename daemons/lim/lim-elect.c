@@ -9,6 +9,17 @@
  *
  * Probes are blocking connects with a short timeout: on a LAN a dead host
  * costs at most that timeout per election.
+ *
+ * The master is the master for batch too: its sbatchd runs mbatchd.  A
+ * master LIM whose own sbatchd has gone (its connection closed and no
+ * new one within SBD_GRACE_MS) resigns, if another candidate's LIM
+ * answers: it refuses probes, so every LIM's walk passes it by and the
+ * next candidate, whose sbatchd starts mbatchd, becomes master.  Its
+ * sbatchd back (restarted by hand, by systemd or by lsf_daemons), it
+ * stands again and, being earlier in the list, takes over again.  The
+ * LIM does not start sbatchd itself: under systemd that is the unit's
+ * job, and a LIM-forked sbatchd would race badmin hrestart and a
+ * deliberate stop; resigning also covers an sbatchd that cannot start.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,6 +31,11 @@
 #include "log.h"
 
 #define PROBE_TIMEOUT_MS	1000
+/* Long enough for badmin hrestart (sbatchd executes itself again and
+ * subscribes anew), short against a cluster without mbatchd. */
+#define SBD_GRACE_MS		2000
+/* After resigning, elect once our followers have re-elected. */
+#define REELECT_MS		100
 
 static void up_msg(struct conn *, const struct wire_hdr *, struct rbuf *,
     void *);
@@ -161,6 +177,8 @@ elect_run(void)
 		int fd;
 
 		if ((int)i == lim->self_rank) {
+			if (lim->resigned)
+				continue;
 			become_master();
 			return;
 		}
@@ -173,6 +191,16 @@ elect_run(void)
 			follow(c, fd);
 			return;
 		}
+	}
+	/* Resigned, but nobody else stands: better a master without
+	 * batch service than none. */
+	if (lim->resigned) {
+		log_warnx("no other master candidate answers; master again");
+		lim->resigned = false;
+		become_master();
+		if (lim->nsbd == 0)
+			elect_sbd_down();
+		return;
 	}
 	/* Not a candidate, and no candidate answers. */
 	if (lim->up) {
@@ -227,4 +255,110 @@ up_closed(struct conn *c, void *arg)
 	lim->up = NULL;
 	elect_master_changed(NULL);
 	elect_run();
+}
+
+static void
+reelect_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	elect_run();
+}
+
+/* Does a candidate other than us answer?  Then it can take over. */
+static bool
+other_candidate_up(void)
+{
+	for (size_t i = 0; i < lim->candidates.n; i++) {
+		char *m = NULL;
+		int fd;
+
+		if ((int)i == lim->self_rank)
+			continue;
+		fd = probe(lim->candidates.v[i], &m);
+		free(m);
+		if (fd >= 0) {
+			close(fd);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void
+resign(void)
+{
+	struct timeval tv = { 0, REELECT_MS * 1000 };
+
+	log_warnx("our sbatchd is gone: giving up mastership to the next "
+	    "master candidate");
+	lim->resigned = true;
+	lim->is_master = false;
+	elim_master_changed();
+	/*
+	 * Close the reports' connections: each LIM elects again at once,
+	 * and passes us by.  We elect a little later, not now: a blocking
+	 * probe of a LIM that is probing us would cost both a timeout.
+	 */
+	for (int i = 0; i < lim->nhosts; i++) {
+		struct conn *c = lim->hosts[i].conn;
+
+		if (c == NULL)
+			continue;
+		lim->hosts[i].conn = NULL;
+		master_remove_sub(c);
+		conn_close(c);
+	}
+	elect_master_changed(NULL);
+	if (lim->ev_reelect == NULL)
+		lim->ev_reelect = evtimer_new(lim->base, reelect_cb, NULL);
+	evtimer_add(lim->ev_reelect, &tv);
+}
+
+static void
+sbd_grace_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	struct timeval tv;
+
+	if (lim->nsbd > 0 || !lim->is_master)
+		return;
+	if (other_candidate_up()) {
+		resign();
+		return;
+	}
+	/* Nobody to hand over to: look again an exchange later. */
+	tv.tv_sec = (time_t)lim->exinterval;
+	tv.tv_usec = 0;
+	evtimer_add(lim->ev_sbd, &tv);
+}
+
+void
+elect_sbd_up(void)
+{
+	lim->nsbd++;
+	lim->sbd_seen = true;
+	if (lim->ev_sbd)
+		evtimer_del(lim->ev_sbd);
+	if (lim->resigned) {
+		log_info("our sbatchd is back: standing for master again");
+		lim->resigned = false;
+		elect_run();
+	}
+}
+
+/*
+ * Only a master whose sbatchd once subscribed: at boot lim starts
+ * first, and a cluster of LIMs alone (no sbatchd) keeps its master.
+ */
+void
+elect_sbd_down(void)
+{
+	struct timeval tv = { SBD_GRACE_MS / 1000,
+	    (SBD_GRACE_MS % 1000) * 1000 };
+
+	if (lim->nsbd > 0)
+		lim->nsbd--;
+	if (lim->nsbd > 0 || !lim->sbd_seen || lim->candidates.n < 2)
+		return;
+	if (lim->ev_sbd == NULL)
+		lim->ev_sbd = evtimer_new(lim->base, sbd_grace_cb, NULL);
+	evtimer_add(lim->ev_sbd, &tv);
 }

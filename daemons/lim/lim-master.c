@@ -231,5 +231,11 @@ master_remove_sub(struct conn *c)
 {
 	remove_from(&lim->subs, &lim->nsubs, c);
 	remove_from(&lim->watchers, &lim->nwatchers, c);
+	for (int i = 0; i < lim->nowners; i++)
+		if (lim->owners[i] == c && c->auth_role == AUTH_SBD) {
+			remove_from(&lim->owners, &lim->nowners, c);
+			elect_sbd_down();
+			return;
+		}
 	remove_from(&lim->owners, &lim->nowners, c);
 }

@@ -155,6 +155,15 @@ serve_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 		}
 		log_debug("probed by %s", who ? who : "?");
 		free(who);
+		if (lim->resigned) {
+			/* Not a candidate while our sbatchd is gone: the
+			 * prober goes on down the list. */
+			wbuf_init(&w);
+			msg_put_error(&w, h->seq, LSBE_NOLSF, NULL,
+			    "not standing for master: its sbatchd is down");
+			reply(c, &w);
+			break;
+		}
 		pr.host = lim->host;
 		pr.master = lim->master;
 		wbuf_init(&w);
@@ -216,6 +225,8 @@ serve_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 			wbuf_init(&w);
 			lim_host_frame(&w, MSG_LIM_HOST_LOAD, h->seq, &lim->me);
 			reply(c, &w);
+			if (c->auth_role == AUTH_SBD)
+				elect_sbd_up();
 		}
 		if (flags & LIM_SUB_LOADS) {
 			lim->subs = xrealloc(lim->subs,

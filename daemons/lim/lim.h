@@ -60,6 +60,13 @@ struct lim {
 	char			*master;	/* current master, NULL unknown */
 	bool			 is_master;
 	struct conn		*up;		/* to the master when not it */
+	/* Our sbatchd: subscribed now, ever seen; resigned = not standing
+	 * for master while it is gone (lim-elect.c). */
+	int			 nsbd;
+	bool			 sbd_seen;
+	bool			 resigned;
+	struct event		*ev_sbd;	/* the grace before resigning */
+	struct event		*ev_reelect;	/* elect_run soon, not now */
 
 	/* Master state. */
 	struct lim_entry	*hosts;		/* every lsf.cluster host */
@@ -90,6 +97,9 @@ void	 elect_init(void);
 void	 elect_run(void);
 void	 elect_send_report(void);
 void	 elect_master_changed(const char *);
+/* Our own sbatchd subscribed, or its connection closed. */
+void	 elect_sbd_up(void);
+void	 elect_sbd_down(void);
 
 /* lim-master.c */
 void	 master_init(void);

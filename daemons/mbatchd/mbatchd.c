@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -90,11 +92,32 @@ tick_cb(evutil_socket_t fd, short ev, void *arg)
 	acct_sync();
 }
 
-/* One mbatchd per cluster: whoever holds the lock on the log directory. */
+/*
+ * One mbatchd per cluster: whoever holds the lock on the log directory.
+ * The holder writes "host pid" into the lock file, so that another one
+ * can say who it is.  Held from this host, it is a second mbatchd
+ * started by mistake: refuse at once.  Held from another host, it is
+ * most likely the mbatchd of the master that is giving way to us (its
+ * LIM follows us now, its sbatchd stops it): wait for it.  flock is
+ * released by the kernel when the holder dies; on NFS (v4, or v3 with
+ * lockd) the server releases a dead client's lock when the client's
+ * lease runs out, so a dead host keeps the cluster down that long only.
+ */
+static void
+lock_holder(int fd, char *buf, size_t len, char **host, char **pid)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	*host = strtok(buf, " \n");
+	*pid = *host ? strtok(NULL, " \n") : NULL;
+}
+
 static void
 take_lock(void)
 {
 	char *path = xasprintf("%s/mbatchd.lock", mbd->logdir);
+	char buf[512], *host, *pid, *me;
 	bool told = false;
 
 	mbd->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -103,11 +126,26 @@ take_lock(void)
 	while (flock(mbd->lockfd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno != EWOULDBLOCK)
 			fatal("flock %s", path);
+		lock_holder(mbd->lockfd, buf, sizeof(buf), &host, &pid);
+		if (host && pid && strcasecmp(host, mbd->host) == 0) {
+			/* Started by hand, most likely: tell the terminal. */
+			fprintf(stderr, "mbatchd: another mbatchd (pid %s on "
+			    "%s) holds %s; not starting\n", pid, host, path);
+			fatalx("another mbatchd (pid %s on %s) holds %s; "
+			    "not starting", pid, host, path);
+		}
 		if (!told)
-			log_warnx("another mbatchd holds %s; waiting", path);
+			log_warnx("another mbatchd (pid %s on %s) holds %s; "
+			    "waiting", pid ? pid : "?", host ? host : "?",
+			    path);
 		told = true;
 		sleep(1);
 	}
+	me = xasprintf("%s %ld\n", mbd->host, (long)getpid());
+	if (ftruncate(mbd->lockfd, 0) < 0 ||
+	    pwrite(mbd->lockfd, me, strlen(me), 0) != (ssize_t)strlen(me))
+		log_warn("%s: cannot record the holder", path);
+	free(me);
 	free(path);
 }
 
