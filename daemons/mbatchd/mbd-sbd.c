@@ -119,7 +119,7 @@ apply_status(struct mhost *h, struct job_status *st)
 			/* Requeued when its host was lost, say: it runs
 			 * again elsewhere, or will. */
 			log_warnx("%s runs job %lld[%d] run %u that is not "
-			    "running there here; killing it", h->name,
+			    "running there; killing it", h->name,
 			    (long long)st->jobid, st->idx, st->run_count);
 			kill_stray(h, st);
 		}
