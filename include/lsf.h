@@ -179,6 +179,7 @@ enum pend_reason {
 	PEND_RL_PROJECT_MEM,
 	PEND_FAIRSHARE,			/* fairshare: others' turn first */
 	PEND_NO_SHARE,			/* fairshare: the user has no share */
+	PEND_HOST_LOST,			/* rerun: its host became unavailable */
 	PEND_NREASONS
 };
 

@@ -172,6 +172,8 @@ static const char *const pend_texts[PEND_NREASONS] = {
 	    "Waiting for users with a higher fairshare priority",
 	[PEND_NO_SHARE] =
 	    "The user has no share in the queue's fairshare policy",
+	[PEND_HOST_LOST] =
+	    "The job was requeued after its execution host became unavailable",
 };
 
 static const char *const host_texts[HR_NREASONS] = {

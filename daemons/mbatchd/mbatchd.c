@@ -89,6 +89,7 @@ static void
 tick_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	sched_tick();
+	hostfail_tick();
 	acct_sync();
 }
 

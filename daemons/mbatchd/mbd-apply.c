@@ -112,8 +112,10 @@ pending_apply(struct job *j, const struct ev_job_status *ev, int64_t when)
 	int st = ev->status & JOB_STAT_PSUSP ? JOB_STAT_PSUSP : JOB_STAT_PEND;
 
 	if (JOB_STAT_STARTED(j->status) || JOB_STAT_FINISHED(j->status)) {
-		/* A migrated job keeps LSB_RESTART=Y for its next run. */
-		bool mig = (j->end_action & SIG_F_MIG) != 0;
+		/* A migrated job keeps LSB_RESTART=Y for its next run, as
+		 * does one rerun after its host was lost. */
+		bool mig = (j->end_action & SIG_F_MIG) != 0 ||
+		    ev->reason == PEND_HOST_LOST;
 
 		job_set_status(j, st);
 		job_clear_run(j);

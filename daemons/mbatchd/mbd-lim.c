@@ -16,6 +16,7 @@ static void lim_connect(void);
 /* What the LIM was last told of exclusive hosts; NULL: nothing yet. */
 static struct strv *excl_sent;
 static bool lim_ready;		/* subscribed on the current connection */
+static bool lim_fed;		/* a host table came on it */
 
 static void
 update_host(struct mhost *h, const struct lim_host *lh)
@@ -78,6 +79,7 @@ lim_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 				update_host(mh, &ll.hosts[i]);
 		}
 		lim_load_list_release(&ll);
+		lim_fed = true;
 		mbd_sched_dirty();
 		break;
 	case MSG_LIM_CLUSTER_INFO:
@@ -114,6 +116,7 @@ lim_closed(struct conn *c, void *arg)
 	log_warnx("lost the LIM load feed");
 	mbd->lim = NULL;
 	lim_ready = false;
+	lim_fed = false;
 	for (int i = 0; i < mbd->nhosts; i++) {
 		mbd->hosts[i]->lim_up = false;
 		host_refresh(mbd->hosts[i]);
@@ -196,6 +199,13 @@ lim_connect(void)
 		return;
 	}
 	mbd->lim->name = xstrdup("LIM");
+}
+
+/* Whether lim_up says what the LIMs say, or only that the feed is down. */
+bool
+lim_feed_ok(void)
+{
+	return lim_fed;
 }
 
 void

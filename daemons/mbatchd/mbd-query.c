@@ -89,6 +89,8 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 	ji->jobid = j->jobid;
 	ji->idx = j->idx;
 	ji->status = j->status;
+	if (job_in_doubt(j))
+		ji->status |= JOB_STAT_UNKWN;
 	ji->options = j->options;
 	ji->options2 = j->options2;
 	ji->user = (char *)j->user;

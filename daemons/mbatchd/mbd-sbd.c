@@ -115,9 +115,11 @@ apply_status(struct mhost *h, struct job_status *st)
 		/* Not (or no longer) ours to run there. */
 		if (fin) {
 			send_ack(h, st);
-		} else if (j == NULL || st->run_count != j->run_count) {
+		} else {
+			/* Requeued when its host was lost, say: it runs
+			 * again elsewhere, or will. */
 			log_warnx("%s runs job %lld[%d] run %u that is not "
-			    "known here; killing it", h->name,
+			    "running there; killing it", h->name,
 			    (long long)st->jobid, st->idx, st->run_count);
 			kill_stray(h, st);
 		}
@@ -127,8 +129,16 @@ apply_status(struct mhost *h, struct job_status *st)
 		sched_finish_job(j, st);
 		return;
 	}
-	if (JOB_STAT_FINISHED(j->status))
-		return;		/* bkill -r: its end is still to come */
+	if (JOB_STAT_FINISHED(j->status)) {
+		/* bkill -r: its end is still to come; or it was given up
+		 * with its lost host, which is back: it must not go on. */
+		if (j->exit_reason == TERM_ZOMBIE) {
+			log_warnx("%s runs job %lld, given up as lost; "
+			    "killing it", h->name, (long long)st->jobid);
+			kill_stray(h, st);
+		}
+		return;
+	}
 	if (!j->executed && st->pid > 0)
 		job_execute_record(j, st);
 	apply_suspension(j, st);

@@ -16,6 +16,7 @@
  *	mbd-query.c	bjobs, bqueues, bhosts, bparams, showconf
  *	mbd-signal.c	bkill
  *	mbd-sbd.c	sbatchd connections: register, status, start, signal
+ *	mbd-hostfail.c	lost hosts: UNKWN, MAX_SBD_FAIL, rerun or exit
  *	mbd-lim.c	the master LIM's load feed
  *	mbd-sched.c	running the policy and carrying out its decisions
  *	mbd-limits.c	the limits that apply to a job; pending past -t
@@ -253,6 +254,7 @@ struct mhost {
 	const struct lsb_host_conf *bconf;
 	struct host_addr addr;
 	struct conn	*sbd;		/* registered sbatchd */
+	int		 sbd_fails;	/* failed probes: no sbatchd, no LIM */
 	bool		 lim_up;
 	bool		 lim_locked;	/* lsadmin limlock, LIM run window */
 	bool		 closed_adm;
@@ -675,12 +677,18 @@ void	 job_set_asked(struct job *, const struct strv *hosts);
 /* asked_idx and nasked from asked_hosts, by the configuration now. */
 void	 extra_expand_asked(struct job_extra *);
 
+/* mbd-hostfail.c */
+bool	 host_in_doubt(const struct mhost *);
+bool	 job_in_doubt(const struct job *);
+void	 hostfail_tick(void);
+
 /* mbd-sbd.c */
 struct conn *sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 sbd_send(struct mhost *, struct wbuf *, bool after_log);
 
 /* mbd-lim.c */
 void	 lim_feed_start(void);
+bool	 lim_feed_ok(void);
 /* Tell the LIM which hosts run an exclusive job (lsload shows them
  * lockU), when that changed since it was last told. */
 void	 lim_send_exclusive(void);

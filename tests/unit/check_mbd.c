@@ -340,6 +340,24 @@ START_TEST(test_mig_restart)
 }
 END_TEST
 
+/* A rerunnable job of a lost host: first in its queue, LSB_RESTART=Y
+ * for its next run, live and replayed. */
+START_TEST(test_host_lost_rerun)
+{
+	struct job *j = submit(7, false), *k = submit(8, false);
+
+	start(j, "hosta");
+	executed(j, 400);
+	job_requeue(j, false, PEND_HOST_LOST);
+	ck_assert_int_eq(j->status, JOB_STAT_PEND);
+	ck_assert(j->restart);
+	ck_assert_int_eq(j->pend_note, PEND_HOST_LOST);
+	ck_assert_ptr_eq(JOB_OF_PJ(j->queue->pq.head), j);
+	ck_assert_ptr_eq(JOB_OF_PJ(j->queue->pq.head->next), k);
+	assert_replay_equal();
+}
+END_TEST
+
 /* A job that ends before its start was reported gets its JOB_EXECUTE. */
 START_TEST(test_pre_exec_failures)
 {
@@ -559,6 +577,7 @@ mbd_suite(void)
 	tcase_add_test(tc, test_pending_stop_kill);
 	tcase_add_test(tc, test_requeue_runs_again);
 	tcase_add_test(tc, test_mig_restart);
+	tcase_add_test(tc, test_host_lost_rerun);
 	tcase_add_test(tc, test_pre_exec_failures);
 	tcase_add_test(tc, test_kill_done);
 	tcase_add_test(tc, test_held_then_suspended);
