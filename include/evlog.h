@@ -172,6 +172,9 @@ int	 evlog_read_at(struct evlog *, off_t, struct strbuf *line);
  */
 int	 evlog_dup_compare(const char *a, const char *b, off_t *off,
 	    char **cause);
+/* The same from offset at on (the header of a generation differs). */
+int	 evlog_dup_compare_from(const char *a, const char *b, off_t at,
+	    off_t *off, char **cause);
 int	 evlog_dup_catch_up(const char *src, const char *dst, char **cause);
 int	 evlog_dup_copy_fd(int src_fd, off_t size, const char *dst,
 	    char **cause);
@@ -288,6 +291,13 @@ struct evlog_switch_result {
  */
 int	 evlog_switch(struct evlog *, const struct evlog_switch_ops *,
 	    struct evlog_switch_result *, bool *committed, char **cause);
+/*
+ * A crash between a switch of one side (done) and of the other (behind):
+ * behind is still done.1 but for its header.  Finish the switch of
+ * behind as evlog_switch would have.
+ */
+int	 evlog_dup_finish_switch(const char *done, const char *behind,
+	    char **cause);
 /* The N of the older generations path.N there are, oldest (highest)
  * first; *out allocated. */
 int	 evlog_generations(const char *path, long **out, size_t *n,

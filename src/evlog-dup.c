@@ -51,9 +51,15 @@ open_ro(const char *path)
 int
 evlog_dup_compare(const char *a, const char *b, off_t *off, char **cause)
 {
+	return evlog_dup_compare_from(a, b, 0, off, cause);
+}
+
+int
+evlog_dup_compare_from(const char *a, const char *b, off_t at, off_t *off,
+    char **cause)
+{
 	char *ba = NULL, *bb = NULL;
 	int fa, fb, rc = -1;
-	off_t at = 0;
 
 	*cause = NULL;
 	*off = 0;

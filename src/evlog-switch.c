@@ -567,6 +567,39 @@ out:
 	free(lone);
 }
 
+int
+evlog_dup_finish_switch(const char *done, const char *behind, char **cause)
+{
+	char *one = xasprintf("%s.1", behind);
+	char *done1 = xasprintf("%s.1", done);
+	char hdr[EVLOG_HEADER_LEN];
+	int n, fd, rc = -1;
+
+	*cause = NULL;
+	if (shift_generations(behind, &n, cause) < 0)
+		goto out;
+	if (link(behind, one) < 0) {
+		*cause = xasprintf("link %s %s: %s", behind, one,
+		    strerror(errno));
+		goto out;
+	}
+	if ((fd = open(done1, O_RDONLY | O_CLOEXEC)) >= 0) {
+		int wfd = open(one, O_WRONLY | O_CLOEXEC);
+
+		if (wfd >= 0 &&
+		    pread(fd, hdr, sizeof(hdr), 0) == (ssize_t)sizeof(hdr))
+			(void)pwrite(wfd, hdr, sizeof(hdr), 0);
+		if (wfd >= 0)
+			close(wfd);
+		close(fd);
+	}
+	rc = evlog_dup_copy(done, behind, cause);
+out:
+	free(one);
+	free(done1);
+	return rc;
+}
+
 /*
  * The order makes every crash leave a lsb.events that replays to the
  * whole state:

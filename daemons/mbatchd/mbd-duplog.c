@@ -45,6 +45,30 @@ dir_ok(const char *dir)
 }
 
 /*
+ * Two logs that differ: is it a crash between the switch of one side
+ * and that of the other?  Then the side behind is the other's
+ * lsb.events.1 but for the header: finish its switch.
+ */
+static bool
+switch_unfinished(const char *done, const char *behind)
+{
+	char *done1 = xasprintf("%s.1", done), *cause = NULL;
+	off_t off;
+	int rc;
+
+	rc = access(done1, F_OK) < 0 ? -1 : evlog_dup_compare_from(done1,
+	    behind, EVLOG_HEADER_LEN, &off, &cause);
+	free(done1);
+	free(cause);
+	if (rc != 0)
+		return false;
+	log_warnx("%s was switched and %s not: switching it", done, behind);
+	if (evlog_dup_finish_switch(done, behind, &cause) < 0)
+		fatalx("%s; not starting", cause);
+	return true;
+}
+
+/*
  * Before replay: choose the file to replay (mbd->evpath) and make the
  * other equal to it, or leave the other off.
  */
@@ -75,6 +99,9 @@ duplog_start(void)
 		case -1:
 			fatalx("%s; not starting", cause);
 		case 3:
+			if (switch_unfinished(primary, replica) ||
+			    switch_unfinished(replica, primary))
+				break;
 			fatalx("%s and %s differ at offset %lld, and neither "
 			    "is a prefix of the other; not starting (keep "
 			    "the right one and move the other aside)",

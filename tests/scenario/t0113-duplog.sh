@@ -5,7 +5,7 @@
 # every acknowledged job; a replica cut short is caught up at start; two
 # logs that differ inside stop mbatchd with both names and the offset; a
 # switch (MAX_JOB_NUM) leaves lsb.events and lsb.events.1 identical on
-# both sides.
+# both sides, and one cut short by a crash is finished at start.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
@@ -97,11 +97,32 @@ wait_for sh -c "grep -q 'switched .*lsb.events after' $mbdlog" ||
     fail "no switch"
 check "the primary has lsb.events.1" test -s "$pri.1"
 check "the replica has lsb.events.1" test -s "$rep.1"
-check "lsb.events.1 is identical on both sides" cmp "$pri.1" "$rep.1"
 ids="$(submit -H -o /dev/null true)"
+# Jobs still end meanwhile: a look between the two writes of a turn
+# would see one side ahead.
+wait_for sh -c "[ -z \"\$(bjobs -noheader -o stat $ids2 | grep -v DONE)\" ]"
+wait_for cmp -s "$pri" "$rep"
 identical "after the switch and one more job"
+for f in "$pri".*; do
+	check "${f##*/} is identical on both sides" cmp "$f" "$rep.${f##*.}"
+done
 mbd_restart
 check "the job after the switch is known" all_known
 identical "after a restart following the switch"
+
+# 6. A crash between the primary's switch and the replica's: the replica
+# is still the primary's lsb.events.1 (but for its first line).
+stop_mbd
+mv "$rep.1" "$rep"
+n=2
+while [ -e "$rep.$n" ]; do mv "$rep.$n" "$rep.$((n - 1))"; n=$((n + 1)); done
+start_mbd
+expect_match "mbatchd finished the replica's switch" \
+    "lsb.events was switched and .* not: switching it" "$(cat "$mbdlog")"
+check "the job after the switch is known" all_known
+identical "after finishing the switch"
+for f in "$pri".*; do
+	check "${f##*/} is identical on both sides" cmp "$f" "$rep.${f##*.}"
+done
 
 finish
