@@ -100,8 +100,11 @@ bench_init() {
 	# /dev/shm), as docs/PERFORMANCE.md and lsf.conf(5) recommend:
 	# they carry jobs across a restart of sbatchd, never of the host.
 	B_SBD_STATE=$(mktemp -d "${BENCH_SBD_TMP:-/dev/shm}/lsfb.sbd.$B_NAME.XXXXXX")
+	# BENCH_LOCALDIR=1: duplicate logging, lsb.events also in
+	# $B_DIR/local (lsf.conf LSB_LOCALDIR), to measure its cost.
 	cluster_conf "$B_DIR" "$n" LOG_WARNING "root $(id -un)" \
-	    "LSB_SBD_STATEDIR=$B_SBD_STATE" "$@"
+	    "LSB_SBD_STATEDIR=$B_SBD_STATE" \
+	    ${BENCH_LOCALDIR:+"LSB_LOCALDIR=$B_DIR/local"} "$@"
 	LSB_SHARE="$B_DIR/work"
 	LSB_LOGDIR="$B_DIR/work/c1/logdir"
 	# Throughput: dispatch at once, no pause between dispatches; jobs

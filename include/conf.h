@@ -107,6 +107,7 @@ struct lsf_conf {
 	char		*bindir;	/* LSF_BINDIR */
 	char		*libdir;	/* LSF_LIBDIR: mbatchd's plug-in */
 	char		*sbd_statedir;	/* LSB_SBD_STATEDIR (extension) */
+	char		*localdir;	/* LSB_LOCALDIR: duplicate log */
 	int		 lim_port;	/* LSF_LIM_PORT */
 	int		 mbd_port;	/* LSB_MBD_PORT */
 	int		 sbd_port;	/* LSB_SBD_PORT */

@@ -91,6 +91,18 @@ struct evlog {
 	struct strbuf	 pending;	/* appended, not yet written */
 	uint64_t	 nrecords;	/* appended since open */
 	uint64_t	 nflushes;
+	/*
+	 * Duplicate logging (LSB_LOCALDIR): the same bytes go to a second
+	 * file, dup_path, which is dup_fd while dup_on.  evlog_flush writes
+	 * and syncs both; when one fails the other goes on alone (the
+	 * failed one, if it was fd, is swapped out so fd is always the
+	 * file that holds everything) and dup_lost says so once.
+	 */
+	bool		 dup_on;
+	int		 dup_fd;
+	char		*dup_path;	/* kept while off, to catch up */
+	int		 dup_lost;	/* errno of the lost side, 0 none */
+	char		*dup_lost_path;
 };
 
 /*
@@ -148,6 +160,31 @@ int	 evlog_flush(struct evlog *);
 bool	 evlog_dirty(const struct evlog *);
 /* Read back the record at offset (for data not kept in memory). */
 int	 evlog_read_at(struct evlog *, off_t, struct strbuf *line);
+
+/*
+ * Duplicate logging (evlog-dup.c).  evlog_dup_compare reads two files
+ * (a missing one is empty): 0 when identical, 1 when a is a strict
+ * prefix of b, 2 when b is one of a, 3 when they differ at *off; -1
+ * with *cause.  evlog_dup_catch_up appends to the file at dst what src
+ * has beyond dst's size (dst a prefix of src) and syncs it.
+ * evlog_dup_copy makes dst a copy of src: written beside it, synced
+ * and renamed over it, the directory synced.
+ */
+int	 evlog_dup_compare(const char *a, const char *b, off_t *off,
+	    char **cause);
+/* The same from offset at on (the header of a generation differs). */
+int	 evlog_dup_compare_from(const char *a, const char *b, off_t at,
+	    off_t *off, char **cause);
+int	 evlog_dup_catch_up(const char *src, const char *dst, char **cause);
+int	 evlog_dup_copy_fd(int src_fd, off_t size, const char *dst,
+	    char **cause);
+int	 evlog_dup_copy(const char *src, const char *dst, char **cause);
+/* Attach path as lg's duplicate once lg is open: it must hold lg's
+ * bytes, a torn tail beyond them is cut. */
+int	 evlog_dup_attach(struct evlog *, const char *path, char **cause);
+/* Make the duplicate a copy of lg again and attach it (lg's written
+ * part; what is pending goes to both at the next flush). */
+int	 evlog_dup_resync(struct evlog *, char **cause);
 
 /*
  * The header line: '#', a number, blanks to EVLOG_HEADER_LEN - 1 bytes,
@@ -242,6 +279,8 @@ struct evlog_switch_result {
 	off_t		 new_size;	/* with LOG_SWITCH: the header's offset */
 	int		 generations;	/* lsb.events.N renamed up */
 	bool		 header_failed;	/* lsb.events.1 kept "#<offset>" */
+	char		*dup_cause;	/* the duplicate was not switched:
+					   it is off (allocated) */
 };
 /*
  * Switch lg (nothing pending): lsb.events becomes lsb.events.1 (older
@@ -252,6 +291,13 @@ struct evlog_switch_result {
  */
 int	 evlog_switch(struct evlog *, const struct evlog_switch_ops *,
 	    struct evlog_switch_result *, bool *committed, char **cause);
+/*
+ * A crash between a switch of one side (done) and of the other (behind):
+ * behind is still done.1 but for its header.  Finish the switch of
+ * behind as evlog_switch would have.
+ */
+int	 evlog_dup_finish_switch(const char *done, const char *behind,
+	    char **cause);
 /* The N of the older generations path.N there are, oldest (highest)
  * first; *out allocated. */
 int	 evlog_generations(const char *path, long **out, size_t *n,

@@ -37,6 +37,7 @@ lsf_conf_release(struct lsf_conf *c)
 	free(c->libdir);
 	free(c->bindir);
 	free(c->sbd_statedir);
+	free(c->localdir);
 	strv_release(&c->master_list);
 	free(c->unit_for_limits);
 	free(c->log_mask);
@@ -163,6 +164,14 @@ lsf_conf_read(struct lsf_conf *c, const char *envdir, unsigned parts,
 	c->bindir = value_dup(&kv, "LSF_BINDIR");
 	c->libdir = value_dup(&kv, "LSF_LIBDIR");
 	c->sbd_statedir = value_dup(&kv, "LSB_SBD_STATEDIR");
+	c->localdir = value_dup(&kv, "LSB_LOCALDIR");
+	if (c->localdir != NULL && c->localdir[0] != '/') {
+		conf_diag_error(d, c->path, last_kv(&kv, "LSB_LOCALDIR")->line,
+		    "LSB_LOCALDIR must be an absolute path, not \"%s\"",
+		    c->localdir);
+		free(c->localdir);
+		c->localdir = NULL;
+	}
 	c->log_mask = value_dup(&kv, "LSF_LOG_MASK");
 	get_port(&kv, c->path, "LSF_LIM_PORT", &c->lim_port, d);
 	get_port(&kv, c->path, "LSB_MBD_PORT", &c->mbd_port, d);

@@ -518,6 +518,89 @@ shift_generations(const char *path, int *count, char **cause)
 }
 
 /*
+ * The duplicate follows a switch of lg: its generations are renamed up
+ * as lg's were, its lsb.events becomes its lsb.events.1 with lg's new
+ * header there, and a copy of lg's fresh file, synced, is renamed over
+ * its lsb.events.  Any failure leaves the duplicate off (caught up
+ * later by evlog_dup_resync); lg itself is switched already.
+ */
+static void
+dup_switch(struct evlog *lg, struct evlog_switch_result *res)
+{
+	char *one = xasprintf("%s.1", lg->dup_path);
+	char *lone = xasprintf("%s.1", lg->path);
+	char hdr[EVLOG_HEADER_LEN];
+	char *cause = NULL;
+	int n, fd;
+
+	if (shift_generations(lg->dup_path, &n, &cause) < 0)
+		goto fail;
+	(void)unlink(one);
+	if (link(lg->dup_path, one) < 0) {
+		cause = xasprintf("link %s %s: %s", lg->dup_path, one,
+		    strerror(errno));
+		goto fail;
+	}
+	/* lsb.events.1 the same on both sides, its header included. */
+	if ((fd = open(lone, O_RDONLY | O_CLOEXEC)) >= 0) {
+		if (pread(fd, hdr, sizeof(hdr), 0) == (ssize_t)sizeof(hdr) &&
+		    hdr[0] == '#' && hdr[sizeof(hdr) - 1] == '\n')
+			(void)pwrite(lg->dup_fd, hdr, sizeof(hdr), 0);
+		close(fd);
+	}
+	close(lg->dup_fd);
+	lg->dup_fd = -1;
+	lg->dup_on = false;
+	if (evlog_dup_copy_fd(lg->fd, lg->size, lg->dup_path, &cause) < 0 ||
+	    evlog_dup_attach(lg, lg->dup_path, &cause) < 0)
+		goto fail;
+	goto out;
+fail:
+	if (lg->dup_on) {
+		close(lg->dup_fd);
+		lg->dup_fd = -1;
+		lg->dup_on = false;
+	}
+	res->dup_cause = cause;
+out:
+	free(one);
+	free(lone);
+}
+
+int
+evlog_dup_finish_switch(const char *done, const char *behind, char **cause)
+{
+	char *one = xasprintf("%s.1", behind);
+	char *done1 = xasprintf("%s.1", done);
+	char hdr[EVLOG_HEADER_LEN];
+	int n, fd, rc = -1;
+
+	*cause = NULL;
+	if (shift_generations(behind, &n, cause) < 0)
+		goto out;
+	if (link(behind, one) < 0) {
+		*cause = xasprintf("link %s %s: %s", behind, one,
+		    strerror(errno));
+		goto out;
+	}
+	if ((fd = open(done1, O_RDONLY | O_CLOEXEC)) >= 0) {
+		int wfd = open(one, O_WRONLY | O_CLOEXEC);
+
+		if (wfd >= 0 &&
+		    pread(fd, hdr, sizeof(hdr), 0) == (ssize_t)sizeof(hdr))
+			(void)pwrite(wfd, hdr, sizeof(hdr), 0);
+		if (wfd >= 0)
+			close(wfd);
+		close(fd);
+	}
+	rc = evlog_dup_copy(done, behind, cause);
+out:
+	free(one);
+	free(done1);
+	return rc;
+}
+
+/*
  * The order makes every crash leave a lsb.events that replays to the
  * whole state:
  *
@@ -664,6 +747,8 @@ evlog_switch(struct evlog *lg, const struct evlog_switch_ops *ops,
 		res->header_failed = pwrite(ps.fd, hdr, EVLOG_HEADER_LEN, 0) !=
 		    EVLOG_HEADER_LEN;
 	}
+	if (lg->dup_on)
+		dup_switch(lg, res);
 	goto out;
 io:
 	*cause = xasprintf("%s: %s", tmp, strerror(errno));

@@ -787,6 +787,7 @@ evlog_open(struct evlog *lg, const char *path, off_t valid_end, char **cause)
 
 	memset(lg, 0, sizeof(*lg));
 	*cause = NULL;
+	lg->dup_fd = -1;
 	lg->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (lg->fd < 0) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
@@ -827,6 +828,13 @@ evlog_close(struct evlog *lg)
 		(void)evlog_flush(lg);
 		close(lg->fd);
 	}
+	if (lg->dup_on)
+		close(lg->dup_fd);
+	lg->dup_on = false;
+	lg->dup_fd = -1;
+	free(lg->dup_path);
+	free(lg->dup_lost_path);
+	lg->dup_path = lg->dup_lost_path = NULL;
 	lg->fd = -1;
 	free(lg->path);
 	lg->path = NULL;
@@ -849,15 +857,48 @@ evlog_dirty(const struct evlog *lg)
 	return lg->pending.len > 0;
 }
 
+/* One side lost: say which once, and keep its name to catch up. */
+static void
+dup_lose(struct evlog *lg, int err)
+{
+	close(lg->dup_fd);
+	lg->dup_fd = -1;
+	lg->dup_on = false;
+	lg->dup_lost = err;
+	free(lg->dup_lost_path);
+	lg->dup_lost_path = xstrdup(lg->dup_path);
+}
+
 int
 evlog_flush(struct evlog *lg)
 {
+	int err = 0;
+
 	if (lg->pending.len == 0)
 		return 0;
-	if (write_all(lg->fd, lg->pending.buf, lg->pending.len) < 0)
-		return -1;
-	if (fdatasync(lg->fd) < 0)
-		return -1;
+	if (write_all(lg->fd, lg->pending.buf, lg->pending.len) < 0 ||
+	    fdatasync(lg->fd) < 0) {
+		if (!lg->dup_on)
+			return -1;
+		err = errno;
+	}
+	/* The same bytes at the same offset: the files stay identical. */
+	if (lg->dup_on && (write_all(lg->dup_fd, lg->pending.buf,
+	    lg->pending.len) < 0 || fdatasync(lg->dup_fd) < 0)) {
+		if (err != 0)
+			return -1;	/* on neither disk */
+		dup_lose(lg, errno);
+	} else if (err != 0) {
+		/* The duplicate holds it all: it becomes the log. */
+		int fd = lg->fd;
+		char *path = lg->path;
+
+		lg->fd = lg->dup_fd;
+		lg->path = lg->dup_path;
+		lg->dup_fd = fd;
+		lg->dup_path = path;
+		dup_lose(lg, err);
+	}
 	lg->size += (off_t)lg->pending.len;
 	lg->nflushes++;
 	sb_reset(&lg->pending);

@@ -62,6 +62,7 @@ end_of_turn(void)
 		 */
 		fatal("cannot write %s", mbd->evpath);
 	}
+	duplog_check();
 	/* lsb.acct after lsb.events: a record is never written twice. */
 	acct_flush();
 	outbox_flush();
@@ -91,6 +92,7 @@ tick_cb(evutil_socket_t fd, short ev, void *arg)
 	sched_tick();
 	hostfail_tick();
 	acct_sync();
+	duplog_retry();
 }
 
 /*
@@ -334,6 +336,7 @@ main(int argc, char **argv)
 	config_settle();
 
 	state_init();
+	duplog_start();
 	t0 = mono_ms();
 	if (replay_envs(&valid_end, &cause) < 0)
 		fatalx("%s; not starting (repair or move the file aside)",
@@ -346,6 +349,7 @@ main(int argc, char **argv)
 		fatalx("%s; not starting (repair or move the file aside)",
 		    cause);
 	log_open(&mbd->log, mbd->evpath, valid_end);
+	duplog_attach();
 	log_info("replayed %s: %zu jobs in %llu ms, next job ID %lld",
 	    mbd->evpath, mbd->njobs, (unsigned long long)(mono_ms() - t0),
 	    (long long)mbd->next_jobid);

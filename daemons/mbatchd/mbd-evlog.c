@@ -391,6 +391,12 @@ log_switch(void)
 	if (res.header_failed)
 		log_warnx("%s.1: its first line was not set to the time of "
 		    "its newest record", mbd->evpath);
+	if (res.dup_cause != NULL) {
+		log_warnx("%s not switched with %s: %s; running on %s alone, "
+		    "trying again in a while", mbd->log.dup_path,
+		    mbd->log.path, res.dup_cause, mbd->log.path);
+		free(res.dup_cause);
+	}
 	mbd->log_nfinished = 0;
 	envs_compact();
 }

@@ -575,6 +575,12 @@ void	 log_mbd_die(int code);
 /* End of a turn, with nothing pending: switch lsb.events when
  * MAX_JOB_NUM jobs have finished since the last switch. */
 void	 log_switch_check(void);
+
+/* mbd-duplog.c */
+void	 duplog_start(void);
+void	 duplog_attach(void);
+void	 duplog_check(void);
+void	 duplog_retry(void);
 /* Data kept on disk only: the command and the environment of a job. */
 char	*job_command(struct job *);
 int	 job_env(struct job *, struct strv *);

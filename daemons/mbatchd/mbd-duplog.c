@@ -1,0 +1,201 @@
+/*
+ * Duplicate logging (lsf.conf LSB_LOCALDIR): the primary lsb.events in
+ * LSB_LOCALDIR on the master's own disk, its replica in
+ * LSB_SHAREDIR/<cluster>/logdir.  Each turn's records are written and
+ * synced to both before any answer leaves (evlog_flush), so an
+ * acknowledged record is on both disks, or on the one left when the
+ * other fails.
+ *
+ * At start the two are made equal before replay: the longer of two
+ * files one of which is a prefix of the other holds everything
+ * acknowledged (a crash between the two writes, or a side that was
+ * away), and the shorter is brought up to it; a missing primary is
+ * recreated from the replica.  Two files that differ inside are not
+ * guessed at: mbatchd does not start.  A side that cannot be written
+ * is left off and caught up, a whole copy, every DUPLOG_RETRY seconds.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "mbd.h"
+
+#define DUPLOG_RETRY	10
+
+static char	*dup_other;	/* the side not replayed */
+static int64_t	 dup_next_try;
+
+static bool
+usable(const char *path)
+{
+	return access(path, R_OK | W_OK) == 0;
+}
+
+/* Is the directory of path there and writable, making it if need be? */
+static bool
+dir_ok(const char *dir)
+{
+	if (mkdir_parents(dir, 0755) < 0 && errno != EEXIST)
+		return false;
+	return access(dir, W_OK | X_OK) == 0;
+}
+
+/*
+ * Two logs that differ: is it a crash between the switch of one side
+ * and that of the other?  Then the side behind is the other's
+ * lsb.events.1 but for the header: finish its switch.
+ */
+static bool
+switch_unfinished(const char *done, const char *behind)
+{
+	char *done1 = xasprintf("%s.1", done), *cause = NULL;
+	off_t off;
+	int rc;
+
+	rc = access(done1, F_OK) < 0 ? -1 : evlog_dup_compare_from(done1,
+	    behind, EVLOG_HEADER_LEN, &off, &cause);
+	free(done1);
+	free(cause);
+	if (rc != 0)
+		return false;
+	log_warnx("%s was switched and %s not: switching it", done, behind);
+	if (evlog_dup_finish_switch(done, behind, &cause) < 0)
+		fatalx("%s; not starting", cause);
+	return true;
+}
+
+/*
+ * Before replay: choose the file to replay (mbd->evpath) and make the
+ * other equal to it, or leave the other off.
+ */
+void
+duplog_start(void)
+{
+	const char *ldir = mbd->conf.lsf.localdir;
+	char *primary, *replica = mbd->evpath, *cause = NULL;
+	bool p_ok, r_ok, p_there, r_there;
+	off_t off;
+	int rc;
+
+	if (ldir == NULL)
+		return;
+	primary = xasprintf("%s/lsb.events", ldir);
+	p_ok = dir_ok(ldir);
+	r_ok = dir_ok(mbd->logdir);
+	p_there = access(primary, F_OK) == 0;
+	r_there = access(replica, F_OK) == 0;
+	if (p_ok && p_there && !usable(primary))
+		p_ok = false;
+	if (r_ok && r_there && !usable(replica))
+		r_ok = false;
+
+	if (p_ok && r_ok) {
+		rc = evlog_dup_compare(primary, replica, &off, &cause);
+		switch (rc) {
+		case -1:
+			fatalx("%s; not starting", cause);
+		case 3:
+			if (switch_unfinished(primary, replica) ||
+			    switch_unfinished(replica, primary))
+				break;
+			fatalx("%s and %s differ at offset %lld, and neither "
+			    "is a prefix of the other; not starting (keep "
+			    "the right one and move the other aside)",
+			    primary, replica, (long long)off);
+		case 1:
+		case 2: {
+			const char *lo = rc == 1 ? primary : replica;
+			const char *hi = rc == 1 ? replica : primary;
+
+			log_warnx("%s is %s's first %lld bytes: caught up "
+			    "from it", lo, hi, (long long)off);
+			if (!(rc == 1 ? p_there : r_there))
+				log_warnx("%s was missing", lo);
+			if (evlog_dup_catch_up(hi, lo, &cause) < 0)
+				fatalx("%s; not starting", cause);
+			break;
+		}
+		}
+		mbd->evpath = primary;
+		dup_other = replica;
+		return;
+	}
+	if (!p_ok && !r_ok)
+		fatalx("neither %s nor %s can be written; not starting",
+		    ldir, mbd->logdir);
+	if (r_ok) {
+		log_warnx("%s cannot be used: running on the replica %s "
+		    "alone, trying again every %d seconds", primary, replica,
+		    DUPLOG_RETRY);
+		dup_other = primary;
+	} else {
+		log_warnx("%s cannot be used: running on the primary %s "
+		    "alone, trying again every %d seconds", replica, primary,
+		    DUPLOG_RETRY);
+		mbd->evpath = primary;
+		dup_other = replica;
+	}
+}
+
+/* After log_open: the other side follows mbd->log. */
+void
+duplog_attach(void)
+{
+	char *cause = NULL;
+
+	if (dup_other == NULL)
+		return;
+	mbd->log.dup_path = xstrdup(dup_other);
+	if (evlog_dup_attach(&mbd->log, dup_other, &cause) < 0) {
+		log_warnx("%s; running on %s alone", cause, mbd->log.path);
+		free(cause);
+		dup_next_try = time(NULL) + DUPLOG_RETRY;
+	}
+}
+
+/* After a flush or a switch: say when a side was lost. */
+void
+duplog_check(void)
+{
+	struct evlog *lg = &mbd->log;
+
+	if (lg->dup_lost == 0)
+		return;
+	log_warnx("cannot write %s: %s; running on %s alone, trying again "
+	    "every %d seconds", lg->dup_lost_path, strerror(lg->dup_lost),
+	    lg->path, DUPLOG_RETRY);
+	lg->dup_lost = 0;
+	dup_next_try = time(NULL) + DUPLOG_RETRY;
+}
+
+/* From the timer: copy the log to the side that was off, and go on
+ * writing both. */
+void
+duplog_retry(void)
+{
+	struct evlog *lg = &mbd->log;
+	char *cause = NULL, *dir, *slash;
+
+	if (lg->dup_on || lg->dup_path == NULL || time(NULL) < dup_next_try)
+		return;
+	dup_next_try = time(NULL) + DUPLOG_RETRY;
+	dir = xstrdup(lg->dup_path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	if (!dir_ok(dir)) {
+		free(dir);
+		return;
+	}
+	free(dir);
+	if (evlog_dup_resync(lg, &cause) < 0) {
+		log_debug("%s", cause);
+		free(cause);
+		return;
+	}
+	log_info("%s is a copy of %s again: writing both", lg->dup_path,
+	    lg->path);
+}
