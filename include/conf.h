@@ -25,6 +25,7 @@
 #include "fairshare.h"
 #include "jobctl.h"
 #include "lsf.h"
+#include "requeue.h"
 #include "util.h"
 
 /* Collected diagnostics, each line "file:line: message". */
@@ -275,6 +276,7 @@ struct queue_conf {
 	char		*post_exec;
 	char		*job_starter;
 	char		*requeue_exit_values;
+	struct requeue_values requeue;	/* requeue_exit_values parsed */
 	bool		 rerunnable;
 	int		 mig;		/* MIG minutes, -1 not set */
 	struct strv	 administrators;

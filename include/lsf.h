@@ -207,6 +207,7 @@ enum host_reason {
 	HR_RLIMIT_SLOT,			/* lsb.resources limit on hosts */
 	HR_RLIMIT_JOBS,
 	HR_RLIMIT_MEM,
+	HR_EXIT_EXCLUDED,		/* REQUEUE_EXIT_VALUES EXCLUDE(v) */
 	HR_NREASONS
 };
 const char	*pend_reason_text(int);
@@ -273,9 +274,5 @@ const char	*susp_reason_fmt(int reason, int sub, const char *ext,
 /* Signal names without "SIG", as bkill -s and JOB_SIGNAL use them. */
 int		 sig_from_name(const char *);	/* -1 if unknown */
 const char	*sig_name(int);			/* "KILL"; NULL if unknown */
-
-/* Does a REQUEUE_EXIT_VALUES list ("1 2 EXCLUDE(3)") hold this exit
- * code?  EXCLUDE(n) codes are requeued too. */
-bool		 exit_value_listed(const char *list, int code);
 
 #endif

@@ -412,6 +412,7 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 		set_str(&q->job_starter, v);
 	} else if (strcasecmp(k, "REQUEUE_EXIT_VALUES") == 0) {
 		set_str(&q->requeue_exit_values, v);
+		(void)requeue_values_parse(v, &q->requeue, &why);
 	} else if (strcasecmp(k, "JOB_CONTROLS") == 0) {
 		job_controls(q, path, e->line, v, d);
 	} else if (strcasecmp(k, "TERMINATE_WHEN") == 0) {

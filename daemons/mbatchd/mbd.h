@@ -193,6 +193,8 @@ struct job {
 	bool		 preempt_resuming; /* its RESUME is on the way */
 	int		 npreempt;	/* times preempted (MAX_JOB_PREEMPT) */
 	int		*exec_idx;	/* pj.exec: host index of each slot */
+	int		*excl_hosts;	/* pj.excl: EXCLUDE(v) exits, kept in
+					 * memory only (not logged) */
 	struct pol_list	*in_list;	/* its queue's running or preempted */
 	bool		 no_susp;	/* brun -f: never suspended by LSF */
 	bool		 restart;	/* next run gets LSB_RESTART=Y */
