@@ -198,6 +198,9 @@ struct lsb_params {
 	int		 job_dep_last_sub;	/* 0: a name means all jobs */
 	unsigned	 preempt_for;		/* PREEMPT_FOR_* */
 	int		 max_job_preempt;	/* -1 = unlimited */
+	int		 global_exit_rate;	/* -1 = none */
+	int		 job_exit_rate_duration; /* 5 minutes */
+	int		 eadmin_trigger_duration; /* 1 minute */
 	char		*default_application;	/* NULL = none */
 	int		 default_application_line;
 	/* Fairshare: CPU_TIME_FACTOR, RUN_TIME_FACTOR, RUN_JOB_FACTOR,
@@ -334,6 +337,7 @@ struct lsb_host_conf {
 	struct thresholds thr;
 	struct windows	 dispatch_window;
 	int		 mig;		/* -1 */
+	int		 exit_rate;	/* EXIT_RATE: jobs; -1 none */
 };
 #define MXJ_NCPUS	(-2)
 

@@ -505,6 +505,7 @@ struct host_info {
 	int		 mig;
 	float		 rsv[NLOADIDX];	/* reserved by running jobs' rusage */
 	struct strv	 ext_thr;	/* thresholds_ext_to_strv */
+	char		*comment;	/* closed_Adm: the hclose comment */
 };
 
 /* bsub -K progress. */

@@ -213,6 +213,16 @@ dump_params(const struct lsb_params *p, FILE *fp)
 	fprintf(fp, "%sSUB_TRY_INTERVAL = %d\n", pre, p->sub_try_interval);
 	if (p->preempt_for)
 		fprintf(fp, "%sPREEMPT_FOR = 0x%x\n", pre, p->preempt_for);
+	/* Exceptions, when configured (most clusters have none). */
+	if (p->global_exit_rate >= 0)
+		fprintf(fp, "%sGLOBAL_EXIT_RATE = %d\n", pre,
+		    p->global_exit_rate);
+	if (p->job_exit_rate_duration != 5)
+		fprintf(fp, "%sJOB_EXIT_RATE_DURATION = %d\n", pre,
+		    p->job_exit_rate_duration);
+	if (p->eadmin_trigger_duration != 1)
+		fprintf(fp, "%sEADMIN_TRIGGER_DURATION = %d\n", pre,
+		    p->eadmin_trigger_duration);
 	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, p->max_job_preempt);
 	fprintf(fp, "%sDEFAULT_APPLICATION = %s\n", pre,
 	    str(p->default_application));
@@ -346,6 +356,8 @@ dump_bhosts(const struct lsf_config *cfg, FILE *fp)
 		fprintf(fp, "%sDISPATCH_WINDOW = %s\n", pre,
 		    str(h->dispatch_window.text));
 		fprintf(fp, "%sMIG = %d\n", pre, h->mig);
+		if (h->exit_rate >= 0)
+			fprintf(fp, "%sEXIT_RATE = %d\n", pre, h->exit_rate);
 		put_thresholds(fp, pre, &h->thr);
 		free(pre);
 	}

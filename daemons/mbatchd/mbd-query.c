@@ -743,6 +743,7 @@ fill_host(struct mhost *h, struct host_info *hi)
 		}
 	}
 	hi->mig = b ? b->mig : -1;
+	hi->comment = h->closed_adm ? h->adm_comment : NULL;
 }
 
 /* A host removed by reconfig shows (closed) only while jobs hold it. */

@@ -464,6 +464,7 @@ VISIT(host_info)
 	VSTR(dispatch_window); VFLTA(load, NLOADIDX); VFLTA(sched, NLOADIDX);
 	VFLTA(stop, NLOADIDX); VU32(sched_set); VU32(stop_set);
 	VU32(busy_mask); VINT(mig); VFLTA(rsv, NLOADIDX); VSTRV(ext_thr);
+	VSTR(comment);
 }
 
 VISIT(job_event)
@@ -1404,7 +1405,7 @@ START_TEST(test_count_bounds)
 		{ "fs_list", 20, 0 },
 		{ "fs_info", 57, 7 },		/* rows */
 		{ "fs_query", 4, 5 },		/* names: a strv */
-		{ "host_list", 60 + 16 * NLOADIDX, 0 },
+		{ "host_list", 68 + 16 * NLOADIDX, 0 },
 	};
 	enum { LEFT = 64 * 12 * 5 };
 
