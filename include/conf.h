@@ -201,6 +201,7 @@ struct lsb_params {
 	int		 global_exit_rate;	/* -1 = none */
 	int		 job_exit_rate_duration; /* 5 minutes */
 	int		 eadmin_trigger_duration; /* 1 minute */
+	int		 detect_idle_job_after;	/* 20 minutes */
 	char		*default_application;	/* NULL = none */
 	int		 default_application_line;
 	/* Fairshare: CPU_TIME_FACTOR, RUN_TIME_FACTOR, RUN_JOB_FACTOR,
@@ -282,6 +283,9 @@ struct queue_conf {
 	struct requeue_values requeue;	/* requeue_exit_values parsed */
 	bool		 rerunnable;
 	int		 mig;		/* MIG minutes, -1 not set */
+	int		 job_overrun;	/* JOB_OVERRUN minutes, -1 none */
+	int		 job_underrun;	/* JOB_UNDERRUN minutes, -1 none */
+	float		 job_idle;	/* JOB_IDLE CPU/run time, < 0 none */
 	struct strv	 administrators;
 	char		*job_controls;	/* JOB_CONTROLS as written */
 	struct jobctl	 jobctl;	/* ... and parsed */

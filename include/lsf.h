@@ -40,6 +40,11 @@
 #define JOB_STAT_WAIT		0x200
 #define JOB_STAT_UNKWN		0x10000
 
+/* Job exceptions (lsb.queues JOB_OVERRUN, JOB_UNDERRUN, JOB_IDLE). */
+#define JOB_EXC_OVERRUN		0x01
+#define JOB_EXC_UNDERRUN	0x02
+#define JOB_EXC_IDLE		0x04
+
 #define JOB_STAT_PENDING(s)	((s) & (JOB_STAT_PEND | JOB_STAT_PSUSP))
 #define JOB_STAT_STARTED(s)	((s) & (JOB_STAT_RUN | JOB_STAT_SSUSP | \
 				    JOB_STAT_USUSP | JOB_STAT_UNKWN))

@@ -223,6 +223,9 @@ dump_params(const struct lsb_params *p, FILE *fp)
 	if (p->eadmin_trigger_duration != 1)
 		fprintf(fp, "%sEADMIN_TRIGGER_DURATION = %d\n", pre,
 		    p->eadmin_trigger_duration);
+	if (p->detect_idle_job_after != 20)
+		fprintf(fp, "%sDETECT_IDLE_JOB_AFTER = %d\n", pre,
+		    p->detect_idle_job_after);
 	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, p->max_job_preempt);
 	fprintf(fp, "%sDEFAULT_APPLICATION = %s\n", pre,
 	    str(p->default_application));
@@ -296,6 +299,12 @@ dump_queue(const struct queue_conf *q, FILE *fp)
 	    str(q->requeue_exit_values));
 	fprintf(fp, "%sRERUNNABLE = %s\n", pre, q->rerunnable ? "yes" : "no");
 	fprintf(fp, "%sMIG = %d\n", pre, q->mig);
+	if (q->job_overrun >= 0)
+		fprintf(fp, "%sJOB_OVERRUN = %d\n", pre, q->job_overrun);
+	if (q->job_underrun >= 0)
+		fprintf(fp, "%sJOB_UNDERRUN = %d\n", pre, q->job_underrun);
+	if (q->job_idle >= 0)
+		fprintf(fp, "%sJOB_IDLE = %g\n", pre, (double)q->job_idle);
 	put_list(fp, pre, "ADMINISTRATORS", &q->administrators);
 	fprintf(fp, "%sJOB_CONTROLS = %s\n", pre, str(q->job_controls));
 	fprintf(fp, "%sTERMINATE_WHEN = %s\n", pre, str(q->terminate_when));

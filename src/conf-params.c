@@ -56,6 +56,8 @@ static const struct int_param {
 	    offsetof(struct lsb_params, job_exit_rate_duration), 1, 525600 },
 	{ "EADMIN_TRIGGER_DURATION",
 	    offsetof(struct lsb_params, eadmin_trigger_duration), 1, 525600 },
+	{ "DETECT_IDLE_JOB_AFTER",
+	    offsetof(struct lsb_params, detect_idle_job_after), 0, 525600 },
 };
 
 /* Parameters LSF knows that we keep in keys/vals only. */
@@ -73,7 +75,7 @@ static const char *const quiet_params[] = {
 	"ACCT_ARCHIVE_AGE", "ACCT_ARCHIVE_SIZE", "ACCT_ARCHIVE_TIME",
 	"MAX_INFO_DIRS", "SHARED_RESOURCE_UPDATE_FACTOR",
 	"CONDENSE_PENDING_REASONS", "MAX_PEND_SLOTS", "JOB_SPOOL_DIR",
-	"JOB_POSITION_CONTROL_BY_ADMIN", "DETECT_IDLE_JOB_AFTER",
+	"JOB_POSITION_CONTROL_BY_ADMIN",
 	"JOB_INCLUDE_POSTPROC",
 	"JOB_POSTPROC_TIMEOUT", "MAX_SCHED_STAGE", "ENABLE_USER_RESUME",
 	"MBD_REFRESH_TIME", "MBD_QUERY_CPUS",
@@ -122,6 +124,7 @@ lsb_params_init(struct lsb_params *p)
 	p->global_exit_rate = -1;
 	p->job_exit_rate_duration = 5;
 	p->eadmin_trigger_duration = 1;
+	p->detect_idle_job_after = 20;
 	fs_factors_default(&p->fs_factors);
 }
 

@@ -132,6 +132,8 @@ exc_spawn(const char *path, const struct strv *env, const char *subject,
 	_exit(127);
 }
 
+static void	exc_job_mail(int64_t);
+
 /* How many exits make a host exception there; -1 none. */
 static int
 host_threshold(const struct mhost *h)
@@ -211,4 +213,134 @@ exc_host_opened(struct mhost *h)
 {
 	h->exc_fired = false;
 	h->nexits = 0;
+}
+
+/*
+ * Job exceptions.  Without an eadmin they are mailed, all those found
+ * within EADMIN_TRIGGER_DURATION in one mail, as LSF's default eadmin
+ * does; LSF takes no other action on them.
+ */
+static struct strbuf	 job_mail = STRBUF_INIT;
+static int64_t		 job_mail_last;
+
+static const char *
+exc_name(int bit)
+{
+	switch (bit) {
+	case JOB_EXC_OVERRUN:
+		return "overrun";
+	case JOB_EXC_UNDERRUN:
+		return "underrun";
+	default:
+		return "idle";
+	}
+}
+
+static void
+job_exception(struct job *j, int bit, int64_t run_time, int64_t now)
+{
+	const struct queue_conf *qc = j->queue->conf;
+	const char *host = j->nexec > 0 ? j->exec[0]->name : "-";
+	struct strv env = STRV_INIT;
+	char id[64], *path;
+
+	j->exceptions |= bit;
+	if (j->idx > 0)
+		snprintf(id, sizeof(id), "%lld[%d]", (long long)j->jobid,
+		    (int)j->idx);
+	else
+		snprintf(id, sizeof(id), "%lld", (long long)j->jobid);
+	log_info("job %s: %s exception (queue %s, run time %lld s, CPU time "
+	    "%.1f s)", id, exc_name(bit), qc->name, (long long)run_time,
+	    j->cpu_time);
+	if ((path = eadmin_path()) == NULL) {
+		sb_addf(&job_mail, "Job <%s> of user <%s>, queue <%s>, host "
+		    "<%s>: %s (run time %lld seconds, CPU time %.1f "
+		    "seconds)\n", id, j->user, qc->name, host, exc_name(bit),
+		    (long long)run_time, j->cpu_time);
+		exc_job_mail(now);
+		return;
+	}
+	strv_push_nodup(&env, xasprintf("LSB_EXCEPTION=%s", exc_name(bit)));
+	strv_push_nodup(&env, xasprintf("LSB_EXCEPTION_JOBID=%s", id));
+	strv_push_nodup(&env, xasprintf("LSB_EXCEPTION_QUEUE=%s", qc->name));
+	strv_push_nodup(&env, xasprintf("LSB_EXCEPTION_USER=%s", j->user));
+	strv_push_nodup(&env, xasprintf("LSB_EXCEPTION_HOST=%s", host));
+	exc_spawn(path, &env, NULL, NULL);
+	strv_release(&env);
+	free(path);
+}
+
+/* The job exceptions found so far, in one mail, at most once every
+ * EADMIN_TRIGGER_DURATION. */
+static void
+exc_job_mail(int64_t now)
+{
+	int64_t every = (int64_t)mbd->conf.params.eadmin_trigger_duration * 60;
+
+	if (job_mail.len == 0 || now - job_mail_last < every)
+		return;
+	job_mail_last = now;
+	exc_spawn(NULL, NULL, "LSF job exceptions", &job_mail);
+	sb_reset(&job_mail);
+}
+
+static bool
+queue_watched(const struct queue_conf *qc)
+{
+	return qc->job_overrun >= 0 || qc->job_idle >= 0;
+}
+
+void
+exc_job_pass(int64_t now)
+{
+	int64_t idle_after = (int64_t)mbd->conf.params.detect_idle_job_after *
+	    60;
+	bool any = false;
+
+	/* sbatchd reports CPU time every SBD_SLEEP_TIME: not before two
+	 * of them has a job's figure any meaning. */
+	if (idle_after < 2 * (int64_t)mbd->conf.params.sbd_sleep_time)
+		idle_after = 2 * (int64_t)mbd->conf.params.sbd_sleep_time;
+
+	exc_job_mail(now);
+	for (int i = 0; i < mbd->nqueues && !any; i++)
+		any = queue_watched(mbd->queues[i]->conf);
+	if (!any)
+		return;
+	for (struct job *j = mbd->jobs_head; j; j = j->next) {
+		const struct queue_conf *qc = j->queue->conf;
+		int64_t run;
+
+		if (!JOB_STAT_STARTED(j->status) || j->start_time <= 0 ||
+		    !queue_watched(qc))
+			continue;
+		run = now - j->start_time;
+		if (qc->job_overrun >= 0 &&
+		    !(j->exceptions & JOB_EXC_OVERRUN) &&
+		    run > (int64_t)qc->job_overrun * 60)
+			job_exception(j, JOB_EXC_OVERRUN, run, now);
+		/* Idle: CPU time over run time, once it has run long enough
+		 * (DETECT_IDLE_JOB_AFTER) and only while it runs. */
+		if (qc->job_idle >= 0 && !(j->exceptions & JOB_EXC_IDLE) &&
+		    (j->status & JOB_STAT_RUN) && run > 0 &&
+		    run >= idle_after &&
+		    j->cpu_time / (double)run < qc->job_idle)
+			job_exception(j, JOB_EXC_IDLE, run, now);
+	}
+}
+
+void
+exc_job_ended(struct job *j, int status, int64_t end_time)
+{
+	const struct queue_conf *qc = j->queue->conf;
+	int64_t run;
+
+	/* LSF: an underrun is a job that exits (abnormally) too soon. */
+	if (qc->job_underrun < 0 || status != JOB_STAT_EXIT ||
+	    j->start_time <= 0)
+		return;
+	run = end_time - j->start_time;
+	if (run < (int64_t)qc->job_underrun * 60)
+		job_exception(j, JOB_EXC_UNDERRUN, run, end_time);
 }

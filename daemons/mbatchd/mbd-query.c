@@ -104,6 +104,7 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 		    (j->command ? xstrdup(j->command) : NULL);
 	ji->project = (char *)j->project;
 	ji->app = (char *)j->app;
+	ji->exceptions = j->exceptions;
 	ji->cwd = (char *)(j->x && j->x->cwd_req ? j->x->cwd_req : j->sub_cwd);
 	ji->sub_home = (char *)j->sub_home;
 	ji->out_file = j->out_file;

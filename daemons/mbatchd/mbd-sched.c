@@ -287,6 +287,7 @@ sched_finish_job(struct job *j, const struct job_status *st)
 	if (status == JOB_STAT_EXIT && st->exit_reason == 0 &&
 	    !j->kill_asked && h != NULL)
 		exc_job_exited(h, ev.end_time);
+	exc_job_ended(j, status, ev.end_time);
 	/* Its post-exec may have ended too while mbatchd was away. */
 	if (st->post_exec_status >= 0)
 		postexec_done(j, st);
@@ -344,6 +345,7 @@ sched_tick(void)
 	host_locks();
 	mig_pass(now);
 	deadline_pass(now);
+	exc_job_pass(now);
 	for (int i = 0; i < mbd->nqueues; i++) {
 		struct mqueue *q = mbd->queues[i];
 		bool was = q->pq.active;

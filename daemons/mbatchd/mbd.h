@@ -175,6 +175,7 @@ struct job {
 	int		 exit_status;
 	int		 exit_reason;
 	double		 cpu_time;
+	int		 exceptions;	/* JOB_EXC_* seen (in memory only) */
 	int64_t		 mem_kb;
 	int64_t		 max_mem_kb;
 	int64_t		 avg_mem_kb;
@@ -721,6 +722,11 @@ void	 admin_host_close(struct mhost *, const char *comment);
 void	 exc_job_exited(struct mhost *h, int64_t now);
 /* An administrator opened h: it may fire again. */
 void	 exc_host_opened(struct mhost *h);
+/* Each tick: JOB_OVERRUN and JOB_IDLE of running jobs, and the mail of
+ * the job exceptions found. */
+void	 exc_job_pass(int64_t now);
+/* A job ended (status EXIT or DONE): JOB_UNDERRUN. */
+void	 exc_job_ended(struct job *, int status, int64_t end_time);
 
 /* mbd-reconfig.c */
 /* Read the configuration again and apply it; -1 with the first problems

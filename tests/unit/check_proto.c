@@ -423,7 +423,7 @@ VISIT(job_info)
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VINT(user_priority);
 	VINT(run_count); VI64A(array_counts, JA_NCOUNTS);
 	VSTRV(asked_hosts); VSTR(login_shell); VSTR(pre_exec); VINT(susp_sub);
-	VSTR(susp_ext); VSTR(app);
+	VSTR(susp_ext); VSTR(app); VINT(exceptions);
 }
 
 VISIT(job_list)
