@@ -187,6 +187,8 @@ long_host(const struct host_info *h)
 	}
 	col_right(&sb, 76, h->dispatch_window ? h->dispatch_window : "-");
 	col_flush(&sb, stdout);
+	if (h->comment && *h->comment)
+		printf(" ADMIN ACTION COMMENT: \"%s\"\n", h->comment);
 
 	printf("\n CURRENT LOAD USED FOR SCHEDULING:\n");
 	load_header();

@@ -584,6 +584,17 @@ print_long(const struct job_info *j)
 		    tmp.buf, a.buf);
 		sb_release(&a);
 	}
+	if (j->exceptions) {
+		/* The job exceptions of its queue it has triggered. */
+		printf("\n EXCEPTION STATUS: ");
+		if (j->exceptions & JOB_EXC_OVERRUN)
+			printf(" overrun");
+		if (j->exceptions & JOB_EXC_UNDERRUN)
+			printf(" underrun");
+		if (j->exceptions & JOB_EXC_IDLE)
+			printf(" idle");
+		printf("\n");
+	}
 	if (JOB_STAT_PENDING(j->status)) {
 		printf("\n PENDING REASONS:\n");
 		print_reasons(j);

@@ -25,6 +25,7 @@
 #include "fairshare.h"
 #include "jobctl.h"
 #include "lsf.h"
+#include "requeue.h"
 #include "util.h"
 
 /* Collected diagnostics, each line "file:line: message". */
@@ -198,6 +199,10 @@ struct lsb_params {
 	int		 job_dep_last_sub;	/* 0: a name means all jobs */
 	unsigned	 preempt_for;		/* PREEMPT_FOR_* */
 	int		 max_job_preempt;	/* -1 = unlimited */
+	int		 global_exit_rate;	/* -1 = none */
+	int		 job_exit_rate_duration; /* 5 minutes */
+	int		 eadmin_trigger_duration; /* 1 minute */
+	int		 detect_idle_job_after;	/* 20 minutes */
 	char		*default_application;	/* NULL = none */
 	int		 default_application_line;
 	/* Fairshare: CPU_TIME_FACTOR, RUN_TIME_FACTOR, RUN_JOB_FACTOR,
@@ -276,8 +281,12 @@ struct queue_conf {
 	char		*post_exec;
 	char		*job_starter;
 	char		*requeue_exit_values;
+	struct requeue_values requeue;	/* requeue_exit_values parsed */
 	bool		 rerunnable;
 	int		 mig;		/* MIG minutes, -1 not set */
+	int		 job_overrun;	/* JOB_OVERRUN minutes, -1 none */
+	int		 job_underrun;	/* JOB_UNDERRUN minutes, -1 none */
+	float		 job_idle;	/* JOB_IDLE CPU/run time, < 0 none */
 	struct strv	 administrators;
 	char		*job_controls;	/* JOB_CONTROLS as written */
 	struct jobctl	 jobctl;	/* ... and parsed */
@@ -333,6 +342,7 @@ struct lsb_host_conf {
 	struct thresholds thr;
 	struct windows	 dispatch_window;
 	int		 mig;		/* -1 */
+	int		 exit_rate;	/* EXIT_RATE: jobs; -1 none */
 };
 #define MXJ_NCPUS	(-2)
 

@@ -40,6 +40,11 @@
 #define JOB_STAT_WAIT		0x200
 #define JOB_STAT_UNKWN		0x10000
 
+/* Job exceptions (lsb.queues JOB_OVERRUN, JOB_UNDERRUN, JOB_IDLE). */
+#define JOB_EXC_OVERRUN		0x01
+#define JOB_EXC_UNDERRUN	0x02
+#define JOB_EXC_IDLE		0x04
+
 #define JOB_STAT_PENDING(s)	((s) & (JOB_STAT_PEND | JOB_STAT_PSUSP))
 #define JOB_STAT_STARTED(s)	((s) & (JOB_STAT_RUN | JOB_STAT_SSUSP | \
 				    JOB_STAT_USUSP | JOB_STAT_UNKWN))
@@ -208,6 +213,7 @@ enum host_reason {
 	HR_RLIMIT_SLOT,			/* lsb.resources limit on hosts */
 	HR_RLIMIT_JOBS,
 	HR_RLIMIT_MEM,
+	HR_EXIT_EXCLUDED,		/* REQUEUE_EXIT_VALUES EXCLUDE(v) */
 	HR_NREASONS
 };
 const char	*pend_reason_text(int);
@@ -274,9 +280,5 @@ const char	*susp_reason_fmt(int reason, int sub, const char *ext,
 /* Signal names without "SIG", as bkill -s and JOB_SIGNAL use them. */
 int		 sig_from_name(const char *);	/* -1 if unknown */
 const char	*sig_name(int);			/* "KILL"; NULL if unknown */
-
-/* Does a REQUEUE_EXIT_VALUES list ("1 2 EXCLUDE(3)") hold this exit
- * code?  EXCLUDE(n) codes are requeued too. */
-bool		 exit_value_listed(const char *list, int code);
 
 #endif

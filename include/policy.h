@@ -216,6 +216,10 @@ struct pol_job {
 					 * their "+N" levels (higher is
 					 * preferred), or NULL */
 	int		 nasked;
+	/* Hosts it must not go to again (REQUEUE_EXIT_VALUES EXCLUDE):
+	 * nexcl host indices, or NULL. */
+	const int	*excl;
+	int		 nexcl;
 	/* Why it did not start, as of pass reason_pass. */
 	uint32_t	 reason_pass;
 	int		 pend_reason;	/* PEND_*; PEND_NO_HOST: see counts */

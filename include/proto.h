@@ -312,6 +312,7 @@ struct job_info {
 	char		*login_shell;	/* -L */
 	char		*pre_exec;	/* -E */
 	char		*app;		/* application profile, or NULL */
+	int		 exceptions;	/* JOB_EXC_* it has triggered */
 };
 enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	JA_PSUSP, JA_NCOUNTS };
@@ -336,7 +337,7 @@ enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	F(INT, user_priority) F(INT, run_count)				\
 	F(I64A, array_counts, JA_NCOUNTS) F(STRV, asked_hosts)		\
 	F(STR, login_shell) F(STR, pre_exec) F(INT, susp_sub)		\
-	F(STR, susp_ext) F(STR, app)
+	F(STR, susp_ext) F(STR, app) F(INT, exceptions)
 #define JIB_ENUM_(k, f, ...)	JIB_##f,
 enum { JOB_INFO_FIELDS(JIB_ENUM_) JIB_COUNT };
 #undef JIB_ENUM_
@@ -505,6 +506,7 @@ struct host_info {
 	int		 mig;
 	float		 rsv[NLOADIDX];	/* reserved by running jobs' rusage */
 	struct strv	 ext_thr;	/* thresholds_ext_to_strv */
+	char		*comment;	/* closed_Adm: the hclose comment */
 };
 
 /* bsub -K progress. */

@@ -215,6 +215,19 @@ dump_params(const struct lsb_params *p, FILE *fp)
 	fprintf(fp, "%sSUB_TRY_INTERVAL = %d\n", pre, p->sub_try_interval);
 	if (p->preempt_for)
 		fprintf(fp, "%sPREEMPT_FOR = 0x%x\n", pre, p->preempt_for);
+	/* Exceptions, when configured (most clusters have none). */
+	if (p->global_exit_rate >= 0)
+		fprintf(fp, "%sGLOBAL_EXIT_RATE = %d\n", pre,
+		    p->global_exit_rate);
+	if (p->job_exit_rate_duration != 5)
+		fprintf(fp, "%sJOB_EXIT_RATE_DURATION = %d\n", pre,
+		    p->job_exit_rate_duration);
+	if (p->eadmin_trigger_duration != 1)
+		fprintf(fp, "%sEADMIN_TRIGGER_DURATION = %d\n", pre,
+		    p->eadmin_trigger_duration);
+	if (p->detect_idle_job_after != 20)
+		fprintf(fp, "%sDETECT_IDLE_JOB_AFTER = %d\n", pre,
+		    p->detect_idle_job_after);
 	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, p->max_job_preempt);
 	fprintf(fp, "%sDEFAULT_APPLICATION = %s\n", pre,
 	    str(p->default_application));
@@ -288,6 +301,12 @@ dump_queue(const struct queue_conf *q, FILE *fp)
 	    str(q->requeue_exit_values));
 	fprintf(fp, "%sRERUNNABLE = %s\n", pre, q->rerunnable ? "yes" : "no");
 	fprintf(fp, "%sMIG = %d\n", pre, q->mig);
+	if (q->job_overrun >= 0)
+		fprintf(fp, "%sJOB_OVERRUN = %d\n", pre, q->job_overrun);
+	if (q->job_underrun >= 0)
+		fprintf(fp, "%sJOB_UNDERRUN = %d\n", pre, q->job_underrun);
+	if (q->job_idle >= 0)
+		fprintf(fp, "%sJOB_IDLE = %g\n", pre, (double)q->job_idle);
 	put_list(fp, pre, "ADMINISTRATORS", &q->administrators);
 	fprintf(fp, "%sJOB_CONTROLS = %s\n", pre, str(q->job_controls));
 	fprintf(fp, "%sTERMINATE_WHEN = %s\n", pre, str(q->terminate_when));
@@ -348,6 +367,8 @@ dump_bhosts(const struct lsf_config *cfg, FILE *fp)
 		fprintf(fp, "%sDISPATCH_WINDOW = %s\n", pre,
 		    str(h->dispatch_window.text));
 		fprintf(fp, "%sMIG = %d\n", pre, h->mig);
+		if (h->exit_rate >= 0)
+			fprintf(fp, "%sEXIT_RATE = %d\n", pre, h->exit_rate);
 		put_thresholds(fp, pre, &h->thr);
 		free(pre);
 	}

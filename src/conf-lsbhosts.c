@@ -20,6 +20,7 @@ read_host_row(struct lsf_config *cfg, const char *path,
 	const char *jlu = conf_cell(r, conf_table_col(t, "JL/U"));
 	const char *win = conf_cell(r, conf_table_col(t, "DISPATCH_WINDOW"));
 	const char *mig = conf_cell(r, conf_table_col(t, "MIG"));
+	const char *er = conf_cell(r, conf_table_col(t, "EXIT_RATE"));
 	struct lsb_host_conf *h;
 	const char *why;
 
@@ -43,6 +44,7 @@ read_host_row(struct lsf_config *cfg, const char *path,
 	h->mxj = -1;
 	h->jlu = -1;
 	h->mig = -1;
+	h->exit_rate = -1;
 	thresholds_init(&h->thr);
 
 	if (mxj != NULL) {
@@ -60,6 +62,10 @@ read_host_row(struct lsf_config *cfg, const char *path,
 	if (mig != NULL && conf_int(mig, 0, INT_MAX, &h->mig) < 0)
 		conf_diag_error(d, path, r->line,
 		    "host %s: MIG must be minutes or -, not \"%s\"", name, mig);
+	if (er != NULL && conf_int(er, 0, INT_MAX, &h->exit_rate) < 0)
+		conf_diag_error(d, path, r->line,
+		    "host %s: EXIT_RATE must be a number of jobs or -, not "
+		    "\"%s\"", name, er);
 	if (win != NULL && windows_parse(&h->dispatch_window, win, &why) < 0)
 		conf_diag_error(d, path, r->line,
 		    "host %s: bad DISPATCH_WINDOW \"%s\": %s", name, win, why);

@@ -50,6 +50,14 @@ static const struct int_param {
 	/* LSF: 0 < MAX_JOB_PREEMPT < INFINIT_INT. */
 	{ "MAX_JOB_PREEMPT",
 	    offsetof(struct lsb_params, max_job_preempt), 1, INT_MAXID },
+	{ "GLOBAL_EXIT_RATE",
+	    offsetof(struct lsb_params, global_exit_rate), 0, INT_MAXID },
+	{ "JOB_EXIT_RATE_DURATION",
+	    offsetof(struct lsb_params, job_exit_rate_duration), 1, 525600 },
+	{ "EADMIN_TRIGGER_DURATION",
+	    offsetof(struct lsb_params, eadmin_trigger_duration), 1, 525600 },
+	{ "DETECT_IDLE_JOB_AFTER",
+	    offsetof(struct lsb_params, detect_idle_job_after), 0, 525600 },
 };
 
 /* Parameters LSF knows that we keep in keys/vals only. */
@@ -67,10 +75,10 @@ static const char *const quiet_params[] = {
 	"ACCT_ARCHIVE_AGE", "ACCT_ARCHIVE_SIZE", "ACCT_ARCHIVE_TIME",
 	"MAX_INFO_DIRS", "SHARED_RESOURCE_UPDATE_FACTOR",
 	"CONDENSE_PENDING_REASONS", "MAX_PEND_SLOTS", "JOB_SPOOL_DIR",
-	"JOB_POSITION_CONTROL_BY_ADMIN", "DETECT_IDLE_JOB_AFTER",
-	"EADMIN_TRIGGER_DURATION", "JOB_INCLUDE_POSTPROC",
+	"JOB_POSITION_CONTROL_BY_ADMIN",
+	"JOB_INCLUDE_POSTPROC",
 	"JOB_POSTPROC_TIMEOUT", "MAX_SCHED_STAGE", "ENABLE_USER_RESUME",
-	"MBD_REFRESH_TIME", "MBD_QUERY_CPUS", "JOB_EXIT_RATE_DURATION",
+	"MBD_REFRESH_TIME", "MBD_QUERY_CPUS",
 	"LSB_MAX_PROBE_SBD", "NO_PREEMPT_RUN_TIME", "NO_PREEMPT_FINISH_TIME",
 	"MAX_TOTAL_TIME_PREEMPT", "PREEMPT_JOBTYPE",
 	"ORPHAN_JOB_TERM_GRACE_PERIOD", "MAX_JOB_MSG_NUM", "JOB_ATTA_DIR",
@@ -81,7 +89,7 @@ static const char *const quiet_params[] = {
 	"SECURE_JOB_INFO_LEVEL", "JOB_RUNLIMIT_RATIO", "JOB_SWITCH2_EVENT",
 	"PEND_REASON_UPDATE_INTERVAL", "SYSTEM_MAPPING_ACCOUNT",
 	"DISABLE_UACCT_MAP", "NEWJOB_REFRESH", "EXIT_RATE_TYPE",
-	"GLOBAL_EXIT_RATE", "REMOVE_HUNG_JOBS_FOR", "ALLOW_EVENT_TYPE",
+	"REMOVE_HUNG_JOBS_FOR", "ALLOW_EVENT_TYPE",
 	"RELAX_JOB_DISPATCH_ORDER", "ESTIMATED_RUNTIME", "SLA_TIMER",
 	"JOB_ARRAY_EVENTS_COMBINE", "EGROUP_UPDATE_INTERVAL",
 	"MC_PENDING_REASON_UPDATE_INTERVAL", "ELIGIBLE_PEND_TIME_LIMIT",
@@ -113,6 +121,10 @@ lsb_params_init(struct lsb_params *p)
 	p->sub_try_interval = 60;
 	p->max_preexec_retry = 5;
 	p->max_job_preempt = -1;
+	p->global_exit_rate = -1;
+	p->job_exit_rate_duration = 5;
+	p->eadmin_trigger_duration = 1;
+	p->detect_idle_job_after = 20;
 	fs_factors_default(&p->fs_factors);
 }
 

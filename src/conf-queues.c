@@ -23,8 +23,8 @@ static const char *const quiet_keys[] = {
 	"CHUNK_JOB_SIZE", "IGNORE_DEADLINE", "IMPT_JOBBKLG", "IMPT_SLOTBKLG",
 	"IMPT_TASKBKLG", "RESOURCE_RESERVE", "MAX_PREEXEC_RETRY",
 	"LOCAL_MAX_PREEXEC_RETRY", "REMOTE_MAX_PREEXEC_RETRY",
-	"MAX_RSCHED_TIME", "MAX_JOB_REQUEUE", "JOB_IDLE", "JOB_OVERRUN",
-	"JOB_UNDERRUN", "JOB_WARNING_ACTION", "JOB_ACTION_WARNING_TIME",
+	"MAX_RSCHED_TIME", "MAX_JOB_REQUEUE",
+	"JOB_WARNING_ACTION", "JOB_ACTION_WARNING_TIME",
 	"JOB_SIZE_LIST", "PRE_POST_EXEC_USER", "HOST_PRE_EXEC",
 	"HOST_POST_EXEC", "DISPATCH_ORDER", "DISPATCH_BY_QUEUE",
 	"ELIGIBLE_PEND_TIME_LIMIT", "PEND_TIME_LIMIT", "RUN_TIME_DECAY",
@@ -58,6 +58,9 @@ queue_conf_init(struct queue_conf *q)
 	q->proclimit_min = -1;
 	q->job_accept_interval = -1;
 	q->mig = -1;
+	q->job_overrun = -1;
+	q->job_underrun = -1;
+	q->job_idle = -1;
 	q->max_job_preempt = -1;
 	fs_factors_default(&q->fs_factors);
 	strv_init(&q->fairshare_queues);
@@ -401,6 +404,15 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 	} else if (strcasecmp(k, "MAX_JOB_PREEMPT") == 0) {
 		if (conf_int(v, 1, 2147483646L, &q->max_job_preempt) < 0)
 			why = "must be an integer from 1 to 2147483646";
+	} else if (strcasecmp(k, "JOB_OVERRUN") == 0) {
+		if (conf_int(v, 0, 35791394, &q->job_overrun) < 0)
+			why = "must be minutes >= 0";
+	} else if (strcasecmp(k, "JOB_UNDERRUN") == 0) {
+		if (conf_int(v, 0, 35791394, &q->job_underrun) < 0)
+			why = "must be minutes >= 0";
+	} else if (strcasecmp(k, "JOB_IDLE") == 0) {
+		if (conf_float(v, 0, 1, &q->job_idle) < 0)
+			why = "must be a number from 0.0 to 1.0";
 	} else if (strcasecmp(k, "MIG") == 0) {
 		if (conf_int(v, 0, INT_MAX, &q->mig) < 0)
 			why = "must be minutes >= 0";
@@ -412,6 +424,7 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 		set_str(&q->job_starter, v);
 	} else if (strcasecmp(k, "REQUEUE_EXIT_VALUES") == 0) {
 		set_str(&q->requeue_exit_values, v);
+		(void)requeue_values_parse(v, &q->requeue, &why);
 	} else if (strcasecmp(k, "JOB_CONTROLS") == 0) {
 		job_controls(q, path, e->line, v, d);
 	} else if (strcasecmp(k, "TERMINATE_WHEN") == 0) {

@@ -208,6 +208,8 @@ static const char *const host_texts[HR_NREASONS] = {
 	    "host group has been reached",
 	[HR_RLIMIT_MEM] = "Resource (mem) limit defined on host(s) and/or "
 	    "host group has been reached",
+	[HR_EXIT_EXCLUDED] = "Job exited on this host with an EXCLUDE "
+	    "requeue exit value",
 };
 
 static const char *const susp_texts[SUSP_NREASONS] = {
@@ -342,28 +344,4 @@ sig_name(int sig)
 		if (sig_names[i].sig == sig)
 			return sig_names[i].name;
 	return NULL;
-}
-
-bool
-exit_value_listed(const char *list, int code)
-{
-	const char *p = list;
-
-	if (list == NULL)
-		return false;
-	/* Every number counts, inside EXCLUDE(...) or not. */
-	while (*p) {
-		char *end;
-		long v;
-
-		if (*p < '0' || *p > '9') {
-			p++;
-			continue;
-		}
-		v = strtol(p, &end, 10);
-		if (v == code)
-			return true;
-		p = end;
-	}
-	return false;
 }

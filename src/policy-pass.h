@@ -17,6 +17,7 @@ struct shape {
 	struct pol_rlim	*const *rlims;	/* matter only by host: */
 	bool		 rl_hosts;
 	const int	*asked;
+	const int	*excl;
 	int		 num_procs;
 	bool		 exclusive;
 	bool		 no_preempt;	/* preemption failed for it too */
@@ -76,6 +77,7 @@ void	 pass_sort_hosts(struct pol_cluster *, int *idx, int n,
 /* Do the queue's eligible hosts (elig) stand in the order rr sorts by? */
 bool	 pass_presorted(const struct pass *, const struct resreq *);
 bool	 pass_asked_has(const struct pol_job *, int host);
+bool	 pass_excluded(const struct pol_job *, int host);
 void	 pass_prefer_asked(const struct pol_job *, int *cand, int ncand);
 int	*pass_rusage_keys(const struct resreq *);
 bool	 pass_rusage_fits(const struct resreq *, const int *keys,

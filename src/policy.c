@@ -815,7 +815,8 @@ shape_find(struct pass *p, const struct pol_job *j)
 		 * identical jobs that cannot start costs one walk of the
 		 * hosts per pass, not one per job.
 		 */
-		if (s->asked == j->asked && s->num_procs == j->num_procs &&
+		if (s->asked == j->asked && s->excl == j->excl &&
+		    s->num_procs == j->num_procs &&
 		    s->exclusive == j->exclusive &&
 		    (s->rlims == j->rlims || (!s->rl_hosts && !j->rl_hosts)) &&
 		    (s->user == j->user ||
@@ -837,6 +838,7 @@ shape_add(struct pass *p, const struct pol_job *j)
 	s->rl_hosts = j->rl_hosts;
 	s->limits = pass_has_host_limits(p, j);
 	s->asked = j->asked;
+	s->excl = j->excl;
 	s->num_procs = j->num_procs;
 	s->exclusive = j->exclusive;
 	s->no_preempt = false;
@@ -852,6 +854,15 @@ pass_asked_has(const struct pol_job *j, int host)
 {
 	for (int i = 0; i < j->nasked; i++)
 		if (j->asked[i] == host)
+			return true;
+	return false;
+}
+
+bool
+pass_excluded(const struct pol_job *j, int host)
+{
+	for (int i = 0; i < j->nexcl; i++)
+		if (j->excl[i] == host)
 			return true;
 	return false;
 }
@@ -1093,6 +1104,8 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 		/* A host the job did not ask for says so first. */
 		if (j->asked && !pass_asked_has(j, i))
 			r = HR_NOT_REQUESTED;
+		if (r == 0 && j->excl && pass_excluded(j, i))
+			r = HR_EXIT_EXCLUDED;
 		if (r == 0 && j->rr && !resreq_select(j->rr, &h->rr))
 			r = HR_RESREQ;
 		if (r == 0 && j->exclusive && (h->used_slots > 0 || h->taken > 0))
@@ -1209,7 +1222,8 @@ pass_place_general(struct pass *p, struct pol_job *j, struct pol_decision *d)
 bool
 pass_is_plain(const struct pass *p, const struct pol_job *j)
 {
-	return j->rr == NULL && j->asked == NULL && !j->exclusive &&
+	return j->rr == NULL && j->asked == NULL && j->excl == NULL &&
+	    !j->exclusive &&
 	    j->num_procs <= 1 && !(p->q->rr && p->q->rr->nrusage > 0) &&
 	    !pass_has_host_limits(p, j);
 }

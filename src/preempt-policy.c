@@ -698,6 +698,8 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 			continue;
 		if (r == 0 && j->asked && !pass_asked_has(j, i))
 			r = HR_NOT_REQUESTED;
+		if (r == 0 && j->excl && pass_excluded(j, i))
+			r = HR_EXIT_EXCLUDED;
 		if (r == 0 && j->rr && !resreq_select(j->rr, &h->rr))
 			r = HR_RESREQ;
 		if (r == 0) {

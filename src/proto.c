@@ -281,7 +281,7 @@ PROTO_IMPL(queue_list, QUEUE_LIST_FIELDS)
 	F(FLTA, load, NLOADIDX) F(FLTA, sched, NLOADIDX)		\
 	F(FLTA, stop, NLOADIDX) F(U32, sched_set) F(U32, stop_set)	\
 	F(U32, busy_mask) F(INT, mig) F(FLTA, rsv, NLOADIDX)	\
-	F(STRV, ext_thr)
+	F(STRV, ext_thr) F(STR, comment)
 PROTO_IMPL(host_info, HOST_INFO_FIELDS)
 #define HOST_LIST_FIELDS(F)						\
 	F(LIST, v, n, host_info, PROTO_MIN(HOST_INFO_FIELDS))

@@ -11,6 +11,7 @@
  * These states are the administrator's, not the configuration's: a
  * reconfig keeps them.
  */
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -84,12 +85,32 @@ log_ctrl(const char *type, int op, const char *name, int uid,
 }
 
 static void
-host_ctrl_apply(struct mhost *h, int op)
+host_ctrl_apply(struct mhost *h, int op, const char *comment)
 {
 	h->closed_adm = op == HCTRL_CLOSE;
+	/* bhosts -l shows the comment of the close. */
+	free(h->adm_comment);
+	h->adm_comment = op == HCTRL_CLOSE && comment && *comment ?
+	    xstrdup(comment) : NULL;
 	host_refresh(h);
-	if (op == HCTRL_OPEN)
+	if (op == HCTRL_OPEN) {
+		exc_host_opened(h);
 		mbd_sched_dirty();
+	}
+}
+
+/* badmin hclose as the primary administrator, with a comment: what
+ * LSF's default eadmin does to a host with too many exited jobs. */
+void
+admin_host_close(struct mhost *h, const char *comment)
+{
+	const char *user = mbd->admins.n > 0 ? mbd->admins.v[0] : "root";
+	struct passwd *pw = getpwnam(user);
+	int uid = pw ? (int)pw->pw_uid : 0;
+
+	log_ctrl("HOST_CTRL", HCTRL_CLOSE, h->name, uid, user, comment);
+	host_ctrl_apply(h, HCTRL_CLOSE, comment);
+	log_info("host %s closed by %s: %s", h->name, user, comment);
 }
 
 static void
@@ -215,7 +236,7 @@ host_ctrl(const struct admin_req *rq, int uid, const char *user,
 			}
 			log_ctrl("HOST_CTRL", op, h->name, uid, user,
 			    rq->comment);
-			host_ctrl_apply(h, op);
+			host_ctrl_apply(h, op, rq->comment);
 			log_info("host %s %s by %s", h->name, op == HCTRL_OPEN ?
 			    "opened" : "closed", user);
 			result_add(rs, h->name, LSBE_NO_ERROR, NULL);
@@ -431,7 +452,7 @@ admin_replay_ctrl(struct ev_reader *r)
 
 		/* 3 and 4 (sbatchd restart, shutdown) change nothing here. */
 		if (h && (ev.op == HCTRL_OPEN || ev.op == HCTRL_CLOSE))
-			host_ctrl_apply(h, ev.op);
+			host_ctrl_apply(h, ev.op, ev.comment);
 		else if (h == NULL)
 			log_debug("lsb.events: HOST_CTRL for unknown host %s "
 			    "skipped", ev.name);

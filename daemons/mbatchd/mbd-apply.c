@@ -31,6 +31,7 @@ job_start_apply(struct job *j, struct mhost **hosts, int n,
 	j->nexec = n;
 	preempt_set_exec(j);
 	j->preempt_kill = false;
+	j->exceptions = 0;	/* a new run: its own exceptions */
 	j->preempt_resuming = false;
 	if (j->run_count == 0 && JOB_IS_ELEMENT(j))
 		j->arr->nstarted++;

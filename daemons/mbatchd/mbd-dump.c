@@ -146,8 +146,9 @@ static void
 dump_host(struct strbuf *sb, const struct mhost *h)
 {
 	sb_addf(sb, "host %s closed_adm=%d removed=%d run=%d ssusp=%d "
-	    "ususp=%d used_slots=%d\n", h->name, h->closed_adm, h->removed,
-	    h->nrun, h->nssusp, h->nususp, h->ph.used_slots);
+	    "ususp=%d used_slots=%d comment=%s\n", h->name, h->closed_adm,
+	    h->removed, h->nrun, h->nssusp, h->nususp, h->ph.used_slots,
+	    h->adm_comment ? h->adm_comment : "-");
 }
 
 /* A share tree's nodes: the history the log made, what started jobs

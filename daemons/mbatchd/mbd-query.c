@@ -106,6 +106,7 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 		    (j->command ? xstrdup(j->command) : NULL);
 	ji->project = (char *)j->project;
 	ji->app = (char *)j->app;
+	ji->exceptions = j->exceptions;
 	ji->cwd = (char *)(j->x && j->x->cwd_req ? j->x->cwd_req : j->sub_cwd);
 	ji->sub_home = (char *)j->sub_home;
 	ji->out_file = j->out_file;
@@ -745,6 +746,7 @@ fill_host(struct mhost *h, struct host_info *hi)
 		}
 	}
 	hi->mig = b ? b->mig : -1;
+	hi->comment = h->closed_adm ? h->adm_comment : NULL;
 }
 
 /* A host removed by reconfig shows (closed) only while jobs hold it. */

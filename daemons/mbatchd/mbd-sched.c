@@ -196,35 +196,41 @@ sched_run(void)
 }
 
 /* Does the queue's REQUEUE_EXIT_VALUES list this exit code?  A job
- * ended by a signal, or by a kill, is not requeued. */
+ * ended by a signal, or by a kill, is not requeued.  *exclude: by
+ * EXCLUDE(v). */
 static bool
-requeue_exit_value(const struct job *j, const struct job_status *st)
+requeue_exit_value(const struct job *j, const struct job_status *st,
+    bool *exclude)
 {
-	const char *list = j->queue->conf->requeue_exit_values;
-	struct strv words = STRV_INIT;
-	bool hit = false;
+	const struct queue_conf *qc = j->queue->conf;
 	int code;
 
-	if (list == NULL || st->exit_status < 0 ||
+	*exclude = false;
+	if (qc->requeue_exit_values == NULL || st->exit_status < 0 ||
 	    !WIFEXITED(st->exit_status) || st->exit_reason != 0)
 		return false;
 	code = WEXITSTATUS(st->exit_status);
 	if (code == 0)
 		return false;
-	strv_split_ws(&words, list);
-	for (size_t i = 0; i < words.n && !hit; i++) {
-		long v;
+	return requeue_values_has(&qc->requeue, code, exclude);
+}
 
-		/* EXCLUDE(n) still requeues; host exclusion is not kept. */
-		const char *w = words.v[i];
-
-		if (strncasecmp(w, "EXCLUDE(", 8) == 0)
-			w += 8;
-		if (sscanf(w, "%ld", &v) == 1 && v == code)
-			hit = true;
-	}
-	strv_release(&words);
-	return hit;
+/* Never again on host h: LSF keeps this until mbatchd restarts, and
+ * not for parallel jobs. */
+static void
+exclude_host(struct job *j, const struct mhost *h)
+{
+	if (j->pj.num_procs > 1 || h == NULL)
+		return;
+	for (int i = 0; i < j->pj.nexcl; i++)
+		if (j->excl_hosts[i] == h->index)
+			return;
+	j->excl_hosts = xrealloc(j->excl_hosts,
+	    sizeof(int) * ((size_t)j->pj.nexcl + 1));
+	j->excl_hosts[j->pj.nexcl++] = h->index;
+	j->pj.excl = j->excl_hosts;
+	log_info("job %lld[%d]: not to run on %s again (EXCLUDE exit value)",
+	    (long long)j->jobid, (int)j->idx, h->name);
 }
 
 void
@@ -233,6 +239,7 @@ sched_finish_job(struct job *j, const struct job_status *st)
 	struct wbuf w;
 	struct mhost *h = j->exec[0];
 	struct ev_job_status ev;
+	bool exclude = false;
 	int status;
 
 	if (st->pre_exec_failed && !JOB_STAT_FINISHED(j->status)) {
@@ -246,10 +253,13 @@ sched_finish_job(struct job *j, const struct job_status *st)
 		goto ack;
 	}
 	if (j->end_action & (SIG_F_REQUEUE | SIG_F_MIG) ||
-	    requeue_exit_value(j, st)) {
+	    requeue_exit_value(j, st, &exclude)) {
 		/* brequeue, bmig, REQUEUE_EXIT_VALUES: back to the queue. */
 		bool mig = j->end_action & SIG_F_MIG;
 		bool hold = j->end_action & SIG_F_HOLD;
+
+		if (exclude && !(j->end_action & (SIG_F_REQUEUE | SIG_F_MIG)))
+			exclude_host(j, h);
 
 		/* The status record's apply keeps LSB_RESTART for bmig. */
 		job_requeue(j, hold, mig ? PEND_MIGRATING : PEND_REQUEUED);
@@ -272,6 +282,12 @@ sched_finish_job(struct job *j, const struct job_status *st)
 		ev.avg_mem_kb = st->avg_mem_kb;
 	job_status_record(j, &ev);
 	client_job_event(j, JE_FINISHED);
+	/* An exit of its own, not one LSF or a user caused (LSF's
+	 * EXIT_RATE_TYPE JOBEXIT_NONLSF, its default). */
+	if (status == JOB_STAT_EXIT && st->exit_reason == 0 &&
+	    !j->kill_asked && h != NULL)
+		exc_job_exited(h, ev.end_time);
+	exc_job_ended(j, status, ev.end_time);
 	/* Its post-exec may have ended too while mbatchd was away. */
 	if (st->post_exec_status >= 0)
 		postexec_done(j, st);
@@ -329,6 +345,7 @@ sched_tick(void)
 	host_locks();
 	mig_pass(now);
 	deadline_pass(now);
+	exc_job_pass(now);
 	for (int i = 0; i < mbd->nqueues; i++) {
 		struct mqueue *q = mbd->queues[i];
 		bool was = q->pq.active;

@@ -36,6 +36,7 @@
  *	mbd-apps.c	application profiles: a job's, its MAX_JOB_PREEMPT; bapp
  *	mbd-fsadjust.c	the fairshare adjustment plug-in (LSF_LIBDIR)
  *	mbd-fsquery.c	the share trees as bqueues -l and bhpart show them
+ *	mbd-exception.c	host and job exceptions: eadmin, or LSF's default
  *
  * Every request is handled in one turn of the event loop; records go to
  * the log buffer, replies to the outbox.  At the end of the turn (a low-
@@ -175,6 +176,7 @@ struct job {
 	int		 exit_status;
 	int		 exit_reason;
 	double		 cpu_time;
+	int		 exceptions;	/* JOB_EXC_* seen (in memory only) */
 	int64_t		 mem_kb;
 	int64_t		 max_mem_kb;
 	int64_t		 avg_mem_kb;
@@ -194,6 +196,8 @@ struct job {
 	bool		 preempt_resuming; /* its RESUME is on the way */
 	int		 npreempt;	/* times preempted (MAX_JOB_PREEMPT) */
 	int		*exec_idx;	/* pj.exec: host index of each slot */
+	int		*excl_hosts;	/* pj.excl: EXCLUDE(v) exits, kept in
+					 * memory only (not logged) */
 	struct pol_list	*in_list;	/* its queue's running or preempted */
 	bool		 no_susp;	/* brun -f: never suspended by LSF */
 	bool		 restart;	/* next run gets LSB_RESTART=Y */
@@ -258,6 +262,7 @@ struct mhost {
 	bool		 lim_up;
 	bool		 lim_locked;	/* lsadmin limlock, LIM run window */
 	bool		 closed_adm;
+	char		*adm_comment;	/* badmin hclose -C, NULL none */
 	bool		 window_closed;	/* lsb.hosts DISPATCH_WINDOW */
 	bool		 removed;	/* gone from lsf.cluster (reconfig) */
 	float		 load[NLOADIDX];
@@ -268,6 +273,12 @@ struct mhost {
 	int		 nrun;		/* slots by job state */
 	int		 nssusp;
 	int		 nususp;
+	/* Host exception (mbd-exception.c), in memory only: the times of
+	 * the last jobs that exited there, and whether it fired. */
+	int64_t		*exits;
+	int		 nexits;
+	int		 exits_cap;
+	bool		 exc_fired;
 };
 
 /*
@@ -716,6 +727,20 @@ void	 admin_restart_flush(void);
 struct mqueue *queue_lost_found(void);
 bool	 queue_is_lost_found(const struct mqueue *);
 void	 queue_become_lost_found(struct mqueue *);
+/* badmin hclose by the primary administrator, with a comment. */
+void	 admin_host_close(struct mhost *, const char *comment);
+
+/* mbd-exception.c */
+/* A job exited on its own on h (not killed): count it against the
+ * host's EXIT_RATE, which may fire a host exception. */
+void	 exc_job_exited(struct mhost *h, int64_t now);
+/* An administrator opened h: it may fire again. */
+void	 exc_host_opened(struct mhost *h);
+/* Each tick: JOB_OVERRUN and JOB_IDLE of running jobs, and the mail of
+ * the job exceptions found. */
+void	 exc_job_pass(int64_t now);
+/* A job ended (status EXIT or DONE): JOB_UNDERRUN. */
+void	 exc_job_ended(struct job *, int status, int64_t end_time);
 
 /* mbd-reconfig.c */
 /* Read the configuration again and apply it; -1 with the first problems

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "requeue.h"
 #include "sbd.h"
 
 /* How long the supervisor waits for the mail program. */

@@ -188,7 +188,7 @@ requeued() {
 	    grep -q "^job $p3\\[0\\] status=0x1 .* run_count=1 .* note=20 "
 }
 check "the forced job is back in its queue" wait_for requeued
-badmin hclose hostc >/dev/null
+badmin hclose -C "closed for the replay" hostc >/dev/null
 # HOST_CTRL for an sbatchd restart: the jobs on hostb go on.
 badmin hrestart -f hostb >/dev/null 2>&1
 check "hostb's sbatchd comes back" wait_for all_hosts_ok

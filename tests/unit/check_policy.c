@@ -811,6 +811,31 @@ START_TEST(test_asked_hosts)
 }
 END_TEST
 
+/* REQUEUE_EXIT_VALUES EXCLUDE: a job never goes back to a host it was
+ * excluded from, even the best one; excluded everywhere, it pends with
+ * that reason on each host. */
+START_TEST(test_excluded_hosts)
+{
+	static const int ex0[] = { 0 };
+	static const int ex_all[] = { 0, 1, 2 };
+	struct pol_job *j0, *j1;
+
+	fx_init(3, 1);
+	for (int i = 0; i < 3; i++)
+		F.h[i].max_slots = 1;
+	j0 = job(0);
+	j0->excl = ex0;
+	j0->nexcl = 1;
+	j1 = job(0);
+	j1->excl = ex_all;
+	j1->nexcl = 3;
+	ck_assert_int_eq(run(), 1);
+	ck_assert_int_eq(host_of(j0), 1);	/* host00 is the best */
+	ck_assert_ptr_null(decided(j1));
+	assert_reason(j1, PEND_NO_HOST, HR_EXIT_EXCLUDED, 3, -1);
+}
+END_TEST
+
 /* -m "host02+2 host00 host01+1": the highest level with room first,
  * whatever the order of the hosts by load. */
 START_TEST(test_asked_pref)
@@ -2711,6 +2736,7 @@ policy_suite(void)
 	tcase_add_test(tc, test_unusable);
 	tcase_add_test(tc, test_queue_hosts);
 	tcase_add_test(tc, test_asked_hosts);
+	tcase_add_test(tc, test_excluded_hosts);
 	tcase_add_test(tc, test_asked_pref);
 	tcase_add_test(tc, test_select);
 	tcase_add_test(tc, test_order);

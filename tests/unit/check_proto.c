@@ -423,7 +423,7 @@ VISIT(job_info)
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VINT(user_priority);
 	VINT(run_count); VI64A(array_counts, JA_NCOUNTS);
 	VSTRV(asked_hosts); VSTR(login_shell); VSTR(pre_exec); VINT(susp_sub);
-	VSTR(susp_ext); VSTR(app);
+	VSTR(susp_ext); VSTR(app); VINT(exceptions);
 }
 
 VISIT(job_list)
@@ -464,6 +464,7 @@ VISIT(host_info)
 	VSTR(dispatch_window); VFLTA(load, NLOADIDX); VFLTA(sched, NLOADIDX);
 	VFLTA(stop, NLOADIDX); VU32(sched_set); VU32(stop_set);
 	VU32(busy_mask); VINT(mig); VFLTA(rsv, NLOADIDX); VSTRV(ext_thr);
+	VSTR(comment);
 }
 
 VISIT(job_event)
@@ -1404,7 +1405,7 @@ START_TEST(test_count_bounds)
 		{ "fs_list", 20, 0 },
 		{ "fs_info", 57, 7 },		/* rows */
 		{ "fs_query", 4, 5 },		/* names: a strv */
-		{ "host_list", 60 + 16 * NLOADIDX, 0 },
+		{ "host_list", 68 + 16 * NLOADIDX, 0 },
 	};
 	enum { LEFT = 64 * 12 * 5 };
 
