@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	10
+#define PROTO_VERSION	11
 
 enum msg_type {
 	/* 1-99: any peer */
