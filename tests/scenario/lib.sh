@@ -127,14 +127,40 @@ mbd_restart() {
 	    fail "mbatchd did not come back"
 }
 
+# serverdir_init: LSF_SERVERDIR ($T_DIR/serverdir) with the daemons, for
+# tests that add programs there (an ELIM, eadmin, methods); once.
+serverdir_init() {
+	local f
+	[ -n "$T_DIR" ] || return 1
+	[ -d "$T_DIR/serverdir" ] && return 0
+	mkdir -p "$T_DIR/serverdir"
+	for f in "$SBIN"/*; do ln -s "$f" "$T_DIR/serverdir/"; done
+	echo "LSF_SERVERDIR=$T_DIR/serverdir" >>"$LSF_CONF/lsf.conf"
+}
+
 # elim_install: LSF_SERVERDIR with the daemons and the test ELIM.
 elim_install() {
-	local f
-	mkdir -p "$T_DIR/serverdir" "$T_DIR/elim"
-	for f in "$SBIN"/*; do ln -s "$f" "$T_DIR/serverdir/"; done
+	serverdir_init || return 1
+	mkdir -p "$T_DIR/elim"
 	cp "$TOP/tests/scenario/elim-file.sh" "$T_DIR/serverdir/elim.test"
 	chmod 755 "$T_DIR/serverdir/elim.test"
-	echo "LSF_SERVERDIR=$T_DIR/serverdir" >>"$LSF_CONF/lsf.conf"
+}
+
+# mail_capture: LSB_MAILPROG keeps each mail as $MAILDIR/<time>.<pid>.msg,
+# under that name only once whole.
+mail_capture() {
+	[ -n "$T_DIR" ] || return 1
+	MAILDIR="$T_DIR/mail"
+	mkdir -p "$MAILDIR"
+	chmod 1777 "$MAILDIR"
+	cat >"$T_DIR/mailprog" <<EOF
+#!/bin/sh
+n=\$(date +%s%N).\$\$
+cat >"$MAILDIR/.\$n"
+mv "$MAILDIR/.\$n" "$MAILDIR/\$n.msg"
+EOF
+	chmod 755 "$T_DIR/mailprog"
+	echo "LSB_MAILPROG=$T_DIR/mailprog" >>"$LSF_CONF/lsf.conf"
 }
 
 # set_load HOST "name value ...": replaced at once (rename), so the ELIM

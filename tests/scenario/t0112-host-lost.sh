@@ -10,16 +10,7 @@
 cluster_init 3
 sed -i 's/^End Parameters/MAX_SBD_FAIL = 4\nEnd Parameters/' \
     "$LSB_CONF/lsb.params"
-MAILDIR="$T_DIR/mail"
-mkdir -p "$MAILDIR"
-chmod 1777 "$MAILDIR"
-cat >"$T_DIR/mailprog" <<EOF
-#!/bin/sh
-cat >"$MAILDIR/.\$\$"
-mv "$MAILDIR/.\$\$" "$MAILDIR/\$(date +%s%N).\$\$"
-EOF
-chmod 755 "$T_DIR/mailprog"
-echo "LSB_MAILPROG=$T_DIR/mailprog" >>"$LSF_CONF/lsf.conf"
+mail_capture
 cluster_start
 cd "$T_DIR/jobs"
 

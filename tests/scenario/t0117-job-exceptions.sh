@@ -8,19 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
-MAILDIR="$T_DIR/mail"
-mkdir -p "$MAILDIR" "$T_DIR/serverdir"
-cat >"$T_DIR/mailprog" <<EOF
-#!/bin/sh
-cat >"$MAILDIR/.\$\$.msg"
-mv "$MAILDIR/.\$\$.msg" "$MAILDIR/\$\$.msg"
-EOF
-chmod 755 "$T_DIR/mailprog"
-for f in "$SBIN"/*; do ln -s "$f" "$T_DIR/serverdir/"; done
-cat >>"$LSF_CONF/lsf.conf" <<EOF
-LSB_MAILPROG=$T_DIR/mailprog
-LSF_SERVERDIR=$T_DIR/serverdir
-EOF
+mail_capture
+serverdir_init
 sed -i 's/^End Parameters/DETECT_IDLE_JOB_AFTER = 0\nEnd Parameters/' \
     "$LSB_CONF/lsb.params"
 queues "normal 30" \
