@@ -104,6 +104,10 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 		    (j->command ? xstrdup(j->command) : NULL);
 	ji->project = (char *)j->project;
 	ji->app = (char *)j->app;
+	if (want & JI(chkpnt_dir))
+		ji->chkpnt_dir = job_chkpnt_path(j);
+	ji->chkpnt_period = job_chkpnt_period(j);
+	ji->chkpnt_method = j->x ? j->x->chkpnt_method : NULL;
 	ji->cwd = (char *)(j->x && j->x->cwd_req ? j->x->cwd_req : j->sub_cwd);
 	ji->sub_home = (char *)j->sub_home;
 	ji->out_file = j->out_file;
@@ -175,6 +179,7 @@ info_release(struct job_info *ji)
 	strv_release(&ji->exec_hosts);
 	free(ji->job_name);
 	free(ji->command);
+	free(ji->chkpnt_dir);
 	free(ji->effective_res_req);
 	strv_release(&ji->pids);
 	free(ji->host_reasons);
