@@ -13,8 +13,9 @@ static const struct jobctl_entry bchkpnt_entry = {
 	.opts = "Jmqukpf",
 	.name_bad_option = true,
 	.args = JOBCTL_JOBS,
-	.usage = "bchkpnt [-h] [-V] [-f] [-k] [-p minutes | -p 0] [-J job_name] "
-	    "[-m host | -m host_group] [-q queue] [-u user | -u all] "
+	.usage = "bchkpnt [-h] [-V] [-f] [-k] [-p minutes | -p 0] "
+	    "[-J job_name] [-m host | -m host_group] [-q queue] "
+	    "[-u user | -u all] "
 	    "[jobId | \"jobId[index]\" | 0 ...]",
 	.says = JOBCTL_SAY_DONE,
 	.done = "is being checkpointed",

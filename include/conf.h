@@ -278,7 +278,7 @@ struct queue_conf {
 	bool		 rerunnable;
 	int		 mig;		/* MIG minutes, -1 not set */
 	char		*chkpnt_dir;	/* CHKPNT dir, NULL none */
-	int64_t		 chkpnt_period;	/* CHKPNT period, minutes, 0 none */
+	int64_t		 chkpnt_period;	/* CHKPNT minutes, 0 none */
 	struct strv	 administrators;
 	char		*job_controls;	/* JOB_CONTROLS as written */
 	struct jobctl	 jobctl;	/* ... and parsed */

@@ -72,8 +72,8 @@ enum msg_type {
 	MSG_SBD_REGISTER	= 300,	/* struct sbd_register */
 	MSG_SBD_JOB_STATUS	= 301,	/* struct job_status */
 	MSG_SBD_PEEK_REPLY	= 302,	/* struct peek_reply */
-	MSG_SBD_CHKPNT_DONE	= 303,	/* struct job_ack: echkpnt's wait
-					 * status in status */
+	MSG_SBD_CHKPNT_DONE	= 303,	/* struct job_ack: echkpnt's
+					 * wait status in status */
 
 	/* 350-399: mbatchd to sbatchd */
 	MSG_SBD_REGISTER_REPLY	= 350,	/* struct sbd_register_reply */
@@ -116,8 +116,8 @@ enum msg_type {
 	MSG_JS_HELLO		= 500,	/* struct job_status: (re)connected */
 	MSG_JS_STATUS		= 501,	/* struct job_status: state change */
 	MSG_JS_ACK		= 502,	/* struct job_ack: sbatchd has it */
-	MSG_JS_CHKPNT		= 503,	/* struct job_ack: echkpnt ended,
-					 * its wait status in status */
+	MSG_JS_CHKPNT		= 503,	/* struct job_ack: echkpnt
+					 * ended, wait status in status */
 };
 /* "MSG_SUBMIT" for logs. */
 const char	*msg_type_name(int);
@@ -319,7 +319,8 @@ struct job_info {
 	char		*login_shell;	/* -L */
 	char		*pre_exec;	/* -E */
 	char		*app;		/* application profile, or NULL */
-	char		*chkpnt_dir;	/* dir/jobID; NULL: not checkpointable */
+	char		*chkpnt_dir;	/* dir/jobID; NULL: not
+					 * checkpointable */
 	int64_t		 chkpnt_period;	/* seconds, 0 none */
 	char		*chkpnt_method;
 };

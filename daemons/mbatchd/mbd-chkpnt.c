@@ -177,8 +177,9 @@ job_chkpnt(struct job *j, int64_t period, bool kill, int uid,
 		return LSBE_JOB_FINISH;
 	if (!JOB_STAT_STARTED(j->status))
 		return LSBE_NOT_STARTED;
+	/* LSBE_NOT_RERUNNABLE reads "Job is not checkpointable". */
 	if (job_chkpnt_dir(j) == NULL)
-		return LSBE_NOT_RERUNNABLE;	/* "Job is not checkpointable" */
+		return LSBE_NOT_RERUNNABLE;
 	if (chkpnt_busy(j, time(NULL)) || j->kill_asked || j->end_action)
 		return LSBE_LOCKED;
 	if (j->nexec == 0 || j->exec[0]->sbd == NULL)
@@ -273,7 +274,8 @@ chkpnt_pass(int64_t now)
 		    j->kill_asked || j->end_action || j->nexec == 0 ||
 		    j->exec[0]->sbd == NULL)
 			continue;
-		if ((p = job_chkpnt_period(j)) <= 0 || job_chkpnt_dir(j) == NULL)
+		if ((p = job_chkpnt_period(j)) <= 0 ||
+		    job_chkpnt_dir(j) == NULL)
 			continue;
 		since = j->ck && j->ck->at > j->start_time ? j->ck->at :
 		    j->start_time;

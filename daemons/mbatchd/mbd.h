@@ -199,8 +199,8 @@ struct job {
 	struct pol_list	*in_list;	/* its queue's running or preempted */
 	bool		 no_susp;	/* brun -f: never suspended by LSF */
 	bool		 restart;	/* next run gets LSB_RESTART=Y */
-	struct job_ck	*ck;		/* checkpoints taken or asked for
-					 * (mbd-chkpnt.c), NULL none */
+	struct job_ck	*ck;		/* its checkpoints (mbd-chkpnt.c),
+					 * NULL none */
 	bool		 resume_sent;	/* a RESUME is on its way */
 	bool		 stop_sent;	/* a bstop is on its way to the host */
 	bool		 window_sent;	/* suspended or killed for RUN_WINDOW */
@@ -633,8 +633,8 @@ struct job_ck {
 	int64_t		 at;
 	bool		 sent;
 	int64_t		 sent_at;
-	bool		 kill;		/* bchkpnt -k: kill once it is taken */
-	int		 uid;		/* who asked, for the kill's record */
+	bool		 kill;		/* bchkpnt -k: kill once taken */
+	int		 uid;		/* who asked, for the kill */
 	const char	*user;		/* interned */
 };
 void	 job_ck_free(struct job *);

@@ -890,7 +890,8 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 			log_warnx("job %lld: echkpnt ran %d s; killed",
 			    (long long)s.spec->jobid, CHKPNT_TIMEOUT_MS / 1000);
 			(void)kill(-s.chk_pid, SIGKILL);
-			s.chk_deadline_ms = 0;	/* reaped at its SIGCHLD */
+			/* Reaped at its SIGCHLD. */
+			s.chk_deadline_ms = 0;
 		}
 		sampled = now >= s.next_sample_ms;
 		if (sampled) {
