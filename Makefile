@@ -142,7 +142,8 @@ $(foreach d,$(DAEMONS),$(eval $(call daemon_rule,$(d))))
 
 # check_mbd links mbatchd's state core, its I/O stubbed.
 MBD_CORE := state array users reserve depend limits apply dump replay apps \
-	control modify signal prepost mig rlimits preempt fairshare fsadjust
+	control modify signal prepost mig rlimits preempt fairshare fsadjust \
+	chkpnt
 $(O)/tests/check_mbd: $(O)/tests/unit/check_mbd.o \
     $(O)/tests/unit/stubs/mbd-stubs.o \
     $(MBD_CORE:%=$(O)/daemons/mbatchd/mbd-%.o) $(LIB)
@@ -248,6 +249,9 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(SBINS) $(O)/lsf_daemons $(DESTDIR)$(PREFIX)/sbin
+	# The sample checkpoint method, into LSF_SERVERDIR (PREFIX/sbin).
+	install -m 0755 etc/serverdir/echkpnt.sample \
+		etc/serverdir/erestart.sample $(DESTDIR)$(PREFIX)/sbin
 	# The sample configuration (LSF_TOP/conf); never over an edited one.
 	cp -Rn etc/. $(DESTDIR)$(PREFIX)/conf/
 	# What a plug-in is built with (its sample is in conf/plugins).

@@ -493,6 +493,15 @@ print_long(const struct job_info *j)
 		sb_adds(&sb, ", Exclusive Execution");
 	if (j->options & SUB_RERUNNABLE)
 		sb_adds(&sb, ", Re-runnable");
+	if (j->chkpnt_dir) {
+		if (j->chkpnt_period > 0)
+			sb_addf(&sb, ", Checkpoint period %lld min.",
+			    (long long)(j->chkpnt_period / 60));
+		sb_addf(&sb, ", Checkpoint directory <%s>", j->chkpnt_dir);
+		if (j->chkpnt_method)
+			sb_addf(&sb, ", Checkpoint method <%s>",
+			    j->chkpnt_method);
+	}
 	if ((j->options & SUB_NOTIFY_BEGIN) && (j->options & SUB_NOTIFY_END))
 		sb_adds(&sb, ", Notify when job begins/ends");
 	else if (j->options & SUB_NOTIFY_BEGIN)

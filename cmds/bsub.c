@@ -49,6 +49,7 @@ usage_exit(int code)
 	    "            [-i input_file] [-o out_file | -oo out_file]\n"
 	    "            [-e err_file | -eo err_file] [-cwd dir] [-L shell]\n"
 	    "            [-outdir output_dir]\n"
+	    "            [-k \"chkpnt_dir [chkpnt_period] [method=name]\"]\n"
 	    "            [-env \"all | none | var[=value],...\"]\n"
 	    "            [command [argument ...] | script]\n");
 	exit(code);
@@ -389,6 +390,15 @@ main(int argc, char **argv)
 	 * mbatchd replaces %J and the rest when the job starts. */
 	if (g->outdir)
 		rq.outdir = absolute(g->outdir, cwd);
+	/* Relative to the submission directory, as LSF takes it. */
+	if (g->chkpnt_dir) {
+		rq.chkpnt_dir = absolute(g->chkpnt_dir, cwd);
+		rq.options |= SUB_CHKPNT_DIR;
+		if (g->chkpnt_method)
+			rq.chkpnt_method = xstrdup(g->chkpnt_method);
+		if ((rq.chkpnt_period = g->chkpnt_period) > 0)
+			rq.options |= SUB_CHKPNT_PERIOD;
+	}
 	if (g->res.n) {
 		strv_copy(&rq.res_reqs, &g->res);
 		rq.options |= SUB_RES_REQ;

@@ -2,6 +2,7 @@
  * The job control commands' one main (cmd-jobctl.h): the command line
  * into a ctrl_req, one MSG_JOB_CONTROL, a line for each job in the reply.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ static const struct cmdopt family_opts[] = {
 	{ "J", true, 'J' }, { "m", true, 'm' }, { "q", true, 'q' },
 	{ "u", true, 'u' }, { "f", false, 'f' }, { "d", false, 'd' },
 	{ "e", false, 'e' }, { "r", false, 'r' }, { "a", false, 'a' },
-	{ "H", false, 'H' },
+	{ "H", false, 'H' }, { "k", false, 'k' }, { "p", true, 'p' },
 };
 
 static void NORETURN
@@ -66,6 +67,22 @@ parse_opts(const struct jobctl_entry *e, struct cmdopt_state *st,
 		case 'r': rq->flags |= JC_F_RUN; break;
 		case 'a': rq->flags |= JC_F_ALL; break;
 		case 'H': rq->flags |= JC_F_HOLD; break;
+		case 'k': rq->flags |= JC_F_KILL; break;
+		case 'p': {
+			char *end;
+			long m;
+
+			errno = 0;
+			m = strtol(v, &end, 10);
+			if (errno || *end || end == v || m < 0 ||
+			    m > 1000000) {
+				fprintf(stderr, "%s: %s: Bad checkpoint "
+				    "period\n", e->name, v);
+				usage(e, 255);
+			}
+			rq->position = (int)m;
+			break;
+		}
 		case 'm':
 			if (e->hosts)
 				strv_split_ws(&rq->hosts, v);
@@ -246,6 +263,8 @@ jobctl_main(const struct jobctl_entry *e, int argc, char **argv)
 	progname = e->name;
 	memset(&rq, 0, sizeof(rq));
 	rq.op = e->op;
+	if (rq.op == JC_CHKPNT)
+		rq.position = -1;	/* -p not given */
 	cmdopt_init(&st, argc, argv, true);
 	parse_opts(e, &st, &rq);
 	rest = cmdopt_rest(&st, &nrest);

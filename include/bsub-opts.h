@@ -50,6 +50,9 @@ struct bsub_opts {
 	char		*in;
 	char		*shell;
 	char		*app;		/* -app */
+	char		*chkpnt_dir;	/* -k dir */
+	char		*chkpnt_method;	/* -k method=name */
+	int64_t		 chkpnt_period;	/* -k period, seconds */
 };
 
 /* What stopped the parse, and what *cause then holds (allocated). */

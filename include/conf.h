@@ -287,6 +287,8 @@ struct queue_conf {
 	int		 job_overrun;	/* JOB_OVERRUN minutes, -1 none */
 	int		 job_underrun;	/* JOB_UNDERRUN minutes, -1 none */
 	float		 job_idle;	/* JOB_IDLE CPU/run time, < 0 none */
+	char		*chkpnt_dir;	/* CHKPNT dir, NULL none */
+	int64_t		 chkpnt_period;	/* CHKPNT minutes, 0 none */
 	struct strv	 administrators;
 	char		*job_controls;	/* JOB_CONTROLS as written */
 	struct jobctl	 jobctl;	/* ... and parsed */

@@ -442,6 +442,18 @@ struct ev_mig {
 	int		 idx;
 	char		*user;
 };
+/* CHKPNT: a checkpoint of a started job ended (ok 1, else 0), or bchkpnt
+ * -p changed its period (seconds, -1 unchanged); flags CHKPNT_F_*. */
+#define CHKPNT_F_KILL	0x01	/* bchkpnt -k: killed after it */
+#define CHKPNT_F_PERIOD	0x02	/* only the period changed */
+struct ev_chkpnt {
+	int64_t		 jobid;
+	int64_t		 period;
+	int		 pid;
+	int		 ok;
+	int		 flags;
+	int		 idx;
+};
 /* LOG_SWITCH: the last job ID given when lsb.events was switched, so
  * that job IDs go on from there whatever the fresh file holds. */
 struct ev_log_switch {
@@ -504,6 +516,7 @@ EV_DECL(ev_job_switch)
 EV_DECL(ev_job_requeue)
 EV_DECL(ev_job_force)
 EV_DECL(ev_mig)
+EV_DECL(ev_chkpnt)
 EV_DECL(ev_job_modify)
 EV_DECL(ev_log_switch)
 EV_DECL(ev_fs_usage)

@@ -8,8 +8,9 @@
  * Any of the three, in any order, each at most once; keywords in any
  * case.  An action is
  * - a signal name with its SIG prefix (SIGTSTP): sent to the job;
- * - CHKPNT (SUSPEND and TERMINATE only): we have no checkpointing, so
- *   it does what LSF does after the checkpoint: SIGSTOP for SUSPEND,
+ * - CHKPNT (SUSPEND and TERMINATE only): the action does not take a
+ *   checkpoint yet (bchkpnt and periodic checkpoints do); it does what
+ *   LSF does after the checkpoint: SIGSTOP for SUSPEND,
  *   the default INT, TERM, KILL sequence for TERMINATE (a warning says
  *   so when the configuration is read);
  * - anything else: a /bin/sh command line, unquoted.  Brackets inside it

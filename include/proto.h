@@ -72,6 +72,8 @@ enum msg_type {
 	MSG_SBD_REGISTER	= 300,	/* struct sbd_register */
 	MSG_SBD_JOB_STATUS	= 301,	/* struct job_status */
 	MSG_SBD_PEEK_REPLY	= 302,	/* struct peek_reply */
+	MSG_SBD_CHKPNT_DONE	= 303,	/* struct job_ack: echkpnt's
+					 * wait status in status */
 
 	/* 350-399: mbatchd to sbatchd */
 	MSG_SBD_REGISTER_REPLY	= 350,	/* struct sbd_register_reply */
@@ -114,6 +116,8 @@ enum msg_type {
 	MSG_JS_HELLO		= 500,	/* struct job_status: (re)connected */
 	MSG_JS_STATUS		= 501,	/* struct job_status: state change */
 	MSG_JS_ACK		= 502,	/* struct job_ack: sbatchd has it */
+	MSG_JS_CHKPNT		= 503,	/* struct job_ack: echkpnt
+					 * ended, wait status in status */
 };
 /* "MSG_SUBMIT" for logs. */
 const char	*msg_type_name(int);
@@ -209,6 +213,9 @@ struct submit_req {
 	struct strv	 env;		/* "NAME=value" */
 	char		*outdir;	/* -outdir, absolute, %J... kept */
 	char		*app;		/* -app; NULL: DEFAULT_APPLICATION */
+	char		*chkpnt_dir;	/* -k dir, as given; NULL none */
+	char		*chkpnt_method;	/* -k method=name; NULL none */
+	int64_t		 chkpnt_period;	/* -k period, seconds; 0 none */
 };
 
 struct submit_reply {
@@ -313,6 +320,10 @@ struct job_info {
 	char		*pre_exec;	/* -E */
 	char		*app;		/* application profile, or NULL */
 	int		 exceptions;	/* JOB_EXC_* it has triggered */
+	char		*chkpnt_dir;	/* dir/jobID; NULL: not
+					 * checkpointable */
+	int64_t		 chkpnt_period;	/* seconds, 0 none */
+	char		*chkpnt_method;
 };
 enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	JA_PSUSP, JA_NCOUNTS };
@@ -337,7 +348,8 @@ enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	F(INT, user_priority) F(INT, run_count)				\
 	F(I64A, array_counts, JA_NCOUNTS) F(STRV, asked_hosts)		\
 	F(STR, login_shell) F(STR, pre_exec) F(INT, susp_sub)		\
-	F(STR, susp_ext) F(STR, app) F(INT, exceptions)
+	F(STR, susp_ext) F(STR, app) F(INT, exceptions)			\
+	F(STR, chkpnt_dir) F(I64, chkpnt_period) F(STR, chkpnt_method)
 #define JIB_ENUM_(k, f, ...)	JIB_##f,
 enum { JOB_INFO_FIELDS(JIB_ENUM_) JIB_COUNT };
 #undef JIB_ENUM_
@@ -529,12 +541,14 @@ struct job_event {
 #define JC_SWITCH	6	/* to queue */
 #define JC_FORCE	7	/* brun -m hosts */
 #define JC_MIG		8	/* bmig */
+#define JC_CHKPNT	9	/* bchkpnt; position: -p minutes, -1 none */
 #define JC_F_DONE	0x01	/* brequeue -d */
 #define JC_F_EXIT	0x02	/* brequeue -e */
 #define JC_F_ALL	0x04	/* brequeue -a */
 #define JC_F_RUN	0x08	/* brequeue -r */
 #define JC_F_HOLD	0x10	/* brequeue -H */
 #define JC_F_FORCE	0x20	/* brun -f, bmig -f */
+#define JC_F_KILL	0x40	/* bchkpnt -k */
 struct ctrl_req {
 	int		 op;
 	uint32_t	 flags;
@@ -712,10 +726,17 @@ struct job_spec {
 	char		*ctl_suspend;
 	char		*ctl_resume;
 	char		*ctl_terminate;
+	/* Checkpointing: dir/jobID (NULL: not checkpointable), the method
+	 * (echkpnt.<method>, erestart.<method>; NULL: echkpnt, erestart),
+	 * and whether this run restarts from the checkpoint (erestart). */
+	char		*chkpnt_dir;
+	char		*chkpnt_method;
+	bool		 chkpnt_restart;
 };
 
 #define SBD_SIG_SUSPEND	(-1)	/* queue SUSPEND action */
 #define SBD_SIG_RESUME	(-2)
+#define SBD_SIG_CHKPNT	(-3)	/* run echkpnt; MSG_SBD_CHKPNT_DONE */
 struct sbd_signal {
 	int64_t		 jobid;
 	int32_t		 idx;

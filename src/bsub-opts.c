@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bsub-opts.h"
+#include "chkpnt.h"
 #include "conf.h"
 
 enum {
@@ -14,7 +15,7 @@ enum {
 	O_MEM, O_RERUN, O_HOLD, O_P, O_G, O_ENV, O_K, O_U, O_I, O_L,
 	O_CPU, O_CORE, O_DATA, O_FSIZE, O_STACK, O_SWAP, O_NPROC, O_TERM,
 	O_PRE, O_POST, O_DEPEND, O_BEGIN, O_SPRIO,
-	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_OUTDIR, O_APP
+	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_OUTDIR, O_APP, O_CHKPNT
 };
 
 static const struct cmdopt opts[] = {
@@ -34,6 +35,7 @@ static const struct cmdopt opts[] = {
 	{ "w", true, O_DEPEND }, { "b", true, O_BEGIN },
 	{ "sp", true, O_SPRIO }, { "B", false, O_MAIL_BEGIN },
 	{ "N", false, O_MAIL_END }, { "app", true, O_APP },
+	{ "k", true, O_CHKPNT },
 	/*
 	 * LSF's other options, refused by name (cmdopt.h): never read as
 	 * shorter ones (-ti as -t i, -hl as -h).
@@ -48,7 +50,7 @@ static const struct cmdopt opts[] = {
 	L("I", false), L("Ip", false), L("IS", false), L("ISp", false),
 	L("ISs", false), L("Is", false), L("IX", false), L("is", true),
 	L("Jd", true), L("jobaff", true), L("json", true), L("jsdl", true),
-	L("jsdl_strict", true), L("jsm", true), L("k", true),
+	L("jsdl_strict", true), L("jsm", true),
 	L("Lp", true), L("ln_mem", true), L("ln_slots", true),
 	L("mig", true), L("Ne", false), L("network", true),
 	L("nnodes", true), L("notify", true), L("pack", true), L("ptl", true), L("Q", true), L("rcacct", true),
@@ -75,7 +77,7 @@ bsub_opts_release(struct bsub_opts *g)
 	    &g->outdir,
 	    &g->hosts, &g->term, &g->pre, &g->post, &g->depend, &g->begin,
 	    &g->project, &g->group, &g->env, &g->mail, &g->in, &g->shell,
-	    &g->app };
+	    &g->app, &g->chkpnt_dir, &g->chkpnt_method };
 
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		free(*s[i]);
@@ -209,6 +211,26 @@ str_field(struct bsub_opts *g, int id)
 	}
 }
 
+/* -k "dir [period] [method=name]" */
+static int
+chkpnt(struct bsub_opts *g, const char *v, char **cause)
+{
+	struct chkpnt_spec c;
+	char *why = NULL;
+
+	if (chkpnt_spec_parse(v, true, &c, &why) < 0) {
+		*cause = xasprintf("-k: %s", why);
+		free(why);
+		return BSUB_OPTS_BAD_VALUE;
+	}
+	free(g->chkpnt_dir);
+	free(g->chkpnt_method);
+	g->chkpnt_dir = c.dir;
+	g->chkpnt_method = c.method;
+	g->chkpnt_period = c.period * 60;
+	return BSUB_OPTS_OK;
+}
+
 /* Apply one parsed option; opt is the option as written. */
 static int
 apply(struct bsub_opts *g, int id, const char *v, const char *opt,
@@ -253,6 +275,7 @@ apply(struct bsub_opts *g, int id, const char *v, const char *opt,
 	case O_RERUN: g->rerun = true; return BSUB_OPTS_OK;
 	case O_HOLD: g->hold = true; return BSUB_OPTS_OK;
 	case O_K: g->block = true; return BSUB_OPTS_OK;
+	case O_CHKPNT: return chkpnt(g, v, cause);
 	case O_MAIL_BEGIN: g->mail_begin = true; return BSUB_OPTS_OK;
 	case O_MAIL_END: g->mail_end = true; return BSUB_OPTS_OK;
 	case O_HELP: return BSUB_OPTS_HELP;
@@ -425,6 +448,13 @@ bsub_opts_overlay(struct bsub_opts *dst, const struct bsub_opts *src)
 	OV_STR(project); OV_STR(group); OV_STR(env); OV_STR(mail);
 	OV_STR(in); OV_STR(shell); OV_STR(term); OV_STR(pre); OV_STR(post);
 	OV_STR(app);
+	if (src->chkpnt_dir) {
+		set_str(&dst->chkpnt_dir, src->chkpnt_dir);
+		free(dst->chkpnt_method);
+		dst->chkpnt_method = src->chkpnt_method ?
+		    xstrdup(src->chkpnt_method) : NULL;
+		dst->chkpnt_period = src->chkpnt_period;
+	}
 	OV_STR(depend); OV_STR(begin); OV_VAL(sprio);
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		OV_VAL(rlim[i]);

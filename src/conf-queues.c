@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "chkpnt.h"
 #include "conf-lex.h"
 #include "fairshare.h"
 #include "resreq.h"
@@ -13,7 +14,7 @@
 
 /* Keys LSF defines that we keep in keys/vals without a field. */
 static const char *const quiet_keys[] = {
-	"NEW_JOB_SCHED_DELAY", "SLOT_RESERVE", "BACKFILL", "CHKPNT",
+	"NEW_JOB_SCHED_DELAY", "SLOT_RESERVE", "BACKFILL",
 	"APS_PRIORITY",
 	"INTERACTIVE", "COMMITTED_RUN_TIME_FACTOR",
 	"PREEMPT_DELAY", "SLOT_POOL", "SLOT_SHARE", "MAX_SLOTS_IN_POOL",
@@ -86,6 +87,7 @@ queue_conf_release(struct queue_conf *q)
 	free(q->pre_exec);
 	free(q->post_exec);
 	free(q->job_starter);
+	free(q->chkpnt_dir);
 	free(q->requeue_exit_values);
 	strv_release(&q->administrators);
 	free(q->job_controls);
@@ -416,6 +418,19 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 	} else if (strcasecmp(k, "MIG") == 0) {
 		if (conf_int(v, 0, INT_MAX, &q->mig) < 0)
 			why = "must be minutes >= 0";
+	} else if (strcasecmp(k, "CHKPNT") == 0) {
+		struct chkpnt_spec c;
+		char *cause = NULL;
+
+		if (chkpnt_spec_parse(v, false, &c, &cause) < 0) {
+			conf_diag_error(d, path, e->line, "queue %s: bad "
+			    "CHKPNT \"%s\": %s", q->name, v, cause);
+			free(cause);
+		} else {
+			free(q->chkpnt_dir);
+			q->chkpnt_dir = c.dir;
+			q->chkpnt_period = c.period;
+		}
 	} else if (strcasecmp(k, "PRE_EXEC") == 0) {
 		set_str(&q->pre_exec, v);
 	} else if (strcasecmp(k, "POST_EXEC") == 0) {

@@ -31,7 +31,7 @@ ev_job_new_write(struct strbuf *sb, int64_t when, const struct ev_job_new *x)
 	ev_int(sb, q->begin_time);
 	ev_int(sb, q->term_time);
 	ev_int(sb, SIG_VALUE_NONE);		/* sigValue */
-	ev_int(sb, 0);				/* chkpntPeriod */
+	ev_int(sb, q->chkpnt_period);		/* chkpntPeriod, seconds */
 	ev_int(sb, 0);				/* restartPid */
 	ev_str(sb, x->user);
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
@@ -43,7 +43,7 @@ ev_job_new_write(struct strbuf *sb, int64_t when, const struct ev_job_new *x)
 	ev_str(sb, x->res_req);
 	ev_str(sb, q->from_host);
 	ev_str(sb, q->sub_cwd);
-	ev_str(sb, "");				/* chkpntDir */
+	ev_str(sb, q->chkpnt_dir);		/* chkpntDir */
 	ev_str(sb, q->in_file);
 	ev_str(sb, q->out_file);
 	ev_str(sb, q->err_file);
@@ -77,6 +77,7 @@ ev_job_new_write(struct strbuf *sb, int64_t when, const struct ev_job_new *x)
 	ev_str(sb, q->queue);			/* -q as asked */
 	ev_str(sb, q->outdir);
 	ev_str(sb, q->app);			/* -app, DEFAULT_APPLICATION */
+	ev_str(sb, q->chkpnt_method);		/* -k method= */
 	ev_end(sb, start);
 }
 
@@ -97,7 +98,7 @@ ev_job_new_read(struct ev_reader *r, struct ev_job_new *x)
 	evr_int(r, &q->begin_time);
 	evr_int(r, &q->term_time);
 	evr_int(r, &v);
-	evr_int(r, &v);
+	evr_int(r, &q->chkpnt_period);
 	evr_int(r, &v);
 	evr_str(r, &x->user);
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
@@ -109,7 +110,7 @@ ev_job_new_read(struct ev_reader *r, struct ev_job_new *x)
 	evr_str(r, &x->res_req);
 	evr_str(r, &q->from_host);
 	evr_str(r, &q->sub_cwd);
-	evr_skip(r);
+	evr_str(r, &q->chkpnt_dir);
 	evr_str(r, &q->in_file);
 	evr_str(r, &q->out_file);
 	evr_str(r, &q->err_file);
@@ -152,6 +153,7 @@ ev_job_new_read(struct ev_reader *r, struct ev_job_new *x)
 	evr_str_opt(r, &q->queue);
 	evr_str_opt(r, &q->outdir);
 	evr_str_opt(r, &q->app);
+	evr_str_opt(r, &q->chkpnt_method);
 tail:
 	if (r->err)
 		return -1;
@@ -173,6 +175,8 @@ tail:
 	EMPTY_TO_NULL(q->user_group);
 	EMPTY_TO_NULL(q->cwd);
 	EMPTY_TO_NULL(q->post_exec);
+	EMPTY_TO_NULL(q->chkpnt_dir);
+	EMPTY_TO_NULL(q->chkpnt_method);
 	EMPTY_TO_NULL(q->queue);
 	EMPTY_TO_NULL(q->outdir);
 	EMPTY_TO_NULL(q->app);
@@ -725,6 +729,42 @@ ev_mig_release(struct ev_mig *x)
 	memset(x, 0, sizeof(*x));
 }
 
+/* CHKPNT: jobId period pid ok flags idx */
+
+void
+ev_chkpnt_write(struct strbuf *sb, int64_t when, const struct ev_chkpnt *x)
+{
+	size_t start = sb->len;
+
+	ev_begin(sb, "CHKPNT", when);
+	ev_int(sb, x->jobid);
+	ev_int(sb, x->period);
+	ev_int(sb, x->pid);
+	ev_int(sb, x->ok);
+	ev_int(sb, x->flags);
+	ev_int(sb, x->idx);
+	ev_end(sb, start);
+}
+
+int
+ev_chkpnt_read(struct ev_reader *r, struct ev_chkpnt *x)
+{
+	memset(x, 0, sizeof(*x));
+	evr_int(r, &x->jobid);
+	evr_int(r, &x->period);
+	evr_i32(r, &x->pid);
+	evr_i32(r, &x->ok);
+	evr_i32(r, &x->flags);
+	evr_i32(r, &x->idx);
+	return r->err ? -1 : 0;
+}
+
+void
+ev_chkpnt_release(struct ev_chkpnt *x)
+{
+	memset(x, 0, sizeof(*x));
+}
+
 /* HOST_CTRL and QUEUE_CTRL: opCode name userId userName comments */
 
 void
@@ -982,6 +1022,7 @@ EV_CHECK(ev_job_switch)
 EV_CHECK(ev_job_requeue)
 EV_CHECK(ev_job_force)
 EV_CHECK(ev_mig)
+EV_CHECK(ev_chkpnt)
 EV_CHECK(ev_job_modify)
 EV_CHECK(ev_log_switch)
 EV_CHECK(ev_fs_usage)
@@ -1006,6 +1047,7 @@ static const struct {
 	{ "JOB_REQUEUE", ev_job_requeue_check },
 	{ "JOB_FORCE", ev_job_force_check },
 	{ "MIG", ev_mig_check },
+	{ "CHKPNT", ev_chkpnt_check },
 	{ "JOB_MODIFY2", ev_job_modify_check },
 	{ "LOG_SWITCH", ev_log_switch_check },
 	{ "FS_USAGE", ev_fs_usage_check },

@@ -64,6 +64,7 @@ ev_sw_classify(struct ev_reader *r, struct ev_sw_rec *out)
 	static const char *const first[] = {
 		"JOB_NEW", "JOB_START", "JOB_EXECUTE", "JOB_STATUS",
 		"JOB_SIGNAL", "JOB_CLEAN", "JOB_REQUEUE", "JOB_FORCE", "MIG",
+		"CHKPNT",
 	};
 	static const char *const second[] = { "JOB_MOVE", "JOB_SWITCH" };
 	const char *t = r->type;

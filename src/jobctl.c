@@ -199,8 +199,8 @@ jobctl_warning(const struct jobctl *jc, enum jobctl_op op)
 	const struct jobctl_action *a = &jc->op[op];
 
 	if (a->kind == JOBCTL_CHKPNT)
-		return xasprintf("%s[CHKPNT]: jobs are not checkpointed here; "
-		    "the job is %s", op_names[op], op == JOBCTL_SUSPEND ?
+		return xasprintf("%s[CHKPNT]: the action does not checkpoint "
+		    "yet (bchkpnt does); the job is %s", op_names[op], op == JOBCTL_SUSPEND ?
 		    "stopped with SIGSTOP" : "killed with SIGINT, SIGTERM, "
 		    "SIGKILL");
 	if (a->kind != JOBCTL_COMMAND)

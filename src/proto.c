@@ -149,7 +149,8 @@ PROTO_IMPL(kv_list, KV_LIST_FIELDS)
 	F(STR, post_exec) F(STR, login_shell) F(STR, from_host)		\
 	F(I64A, rlimits, LSF_RLIM_NLIMITS) F(I64, begin_time)		\
 	F(I64, term_time) F(INT, umask) F(INT, user_priority)		\
-	F(STRV, env) F(STR, outdir) F(STR, app)
+	F(STRV, env) F(STR, outdir) F(STR, app) F(STR, chkpnt_dir)	\
+	F(STR, chkpnt_method) F(I64, chkpnt_period)
 PROTO_IMPL(submit_req, SUBMIT_REQ_FIELDS)
 
 #define SUBMIT_REPLY_FIELDS(F)						\
@@ -374,7 +375,8 @@ PROTO_IMPL(sbd_register_reply, SBD_REGISTER_REPLY_FIELDS)
 	F(I64, term_time) F(STR, pre_exec) F(STR, post_exec)		\
 	F(STR, queue_pre_exec) F(STR, queue_post_exec)			\
 	F(STR, requeue_exit) F(STR, outdir) F(BOOL, make_cwd)		\
-	F(STR, ctl_suspend) F(STR, ctl_resume) F(STR, ctl_terminate)
+	F(STR, ctl_suspend) F(STR, ctl_resume) F(STR, ctl_terminate)	\
+	F(STR, chkpnt_dir) F(STR, chkpnt_method) F(BOOL, chkpnt_restart)
 PROTO_IMPL(job_spec, JOB_SPEC_FIELDS)
 
 #define SBD_SIGNAL_FIELDS(F)						\
@@ -562,6 +564,7 @@ static const struct {
 	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD),
 	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD), N(MSG_LIMIT_QUERY),
 	N(MSG_LIMIT_LIST), N(MSG_FS_QUERY), N(MSG_FS_LIST),
+	N(MSG_SBD_CHKPNT_DONE), N(MSG_JS_CHKPNT),
 #undef N
 };
 

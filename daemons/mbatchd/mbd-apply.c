@@ -117,10 +117,15 @@ pending_apply(struct job *j, const struct ev_job_status *ev, int64_t when)
 		 * does one rerun after its host was lost. */
 		bool mig = (j->end_action & SIG_F_MIG) != 0 ||
 		    ev->reason == PEND_HOST_LOST;
+		bool requeue = (j->end_action & (SIG_F_REQUEUE |
+		    SIG_F_HOLD)) != 0;
 
 		job_set_status(j, st);
 		job_clear_run(j);
 		j->restart = mig;
+		/* brequeue: from scratch, whatever was checkpointed. */
+		if (requeue && !mig)
+			job_chkpnt_forget(j);
 		job_make_pending(j);
 		if (st == JOB_STAT_PEND && ev->reason == PEND_PRE_EXEC) {
 			j->preexec_fails++;

@@ -162,6 +162,7 @@ job_clear_run(struct job *j)
 	j->end_action = 0;
 	j->kill_done = j->kill_asked = false;
 	j->sig_pending = false;
+	job_chkpnt_clear_run(j);
 	free(j->exec_cwd);
 	free(j->exec_home);
 	free(j->exec_user);
@@ -461,7 +462,8 @@ do_mig(struct job *j, struct ctl *c)
 		return LSBE_JOB_FINISH;
 	if (!JOB_STAT_STARTED(j->status))
 		return LSBE_NOT_STARTED;
-	if (!job_rerunnable(j))
+	/* A checkpointable job restarts from its last checkpoint. */
+	if (!job_rerunnable(j) && job_chkpnt_dir(j) == NULL)
 		return LSBE_NOT_RERUNNABLE;
 	job_migrate(j, c->hosts, c->nhosts, c->uid, c->user, owner ?
 	    TERM_REQUEUE_OWNER : TERM_REQUEUE_ADMIN);
@@ -491,6 +493,11 @@ control_one(struct job *j, void *arg)
 		return do_force(j, c);
 	case JC_MIG:
 		return do_mig(j, c);
+	case JC_CHKPNT:
+		if (!may_control(c, j))
+			return LSBE_PERMISSION;
+		return job_chkpnt(j, c->rq->position, (c->rq->flags &
+		    JC_F_KILL) != 0, c->uid, c->user);
 	}
 	return LSBE_BAD_ARG;
 }
@@ -505,7 +512,7 @@ control_handle(struct conn *cn, uint32_t seq, struct rbuf *r)
 	const char *caller = user_name((int)cn->uid);
 
 	if (!ctrl_req_unpack(r, &rq) || rbuf_end(r) < 0 || rq.op < JC_STOP ||
-	    rq.op > JC_MIG) {
+	    rq.op > JC_CHKPNT) {
 		ctrl_req_release(&rq);
 		client_reply_error(cn, seq, LSBE_PROTOCOL, NULL, NULL, false);
 		return;

@@ -97,6 +97,13 @@ dump_job(struct strbuf *sb, const struct job *j)
 	    j->restart);
 	if (j->status & JOB_STAT_SSUSP)
 		sb_addf(sb, " ssusp_since=%lld", (long long)j->ssusp_since);
+	if (job_chkpnt_dir(j) != NULL)
+		sb_addf(sb, " chkpnt=%s method=%s period=%lld/%d taken=%d "
+		    "at=%lld", job_chkpnt_dir(j),
+		    s(j->x ? j->x->chkpnt_method : NULL),
+		    (long long)job_chkpnt_period(j),
+		    j->ck ? j->ck->period_set : 0, j->ck ? j->ck->taken : 0,
+		    (long long)(j->ck ? j->ck->at : 0));
 	if (j->kill_asked)
 		sb_addf(sb, " kill_asked=1");
 	if (j->npreempt || j->preempt_kill || j->slots_free)

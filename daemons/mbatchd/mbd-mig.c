@@ -79,8 +79,7 @@ mig_pass(int64_t now)
 		mj.status = j->status;
 		mj.ssusp_since = j->ssusp_since;
 		mj.rerunnable = job_rerunnable(j);
-		/* No checkpointing here: bsub -k is refused, CHKPNT ignored. */
-		mj.checkpointable = false;
+		mj.checkpointable = job_chkpnt_dir(j) != NULL;
 		/* On its way out already (bmig, brequeue, bkill), or a
 		 * command's signal still waits for its host. */
 		mj.migrating = j->end_action != 0 || j->kill_asked ||

@@ -107,6 +107,10 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 	ji->project = (char *)j->project;
 	ji->app = (char *)j->app;
 	ji->exceptions = j->exceptions;
+	if (want & JI(chkpnt_dir))
+		ji->chkpnt_dir = job_chkpnt_path(j);
+	ji->chkpnt_period = job_chkpnt_period(j);
+	ji->chkpnt_method = j->x ? j->x->chkpnt_method : NULL;
 	ji->cwd = (char *)(j->x && j->x->cwd_req ? j->x->cwd_req : j->sub_cwd);
 	ji->sub_home = (char *)j->sub_home;
 	ji->out_file = j->out_file;
@@ -178,6 +182,7 @@ info_release(struct job_info *ji)
 	strv_release(&ji->exec_hosts);
 	free(ji->job_name);
 	free(ji->command);
+	free(ji->chkpnt_dir);
 	free(ji->effective_res_req);
 	strv_release(&ji->pids);
 	free(ji->host_reasons);

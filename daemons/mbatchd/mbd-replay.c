@@ -66,6 +66,14 @@ job_fill_new(struct job *j, struct ev_job_new *ev, struct mqueue *q)
 		NEED_X()->cwd_req = xstrdup(r->cwd);
 	if (r->outdir)
 		NEED_X()->outdir = xstrdup(r->outdir);
+	if (r->chkpnt_dir) {
+		NEED_X()->chkpnt_dir = xstrdup(r->chkpnt_dir);
+		if (r->chkpnt_method)
+			x->chkpnt_method = xstrdup(r->chkpnt_method);
+		x->chkpnt_period = r->chkpnt_period > 0 ?
+		    r->chkpnt_period : 0;
+		chkpnt_note_period(x->chkpnt_period);
+	}
 	if (r->res_reqs.n)
 		strv_copy(&NEED_X()->res_reqs, &r->res_reqs);
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
@@ -365,6 +373,21 @@ on_mig(struct ev_reader *r)
 }
 
 static int
+on_chkpnt(struct ev_reader *r)
+{
+	struct ev_chkpnt ev;
+	struct job *j;
+
+	if (ev_chkpnt_read(r, &ev) < 0)
+		return -1;
+	j = find_or_warn(ev.jobid, ev.idx, "CHKPNT");
+	if (j)
+		job_chkpnt_apply(j, &ev, r->when);
+	ev_chkpnt_release(&ev);
+	return 0;
+}
+
+static int
 on_job_clean(struct ev_reader *r)
 {
 	struct ev_job_clean ev;
@@ -472,6 +495,8 @@ replay_record(struct ev_reader *r, off_t off)
 		return on_job_force(r);
 	if (strcmp(t, "MIG") == 0)
 		return on_mig(r);
+	if (strcmp(t, "CHKPNT") == 0)
+		return on_chkpnt(r);
 	if (strcmp(t, "JOB_MODIFY2") == 0)
 		return on_job_modify(r);
 	if (strcmp(t, "HOST_CTRL") == 0 || strcmp(t, "QUEUE_CTRL") == 0)

@@ -284,6 +284,18 @@ sbd_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 		apply_status(c->data, &st);
 		job_status_release(&st);
 		return;
+	case MSG_SBD_CHKPNT_DONE: {
+		struct job_ack a;
+
+		if (!job_ack_unpack(r, &a) || rbuf_end(r) < 0 ||
+		    c->data == NULL) {
+			job_ack_release(&a);
+			break;
+		}
+		job_chkpnt_done(c->data, &a);
+		job_ack_release(&a);
+		return;
+	}
 	case MSG_SBD_PEEK_REPLY:
 		if (!peek_reply_unpack(r, &pr) || rbuf_end(r) < 0 ||
 		    c->data == NULL) {

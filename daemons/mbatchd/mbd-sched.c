@@ -97,6 +97,7 @@ fill_spec(struct job *j, struct job_spec *s)
 		    (long long)j->jobid);
 	if (j->restart)
 		strv_push(&s->env, "LSB_RESTART=Y");
+	job_chkpnt_spec(j, s);
 	job_limits(j, s->rlimits);
 	if (j->x) {
 		s->term_time = j->x->term_time;
@@ -149,6 +150,8 @@ job_dispatch(struct job *j, const int *slots, int64_t now)
 	free(spec.command);
 	free(spec.cwd);
 	free(spec.outdir);
+	free(spec.chkpnt_dir);
+	free(spec.chkpnt_method);
 	free(spec.out_file);
 	free(spec.err_file);
 	strv_release(&spec.exec_hosts);
@@ -344,6 +347,7 @@ sched_tick(void)
 	run_windows(now);
 	host_locks();
 	mig_pass(now);
+	chkpnt_pass(now);
 	deadline_pass(now);
 	exc_job_pass(now);
 	for (int i = 0; i < mbd->nqueues; i++) {

@@ -434,6 +434,8 @@ extra_free(struct job_extra *x)
 	free(x->in_file);
 	free(x->cwd_req);
 	free(x->outdir);
+	free(x->chkpnt_dir);
+	free(x->chkpnt_method);
 	strv_release(&x->res_reqs);
 	dep_free(x->dep);
 	free(x);
@@ -534,6 +536,8 @@ extra_dup(const struct job_extra *o)
 	x->in_file = dup_or_null(o->in_file);
 	x->cwd_req = dup_or_null(o->cwd_req);
 	x->outdir = dup_or_null(o->outdir);
+	x->chkpnt_dir = dup_or_null(o->chkpnt_dir);
+	x->chkpnt_method = dup_or_null(o->chkpnt_method);
 	strv_init(&x->res_reqs);
 	strv_copy(&x->res_reqs, &o->res_reqs);
 	x->dep = NULL;		/* parsed again when needed */
@@ -568,6 +572,7 @@ job_free(struct job *j)
 		free(j->rr);
 	}
 	free(j->job_name);
+	job_ck_free(j);
 	if (JOB_IS_ELEMENT(j)) {
 		/* The rest is its parent's, freed with the parent. */
 		if (!j->shared_x)

@@ -93,6 +93,9 @@ struct job_extra {
 	char		*in_file;
 	char		*cwd_req;	/* -cwd */
 	char		*outdir;	/* -outdir, patterns kept */
+	char		*chkpnt_dir;	/* -k dir (absolute) */
+	char		*chkpnt_method;	/* -k method= */
+	int64_t		 chkpnt_period;	/* -k period, seconds */
 	int64_t		 rlimits[LSF_RLIM_NLIMITS];
 	int64_t		 begin_time;
 	int64_t		 term_time;
@@ -201,6 +204,8 @@ struct job {
 	struct pol_list	*in_list;	/* its queue's running or preempted */
 	bool		 no_susp;	/* brun -f: never suspended by LSF */
 	bool		 restart;	/* next run gets LSB_RESTART=Y */
+	struct job_ck	*ck;		/* its checkpoints (mbd-chkpnt.c),
+					 * NULL none */
 	bool		 resume_sent;	/* a RESUME is on its way */
 	bool		 stop_sent;	/* a bstop is on its way to the host */
 	bool		 window_sent;	/* suspended or killed for RUN_WINDOW */
@@ -635,6 +640,35 @@ void	 job_fill_info(struct job *, struct job_info *, uint64_t want,
 /* mbd-signal.c */
 void	 signal_handle(struct conn *, uint32_t seq, struct rbuf *);
 void	 signal_send(struct job *, int sig, int reason);
+
+/* mbd-chkpnt.c: a job's checkpoints, made when it has any.  The period
+ * (seconds) of bchkpnt -p over the job's -k or queue's; whether a
+ * checkpoint was taken (the next run restarts from it) and when the last
+ * one ended; the request on its way to the host (not logged). */
+struct job_ck {
+	int64_t		 period;
+	bool		 period_set;
+	bool		 taken;
+	int64_t		 at;
+	bool		 sent;
+	int64_t		 sent_at;
+	bool		 kill;		/* bchkpnt -k: kill once taken */
+	int		 uid;		/* who asked, for the kill */
+	const char	*user;		/* interned */
+};
+void	 job_ck_free(struct job *);
+const char *job_chkpnt_dir(const struct job *);
+int64_t	 job_chkpnt_period(const struct job *);
+char	*job_chkpnt_path(const struct job *);
+void	 job_chkpnt_spec(struct job *, struct job_spec *);
+void	 job_chkpnt_forget(struct job *);
+void	 chkpnt_note_period(int64_t);
+void	 job_chkpnt_apply(struct job *, const struct ev_chkpnt *, int64_t);
+int	 job_chkpnt(struct job *, int64_t period, bool kill, int uid,
+	    const char *user);
+void	 job_chkpnt_done(struct mhost *, const struct job_ack *);
+void	 job_chkpnt_clear_run(struct job *);
+void	 chkpnt_pass(int64_t now);
 /* End a job here and now (pending, or removed with bkill -r). */
 void	 job_finish_now(struct job *, int status, int reason);
 

@@ -452,9 +452,15 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd,
 	jobsup_build_env(&env, s, dir, pw, out, err);
 	script = xasprintf("%s/%s", dir, JOBDIR_SCRIPT);
 	jobsup_set_env(&env, "LSB_JOBFILENAME", script);
+	chkpnt_make_dir(s);
 	/* As the job, in its directory, with its files and environment. */
 	jobsup_pre_exec(s, env.v, pre_fd);
 	limits_set_rlimits(s);
+	if (s->chkpnt_restart) {
+		/* From its checkpoint: the method's erestart in its place. */
+		chkpnt_exec_restart(s, env.v);
+		fail("cannot run erestart for the job: %s", strerror(errno));
+	}
 	if (simple_command(s->command, &words)) {
 		/* What the shell would do for it, without the shell; if it
 		 * cannot be run, the shell below says why as it would. */

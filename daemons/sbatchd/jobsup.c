@@ -74,6 +74,8 @@ struct sup {
 	int		 pre_fd;	/* a failed pre-exec's status */
 	int		 note_fd;	/* the job's word on its -o and -e */
 	struct job_ctl	 ctl;		/* JOB_CONTROLS */
+	pid_t		 chk_pid;	/* echkpnt running, else 0 */
+	uint64_t	 chk_deadline_ms;
 };
 
 static void
@@ -322,9 +324,67 @@ ctl_ended(struct sup *s)
 		job_action(s, op, reason, sub);
 }
 
+/* echkpnt's wait status, for mbatchd's CHKPNT record. */
+static void
+chkpnt_report(struct sup *s, int wstatus)
+{
+	struct wbuf w;
+	struct job_ack a;
+
+	if (s->sock < 0)
+		return;		/* mbatchd gives up on it in time */
+	a.jobid = s->spec->jobid;
+	a.idx = s->spec->idx;
+	a.status = wstatus;
+	a.run_count = s->spec->run_count;
+	wbuf_init(&w);
+	job_ack_frame(&w, MSG_JS_CHKPNT, 0, &a);
+	if (wire_send(s->sock, &w) < 0)
+		sock_drop(s);
+	wbuf_release(&w);
+}
+
+static void
+chkpnt_begin(struct sup *s)
+{
+	if (s->chk_pid > 0)
+		return;		/* the one running answers for both */
+	s->chk_pid = chkpnt_start(s->spec, s->dir, s->pid);
+	if (s->chk_pid <= 0) {
+		s->chk_pid = 0;
+		chkpnt_report(s, 127 << 8);
+		return;
+	}
+	s->chk_deadline_ms = mono_ms() + CHKPNT_TIMEOUT_MS;
+}
+
+static void
+chkpnt_reap(struct sup *s, bool wait)
+{
+	int wstatus;
+
+	if (s->chk_pid <= 0)
+		return;
+	if (waitpid(s->chk_pid, &wstatus, wait ? 0 : WNOHANG) != s->chk_pid)
+		return;
+	s->chk_pid = 0;
+	s->chk_deadline_ms = 0;
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)
+		log_info("job %lld: echkpnt done", (long long)s->spec->jobid);
+	else
+		log_info("job %lld: echkpnt failed (wait status %d)",
+		    (long long)s->spec->jobid, wstatus);
+	if (!wait)
+		chkpnt_report(s, wstatus);
+}
+
 static void
 handle_request(struct sup *s, const struct sbd_signal *sg)
 {
+	if (sg->sig == SBD_SIG_CHKPNT) {
+		chkpnt_begin(s);
+		return;
+	}
 	/* For a suspension, reason is why (SUSP_*); otherwise it is the
 	 * TERM_* to report if the job dies of it. */
 	if (sg->reason && sg->sig != SBD_SIG_SUSPEND &&
@@ -781,6 +841,8 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 			next = s.tstp_check_ms;
 		if (ctl_next_ms(&s.ctl) && ctl_next_ms(&s.ctl) < next)
 			next = ctl_next_ms(&s.ctl);
+		if (s.chk_deadline_ms && s.chk_deadline_ms < next)
+			next = s.chk_deadline_ms;
 		if (s.next_sample_ms < next)
 			next = s.next_sample_ms;
 		if (!s.greeted && s.next_connect_ms < next)
@@ -803,6 +865,7 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 
 			drain_sigfd(sfd);
 			ctl_ended(&s);
+			chkpnt_reap(&s, false);
 			p = wait4(s.pid, &wstatus, WNOHANG, &ru);
 			if (p == s.pid) {
 				if (!pre_failed(&s, &ru)) {
@@ -823,6 +886,13 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 				kill_group(&s, SIGSTOP);
 		}
 		ctl_expire(&s.ctl, now);
+		if (s.chk_deadline_ms && now >= s.chk_deadline_ms) {
+			log_warnx("job %lld: echkpnt ran %d s; killed",
+			    (long long)s.spec->jobid, CHKPNT_TIMEOUT_MS / 1000);
+			(void)kill(-s.chk_pid, SIGKILL);
+			/* Reaped at its SIGCHLD. */
+			s.chk_deadline_ms = 0;
+		}
 		sampled = now >= s.next_sample_ms;
 		if (sampled) {
 			/* Running usage goes up to mbatchd (bjobs -l, -W). */
@@ -846,6 +916,11 @@ sup_run(struct job_spec *spec, const char *dir, const char *sockpath, int sfd,
 	 * but the connection, which is not the job's; its lock goes last,
 	 * once everything is reported. */
 	*sock = s.sock;
+	if (s.chk_pid > 0) {
+		/* The job is over: what it was checkpointing is too. */
+		(void)kill(-s.chk_pid, SIGKILL);
+		chkpnt_reap(&s, true);
+	}
 	ctl_finish(&s.ctl);
 	ctl_release(&s.ctl);
 	if (s.pre_fd >= 0)

@@ -514,12 +514,36 @@ jobs_check_orphans(void)
 
 /* Supervisor connections. */
 
+/* echkpnt's end, on to mbatchd (lost if it is not there: it gives up
+ * on the request in time). */
+static void
+chkpnt_forward(struct conn *c, struct rbuf *r)
+{
+	struct job_ack a;
+	struct sjob *j;
+
+	if (!job_ack_unpack(r, &a) || rbuf_end(r) < 0) {
+		log_warnx("%s: malformed %s", c->name,
+		    msg_type_name(MSG_JS_CHKPNT));
+		conn_close(c);
+		return;
+	}
+	j = jobs_find(a.jobid, a.idx);
+	if (j == NULL || j->run_count != a.run_count)
+		return;
+	mbd_send_chkpnt(&a);
+}
+
 static void
 sup_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 {
 	struct job_status st;
 	struct sjob *j;
 
+	if (h->type == MSG_JS_CHKPNT) {
+		chkpnt_forward(c, r);
+		return;
+	}
 	if (h->type != MSG_JS_HELLO && h->type != MSG_JS_STATUS) {
 		log_warnx("%s: unexpected %s", c->name, msg_type_name(h->type));
 		conn_close(c);

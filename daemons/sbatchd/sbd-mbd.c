@@ -70,6 +70,14 @@ mbd_send_status(struct sjob *j)
 	job_status_frame(outq_frame(), MSG_SBD_JOB_STATUS, 0, &j->st);
 }
 
+/* echkpnt's end (jobs' MSG_JS_CHKPNT); dropped while mbatchd is away. */
+void
+mbd_send_chkpnt(const struct job_ack *a)
+{
+	if (sbd->mbd_state == MBD_UP)
+		job_ack_frame(outq_frame(), MSG_SBD_CHKPNT_DONE, 0, a);
+}
+
 static void
 do_register(void)
 {

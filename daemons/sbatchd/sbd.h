@@ -118,6 +118,7 @@ void	 sbd_stop(bool restart);
 /* sbd-mbd.c */
 void	 mbd_master_changed(void);
 void	 mbd_send_status(struct sjob *);
+void	 mbd_send_chkpnt(const struct job_ack *);
 void	 mbd_connect_soon(int ms);
 
 /* sbd-jobs.c */
@@ -214,6 +215,14 @@ void	 jobsup_set_env(struct strv *, const char *name, const char *val);
 /* The -o/-e path with %J and %I expanded, allocated (NULL if none). */
 char	*jobsup_expand_path(const char *, const struct job_spec *,
 	    const char *suffix);
+
+/* jobsup-chkpnt.c: echkpnt and erestart (LSF_SERVERDIR or
+ * LSB_ECHKPNT_METHOD_DIR), run as the job's user. */
+#define CHKPNT_TIMEOUT_MS	600000
+char	*chkpnt_program(const struct job_spec *, const char *name);
+void	 chkpnt_make_dir(const struct job_spec *);
+pid_t	 chkpnt_start(const struct job_spec *, const char *dir, pid_t sid);
+void	 chkpnt_exec_restart(const struct job_spec *, char **env);
 
 /* jobsup-report.c */
 void	 jobsup_write_report(const struct job_spec *, const struct job_status *,

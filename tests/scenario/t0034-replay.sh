@@ -63,6 +63,8 @@ EOT
 # hostb takes a third job, suspended by its load.
 sed -i 's/^default /hostb      3\nhostc      3\n&/' "$LSB_CONF/lsb.hosts"
 elim_install
+cp "$TOP/etc/serverdir/echkpnt.sample" "$T_DIR/serverdir/"
+mkdir -p "$T_DIR/ck"
 set_load hostb "r1m 0"	# not the machine's own: ls dispatches at r1m <= 0.5
 cluster_start
 cd "$T_DIR/jobs"
@@ -100,6 +102,16 @@ arr=$(submit -m hostc -J "a[1-6]%1" -o /dev/null \
 wait_for job_is "$arr[2]" RUN
 bkill "$arr[3]" >/dev/null
 dep=$(submit -w "done($arr)" -o /dev/null true)
+# A checkpointable job (JOB_NEW's chkpntDir and chkpntPeriod), with a new
+# period and a checkpoint taken (CHKPNT records).
+ck=$(submit -k "$T_DIR/ck 20 method=sample" -q other -m hostc -o /dev/null \
+    'while :; do rm -f "$LSB_CHKPNT_DIR/chkpnt.request"; sleep 0.1; done')
+wait_for job_is "$ck" RUN
+bchkpnt -p 40 "$ck" >/dev/null
+chkpnted() {
+	badmin statedump | grep -q "^job $ck\\[0\\] .* period=2400/1 taken=1 "
+}
+check "the checkpointable job is checkpointed" wait_for chkpnted
 
 # On hosta and hostb, running jobs: stopped by the user; stopped and
 # resumed; switched to another queue and given new limits and output
@@ -225,6 +237,9 @@ else
 	diff "$T_DIR/dump.before" "$T_DIR/dump.after" | head -n 40 | sed 's/^/#   /'
 fi
 expect_match "the dump holds every job" "^job $dep\\[0\\]" "$after"
+expect_match "... and a checkpointable job's checkpoint" \
+    "^job $ck\\[0\\] .* chkpnt=$T_DIR/ck method=sample period=2400/1 taken=1 " \
+    "$after"
 expect_match "... and a job's application profile" \
     "^job $p6\\[0\\] .* app=fluent " "$after"
 expect_match "... and root's fairshare account: history, a running job, \

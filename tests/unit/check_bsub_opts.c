@@ -79,6 +79,21 @@ static const struct {
 	{ "-W", "0", BSUB_OPTS_BAD_VALUE, "0: Bad time specification" },
 	{ "-sp", "2147483648", BSUB_OPTS_BAD_VALUE,
 	    "2147483648: Bad argument" },
+	{ "-k", "", BSUB_OPTS_BAD_VALUE, "-k: no checkpoint directory" },
+	{ "-k", "/c 0", BSUB_OPTS_BAD_VALUE, "-k: 0: the checkpoint period "
+	    "must be a positive number of minutes" },
+	{ "-k", "/c 5 6", BSUB_OPTS_BAD_VALUE, "-k: 6: the checkpoint period "
+	    "must be a positive number of minutes" },
+	{ "-k", "/c 5x", BSUB_OPTS_BAD_VALUE, "-k: 5x: the checkpoint period "
+	    "must be a positive number of minutes" },
+	{ "-k", "/c init=5", BSUB_OPTS_BAD_VALUE, "-k: init=5: an initial "
+	    "checkpoint period is not supported" },
+	{ "-k", "/c method=", BSUB_OPTS_BAD_VALUE,
+	    "-k: method=: bad checkpoint method" },
+	{ "-k", "/c method=a method=b", BSUB_OPTS_BAD_VALUE,
+	    "-k: method=b: bad checkpoint method" },
+	{ "-k", "/c method=../x", BSUB_OPTS_BAD_VALUE,
+	    "-k: method=../x: bad checkpoint method" },
 	{ "-zz", NULL, BSUB_OPTS_BAD_OPTION, "-zz" },
 	{ "-q", NULL, BSUB_OPTS_BAD_OPTION, "-q" },
 	{ "-sla", "x", BSUB_OPTS_UNSUPPORTED, "-sla" },
@@ -226,6 +241,30 @@ START_TEST(test_outdir)
 }
 END_TEST
 
+/* -k "dir [period] [method=name]": the period in seconds. */
+START_TEST(test_chkpnt)
+{
+	const char *const w[] = { "-k", " /c/d  30 method=sample ", "true",
+	    NULL };
+	const char *const w2[] = { "-k", "rel", "true", NULL };
+	struct bsub_opts g;
+	char *cause;
+
+	bsub_opts_init(&g);
+	ck_assert_int_eq(parse(&g, w, &cause), BSUB_OPTS_OK);
+	ck_assert_str_eq(g.chkpnt_dir, "/c/d");
+	ck_assert_str_eq(g.chkpnt_method, "sample");
+	ck_assert_int_eq(g.chkpnt_period, 1800);
+	bsub_opts_release(&g);
+	bsub_opts_init(&g);
+	ck_assert_int_eq(parse(&g, w2, &cause), BSUB_OPTS_OK);
+	ck_assert_str_eq(g.chkpnt_dir, "rel");
+	ck_assert_ptr_null(g.chkpnt_method);
+	ck_assert_int_eq(g.chkpnt_period, 0);
+	bsub_opts_release(&g);
+}
+END_TEST
+
 /* The patterns of -outdir and -cwd (src/jobpath.c). */
 START_TEST(test_jobpath)
 {
@@ -275,6 +314,7 @@ bsub_opts_suite(void)
 	tcase_add_test(tc, test_script_error);
 	tcase_add_test(tc, test_overlay);
 	tcase_add_test(tc, test_outdir);
+	tcase_add_test(tc, test_chkpnt);
 	tcase_add_test(tc, test_jobpath);
 	suite_add_tcase(s, tc);
 	return s;

@@ -384,7 +384,8 @@ VISIT(submit_req)
 	VSTR(pre_exec); VSTR(post_exec); VSTR(login_shell); VSTR(from_host);
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VI64(begin_time); VI64(term_time);
 	VINT(umask); VINT(user_priority); VSTRV(env); VSTR(outdir);
-	VSTR(app);
+	VSTR(app); VSTR(chkpnt_dir); VSTR(chkpnt_method);
+	VI64(chkpnt_period);
 }
 
 VISIT(submit_reply)
@@ -423,7 +424,8 @@ VISIT(job_info)
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VINT(user_priority);
 	VINT(run_count); VI64A(array_counts, JA_NCOUNTS);
 	VSTRV(asked_hosts); VSTR(login_shell); VSTR(pre_exec); VINT(susp_sub);
-	VSTR(susp_ext); VSTR(app); VINT(exceptions);
+	VSTR(susp_ext); VSTR(app); VINT(exceptions); VSTR(chkpnt_dir);
+	VI64(chkpnt_period); VSTR(chkpnt_method);
 }
 
 VISIT(job_list)
@@ -505,6 +507,7 @@ VISIT(job_spec)
 	VSTR(post_exec); VSTR(queue_pre_exec); VSTR(queue_post_exec);
 	VSTR(requeue_exit); VSTR(outdir); VBOOL(make_cwd);
 	VSTR(ctl_suspend); VSTR(ctl_resume); VSTR(ctl_terminate);
+	VSTR(chkpnt_dir); VSTR(chkpnt_method); VBOOL(chkpnt_restart);
 }
 
 VISIT(sbd_signal)
