@@ -199,8 +199,8 @@ struct pol_job {
 	bool		 held;		/* PSUSP: not a candidate */
 	int		 blocked;	/* PEND_* set by mbatchd (-w not met):
 					 * not a candidate, with that reason */
-	int64_t		 eligible_time;	/* not a candidate before this time */
 	int		 eligible_reason; /* PEND_BEGIN_TIME, PEND_PRE_EXEC */
+	int64_t		 eligible_time;	/* not a candidate before this time */
 	int64_t		 count;		/* > 1: an array's pending elements,
 					 * each started on its own */
 	struct pol_cap	*caps[POL_NCAPS]; /* limits it counts against */
@@ -209,17 +209,18 @@ struct pol_job {
 	 * ones share the array), rl_hosts when one of them is by host. */
 	struct pol_rlim	*const *rlims;
 	int		 nrlims;
-	bool		 rl_hosts;
 	int		 rl_mem;	/* rusage[mem] per host, MB */
+	bool		 rl_hosts;
 	const struct resreq *rr;	/* effective (queue merged), or NULL */
 	const int	*asked;		/* -m: nasked host indices, then
 					 * their "+N" levels (higher is
 					 * preferred), or NULL */
 	int		 nasked;
 	/* Hosts it must not go to again (REQUEUE_EXIT_VALUES EXCLUDE):
-	 * nexcl host indices, or NULL. */
-	const int	*excl;
+	 * nexcl host indices, or NULL; mbatchd owns the array, in memory
+	 * only (not logged). */
 	int		 nexcl;
+	int		*excl;
 	/* Why it did not start, as of pass reason_pass. */
 	uint32_t	 reason_pass;
 	int		 pend_reason;	/* PEND_*; PEND_NO_HOST: see counts */
@@ -230,9 +231,9 @@ struct pol_job {
 	struct pol_job	*rprev;
 	const int	*exec;		/* host index of each slot */
 	int		 nexec;
+	uint32_t	 victim_pass;	/* chosen as a victim in that pass */
 	int64_t		 start_time;
 	bool		 no_preempt;	/* brun, or MAX_JOB_PREEMPT reached */
-	uint32_t	 victim_pass;	/* chosen as a victim in that pass */
 };
 
 /*

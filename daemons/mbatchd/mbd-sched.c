@@ -226,12 +226,11 @@ exclude_host(struct job *j, const struct mhost *h)
 	if (j->pj.num_procs > 1 || h == NULL)
 		return;
 	for (int i = 0; i < j->pj.nexcl; i++)
-		if (j->excl_hosts[i] == h->index)
+		if (j->pj.excl[i] == h->index)
 			return;
-	j->excl_hosts = xrealloc(j->excl_hosts,
+	j->pj.excl = xrealloc(j->pj.excl,
 	    sizeof(int) * ((size_t)j->pj.nexcl + 1));
-	j->excl_hosts[j->pj.nexcl++] = h->index;
-	j->pj.excl = j->excl_hosts;
+	j->pj.excl[j->pj.nexcl++] = h->index;
 	log_info("job %lld[%d]: not to run on %s again (EXCLUDE exit value)",
 	    (long long)j->jobid, (int)j->idx, h->name);
 }

@@ -594,7 +594,7 @@ job_free(struct job *j)
 	}
 	free(j->exec);
 	free(j->exec_idx);
-	free(j->excl_hosts);
+	free(j->pj.excl);
 	free(j->exec_cwd);
 	free(j->exec_home);
 	free(j->exec_user);

@@ -141,6 +141,7 @@ struct job {
 	uint32_t	 options2;
 	int		 uid;
 	int		 umask;
+	int		 exceptions;	/* JOB_EXC_* seen (in memory only) */
 	const char	*user;		/* interned */
 	struct mqueue	*queue;
 	const char	*from_host;	/* interned */
@@ -163,6 +164,9 @@ struct job {
 	bool		 in_rsv;	/* holds an rusage reservation */
 	bool		 own_fields;	/* an element with its own out_file,
 					 * err_file, res_req (bmod) */
+	bool		 executed;	/* sbatchd confirmed the start */
+	bool		 kill_done;	/* bkill -d: record DONE */
+	bool		 kill_asked;	/* this run was told to end (JOB_SIGNAL) */
 	off_t		 new_off;	/* its JOB_NEW record */
 	int64_t		 submit_time;
 	int64_t		 start_time;
@@ -172,19 +176,15 @@ struct job {
 	int		 nexec;
 	int		 pid;
 	int		 pgid;
-	bool		 executed;	/* sbatchd confirmed the start */
 	char		*exec_cwd;
 	char		*exec_home;
 	char		*exec_user;
 	int		 exit_status;
 	int		 exit_reason;
 	double		 cpu_time;
-	int		 exceptions;	/* JOB_EXC_* seen (in memory only) */
 	int64_t		 mem_kb;
 	int64_t		 max_mem_kb;
 	int64_t		 avg_mem_kb;
-	bool		 kill_done;	/* bkill -d: record DONE */
-	bool		 kill_asked;	/* this run was told to end (JOB_SIGNAL) */
 	int		 susp_reason;	/* SUSP_* while suspended */
 	int		 susp_sub;	/* SUSP_LOAD: the load index */
 	int64_t		 ssusp_since;	/* when it became SSUSP (that JOB_STATUS
@@ -199,13 +199,11 @@ struct job {
 	bool		 preempt_resuming; /* its RESUME is on the way */
 	int		 npreempt;	/* times preempted (MAX_JOB_PREEMPT) */
 	int		*exec_idx;	/* pj.exec: host index of each slot */
-	int		*excl_hosts;	/* pj.excl: EXCLUDE(v) exits, kept in
-					 * memory only (not logged) */
 	struct pol_list	*in_list;	/* its queue's running or preempted */
-	bool		 no_susp;	/* brun -f: never suspended by LSF */
-	bool		 restart;	/* next run gets LSB_RESTART=Y */
 	struct job_ck	*ck;		/* its checkpoints (mbd-chkpnt.c),
 					 * NULL none */
+	bool		 no_susp;	/* brun -f: never suspended by LSF */
+	bool		 restart;	/* next run gets LSB_RESTART=Y */
 	bool		 resume_sent;	/* a RESUME is on its way */
 	bool		 stop_sent;	/* a bstop is on its way to the host */
 	bool		 window_sent;	/* suspended or killed for RUN_WINDOW */

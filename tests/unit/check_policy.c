@@ -816,8 +816,8 @@ END_TEST
  * that reason on each host. */
 START_TEST(test_excluded_hosts)
 {
-	static const int ex0[] = { 0 };
-	static const int ex_all[] = { 0, 1, 2 };
+	static int ex0[] = { 0 };
+	static int ex_all[] = { 0, 1, 2 };
 	struct pol_job *j0, *j1;
 
 	fx_init(3, 1);
