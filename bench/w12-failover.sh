@@ -88,6 +88,9 @@ round() {
 	a) pids="$PID_sbatchd_hosta $mbd" ;;
 	b) pids="$PID_lim_hosta $PID_sbatchd_hosta $mbd" ;;
 	esac
+	# Out of the job table: no "Killed" notice from bash (bash still
+	# reaps them).
+	disown $pids 2>/dev/null
 	random_pause 50 1000
 	now_us t0
 	kill -9 $pids
@@ -100,9 +103,6 @@ round() {
 	# Said, not fatal: the figures above are batch service's return.
 	wait_for master_is hostb || say "round $i ($kind): master is" \
 	    "$(master), not hostb"
-	# $mbd is sbatchd's child, not ours: it is reaped by init.
-	wait $PID_sbatchd_hosta 2>/dev/null
-	[ "$kind" = b ] && wait "$PID_lim_hosta" 2>/dev/null
 	drop_pids $PID_sbatchd_hosta
 	[ "$kind" = b ] && { drop_pids "$PID_lim_hosta"
 	    start_daemon lim hosta; }
