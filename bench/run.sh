@@ -1,9 +1,9 @@
 #!/bin/bash
 # The benchmark suite of issue 4 (`make bench` runs it after building):
 # the machine's physical limits (bench/limits.c, and bench/tools/chain.c
-# for workload 4's floor), our workloads 1-8, 10 and 11 (bench/wNN-*.sh;
+# for workload 4's floor), our workloads 1-8 and 10-12 (bench/wNN-*.sh;
 # 10 is load-based suspension, issue 20; 11 preemption latency, issue
-# 21), workload 9 (bench/sim/run.sh, bench/w09-cluster50.sh), the
+# 21; 12 master failover, issue 23), workload 9 (bench/sim/run.sh, bench/w09-cluster50.sh), the
 # fairshare accuracy checks (bench/sim/fsacc.sh, part w9acc) and Slurm
 # side by side (bench/peers/slurm.sh, skipped when BENCH_NO_SLURM is
 # set; BENCH_ONLY=w11 runs Slurm's workload 11 with ours).  Every
@@ -15,6 +15,7 @@
 #	BENCH_ONLY="limits w1 w5" bench/run.sh	# some of them
 #	BENCH_ONLY=w10 bench/run.sh		# load-based suspension only
 #	BENCH_ONLY=w11 bench/run.sh		# preemption, ours and Slurm's
+#	BENCH_ONLY=w12 bench/run.sh		# master failover only
 #	BENCH_ONLY=w9acc bench/run.sh		# fairshare accuracy only
 #						# (w9 runs it too)
 #	bench/run.sh -t				# only the table and plots
