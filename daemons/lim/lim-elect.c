@@ -32,8 +32,9 @@
 
 #define PROBE_TIMEOUT_MS	1000
 /* Long enough for badmin hrestart (sbatchd executes itself again and
- * subscribes anew), short against a cluster without mbatchd. */
-#define SBD_GRACE_MS		2000
+ * subscribes anew: tens of ms), short against a cluster without
+ * mbatchd: issue 23 asks for batch service back within 2 s. */
+#define SBD_GRACE_MS		1000
 /* After resigning, elect once our followers have re-elected. */
 #define REELECT_MS		100
 
