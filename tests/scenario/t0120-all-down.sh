@@ -107,6 +107,14 @@ expect_match "the rerun jobs' owners are told they were requeued" \
     "Subject: Job $ra: .* Requeued" "$(mails)"
 expect_match "both" "Subject: Job $rc: .* Requeued" "$(mails)"
 
+fates() {
+	bjobs -a -noheader -o 'jobid stat exec_host exit_reason' \
+	    $ra $na $nb $rc $p1 $p2
+}
+before=$(fates)
+mbd_restart
+expect_eq "a restarted mbatchd replays the same fates" "$before" "$(fates)"
+
 # The other hosts come back one by one; the pending jobs start there.
 start_daemon lim hostb
 start_daemon sbatchd hostb
