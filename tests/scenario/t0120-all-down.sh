@@ -16,16 +16,7 @@ sed -i 's/^End Parameters/MAX_SBD_FAIL = 3\nEnd Parameters/' \
     "$LSB_CONF/lsb.params"
 printf 'Begin Host\nHOST_NAME  MXJ\nhosta      2\ndefault    1\nEnd Host\n' \
     >"$LSB_CONF/lsb.hosts"
-MAILDIR="$T_DIR/mail"
-mkdir -p "$MAILDIR"
-chmod 1777 "$MAILDIR"
-cat >"$T_DIR/mailprog" <<EOF
-#!/bin/sh
-cat >"$MAILDIR/.\$\$"
-mv "$MAILDIR/.\$\$" "$MAILDIR/\$(date +%s%N).\$\$"
-EOF
-chmod 755 "$T_DIR/mailprog"
-echo "LSB_MAILPROG=$T_DIR/mailprog" >>"$LSF_CONF/lsf.conf"
+mail_capture
 cluster_start
 cd "$T_DIR/jobs"
 
