@@ -5,11 +5,14 @@
  * back, does its LIM report again?); after MAX_SBD_FAIL failed probes it
  * is lost: its rerunnable jobs go back to the head of their queue, to
  * run again elsewhere with LSB_RESTART=Y, the others end EXIT with
- * TERM_ZOMBIE, and the owners are told by mail.  A host whose LIM still
- * reports is not in doubt: only its sbatchd is away, and its jobs run on
- * (an sbatchd restart keeps them).  While mbatchd has no load feed from
- * the master LIM, no probe counts.  If the host comes back with a lost
- * job still running, its sbatchd is told to kill it (mbd-sbd.c).
+ * TERM_ZOMBIE, and the owners are told by mail (job_lost).  A host whose
+ * sbatchd registers without a job it ran, or says the job's supervisor
+ * is gone (the host went down with it), settles the job the same way.
+ * A host whose LIM still reports is not in doubt: only its sbatchd is
+ * away, and its jobs run on (an sbatchd restart keeps them).  While
+ * mbatchd has no load feed from the master LIM, no probe counts.  If the
+ * host comes back with a lost job still running, its sbatchd is told to
+ * kill it (mbd-sbd.c).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -122,33 +125,43 @@ lost_mail(const struct job *j, const struct mhost *h, bool requeued)
 	sb_release(&sb);
 }
 
+/*
+ * A started job that is gone from host h with no word of its end: it
+ * goes back to its queue if rerunnable, else it ends EXIT with
+ * TERM_ZOMBIE; either way its owner is told.  The same whether the host
+ * stayed away (host_lost) or came back without it: its sbatchd has no
+ * trace of it, or found it without a supervisor (a reboot, say).
+ */
+void
+job_lost(struct job *j, struct mhost *h)
+{
+	struct ev_job_status ev;
+
+	if (job_rerunnable(j)) {
+		log_info("job %lld: rerunnable; requeued", (long long)j->jobid);
+		job_requeue(j, false, PEND_HOST_LOST);
+		lost_mail(j, h, true);
+		return;
+	}
+	log_info("job %lld: lost with %s", (long long)j->jobid, h->name);
+	job_status_fill(j, JOB_STAT_EXIT, &ev);
+	ev.exit_info = TERM_ZOMBIE;
+	ev.end_time = time(NULL);
+	job_status_record(j, &ev);
+	client_job_event(j, JE_FINISHED);
+	lost_mail(j, h, false);
+	mbd_sched_dirty();
+}
+
 /* MAX_SBD_FAIL probes failed: settle the fate of its jobs, once. */
 static void
 host_lost(struct mhost *h)
 {
 	log_warnx("host %s: no sbatchd and no LIM for %d probes; its jobs "
 	    "are lost", h->name, h->sbd_fails);
-	for (struct job *j = mbd->jobs_head; j; j = j->next) {
-		struct ev_job_status ev;
-
-		if (!runs_on(j, h))
-			continue;
-		if (job_rerunnable(j)) {
-			log_info("job %lld: rerunnable; requeued",
-			    (long long)j->jobid);
-			job_requeue(j, false, PEND_HOST_LOST);
-			lost_mail(j, h, true);
-			continue;
-		}
-		log_info("job %lld: lost with %s", (long long)j->jobid,
-		    h->name);
-		job_status_fill(j, JOB_STAT_EXIT, &ev);
-		ev.exit_info = TERM_ZOMBIE;
-		ev.end_time = time(NULL);
-		job_status_record(j, &ev);
-		client_job_event(j, JE_FINISHED);
-		lost_mail(j, h, false);
-	}
+	for (struct job *j = mbd->jobs_head; j; j = j->next)
+		if (runs_on(j, h))
+			job_lost(j, h);
 	mbd_sched_dirty();
 }
 

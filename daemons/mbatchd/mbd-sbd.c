@@ -125,6 +125,16 @@ apply_status(struct mhost *h, struct job_status *st)
 		}
 		return;
 	}
+	if (fin && st->exit_reason == TERM_ZOMBIE && !j->kill_asked &&
+	    !(j->end_action & (SIG_F_REQUEUE | SIG_F_MIG)) &&
+	    !JOB_STAT_FINISHED(j->status)) {
+		/* Its supervisor is gone: the host went down with it. */
+		log_warnx("job %lld: its supervisor on %s is gone; it is lost",
+		    (long long)j->jobid, h->name);
+		job_lost(j, h);
+		send_ack(h, st);
+		return;
+	}
 	if (fin) {
 		sched_finish_job(j, st);
 		return;
@@ -172,15 +182,9 @@ reconcile_missing(struct mhost *h, const struct sbd_register *reg)
 		if (known)
 			continue;
 		if (j->executed) {
-			struct ev_job_status ev;
-
 			log_warnx("job %lld: %s has no trace of it; it is "
 			    "lost", (long long)j->jobid, h->name);
-			job_status_fill(j, JOB_STAT_EXIT, &ev);
-			ev.exit_info = TERM_ZOMBIE;
-			ev.end_time = time(NULL);
-			job_status_record(j, &ev);
-			client_job_event(j, JE_FINISHED);
+			job_lost(j, h);
 		} else {
 			/* It never reached the host: run it again. */
 			log_info("job %lld never reached %s; pending again",

@@ -730,6 +730,7 @@ void	 extra_expand_asked(struct job_extra *);
 bool	 host_in_doubt(const struct mhost *);
 bool	 job_in_doubt(const struct job *);
 void	 hostfail_tick(void);
+void	 job_lost(struct job *, struct mhost *);
 
 /* mbd-sbd.c */
 struct conn *sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
