@@ -70,48 +70,16 @@ chkpnt_make_dir(const struct job_spec *sp)
 static void NORETURN
 child(const struct job_spec *sp, const char *dir, pid_t sid)
 {
-	struct strbuf pids = STRBUF_INIT, pgids = STRBUF_INIT;
 	struct strv env = STRV_INIT;
-	const struct sbd_user *u;
-	const struct passwd *pw;
-	const char *cwd;
-	char *prog, *out, *err, num[32];
+	char *prog, num[32];
 	char *argv[5];
-	int fd;
 
-	setsid();
-	jobsup_reset_signals();
-	if ((fd = open("/dev/null", O_RDWR)) < 0)
-		_exit(127);
-	for (int i = 0; i < 3; i++)
-		(void)dup2(fd, i);
-	if (close_range(3, ~0U, 0) < 0)
-		close_fds_from(3, -1);
-	usage_procs(sid, &pids, &pgids);
+	/* Found as root, before the user's identity is taken. */
 	if ((prog = chkpnt_program(sp, "echkpnt")) == NULL)
 		_exit(127);
-	if ((u = user_get(sp->user)) == NULL)
-		_exit(127);
-	pw = &u->pw;
-	if (geteuid() == 0) {
-		if (user_become(u) < 0)
-			_exit(127);
-	} else if (pw->pw_uid != geteuid()) {
-		_exit(127);
-	}
-	umask((mode_t)sp->umask);
-	cwd = sp->cwd && *sp->cwd ? sp->cwd : sp->sub_cwd;
-	if (cwd == NULL || chdir(cwd) < 0)
-		if (chdir("/tmp") < 0)
-			_exit(127);
+	jobsup_helper_setup(sp, dir, sid, &env);
 	chkpnt_make_dir(sp);
-	out = jobsup_expand_path(sp->out_file, sp, ".out");
-	err = jobsup_expand_path(sp->err_file, sp, ".err");
-	jobsup_build_env(&env, sp, dir, pw, out, err);
 	snprintf(num, sizeof(num), "%d", (int)sid);
-	jobsup_set_env(&env, "LS_JOBPID", num);
-	jobsup_set_env(&env, "LSB_JOBPGIDS", pgids.buf ? pgids.buf : "");
-	jobsup_set_env(&env, "LSB_JOBPIDS", pids.buf ? pids.buf : "");
 	jobsup_set_env(&env, "LSB_CHKPNT_DIR", sp->chkpnt_dir);
 	argv[0] = prog;
 	argv[1] = "-d";

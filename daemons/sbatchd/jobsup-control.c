@@ -79,17 +79,15 @@ ctl_take_deferred(struct job_ctl *c, int *op, int *reason, int *sub)
 	return true;
 }
 
-static void NORETURN
-child(const struct jobctl_action *a, int op, const struct job_spec *sp,
-    const char *dir, pid_t sid, int reason, int sub)
+void
+jobsup_helper_setup(const struct job_spec *sp, const char *dir, pid_t sid,
+    struct strv *env)
 {
 	struct strbuf pids = STRBUF_INIT, pgids = STRBUF_INIT;
-	struct strv env = STRV_INIT;
 	const struct sbd_user *u;
 	const struct passwd *pw;
 	const char *cwd;
-	char *argv[] = { "/bin/sh", "-c", a->text, NULL };
-	char *out, *err, *script, num[32];
+	char *out, *err, num[32];
 	int fd;
 
 	/* Its own session: killed as a group if it overruns, and never in
@@ -121,14 +119,25 @@ child(const struct jobctl_action *a, int op, const struct job_spec *sp,
 
 	out = jobsup_expand_path(sp->out_file, sp, ".out");
 	err = jobsup_expand_path(sp->err_file, sp, ".err");
-	jobsup_build_env(&env, sp, dir, pw, out, err);
+	jobsup_build_env(env, sp, dir, pw, out, err);
 	snprintf(num, sizeof(num), "%d", (int)sid);
-	jobsup_set_env(&env, "LS_JOBPID", num);
+	jobsup_set_env(env, "LS_JOBPID", num);
+	jobsup_set_env(env, "LSB_JOBPGIDS", pgids.buf ? pgids.buf : "");
+	jobsup_set_env(env, "LSB_JOBPIDS", pids.buf ? pids.buf : "");
+}
+
+static void NORETURN
+child(const struct jobctl_action *a, int op, const struct job_spec *sp,
+    const char *dir, pid_t sid, int reason, int sub)
+{
+	struct strv env = STRV_INIT;
+	char *argv[] = { "/bin/sh", "-c", a->text, NULL };
+	char *script, num[32];
+
+	jobsup_helper_setup(sp, dir, sid, &env);
 	script = xasprintf("%s/%s", dir, JOBDIR_SCRIPT);
 	jobsup_set_env(&env, "LSB_JOBFILENAME", script);
 	jobsup_set_env(&env, "LS_EXEC_T", "JOB_CONTROLS");
-	jobsup_set_env(&env, "LSB_JOBPGIDS", pgids.buf ? pgids.buf : "");
-	jobsup_set_env(&env, "LSB_JOBPIDS", pids.buf ? pids.buf : "");
 	if (op == JOBCTL_SUSPEND) {
 		snprintf(num, sizeof(num), "%d", susp_reason_lsf_bits(reason));
 		jobsup_set_env(&env, "LSB_SUSP_REASONS", num);

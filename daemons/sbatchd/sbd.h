@@ -203,6 +203,15 @@ struct jobsup_note {
  * pre-exec writes its wait status (an int) to pre_fd (-1: none).
  * jobsup_reset_signals: defaults, nothing blocked (job, post-exec). */
 void	 jobsup_reset_signals(void);
+/*
+ * In a child that runs a program for a job (a JOB_CONTROLS command,
+ * echkpnt): its own session, standard files on /dev/null, the job's
+ * processes noted, the job's user, umask and directory, and in env the
+ * job's environment with LS_JOBPID, LSB_JOBPIDS and LSB_JOBPGIDS of the
+ * job's session sid.  It exits 127 where that cannot be.
+ */
+void	 jobsup_helper_setup(const struct job_spec *, const char *dir,
+	    pid_t sid, struct strv *env);
 void	 jobsup_exec_job(const struct job_spec *, const char *dir,
 	    int pre_fd, int note_fd) NORETURN;
 /* The job's environment: the submitter's plus LSF's variables. */
