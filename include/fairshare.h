@@ -86,22 +86,6 @@ struct fs_factors {
 #define FSF_HIST_HOURS	0x10
 void	 fs_factors_default(struct fs_factors *);
 
-/* An account's usage; cpu_hours as decayed to cpu_at (seconds). */
-struct fs_usage {
-	double		 cpu_hours;
-	int64_t		 cpu_at;
-	double		 run_hours;	/* of its running jobs, now */
-	int		 slots;		/* in use and reserved */
-	double		 adjust;	/* the plug-in's value, 0 without */
-};
-
-/* Add CPU hours used at time when (decaying what was there to when). */
-void	 fs_usage_add_cpu(struct fs_usage *, double hours, int64_t when,
-	    const struct fs_factors *);
-/* The dynamic priority at time now. */
-double	 fs_priority(int shares, const struct fs_usage *,
-	    const struct fs_factors *, int64_t now);
-
 /*
  * A share tree: the accounts of one FAIRSHARE (a queue, with the queues
  * of its FAIRSHARE_QUEUES / QUEUE_GROUP) or of one host partition.  The

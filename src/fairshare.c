@@ -4,7 +4,6 @@
  * against, decay, dynamic priority.
  */
 #include <ctype.h>
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,35 +184,4 @@ fs_factors_default(struct fs_factors *f)
 	f->adjust = 0;
 	f->hist_hours = 5;
 	f->hist_run = false;
-}
-
-void
-fs_usage_add_cpu(struct fs_usage *u, double hours, int64_t when,
-    const struct fs_factors *f)
-{
-	if (u->cpu_at != 0 && when > u->cpu_at)
-		u->cpu_hours = fs_decay(u->cpu_hours,
-		    (double)(when - u->cpu_at) / 3600, f->hist_hours);
-	else if (when < u->cpu_at)	/* older usage: decayed to cpu_at */
-		hours = fs_decay(hours, (double)(u->cpu_at - when) / 3600,
-		    f->hist_hours);
-	if (when > u->cpu_at)
-		u->cpu_at = when;
-	u->cpu_hours += hours;
-}
-
-double
-fs_priority(int shares, const struct fs_usage *u, const struct fs_factors *f,
-    int64_t now)
-{
-	double cpu = u->cpu_at != 0 && now > u->cpu_at ?
-	    fs_decay(u->cpu_hours, (double)(now - u->cpu_at) / 3600,
-	    f->hist_hours) : u->cpu_hours;
-	double d = cpu * f->cpu_time + u->run_hours * f->run_time +
-	    (1 + u->slots) * f->run_job + u->adjust * f->adjust;
-
-	/* All factors 0: the shares alone order the accounts. */
-	if (d < DBL_EPSILON)
-		d = DBL_EPSILON;
-	return (double)shares / d;
 }

@@ -130,45 +130,49 @@ END_TEST
 START_TEST(priority)
 {
 	struct fs_factors f;
-	struct fs_usage u;
+	struct fs_node u, v;
 	int64_t t0 = 1700000000;
 
 	fs_factors_default(&f);
 	memset(&u, 0, sizeof(u));
+	u.shares = 10;
 	/* Nothing used: 10 / (1 x 3.0) = 3.333... */
-	ck_assert_double_eq_tol(fs_priority(10, &u, &f, t0), 10.0 / 3, EPS);
-	/* Two slots running for half an hour:
+	ck_assert_double_eq_tol(fs_node_priority(&u, &f, t0, 0), 10.0 / 3,
+	    EPS);
+	/* Two slots of one job running for half an hour:
 	 * 10 / (0.5 x 0.7 + 3 x 3.0) = 10 / 9.35. */
-	u.slots = 2;
-	u.run_hours = 0.5;
-	ck_assert_double_eq_tol(fs_priority(10, &u, &f, t0), 10 / 9.35, EPS);
-	/* Those jobs end having used 2 CPU hours: 10 / (2 x 0.7 + 3.0) =
+	fs_charge_start(&u, 2, t0 - 1800);
+	ck_assert_double_eq_tol(fs_node_priority(&u, &f, t0, 0), 10 / 9.35,
+	    EPS);
+	/* That job ends having used 2 CPU hours: 10 / (2 x 0.7 + 3.0) =
 	 * 10 / 4.4 at once; five hours later the 2 hours count 0.2:
 	 * 10 / (0.2 x 0.7 + 3.0) = 10 / 3.14. */
-	u.slots = 0;
-	u.run_hours = 0;
-	fs_usage_add_cpu(&u, 2, t0, &f);
-	ck_assert_double_eq_tol(fs_priority(10, &u, &f, t0), 10 / 4.4, EPS);
-	ck_assert_double_eq_tol(fs_priority(10, &u, &f, t0 + 5 * 3600),
+	fs_charge_end(&u, &f, 2, t0 - 1800, 0, 2, t0);
+	ck_assert_double_eq_tol(fs_node_priority(&u, &f, t0, 0), 10 / 4.4,
+	    EPS);
+	ck_assert_double_eq_tol(fs_node_priority(&u, &f, t0 + 5 * 3600, 0),
 	    10 / 3.14, EPS);
 	/* One more CPU hour then: 0.2 + 1 = 1.2 hours as of t0 + 5 h. */
-	fs_usage_add_cpu(&u, 1, t0 + 5 * 3600, &f);
+	fs_charge_history(&u, &f, 1, t0 + 5 * 3600, 0, 0);
 	ck_assert_double_eq_tol(u.cpu_hours, 1.2, EPS);
 	/* The adjustment counts only with its factor. */
 	u.adjust = 4;
 	f.adjust = 0.5;
-	ck_assert_double_eq_tol(fs_priority(10, &u, &f, t0 + 5 * 3600),
+	ck_assert_double_eq_tol(fs_node_priority(&u, &f, t0 + 5 * 3600, 0),
 	    10 / (1.2 * 0.7 + 3.0 + 2.0), EPS);
 	/* All factors 0: no division by zero, shares still order. */
 	memset(&f, 0, sizeof(f));
-	ck_assert(fs_priority(10, &u, &f, t0) > fs_priority(5, &u, &f, t0));
+	v = u;
+	v.shares = 5;
+	ck_assert(fs_node_priority(&u, &f, t0, 0) >
+	    fs_node_priority(&v, &f, t0, 0));
 }
 END_TEST
 
 START_TEST(priority_order)
 {
 	struct fs_factors f;
-	struct fs_usage a, b;
+	struct fs_node a, b;
 	int64_t t = 1700000000;
 
 	/* 3:1 shares, both idle: a first.  a runs 3 slots, b 0:
@@ -176,13 +180,18 @@ START_TEST(priority_order)
 	fs_factors_default(&f);
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
-	ck_assert(fs_priority(3, &a, &f, t) > fs_priority(1, &b, &f, t));
+	a.shares = 3;
+	b.shares = 1;
+	ck_assert(fs_node_priority(&a, &f, t, 0) >
+	    fs_node_priority(&b, &f, t, 0));
 	a.slots = 3;
-	ck_assert(fs_priority(3, &a, &f, t) < fs_priority(1, &b, &f, t));
+	ck_assert(fs_node_priority(&a, &f, t, 0) <
+	    fs_node_priority(&b, &f, t, 0));
 	/* b takes one: b = 1 / 6 = 0.167 < a's 0.25: a's turn again, so
 	 * slots go 3:1 while both wait. */
 	b.slots = 1;
-	ck_assert(fs_priority(3, &a, &f, t) > fs_priority(1, &b, &f, t));
+	ck_assert(fs_node_priority(&a, &f, t, 0) >
+	    fs_node_priority(&b, &f, t, 0));
 }
 END_TEST
 
@@ -598,7 +607,7 @@ START_TEST(charge_history_order)
 	struct fs_tree *t = tree(TOP);
 	struct fs_node *alice = fs_tree_account(t, "alice");
 	const struct fs_factors *f = &t->f;
-	struct fs_usage u;
+	struct fs_node u;
 	struct fs_factors uf;
 
 	/* Usage comes in out of time order (two jobs' ends, restored
@@ -621,11 +630,11 @@ START_TEST(charge_history_order)
 	    EPS);
 	fs_tree_free(t);
 
-	/* fs_usage_add_cpu likewise. */
+	/* A node of its own likewise: it keeps the later time. */
 	fs_factors_default(&uf);
 	memset(&u, 0, sizeof(u));
-	fs_usage_add_cpu(&u, 1.0, T0 + 5 * HOUR, &uf);
-	fs_usage_add_cpu(&u, 1.0, T0, &uf);
+	fs_charge_history(&u, &uf, 1.0, T0 + 5 * HOUR, 0, 0);
+	fs_charge_history(&u, &uf, 1.0, T0, 0, 0);
 	ck_assert_int_eq(u.cpu_at, T0 + 5 * HOUR);
 	ck_assert_double_eq_tol(u.cpu_hours, 1.1, EPS);
 }
