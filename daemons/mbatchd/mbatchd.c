@@ -349,6 +349,7 @@ main(int argc, char **argv)
 		fatalx("%s; not starting (repair or move the file aside)",
 		    cause);
 	log_open(&mbd->log, mbd->evpath, valid_end);
+	exc_replayed();
 	duplog_attach();
 	log_info("replayed %s: %zu jobs in %llu ms, next job ID %lld",
 	    mbd->evpath, mbd->njobs, (unsigned long long)(mono_ms() - t0),

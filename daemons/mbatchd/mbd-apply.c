@@ -158,6 +158,7 @@ job_status_apply(struct job *j, const struct ev_job_status *ev,
 		j->end_time = ev->end_time ? ev->end_time : when;
 		j->max_mem_kb = ev->max_mem_kb;
 		j->avg_mem_kb = ev->avg_mem_kb;
+		exc_exit_apply(j, ev, when);
 		j->sig_pending = false;
 		j->end_action = 0;
 		j->preexec_fails = 0;

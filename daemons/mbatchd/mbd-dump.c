@@ -153,9 +153,13 @@ static void
 dump_host(struct strbuf *sb, const struct mhost *h)
 {
 	sb_addf(sb, "host %s closed_adm=%d removed=%d run=%d ssusp=%d "
-	    "ususp=%d used_slots=%d comment=%s\n", h->name, h->closed_adm,
-	    h->removed, h->nrun, h->nssusp, h->nususp, h->ph.used_slots,
-	    h->adm_comment ? h->adm_comment : "-");
+	    "ususp=%d used_slots=%d comment=%s exc_fired=%d exits=",
+	    h->name, h->closed_adm, h->removed, h->nrun, h->nssusp,
+	    h->nususp, h->ph.used_slots,
+	    h->adm_comment ? h->adm_comment : "-", h->exc_fired);
+	for (int i = 0; i < h->nexits; i++)
+		sb_addf(sb, "%s%lld", i ? "," : "", (long long)h->exits[i]);
+	sb_addf(sb, "\n");
 }
 
 /* A share tree's nodes: the history the log made, what started jobs

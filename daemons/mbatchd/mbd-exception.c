@@ -13,8 +13,10 @@
  * administrator; a job exception is mailed.
  *
  * A host fires once, until an administrator opens it again; the exits
- * that made it fire are forgotten.  What is counted lives in memory
- * only: mbatchd starts counting afresh when it restarts.
+ * that made it fire are forgotten.  Exits are counted where a JOB_STATUS
+ * record is applied, live and in replay alike, with the record's end
+ * time: a restarted mbatchd counts on from where its predecessor was,
+ * and knows which hosts already fired.  Only the live mbatchd acts.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -152,8 +154,6 @@ host_exception(struct mhost *h, int nexits, int threshold)
 	char *path = eadmin_path();
 	char *subject;
 
-	h->exc_fired = true;
-	h->nexits = 0;
 	log_warnx("host %s: %d jobs exited in the last %d minute(s), over "
 	    "its EXIT_RATE of %d: host exception%s", h->name, nexits,
 	    minutes, threshold, path ? ", eadmin runs" : "; closed");
@@ -180,14 +180,26 @@ host_exception(struct mhost *h, int nexits, int threshold)
 	free(path);
 }
 
+/*
+ * A JOB_STATUS record of a job ending: an exit of its own, not one LSF
+ * or a user caused (LSF's EXIT_RATE_TYPE JOBEXIT_NONLSF, its default),
+ * counts against its first host.  Crossing the threshold marks the
+ * host fired and due; exc_host_due acts on it when live.
+ */
 void
-exc_job_exited(struct mhost *h, int64_t now)
+exc_exit_apply(const struct job *j, const struct ev_job_status *ev,
+    int64_t when)
 {
-	int threshold = host_threshold(h);
+	struct mhost *h = j->nexec > 0 ? j->exec[0] : NULL;
+	int64_t now = ev->end_time ? ev->end_time : when;
 	int64_t window = (int64_t)mbd->conf.params.job_exit_rate_duration *
 	    60;
-	int n = 0;
+	int threshold, n = 0;
 
+	if (h == NULL || !(ev->status & JOB_STAT_EXIT) || ev->exit_info != 0 ||
+	    j->kill_asked)
+		return;
+	threshold = host_threshold(h);
 	if (threshold < 0 || h->exc_fired || h->closed_adm)
 		return;
 	/* Only the exits of the window, and threshold + 1 of them at most:
@@ -204,8 +216,31 @@ exc_job_exited(struct mhost *h, int64_t now)
 	}
 	h->exits[n++] = now;
 	h->nexits = n;
-	if (n > threshold)
-		host_exception(h, n, threshold);
+	if (n > threshold) {
+		h->exc_fired = true;
+		h->exc_due = n;
+		h->nexits = 0;
+	}
+}
+
+/* Live, after the record: the exception its apply found, if any. */
+void
+exc_host_due(struct mhost *h)
+{
+	int n = h->exc_due;
+
+	if (n == 0)
+		return;
+	h->exc_due = 0;
+	host_exception(h, n, host_threshold(h));
+}
+
+/* After replay: what the records crossed was acted on before. */
+void
+exc_replayed(void)
+{
+	for (int i = 0; i < mbd->nhosts; i++)
+		mbd->hosts[i]->exc_due = 0;
 }
 
 void

@@ -284,11 +284,9 @@ sched_finish_job(struct job *j, const struct job_status *st)
 		ev.avg_mem_kb = st->avg_mem_kb;
 	job_status_record(j, &ev);
 	client_job_event(j, JE_FINISHED);
-	/* An exit of its own, not one LSF or a user caused (LSF's
-	 * EXIT_RATE_TYPE JOBEXIT_NONLSF, its default). */
-	if (status == JOB_STAT_EXIT && st->exit_reason == 0 &&
-	    !j->kill_asked && h != NULL)
-		exc_job_exited(h, ev.end_time);
+	/* Its record counted the exit against the host (exc_exit_apply). */
+	if (h != NULL)
+		exc_host_due(h);
 	exc_job_ended(j, status, ev.end_time);
 	/* Its post-exec may have ended too while mbatchd was away. */
 	if (st->post_exec_status >= 0)

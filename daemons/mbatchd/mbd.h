@@ -276,12 +276,14 @@ struct mhost {
 	int		 nrun;		/* slots by job state */
 	int		 nssusp;
 	int		 nususp;
-	/* Host exception (mbd-exception.c), in memory only: the times of
-	 * the last jobs that exited there, and whether it fired. */
+	/* Host exception (mbd-exception.c), counted from JOB_STATUS
+	 * records: the times of the last jobs that exited there, whether
+	 * it fired, and the exits of a firing not yet acted on. */
 	int64_t		*exits;
 	int		 nexits;
 	int		 exits_cap;
 	bool		 exc_fired;
+	int		 exc_due;
 };
 
 /*
@@ -766,7 +768,10 @@ void	 admin_host_close(struct mhost *, const char *comment);
 /* mbd-exception.c */
 /* A job exited on its own on h (not killed): count it against the
  * host's EXIT_RATE, which may fire a host exception. */
-void	 exc_job_exited(struct mhost *h, int64_t now);
+void	 exc_exit_apply(const struct job *, const struct ev_job_status *,
+	    int64_t when);
+void	 exc_host_due(struct mhost *);
+void	 exc_replayed(void);
 /* An administrator opened h: it may fire again. */
 void	 exc_host_opened(struct mhost *h);
 /* Each tick: JOB_OVERRUN and JOB_IDLE of running jobs, and the mail of

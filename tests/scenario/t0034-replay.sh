@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 3
-sed -i 's/^End Parameters/MAX_JOB_NUM = 4\nENABLE_HIST_RUN_TIME = Y\n&/' \
+sed -i 's/^End Parameters/MAX_JOB_NUM = 4\nENABLE_HIST_RUN_TIME = Y\nGLOBAL_EXIT_RATE = 20\n&/' \
     "$LSB_CONF/lsb.params"
 cat >>"$LSB_CONF/lsb.queues" <<EOT
 

@@ -6,7 +6,8 @@
 # count.  hostb has only GLOBAL_EXIT_RATE 1 (lsb.params); with an
 # LSF_SERVERDIR/eadmin, mbatchd runs it with the exception in its
 # environment and leaves the host to it, once until the host is opened
-# again.
+# again.  The exits counted, and whether a host fired, survive an
+# mbatchd restart: they are counted from the JOB_STATUS records.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 2
@@ -86,5 +87,25 @@ b6=$(fails hostb)
 wait_for lines_ge "$T_DIR/eadmin.out" 2 || fail "eadmin not run again"
 wait_for job_is "$b6" EXIT || fail "hostb job 6 did not exit"
 expect_eq "eadmin ran twice, not four times" 2 \
+    "$(lines "$T_DIR/eadmin.out")"
+
+# Counted across a restart: two exits on hosta before it, one after.
+a4=$(fails hosta)
+a5=$(fails hosta)
+{ wait_for job_is "$a5" EXIT && wait_for job_is "$a4" EXIT; } ||
+    fail "hosta jobs 4-5 did not exit"
+mbd_restart
+a6=$(fails hosta)
+wait_for job_is "$a6" EXIT || fail "hosta job 6 did not exit"
+wait_for lines_ge "$T_DIR/eadmin.out" 3 ||
+    fail "two exits before a restart and one after did not fire"
+expect_eq "the restarted mbatchd counted on" "host_exit_rate hosta 3" \
+    "$(sed -n 3p "$T_DIR/eadmin.out")"
+# hostb fired before the restart, and stays fired after it.
+b7=$(fails hostb)
+b8=$(fails hostb)
+{ wait_for job_is "$b8" EXIT && wait_for job_is "$b7" EXIT; } ||
+    fail "hostb jobs 7-8 did not exit"
+expect_eq "a host that fired does not fire again after a restart" 3 \
     "$(lines "$T_DIR/eadmin.out")"
 finish
