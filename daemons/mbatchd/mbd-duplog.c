@@ -163,16 +163,27 @@ duplog_start(void)
 			    "from it", lo, hi, (long long)off);
 			if (!(rc == 1 ? p_there : r_there))
 				log_warnx("%s was missing", lo);
-			if (evlog_dup_catch_up(hi, lo, &cause) < 0)
-				fatalx("%s; not starting", cause);
+			if (evlog_dup_catch_up(hi, lo, &cause) < 0) {
+				/* A full disk must not keep the cluster
+				 * down: the longer one holds it all. */
+				log_warnx("%s", cause);
+				free(cause);
+				if (rc == 1)
+					p_ok = false;
+				else
+					r_ok = false;
+				break;
+			}
 			gen_src = hi;
 			break;
 		}
 		}
-		start_generations(primary, replica, gen_src);
-		mbd->evpath = primary;
-		dup_other = replica;
-		return;
+		if (p_ok && r_ok) {
+			start_generations(primary, replica, gen_src);
+			mbd->evpath = primary;
+			dup_other = replica;
+			return;
+		}
 	}
 	if (!p_ok && !r_ok)
 		fatalx("neither %s nor %s can be written; not starting",

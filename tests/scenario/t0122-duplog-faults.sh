@@ -1,13 +1,15 @@
 #!/bin/bash
 # Duplicate logging under real faults while jobs are submitted: the
-# primary's file system full (a small tmpfs filled with dd), the primary
-# removed while mbatchd runs, the primary replaced by a directory while
-# mbatchd is down, the replica replaced by a directory while it runs,
-# and a switch while the primary is full.  Each submission answered is
-# on the side still written; the fault is logged once; once the side is
+# primary's file system full (a small tmpfs filled with dd), with and
+# without a restart before it is freed; the primary removed while
+# mbatchd runs; the primary replaced by a directory, or removed, while
+# mbatchd is down; the replica replaced by a directory while it runs;
+# a switch while the primary is full.  Each submission answered is on
+# the side still written; the fault is logged once; once the side is
 # back it is caught up (every 10 s) and the two directories end
 # byte-identical, lsb.events.N included; a restart knows every
-# acknowledged job exactly once.
+# acknowledged job exactly once.  (A kill between a turn's two writes
+# leaves the replica a prefix of the primary: t0113 step 3.)
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
@@ -85,6 +87,12 @@ check "the primary is behind" test "$(wc -c <"$pri")" -lt "$(wc -c <"$rep")"
 expect_eq "the fault is logged once" 1 \
     "$(nlog "cannot write $pri: No space left on device")"
 check "acknowledged jobs are in the replica" all_once
+# A restart with the primary still full and behind runs on the replica.
+mbd_restart
+check "a restart with the primary full knows every job once" all_once
+expect_eq "it runs on the replica" 1 \
+    "$(nlog "$pri cannot be used: running on the replica")"
+stream 2 "primary full, after a restart"
 rm -f "$localdir/fill" "$localdir/fill2"
 caught_up "primary full, then freed"
 expect_match "mbatchd said so" "$pri is a copy of $rep again" \
@@ -110,8 +118,8 @@ stop_mbd
 rm "$pri"
 mkdir "$pri"
 start_mbd
-expect_match "mbatchd runs on the replica" \
-    "$pri cannot be used: running on the replica" "$(cat "$mbdlog")"
+expect_eq "mbatchd runs on the replica" 2 \
+    "$(nlog "$pri cannot be used: running on the replica")"
 check "every acknowledged job is known once" all_once
 stream 3 "primary a directory"
 rmdir "$pri"
