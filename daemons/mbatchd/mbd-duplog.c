@@ -12,7 +12,10 @@
  * away), and the shorter is brought up to it; a missing primary is
  * recreated from the replica.  Two files that differ inside are not
  * guessed at: mbatchd does not start.  A side that cannot be written
- * is left off and caught up, a whole copy, every DUPLOG_RETRY seconds.
+ * (at start, or at a flush: an error, or its file removed or replaced)
+ * is left off and caught up, a whole copy and the generations it
+ * lacks, every DUPLOG_RETRY seconds; the answers meanwhile mean the
+ * record is on the other side.
  */
 #include <errno.h>
 #include <stdlib.h>
