@@ -182,6 +182,10 @@ int	 evlog_dup_copy(const char *src, const char *dst, char **cause);
 /* Attach path as lg's duplicate once lg is open: it must hold lg's
  * bytes, a torn tail beyond them is cut. */
 int	 evlog_dup_attach(struct evlog *, const char *path, char **cause);
+/* Make each lsb.events.N of dst a copy of src's where they differ
+ * (dst's beyond src's are left); *ncopied says how many were copied. */
+int	 evlog_dup_sync_generations(const char *src, const char *dst,
+	    int *ncopied, char **cause);
 /* Make the duplicate a copy of lg again and attach it (lg's written
  * part; what is pending goes to both at the next flush). */
 int	 evlog_dup_resync(struct evlog *, char **cause);

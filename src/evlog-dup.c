@@ -256,13 +256,48 @@ fail:
 }
 
 int
+evlog_dup_sync_generations(const char *src, const char *dst, int *ncopied,
+    char **cause)
+{
+	long *gen;
+	size_t n;
+	off_t off;
+	int rc = 0;
+
+	*ncopied = 0;
+	*cause = NULL;
+	if (evlog_generations(src, &gen, &n, cause) < 0)
+		return -1;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *s = xasprintf("%s.%ld", src, gen[i]);
+		char *d = xasprintf("%s.%ld", dst, gen[i]);
+
+		rc = evlog_dup_compare(s, d, &off, cause);
+		if (rc > 0) {
+			free(*cause);
+			rc = evlog_dup_copy(s, d, cause);
+			if (rc == 0)
+				(*ncopied)++;
+		}
+		free(s);
+		free(d);
+	}
+	free(gen);
+	return rc;
+}
+
+int
 evlog_dup_resync(struct evlog *lg, char **cause)
 {
 	char *path = lg->dup_path;
+	int n;
 
 	*cause = NULL;
 	if (lg->dup_on || path == NULL)
 		return 0;
+	/* A switch while the side was off moved generations it lacks. */
+	if (evlog_dup_sync_generations(lg->path, path, &n, cause) < 0)
+		return -1;
 	if (evlog_dup_copy_fd(lg->fd, lg->size, path, cause) < 0)
 		return -1;
 	return evlog_dup_attach(lg, path, cause);

@@ -869,6 +869,73 @@ dup_lose(struct evlog *lg, int err)
 	lg->dup_lost_path = xstrdup(lg->dup_path);
 }
 
+/* The log lost: the duplicate, which holds it all, becomes the log. */
+static void
+main_lose(struct evlog *lg, int err)
+{
+	int fd = lg->fd;
+	char *path = lg->path;
+
+	lg->fd = lg->dup_fd;
+	lg->path = lg->dup_path;
+	lg->dup_fd = fd;
+	lg->dup_path = path;
+	dup_lose(lg, err);
+}
+
+/* Is path still the file open as fd?  Else *err says why not. */
+static bool
+same_file(int fd, const char *path, int *err)
+{
+	struct stat fs, ps;
+
+	if (stat(path, &ps) < 0) {
+		*err = errno;
+		return false;
+	}
+	if (fstat(fd, &fs) < 0) {
+		*err = errno;
+		return false;
+	}
+	*err = ENOENT;	/* replaced: the name no longer leads to our file */
+	return fs.st_dev == ps.st_dev && fs.st_ino == ps.st_ino;
+}
+
+/*
+ * A log removed or replaced while open is still written without error,
+ * into a file no one will read again: with a duplicate, that side is
+ * lost as a failed write would lose it.  The one file left is put back
+ * under its name, or the flush fails.
+ */
+static int
+name_check(struct evlog *lg)
+{
+	char *cause = NULL;
+	int err, fd;
+
+	if (lg->dup_on && !same_file(lg->dup_fd, lg->dup_path, &err))
+		dup_lose(lg, err);
+	if (same_file(lg->fd, lg->path, &err))
+		return 0;
+	if (lg->dup_on) {
+		main_lose(lg, err);
+		return 0;
+	}
+	if (evlog_dup_copy_fd(lg->fd, lg->size, lg->path, &cause) < 0) {
+		free(cause);
+		return -1;
+	}
+	if ((fd = open(lg->path, O_RDWR | O_CLOEXEC)) < 0 ||
+	    lseek(fd, lg->size, SEEK_SET) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(lg->fd);
+	lg->fd = fd;
+	return 0;
+}
+
 int
 evlog_flush(struct evlog *lg)
 {
@@ -888,20 +955,13 @@ evlog_flush(struct evlog *lg)
 		if (err != 0)
 			return -1;	/* on neither disk */
 		dup_lose(lg, errno);
-	} else if (err != 0) {
-		/* The duplicate holds it all: it becomes the log. */
-		int fd = lg->fd;
-		char *path = lg->path;
-
-		lg->fd = lg->dup_fd;
-		lg->path = lg->dup_path;
-		lg->dup_fd = fd;
-		lg->dup_path = path;
-		dup_lose(lg, err);
-	}
+	} else if (err != 0)
+		main_lose(lg, err);
 	lg->size += (off_t)lg->pending.len;
 	lg->nflushes++;
 	sb_reset(&lg->pending);
+	if (lg->dup_path != NULL && name_check(lg) < 0)
+		return -1;
 	/* Do not let one burst keep a huge buffer forever. */
 	if (lg->pending.cap > (1u << 22))
 		sb_release(&lg->pending);

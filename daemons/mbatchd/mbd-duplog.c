@@ -12,7 +12,10 @@
  * away), and the shorter is brought up to it; a missing primary is
  * recreated from the replica.  Two files that differ inside are not
  * guessed at: mbatchd does not start.  A side that cannot be written
- * is left off and caught up, a whole copy, every DUPLOG_RETRY seconds.
+ * (at start, or at a flush: an error, or its file removed or replaced)
+ * is left off and caught up, a whole copy and the generations it
+ * lacks, every DUPLOG_RETRY seconds; the answers meanwhile mean the
+ * record is on the other side.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,10 +32,14 @@
 static char	*dup_other;	/* the side not replayed */
 static int64_t	 dup_next_try;
 
+/* A directory in its place is no log (and root may open it). */
 static bool
 usable(const char *path)
 {
-	return access(path, R_OK | W_OK) == 0;
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    access(path, R_OK | W_OK) == 0;
 }
 
 /* Is the directory of path there and writable, making it if need be? */
@@ -60,12 +67,51 @@ switch_unfinished(const char *done, const char *behind)
 	    behind, EVLOG_HEADER_LEN, &off, &cause);
 	free(done1);
 	free(cause);
-	if (rc != 0)
+	/* Shorter: it was off, or full, when the other was switched; its
+	 * lsb.events.1 is then copied whole with the generations. */
+	if (rc != 0 && rc != 2)
 		return false;
 	log_warnx("%s was switched and %s not: switching it", done, behind);
 	if (evlog_dup_finish_switch(done, behind, &cause) < 0)
 		fatalx("%s; not starting", cause);
 	return true;
+}
+
+/*
+ * The generations follow lsb.events: from the side that was ahead, or,
+ * the two equal, from the one with more (a side whose directory was
+ * lost, or that was off at a switch).
+ */
+static void
+start_generations(const char *primary, const char *replica, const char *src)
+{
+	const char *dst;
+	char *cause = NULL;
+	long *gp, *gr;
+	size_t np = 0, nr = 0;
+	int n;
+
+	if (src == NULL) {
+		if (evlog_generations(primary, &gp, &np, &cause) < 0)
+			goto fail;
+		free(gp);
+		if (evlog_generations(replica, &gr, &nr, &cause) < 0)
+			goto fail;
+		free(gr);
+		src = nr > np ? replica : primary;
+	}
+	dst = src == primary ? replica : primary;
+	/* History only: replay does not need them, so not fatal. */
+	if (evlog_dup_sync_generations(src, dst, &n, &cause) < 0)
+		goto fail;
+	if (n > 0)
+		log_warnx("%d of %s's generations copied from %s", n, dst,
+		    src);
+	return;
+fail:
+	log_warnx("%s; the generations of %s and %s may differ", cause,
+	    primary, replica);
+	free(cause);
 }
 
 /*
@@ -75,7 +121,7 @@ switch_unfinished(const char *done, const char *behind)
 void
 duplog_start(void)
 {
-	const char *ldir = mbd->conf.lsf.localdir;
+	const char *ldir = mbd->conf.lsf.localdir, *gen_src = NULL;
 	char *primary, *replica = mbd->evpath, *cause = NULL;
 	bool p_ok, r_ok, p_there, r_there;
 	off_t off;
@@ -99,9 +145,14 @@ duplog_start(void)
 		case -1:
 			fatalx("%s; not starting", cause);
 		case 3:
-			if (switch_unfinished(primary, replica) ||
-			    switch_unfinished(replica, primary))
+			if (switch_unfinished(primary, replica)) {
+				gen_src = primary;
 				break;
+			}
+			if (switch_unfinished(replica, primary)) {
+				gen_src = replica;
+				break;
+			}
 			fatalx("%s and %s differ at offset %lld, and neither "
 			    "is a prefix of the other; not starting (keep "
 			    "the right one and move the other aside)",
@@ -115,14 +166,27 @@ duplog_start(void)
 			    "from it", lo, hi, (long long)off);
 			if (!(rc == 1 ? p_there : r_there))
 				log_warnx("%s was missing", lo);
-			if (evlog_dup_catch_up(hi, lo, &cause) < 0)
-				fatalx("%s; not starting", cause);
+			if (evlog_dup_catch_up(hi, lo, &cause) < 0) {
+				/* A full disk must not keep the cluster
+				 * down: the longer one holds it all. */
+				log_warnx("%s", cause);
+				free(cause);
+				if (rc == 1)
+					p_ok = false;
+				else
+					r_ok = false;
+				break;
+			}
+			gen_src = hi;
 			break;
 		}
 		}
-		mbd->evpath = primary;
-		dup_other = replica;
-		return;
+		if (p_ok && r_ok) {
+			start_generations(primary, replica, gen_src);
+			mbd->evpath = primary;
+			dup_other = replica;
+			return;
+		}
 	}
 	if (!p_ok && !r_ok)
 		fatalx("neither %s nor %s can be written; not starting",

@@ -4,6 +4,7 @@
  * and going on with one when the other cannot be written.
  */
 #include <check.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
@@ -159,6 +160,97 @@ START_TEST(test_flush_both)
 }
 END_TEST
 
+/*
+ * A side removed or replaced while open takes writes without an error:
+ * the flush must notice, or they go to a file no one reads again.
+ */
+START_TEST(test_flush_name_gone)
+{
+	struct evlog lg;
+	char *cause = NULL;
+	off_t off;
+
+	ck_assert_int_eq(evlog_open(&lg, a, 0, &cause), 0);
+	ck_assert_int_eq(evlog_dup_attach(&lg, b, &cause), 0);
+	evlog_append(&lg, "x 1\n", 4);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+
+	/* The duplicate removed: lost, then caught up. */
+	ck_assert_int_eq(unlink(b), 0);
+	evlog_append(&lg, "x 2\n", 4);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert(!lg.dup_on);
+	ck_assert_int_eq(lg.dup_lost, ENOENT);
+	ck_assert_str_eq(lg.dup_lost_path, b);
+	ck_assert_int_eq(access(b, F_OK), -1);
+	lg.dup_lost = 0;
+	ck_assert_int_eq(evlog_dup_resync(&lg, &cause), 0);
+	ck_assert_int_eq(evlog_dup_compare(a, b, &off, &cause), 0);
+
+	/* The log replaced by a directory: the duplicate becomes it. */
+	ck_assert_int_eq(unlink(a), 0);
+	ck_assert_int_eq(mkdir(a, 0755), 0);
+	evlog_append(&lg, "x 3\n", 4);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_str_eq(lg.path, b);
+	ck_assert_str_eq(lg.dup_lost_path, a);
+	ck_assert_int_eq(lg.size, EVLOG_HEADER_LEN + 12);
+	ck_assert_int_ne(evlog_dup_resync(&lg, &cause), 0);
+	free(cause);
+	ck_assert(!lg.dup_on);
+
+	/* The one file left removed: put back under its name. */
+	ck_assert_int_eq(unlink(b), 0);
+	evlog_append(&lg, "x 4\n", 4);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_int_eq(access(b, F_OK), 0);
+	ck_assert_str_eq(get(b) + EVLOG_HEADER_LEN, "x 1\nx 2\nx 3\nx 4\n");
+	evlog_append(&lg, "x 5\n", 4);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_str_eq(get(b) + EVLOG_HEADER_LEN,
+	    "x 1\nx 2\nx 3\nx 4\nx 5\n");
+
+	/* Back as a file: caught up. */
+	ck_assert_int_eq(rmdir(a), 0);
+	ck_assert_int_eq(evlog_dup_resync(&lg, &cause), 0);
+	ck_assert_int_eq(evlog_dup_compare(a, b, &off, &cause), 0);
+	evlog_close(&lg);
+}
+END_TEST
+
+/* Generations a side lacks, or has cut short, are copied; no others. */
+START_TEST(test_sync_generations)
+{
+	char a1[PATH_MAX + 32], a2[PATH_MAX + 32];
+	char b1[PATH_MAX + 32], b2[PATH_MAX + 32];
+	char *cause = NULL;
+	off_t off;
+	int n;
+
+	snprintf(a1, sizeof(a1), "%s.1", a);
+	snprintf(a2, sizeof(a2), "%s.2", a);
+	snprintf(b1, sizeof(b1), "%s.1", b);
+	snprintf(b2, sizeof(b2), "%s.2", b);
+	put(a, "new\n");
+	put(a1, "one\ntwo\n");
+	put(a2, "zero\n");
+	put(b1, "one\n");
+	ck_assert_int_eq(evlog_dup_sync_generations(a, b, &n, &cause), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(evlog_dup_compare(a1, b1, &off, &cause), 0);
+	ck_assert_int_eq(evlog_dup_compare(a2, b2, &off, &cause), 0);
+	ck_assert_int_eq(access(b, F_OK), -1);	/* lsb.events is not one */
+	ck_assert_int_eq(evlog_dup_sync_generations(a, b, &n, &cause), 0);
+	ck_assert_int_eq(n, 0);
+	/* One that cannot be read stops it, with why. */
+	ck_assert_int_eq(unlink(b2), 0);
+	ck_assert_int_eq(mkdir(b2, 0755), 0);
+	ck_assert_int_eq(evlog_dup_sync_generations(a, b, &n, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, b2));
+	free(cause);
+}
+END_TEST
+
 static Suite *
 dup_suite(void)
 {
@@ -169,6 +261,8 @@ dup_suite(void)
 	tcase_add_test(t, test_compare);
 	tcase_add_test(t, test_catch_up_and_copy);
 	tcase_add_test(t, test_flush_both);
+	tcase_add_test(t, test_flush_name_gone);
+	tcase_add_test(t, test_sync_generations);
 	suite_add_tcase(s, t);
 	return s;
 }
