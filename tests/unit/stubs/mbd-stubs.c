@@ -115,3 +115,9 @@ void
 job_susp_send(struct job *j)
 {
 }
+
+void
+exc_exit_apply(const struct job *j, const struct ev_job_status *ev,
+    int64_t when)
+{
+}
