@@ -22,5 +22,7 @@ struct chkpnt_spec {
 int	 chkpnt_spec_parse(const char *s, bool with_method,
 	    struct chkpnt_spec *c, char **cause);
 void	 chkpnt_spec_release(struct chkpnt_spec *);
+/* A method names LSF_SERVERDIR's echkpnt.<method>: no slash, no blank. */
+bool	 chkpnt_method_ok(const char *);
 
 #endif

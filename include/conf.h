@@ -329,6 +329,11 @@ struct app_conf {
 	long long	 cpulimit;	/* minutes, -1 */
 	long long	 memlimit;	/* KB, -1 */
 	int		 rerunnable;	/* -1 not set, 0 no, 1 yes */
+	/* CHKPNT_DIR (absolute), CHKPNT_PERIOD (minutes), CHKPNT_METHOD;
+	 * NULL, 0, NULL when not set. */
+	char		*chkpnt_dir;
+	long long	 chkpnt_period;
+	char		*chkpnt_method;
 	struct jobctl	 jobctl;	/* SUSPEND/RESUME/TERMINATE_CONTROL */
 	/* Every key of the section in order, for bapp -l and showconf. */
 	struct strv	 keys;

@@ -8,11 +8,10 @@
  * Any of the three, in any order, each at most once; keywords in any
  * case.  An action is
  * - a signal name with its SIG prefix (SIGTSTP): sent to the job;
- * - CHKPNT (SUSPEND and TERMINATE only): the action does not take a
- *   checkpoint yet (bchkpnt and periodic checkpoints do); it does what
- *   LSF does after the checkpoint: SIGSTOP for SUSPEND,
- *   the default INT, TERM, KILL sequence for TERMINATE (a warning says
- *   so when the configuration is read);
+ * - CHKPNT (SUSPEND and TERMINATE only): a checkpointable job is
+ *   checkpointed (echkpnt), then stopped with SIGSTOP for SUSPEND or
+ *   killed with the default INT, TERM, KILL sequence for TERMINATE; a
+ *   job that is not checkpointable just is;
  * - anything else: a /bin/sh command line, unquoted.  Brackets inside it
  *   must balance: the action ends at the "]" matching its "[".
  * An action left out keeps LSF's default (JOBCTL_DEFAULT).
@@ -58,8 +57,8 @@ int		 jobctl_action_parse(struct jobctl_action *, enum jobctl_op,
 void		 jobctl_action_release(struct jobctl_action *);
 /* "SUSPEND", "RESUME", "TERMINATE". */
 const char	*jobctl_op_name(enum jobctl_op);
-/* What is accepted but worth a word (CHKPNT, a command that would
- * deadlock), allocated; NULL when nothing is. */
+/* What is accepted but worth a word (a command that would deadlock),
+ * allocated; NULL when nothing is. */
 char		*jobctl_warning(const struct jobctl *, enum jobctl_op);
 
 #endif

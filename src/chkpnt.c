@@ -10,8 +10,8 @@
 #include "chkpnt.h"
 #include "util.h"
 
-static bool
-method_name_ok(const char *m)
+bool
+chkpnt_method_ok(const char *m)
 {
 	if (*m == '\0')
 		return false;
@@ -51,7 +51,7 @@ chkpnt_spec_parse(const char *s, bool with_method, struct chkpnt_spec *c,
 		long v;
 
 		if (strncmp(t, "method=", 7) == 0 && with_method) {
-			if (c->method != NULL || !method_name_ok(t + 7)) {
+			if (c->method != NULL || !chkpnt_method_ok(t + 7)) {
 				*cause = xasprintf("%s: bad checkpoint method",
 				    t);
 				goto bad;

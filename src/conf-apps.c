@@ -9,13 +9,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "chkpnt.h"
 #include "conf-lex.h"
 
 
 /* Keys LSF defines that we keep in keys/vals (bapp -l) without a field. */
 static const char *const quiet_keys[] = {
-	"ABS_RUNLIMIT", "BIND_JOB", "CHKPNT_DIR", "CHKPNT_INITPERIOD",
-	"CHKPNT_METHOD", "CHKPNT_PERIOD", "CHUNK_JOB_SIZE", "CONTAINER",
+	"ABS_RUNLIMIT", "BIND_JOB", "CHKPNT_INITPERIOD", "CHUNK_JOB_SIZE",
+	"CONTAINER",
 	"CORELIMIT", "CPU_FREQUENCY", "DATALIMIT", "DJOB_COMMFAIL_ACTION",
 	"DJOB_DISABLED", "DJOB_ENV_SCRIPT", "DJOB_HB_INTERVAL",
 	"DJOB_RESIZE_GRACE_PERIOD", "DJOB_RU_INTERVAL", "DOCKER_IMAGE_AFFINITY",
@@ -56,6 +57,8 @@ app_conf_release(struct app_conf *a)
 {
 	free(a->name);
 	free(a->description);
+	free(a->chkpnt_dir);
+	free(a->chkpnt_method);
 	jobctl_release(&a->jobctl);
 	strv_release(&a->keys);
 	strv_release(&a->vals);
@@ -123,6 +126,7 @@ apply_key(const struct lsf_config *cfg, struct app_conf *a, const char *path,
 {
 	const char *k = e->key, *v = e->val, *why = NULL;
 	long long kb;
+	int n;
 	bool b;
 
 	if (strcasecmp(k, "NAME") == 0)
@@ -156,6 +160,27 @@ apply_key(const struct lsf_config *cfg, struct app_conf *a, const char *path,
 			a->rerunnable = b;
 		else
 			why = "must be yes or no";
+	} else if (strcasecmp(k, "CHKPNT_DIR") == 0) {
+		/* A relative one would depend on each job's directory. */
+		if (*v != '/' || strpbrk(v, " \t") != NULL)
+			why = "must be one absolute path";
+		else {
+			free(a->chkpnt_dir);
+			a->chkpnt_dir = xstrdup(v);
+		}
+	} else if (strcasecmp(k, "CHKPNT_PERIOD") == 0) {
+		if (conf_int(v, 1, 1000000, &n) < 0)
+			why = "must be a number of minutes from 1 to 1000000";
+		else
+			a->chkpnt_period = n;
+	} else if (strcasecmp(k, "CHKPNT_METHOD") == 0) {
+		if (!chkpnt_method_ok(v))
+			why = "must name a method (echkpnt.<method>): no slash "
+			    "or blank";
+		else {
+			free(a->chkpnt_method);
+			a->chkpnt_method = xstrdup(v);
+		}
 	} else if (!conf_key_in(k, quiet_keys)) {
 		conf_diag_warn(d, path, e->line,
 		    "application %s: unknown parameter %s ignored", a->name, k);
@@ -193,6 +218,13 @@ read_app(struct lsf_config *cfg, const struct conf_file *f,
 		strv_push(&a.vals, kv.v[i].val);
 		apply_key(cfg, &a, f->path, &kv.v[i], d);
 	}
+	/* LSF: the period and method take effect with the profile's own
+	 * CHKPNT_DIR only. */
+	if (a.chkpnt_dir == NULL && (a.chkpnt_period > 0 ||
+	    a.chkpnt_method != NULL))
+		conf_diag_warn(d, f->path, sec->line, "application %s: "
+		    "CHKPNT_PERIOD and CHKPNT_METHOD have no effect without "
+		    "CHKPNT_DIR", a.name);
 	cfg->apps = conf_grow(cfg->apps, cfg->napps, sizeof(*cfg->apps));
 	cfg->apps[cfg->napps++] = a;
 out:

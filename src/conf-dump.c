@@ -339,6 +339,9 @@ dump_app(const struct app_conf *a, FILE *fp)
 	fprintf(fp, "%sMEMLIMIT = %lld\n", pre, a->memlimit);
 	fprintf(fp, "%sRERUNNABLE = %s\n", pre, a->rerunnable < 0 ? "-" :
 	    a->rerunnable ? "yes" : "no");
+	fprintf(fp, "%sCHKPNT_DIR = %s\n", pre, str(a->chkpnt_dir));
+	fprintf(fp, "%sCHKPNT_PERIOD = %lld\n", pre, a->chkpnt_period);
+	fprintf(fp, "%sCHKPNT_METHOD = %s\n", pre, str(a->chkpnt_method));
 	fprintf(fp, "%sSUSPEND_CONTROL = %s\n", pre,
 	    str(a->jobctl.op[JOBCTL_SUSPEND].text));
 	fprintf(fp, "%sRESUME_CONTROL = %s\n", pre,

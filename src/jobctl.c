@@ -198,11 +198,6 @@ jobctl_warning(const struct jobctl *jc, enum jobctl_op op)
 	};
 	const struct jobctl_action *a = &jc->op[op];
 
-	if (a->kind == JOBCTL_CHKPNT)
-		return xasprintf("%s[CHKPNT]: the action does not checkpoint "
-		    "yet (bchkpnt does); the job is %s", op_names[op], op == JOBCTL_SUSPEND ?
-		    "stopped with SIGSTOP" : "killed with SIGINT, SIGTERM, "
-		    "SIGKILL");
 	if (a->kind != JOBCTL_COMMAND)
 		return NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(loops); i++)

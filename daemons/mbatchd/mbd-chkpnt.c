@@ -1,5 +1,6 @@
 /*
- * Checkpointable jobs: bsub -k or the queue's CHKPNT.  bchkpnt (and the
+ * Checkpointable jobs: bsub -k, the profile's CHKPNT_DIR or the queue's
+ * CHKPNT.  bchkpnt (and the
  * period, when one is set) asks the execution host to run echkpnt for
  * the job; its end comes back as MSG_SBD_CHKPNT_DONE and is logged as
  * LSF's CHKPNT record, whose apply says a checkpoint exists.  From then
@@ -29,23 +30,57 @@
 static bool	chkpnt_periodic;
 static int64_t	chkpnt_last_pass;
 
+/* The profile's checkpointing (lsb.applications), when it has a
+ * CHKPNT_DIR: its period and method count only with it. */
+static const struct app_conf *
+chkpnt_app(const struct job *j)
+{
+	const struct app_conf *a = job_app(j);
+
+	return a != NULL && a->chkpnt_dir != NULL ? a : NULL;
+}
+
+/*
+ * LSF merges the job's -k and its profile's values, the job's winning
+ * one by one; the result wins over the queue's CHKPNT.
+ */
 const char *
 job_chkpnt_dir(const struct job *j)
 {
+	const struct app_conf *a = chkpnt_app(j);
+
 	if (j->x && j->x->chkpnt_dir)
 		return j->x->chkpnt_dir;
+	if (a != NULL)
+		return a->chkpnt_dir;
 	return j->queue->conf->chkpnt_dir;
 }
 
 int64_t
 job_chkpnt_period(const struct job *j)
 {
+	const struct app_conf *a = chkpnt_app(j);
+
 	if (j->ck && j->ck->period_set)
 		return j->ck->period;
-	if (j->x && j->x->chkpnt_dir)
+	if (j->x && j->x->chkpnt_dir && j->x->chkpnt_period > 0)
 		return j->x->chkpnt_period;
+	if (a != NULL)
+		return a->chkpnt_period * 60;
+	if (j->x && j->x->chkpnt_dir)
+		return 0;
 	return j->queue->conf->chkpnt_dir ?
 	    j->queue->conf->chkpnt_period * 60 : 0;
+}
+
+const char *
+job_chkpnt_method(const struct job *j)
+{
+	const struct app_conf *a = chkpnt_app(j);
+
+	if (j->x && j->x->chkpnt_method)
+		return j->x->chkpnt_method;
+	return a != NULL ? a->chkpnt_method : NULL;
 }
 
 static struct job_ck *
@@ -59,6 +94,8 @@ job_ck(struct job *j)
 void
 job_ck_free(struct job *j)
 {
+	if (j->ck != NULL)
+		strv_release(&j->ck->mig_hosts);
 	free(j->ck);
 	j->ck = NULL;
 }
@@ -84,7 +121,7 @@ job_chkpnt_path(const struct job *j)
 void
 job_chkpnt_spec(struct job *j, struct job_spec *s)
 {
-	const char *m = j->x ? j->x->chkpnt_method : NULL;
+	const char *m = job_chkpnt_method(j);
 	char *e;
 
 	if ((s->chkpnt_dir = job_chkpnt_path(j)) == NULL)
@@ -207,6 +244,65 @@ job_chkpnt(struct job *j, int64_t period, bool kill, int uid,
 	return LSBE_NO_ERROR;
 }
 
+/*
+ * bmig of a running checkpointable job: LSF checkpoints it first and
+ * restarts it from that checkpoint on the new host.  Without the
+ * checkpoint it is not migrated: it runs on where it is, as after a
+ * failed bchkpnt -k.
+ */
+static void
+chkpnt_mig_go(struct job *j, bool ok)
+{
+	struct job_ck *ck = j->ck;
+	struct mhost **hosts;
+	int n = 0;
+
+	ck->mig = false;
+	if (!ok) {
+		log_warnx("job %lld: not migrated: its checkpoint failed",
+		    (long long)j->jobid);
+		strv_release(&ck->mig_hosts);
+		return;
+	}
+	hosts = xcalloc(ck->mig_hosts.n + 1, sizeof(*hosts));
+	for (size_t i = 0; i < ck->mig_hosts.n; i++)
+		if ((hosts[n] = host_find(ck->mig_hosts.v[i])) != NULL)
+			n++;
+	/* A host gone by reconfig meanwhile: any host, rather than none. */
+	job_migrate(j, hosts, n, ck->uid, ck->user ? ck->user : "root",
+	    ck->mig_reason);
+	free(hosts);
+	strv_release(&ck->mig_hosts);
+}
+
+/* bmig: LSBE_NO_ERROR when the checkpoint is asked for (the migration
+ * follows its answer), -1 when the job is to migrate as it is: not
+ * running (a stopped job cannot answer echkpnt) or not checkpointable. */
+int
+job_chkpnt_mig(struct job *j, struct mhost **hosts, int nhosts, int uid,
+    const char *user, int reason)
+{
+	struct job_ck *ck;
+
+	if (!(j->status & JOB_STAT_RUN) || job_chkpnt_dir(j) == NULL)
+		return -1;
+	if (chkpnt_busy(j, time(NULL)) || j->kill_asked || j->end_action)
+		return LSBE_LOCKED;
+	if (j->nexec == 0 || j->exec[0]->sbd == NULL)
+		return -1;
+	ck = job_ck(j);
+	ck->kill = false;
+	ck->mig = true;
+	strv_release(&ck->mig_hosts);
+	for (int i = 0; i < nhosts; i++)
+		strv_push(&ck->mig_hosts, hosts[i]->name);
+	ck->mig_reason = reason;
+	ck->uid = uid;
+	ck->user = intern(user);
+	chkpnt_send(j);
+	return LSBE_NO_ERROR;
+}
+
 /* The host's answer: echkpnt's wait status. */
 void
 job_chkpnt_done(struct mhost *h, const struct job_ack *a)
@@ -216,10 +312,12 @@ job_chkpnt_done(struct mhost *h, const struct job_ack *a)
 	struct strbuf sb = STRBUF_INIT;
 	int64_t now = time(NULL);
 
-	if (j == NULL || j->run_count != a->run_count || j->ck == NULL ||
-	    !j->ck->sent || j->nexec == 0 || j->exec[0] != h)
+	/* Unasked for: the queue's SUSPEND[CHKPNT] or TERMINATE[CHKPNT]
+	 * took it on the host. */
+	if (j == NULL || j->run_count != a->run_count || j->nexec == 0 ||
+	    j->exec[0] != h || job_chkpnt_dir(j) == NULL)
 		return;
-	j->ck->sent = false;
+	job_ck(j)->sent = false;
 	memset(&ev, 0, sizeof(ev));
 	ev.jobid = j->jobid;
 	ev.idx = j->idx;
@@ -242,6 +340,8 @@ job_chkpnt_done(struct mhost *h, const struct job_ack *a)
 		signal_send(j, SIG_KILL_SEQ, TERM_CHKPNT);
 	}
 	j->ck->kill = false;
+	if (j->ck->mig)
+		chkpnt_mig_go(j, ev.ok);
 }
 
 /* The run is over (or the host gone): nothing is on its way any more. */
@@ -253,6 +353,8 @@ job_chkpnt_clear_run(struct job *j)
 	j->ck->sent = false;
 	j->ck->kill = false;
 	j->ck->at = 0;
+	j->ck->mig = false;
+	strv_release(&j->ck->mig_hosts);
 }
 
 void
@@ -263,6 +365,10 @@ chkpnt_pass(int64_t now)
 	for (int i = 0; i < mbd->nqueues && !chkpnt_periodic; i++)
 		if (mbd->queues[i]->conf->chkpnt_dir != NULL &&
 		    mbd->queues[i]->conf->chkpnt_period > 0)
+			chkpnt_periodic = true;
+	for (int i = 0; i < mbd->conf.napps && !chkpnt_periodic; i++)
+		if (mbd->conf.apps[i].chkpnt_dir != NULL &&
+		    mbd->conf.apps[i].chkpnt_period > 0)
 			chkpnt_periodic = true;
 	if (!chkpnt_periodic)
 		return;

@@ -455,6 +455,8 @@ static int
 do_mig(struct job *j, struct ctl *c)
 {
 	bool owner = j->uid == c->uid;
+	int reason = owner ? TERM_REQUEUE_OWNER : TERM_REQUEUE_ADMIN;
+	int rc;
 
 	if (!may_control(c, j))
 		return LSBE_PERMISSION;
@@ -462,11 +464,14 @@ do_mig(struct job *j, struct ctl *c)
 		return LSBE_JOB_FINISH;
 	if (!JOB_STAT_STARTED(j->status))
 		return LSBE_NOT_STARTED;
-	/* A checkpointable job restarts from its last checkpoint. */
 	if (!job_rerunnable(j) && job_chkpnt_dir(j) == NULL)
 		return LSBE_NOT_RERUNNABLE;
-	job_migrate(j, c->hosts, c->nhosts, c->uid, c->user, owner ?
-	    TERM_REQUEUE_OWNER : TERM_REQUEUE_ADMIN);
+	/* A running checkpointable job is checkpointed first; a stopped
+	 * one restarts from its last checkpoint. */
+	if ((rc = job_chkpnt_mig(j, c->hosts, c->nhosts, c->uid, c->user,
+	    reason)) >= 0)
+		return rc;
+	job_migrate(j, c->hosts, c->nhosts, c->uid, c->user, reason);
 	return LSBE_NO_ERROR;
 }
 

@@ -100,7 +100,7 @@ dump_job(struct strbuf *sb, const struct job *j)
 	if (job_chkpnt_dir(j) != NULL)
 		sb_addf(sb, " chkpnt=%s method=%s period=%lld/%d taken=%d "
 		    "at=%lld", job_chkpnt_dir(j),
-		    s(j->x ? j->x->chkpnt_method : NULL),
+		    s(job_chkpnt_method(j)),
 		    (long long)job_chkpnt_period(j),
 		    j->ck ? j->ck->period_set : 0, j->ck ? j->ck->taken : 0,
 		    (long long)(j->ck ? j->ck->at : 0));

@@ -110,7 +110,8 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 	if (want & JI(chkpnt_dir))
 		ji->chkpnt_dir = job_chkpnt_path(j);
 	ji->chkpnt_period = job_chkpnt_period(j);
-	ji->chkpnt_method = j->x ? j->x->chkpnt_method : NULL;
+	/* Borrowed, as the other strings the reply does not free. */
+	ji->chkpnt_method = (char *)job_chkpnt_method(j);
 	ji->cwd = (char *)(j->x && j->x->cwd_req ? j->x->cwd_req : j->sub_cwd);
 	ji->sub_home = (char *)j->sub_home;
 	ji->out_file = j->out_file;

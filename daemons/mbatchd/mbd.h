@@ -655,10 +655,16 @@ struct job_ck {
 	bool		 kill;		/* bchkpnt -k: kill once taken */
 	int		 uid;		/* who asked, for the kill */
 	const char	*user;		/* interned */
+	/* bmig of a running job: migrate once checkpointed (not logged:
+	 * a restarted mbatchd forgets it, the job runs on). */
+	bool		 mig;
+	struct strv	 mig_hosts;	/* bmig -m, empty any */
+	int		 mig_reason;
 };
 void	 job_ck_free(struct job *);
 const char *job_chkpnt_dir(const struct job *);
 int64_t	 job_chkpnt_period(const struct job *);
+const char *job_chkpnt_method(const struct job *);
 char	*job_chkpnt_path(const struct job *);
 void	 job_chkpnt_spec(struct job *, struct job_spec *);
 void	 job_chkpnt_forget(struct job *);
@@ -667,6 +673,8 @@ void	 job_chkpnt_apply(struct job *, const struct ev_chkpnt *, int64_t);
 int	 job_chkpnt(struct job *, int64_t period, bool kill, int uid,
 	    const char *user);
 void	 job_chkpnt_done(struct mhost *, const struct job_ack *);
+int	 job_chkpnt_mig(struct job *, struct mhost **, int, int uid,
+	    const char *user, int reason);
 void	 job_chkpnt_clear_run(struct job *);
 void	 chkpnt_pass(int64_t now);
 /* End a job here and now (pending, or removed with bkill -r). */

@@ -76,6 +76,10 @@ struct sup {
 	struct job_ctl	 ctl;		/* JOB_CONTROLS */
 	pid_t		 chk_pid;	/* echkpnt running, else 0 */
 	uint64_t	 chk_deadline_ms;
+	/* JOB_CONTROLS' CHKPNT: stop, or kill, once echkpnt is done. */
+	bool		 chk_stop;
+	bool		 chk_kill;
+	bool		 chk_killed;	/* its checkpoint was taken */
 };
 
 static void
@@ -211,10 +215,13 @@ signal_job(struct sup *s, int sig)
 	}
 }
 
+static void	chkpnt_begin(struct sup *);
+
 /*
  * The TERMINATE action, for bkill, brequeue and the limits: the queue's
  * signal or command, once; else LSF's SIGINT, SIGTERM, SIGKILL, a step
- * each call (CHKPNT too: there is no checkpoint to take first).
+ * each call.  CHKPNT, for a checkpointable job, runs echkpnt first and
+ * the sequence once it is done, taken or not (LSF).
  */
 static void
 kill_step(struct sup *s)
@@ -223,8 +230,20 @@ kill_step(struct sup *s)
 	const struct jobctl_action *a = &s->ctl.act.op[JOBCTL_TERMINATE];
 	int interval = s->spec->term_interval >= 0 ? s->spec->term_interval : 10;
 
-	if (s->kill_stage >= 3)
+	if (s->kill_stage >= 3 || s->chk_kill)
 		return;
+	/* A stopped job cannot answer a method's echkpnt: killed at once
+	 * (SUSPEND[CHKPNT] checkpointed it when it stopped). */
+	if (s->kill_stage == 0 && a->kind == JOBCTL_CHKPNT &&
+	    s->spec->chkpnt_dir != NULL && !s->chk_killed && !s->stopped) {
+		s->chk_killed = true;
+		s->chk_kill = true;
+		s->next_kill_ms = 0;
+		chkpnt_begin(s);
+		if (s->chk_pid > 0)
+			return;
+		s->chk_kill = false;
+	}
 	if (s->kill_stage == 0 && (a->kind == JOBCTL_SIGNAL ||
 	    a->kind == JOBCTL_COMMAND)) {
 		if (a->kind == JOBCTL_SIGNAL)
@@ -265,8 +284,9 @@ check_limits(struct sup *s, uint64_t now)
 
 /*
  * SUSPEND or RESUME, as the queue has it, or LSF's default: SIGSTOP
- * (SIGTSTP for a parallel job; SIGSTOP after a CHKPNT that we cannot
- * take), SIGCONT.  While a command of either runs, the next waits.
+ * (SIGTSTP for a parallel job; SIGSTOP after CHKPNT's checkpoint, or at
+ * once for a job that is not checkpointable), SIGCONT.  While a command
+ * of either runs, the next waits.
  */
 static void
 job_action(struct sup *s, int op, int reason, int sub)
@@ -285,6 +305,14 @@ job_action(struct sup *s, int op, int reason, int sub)
 		ctl_run(&s->ctl, op, s->spec, s->dir, s->pid, reason, sub);
 		break;
 	case JOBCTL_CHKPNT:
+		/* SUSPEND[CHKPNT]: stopped once checkpointed. */
+		if (s->spec->chkpnt_dir != NULL) {
+			s->chk_stop = true;
+			chkpnt_begin(s);
+			if (s->chk_pid > 0)
+				break;
+			s->chk_stop = false;
+		}
 		kill_group(s, SIGSTOP);
 		break;
 	case JOBCTL_DEFAULT:
@@ -374,8 +402,18 @@ chkpnt_reap(struct sup *s, bool wait)
 	else
 		log_info("job %lld: echkpnt failed (wait status %d)",
 		    (long long)s->spec->jobid, wstatus);
-	if (!wait)
-		chkpnt_report(s, wstatus);
+	if (wait)
+		return;
+	chkpnt_report(s, wstatus);
+	if (s->chk_stop) {
+		s->chk_stop = false;
+		if (s->stopped)
+			kill_group(s, SIGSTOP);
+	}
+	if (s->chk_kill) {
+		s->chk_kill = false;
+		kill_step(s);
+	}
 }
 
 static void

@@ -2,9 +2,9 @@
 # Checkpointable jobs with the sample method (etc/serverdir): bsub -k and
 # its bad forms; bjobs -l and the job's environment (LSB_CHKPNT_DIR is
 # dir/jobID); bchkpnt runs echkpnt.sample, which has the job save its
-# count into LSB_CHKPNT_DIR, and logs a CHKPNT record; bmig moves the job
-# to another host where erestart.sample runs it again with LSB_RESTART=Y
-# and it goes on from the saved count, not from 0; a restarted mbatchd
+# count into LSB_CHKPNT_DIR, and logs a CHKPNT record; bmig checkpoints
+# the job again, then moves it to another host where erestart.sample runs
+# it again with LSB_RESTART=Y and it goes on from that count, not from 0; a restarted mbatchd
 # knows the checkpoint (statedump); bchkpnt -k checkpoints, then kills
 # (TERM_CHKPNT); a job that is not checkpointable is refused; a queue's
 # CHKPNT makes its jobs checkpointable; brequeue starts from scratch.
@@ -116,9 +116,18 @@ out=$(bmig -m hostb "$j" 2>&1)
 expect_eq "bmig takes the checkpointable job" "Job <$j> is being migrated" \
     "$out"
 check "it restarts" wait_for lines_ge start.a 2
-expect_eq "on hostb, from the saved count, with LSB_RESTART=Y" \
-    "start $saved Y hostb $T_DIR/chk/$j" "$(sed -n 2p start.a)"
+# bmig checkpoints the running job first: it goes on from that fresh
+# checkpoint, well past the one bchkpnt took.
+fresh=$(cat "$T_DIR/chk/$j/state")
+[ "$fresh" -ge $((saved + 10)) ] &&
+    pass "bmig took a fresh checkpoint ($saved, then $fresh)" ||
+    fail "bmig took a fresh checkpoint ($saved, then $fresh)"
+expect_eq "bmig's checkpoint is logged before the migration" 2 \
+    "$(grep -c "^\"CHKPNT\" \"[^\"]*\" [0-9]* $j -1 [0-9]* 1 0 0 @" "$ev")"
+expect_eq "on hostb, from the fresh count, with LSB_RESTART=Y" \
+    "start $fresh Y hostb $T_DIR/chk/$j" "$(sed -n 2p start.a)"
 expect_eq "it runs there" hostb "$(exec_host "$j")"
+saved=$fresh
 wait_for count_ge a $((saved + 5))
 now=$(cat count.a)
 [ "$now" -gt "$saved" ] && pass "the count goes on from $saved ($now)" ||

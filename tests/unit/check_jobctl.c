@@ -186,12 +186,9 @@ static const struct {
 	enum jobctl_op	 op;
 	const char	*warn;		/* NULL: none */
 } warns[] = {
-	{ "SUSPEND[CHKPNT]", JOBCTL_SUSPEND, "SUSPEND[CHKPNT]: the action "
-	    "does not checkpoint yet (bchkpnt does); the job is stopped with "
-	    "SIGSTOP" },
-	{ "TERMINATE[CHKPNT]", JOBCTL_TERMINATE, "TERMINATE[CHKPNT]: the "
-	    "action does not checkpoint yet (bchkpnt does); the job is killed "
-	    "with SIGINT, SIGTERM, SIGKILL" },
+	/* CHKPNT checkpoints now: nothing to warn of. */
+	{ "SUSPEND[CHKPNT]", JOBCTL_SUSPEND, NULL },
+	{ "TERMINATE[CHKPNT]", JOBCTL_TERMINATE, NULL },
 	{ "TERMINATE[bkill $LSB_JOBID]", JOBCTL_TERMINATE, "TERMINATE[bkill]: "
 	    "the command asks for the TERMINATE action again, which LSF "
 	    "documents as a deadlock" },
