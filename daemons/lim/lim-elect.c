@@ -163,6 +163,8 @@ follow(const char *host, int fd)
 		lim->is_master = false;
 		elim_master_changed();
 	}
+	/* A master cut off by the network must not be followed for ever. */
+	net_peer_deadline(fd, NET_PEER_DEADLINE_MS);
 	lim->up = conn_new(lim->base, fd, up_msg, up_closed, NULL);
 	lim->up->name = xasprintf("master LIM %s", host);
 	elect_master_changed(host);
