@@ -198,9 +198,13 @@ mbd_connect(void)
 	int fd;
 
 	for (;;) {
-		int err = ENOENT;
+		int err = path ? ECONNREFUSED : ENOENT;
+		const char *what = path ? "mbatchd is not on this host, and "
+		    "none on the master's port" : "no LSB_SHAREDIR, and no "
+		    "mbatchd on the master's port";
 
 		if (path && mbd_socket_is_local(c)) {
+			what = path;
 			fd = net_connect_unix(path);
 			if (fd >= 0)
 				break;
@@ -221,9 +225,8 @@ mbd_connect(void)
 		    mono_ms() - start > RETRY_FOREVER_S * 1000ull)) {
 			fprintf(stderr, "LSF is down. Please wait ...\n");
 			fprintf(stderr, "%s: batch system daemon not "
-			    "responding (%s: %s)\n", progname,
-			    path ? path : "no LSB_SHAREDIR, and no mbatchd on "
-			    "the master's port", strerror(errno));
+			    "responding (%s: %s)\n", progname, what,
+			    strerror(errno));
 			exit(255);
 		}
 		if (!told && n >= 3) {
