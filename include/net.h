@@ -52,6 +52,16 @@ int	 net_connect_tcp(const struct host_addr *to,
 int	 net_connect_tcp_nb(const struct host_addr *to,
 	    const struct host_addr *from);
 
+/*
+ * A long-lived link between daemons: the kernel closes it once the peer
+ * has not answered for ms (keepalive probes while idle, TCP_USER_TIMEOUT
+ * for unacknowledged data).  Without it a cut network leaves the link
+ * open for the quarter hour of TCP's retransmissions, and each side
+ * believes the other is still there.
+ */
+#define NET_PEER_DEADLINE_MS	4000
+void	 net_peer_deadline(int fd, int ms);
+
 /* Unix-domain sockets (the commands' way into mbatchd). */
 int	 net_listen_unix(const char *path, int mode, char **cause);
 int	 net_connect_unix(const char *path);

@@ -1,10 +1,12 @@
 /* The commands' way to the daemons. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -152,6 +154,36 @@ mbd_connect_tcp(char **cause)
 	return fd;
 }
 
+/*
+ * The Unix socket in LSB_SHAREDIR reaches mbatchd only from its own
+ * machine: on NFS a socket file does not connect across hosts.  Hosts
+ * that share one kernel (the tests' network namespaces, LSF_LOCAL_HOST
+ * naming the host a command runs on) would reach it from anywhere, past
+ * a cut network; there the lock file's "host pid" says whose it is.
+ */
+static bool
+mbd_socket_is_local(const struct lsf_config *c)
+{
+	const char *me = getenv(LSF_LOCAL_HOST_ENV);
+	char *path, buf[256], *host;
+	ssize_t n;
+	int fd;
+
+	if (me == NULL || *me == '\0')
+		return true;
+	path = xasprintf("%s/%s/logdir/mbatchd.lock", c->lsf.sharedir,
+	    c->cluster.name ? c->cluster.name : "cluster");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	host = strtok(buf, " \n");
+	return host != NULL && strcasecmp(host, me) == 0;
+}
+
 int
 mbd_connect(void)
 {
@@ -166,9 +198,13 @@ mbd_connect(void)
 	int fd;
 
 	for (;;) {
-		int err = ENOENT;
+		int err = path ? ECONNREFUSED : ENOENT;
+		const char *what = path ? "mbatchd is not on this host, and "
+		    "none on the master's port" : "no LSB_SHAREDIR, and no "
+		    "mbatchd on the master's port";
 
-		if (path) {
+		if (path && mbd_socket_is_local(c)) {
+			what = path;
 			fd = net_connect_unix(path);
 			if (fd >= 0)
 				break;
@@ -189,9 +225,8 @@ mbd_connect(void)
 		    mono_ms() - start > RETRY_FOREVER_S * 1000ull)) {
 			fprintf(stderr, "LSF is down. Please wait ...\n");
 			fprintf(stderr, "%s: batch system daemon not "
-			    "responding (%s: %s)\n", progname,
-			    path ? path : "no LSB_SHAREDIR, and no mbatchd on "
-			    "the master's port", strerror(errno));
+			    "responding (%s: %s)\n", progname, what,
+			    strerror(errno));
 			exit(255);
 		}
 		if (!told && n >= 3) {

@@ -206,6 +206,22 @@ tcp_socket_from(const struct host_addr *to, const struct host_addr *from)
 	return fd;
 }
 
+void
+net_peer_deadline(int fd, int ms)
+{
+	int on = 1, idle = 1, intvl = 1, cnt = ms / 1000 > 1 ? ms / 1000 : 1;
+	unsigned int user = (unsigned int)ms;
+
+	/* Best effort: a socket that refuses keeps TCP's own bounds. */
+	(void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl,
+	    sizeof(intvl));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user,
+	    sizeof(user));
+}
+
 int
 net_connect_tcp_nb(const struct host_addr *to, const struct host_addr *from)
 {

@@ -31,6 +31,14 @@
 #include "log.h"
 
 #define PROBE_TIMEOUT_MS	1000
+/*
+ * A LIM that answers the connect may still be inside a probe of its own,
+ * blocked on a candidate the network has cut off: give it that long and
+ * more before passing it by.  With equal bounds, two LIMs of the cut-off
+ * side each took the other for dead in turn, and a follower never found
+ * its side's new master.
+ */
+#define PROBE_ANSWER_MS		(3 * PROBE_TIMEOUT_MS)
 /* Long enough for badmin hrestart (sbatchd executes itself again and
  * subscribes anew: tens of ms), short against a cluster without
  * mbatchd: issue 23 asks for batch service back within 2 s. */
@@ -120,7 +128,7 @@ probe(const char *host, char **master_out)
 	if (fd < 0)
 		return -1;
 	if (auth_client_fd(fd, AUTH_LIM, lim->host, AUTH_LIM, host,
-	    PROBE_TIMEOUT_MS, &cause) < 0) {
+	    PROBE_ANSWER_MS, &cause) < 0) {
 		log_warnx("LIM on %s: not following it: %s", host, cause);
 		free(cause);
 		close(fd);
@@ -131,7 +139,7 @@ probe(const char *host, char **master_out)
 	put_str(&w, lim->host);
 	wbuf_end_frame(&w);
 	if (wire_send(fd, &w) < 0 ||
-	    wire_recv(fd, &h, &body, PROBE_TIMEOUT_MS) < 0 ||
+	    wire_recv(fd, &h, &body, PROBE_ANSWER_MS) < 0 ||
 	    h.type != MSG_LIM_PROBE_REPLY) {
 		wbuf_release(&w);
 		free(body);
@@ -163,6 +171,8 @@ follow(const char *host, int fd)
 		lim->is_master = false;
 		elim_master_changed();
 	}
+	/* A master cut off by the network must not be followed for ever. */
+	net_peer_deadline(fd, NET_PEER_DEADLINE_MS);
 	lim->up = conn_new(lim->base, fd, up_msg, up_closed, NULL);
 	lim->up->name = xasprintf("master LIM %s", host);
 	elect_master_changed(host);

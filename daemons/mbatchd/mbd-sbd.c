@@ -369,6 +369,7 @@ sbd_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 {
 	struct conn *c = conn_new(mbd->base, fd, sbd_msg, sbd_closed, NULL);
 
+	net_peer_deadline(fd, NET_PEER_DEADLINE_MS);
 	memcpy(&c->peer, sa, len);
 	c->peerlen = len;
 	c->name = xasprintf("sbatchd at %s", net_addr_str(sa, len));

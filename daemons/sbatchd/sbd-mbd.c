@@ -251,6 +251,7 @@ mbd_connect(void)
 		mbd_connect_soon(RETRY_MAX_MS);
 		return;
 	}
+	net_peer_deadline(sbd->mbd->fd, NET_PEER_DEADLINE_MS);
 	sbd->mbd->name = xasprintf("mbatchd on %s", sbd->master);
 	sbd->mbd_state = MBD_CONNECTING;
 }

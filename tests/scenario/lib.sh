@@ -24,6 +24,22 @@
 # and the ELIM; a built-in index name replaces the LIM's sample, other
 # names must be Numeric resources of lsf.shared (add a Resource section).  Tests print "ok"/"not ok" lines
 # and end with "N passed, M failed".
+#
+# A real network, cut for real (netns mode, Linux network namespaces):
+#	cluster_init 4
+#	netns_init "hosta hostb"	# side A; the other hosts are side B
+#	cluster_start			# each host's daemons in its namespace
+#	on hostc lsid			# a command run on hostc (its netns,
+#					# LSF_LOCAL_HOST=hostc)
+#	netns_cut / netns_heal		# the link between the sides down/up
+# Each host gets a namespace and an address on a private 10.x.y.0/24; the
+# hosts of a side hang off one bridge, and the two bridges are joined by
+# one veth pair; bridges and that pair live in a namespace of their own,
+# so the root namespace's links and routes are never touched.  Names
+# carry a tag of this run's T_DIR, so concurrent tests never collide.
+# The file system stays shared (LSB_SHAREDIR, lsb.events, the mbatchd
+# lock).  cluster_stop deletes them all.  Without `ip netns` the test
+# fails, saying why.
 
 set -u
 
@@ -85,7 +101,8 @@ EOF
 
 start_daemon() {
 	# start_daemon NAME HOST
-	"$SBIN/$1" -f -N "$2" >>"$T_DIR/log/$1.$2.stderr" 2>&1 &
+	$(on_prefix "$2") "$SBIN/$1" -f -N "$2" \
+	    >>"$T_DIR/log/$1.$2.stderr" 2>&1 &
 	T_PIDS="$T_PIDS $!"
 	eval "PID_${1}_$2=$!"
 }
@@ -107,12 +124,103 @@ cluster_stop() {
 	for f in "$T_DIR"/work/c1/sbd/*/jobs/*/lock; do
 		[ -e "$f" ] && fuser -k -KILL "$f" >/dev/null 2>&1
 	done
+	netns_stop
 	if [ "$T_FAIL" -eq 0 ] && [ -z "${KEEP:-}" ]; then
 		rm -rf "$T_DIR"
 	else
 		echo "# kept $T_DIR"
 	fi
 	T_DIR=""
+}
+
+NETNS_TAG=""
+
+# The namespace of host $1 (netns mode).
+netns_of() {
+	echo "lsft${NETNS_TAG}${1#host}"
+}
+
+# What runs a program on host $1: nothing outside netns mode.
+on_prefix() {
+	[ -n "$NETNS_TAG" ] || return 0
+	echo "ip netns exec $(netns_of "$1") env LSF_LOCAL_HOST=$1"
+}
+
+# on HOST CMD...: run it on that host (in its namespace, netns mode).
+on() {
+	local h=$1
+	shift
+	$(on_prefix "$h") "$@"
+}
+
+netns_fail() {
+	echo "# netns mode: $*"
+	fail "netns mode: $*"
+	finish
+	exit 1
+}
+
+# netns_init "SIDE-A HOSTS": after cluster_init, before cluster_start.
+netns_init() {
+	local side_a=$1 core i h ns br x y
+	[ "$(id -u)" -eq 0 ] && command -v ip >/dev/null ||
+	    netns_fail "needs root and ip(8)"
+	# 5 digits of the run's directory: names and subnet of this run.
+	NETNS_TAG=$(printf %s "$T_DIR" | cksum |
+	    awk '{ printf "%05d", $1 % 100000 }')
+	core=$(netns_of core)
+	x=$(( 200 + 10#$NETNS_TAG % 50 ))
+	y=$(( 10#$NETNS_TAG / 50 % 256 ))
+	# cluster_stop, which deletes what is made here, on signals too.
+	trap 'exit 1' HUP INT TERM
+	ip netns add "$core" 2>"$T_DIR/log/netns.err" ||
+	    netns_fail "ip netns add: $(cat "$T_DIR/log/netns.err")"
+	NETNS_LIST=$core
+	ip -n "$core" link set lo up &&
+	ip -n "$core" link add brA type bridge &&
+	ip -n "$core" link add brB type bridge &&
+	ip -n "$core" link add cutA type veth peer name cutB &&
+	ip -n "$core" link set cutA master brA &&
+	ip -n "$core" link set cutB master brB &&
+	for i in brA brB cutA cutB; do
+		ip -n "$core" link set "$i" up || break
+	done || netns_fail "cannot make the bridges"
+	: >"$LSF_CONF/hosts"
+	i=0
+	for h in $HOSTS; do
+		i=$((i + 1))
+		ns=$(netns_of "$h")
+		br=brB
+		case " $side_a " in *" $h "*) br=brA ;; esac
+		ip netns add "$ns" && NETNS_LIST="$NETNS_LIST $ns" &&
+		ip -n "$core" link add "v$h" type veth peer name eth0 \
+		    netns "$ns" &&
+		ip -n "$core" link set "v$h" master "$br" &&
+		ip -n "$core" link set "v$h" up &&
+		ip -n "$ns" link set lo up &&
+		ip -n "$ns" addr add "10.$x.$y.$((10 + i))/24" dev eth0 &&
+		ip -n "$ns" link set eth0 up ||
+		    netns_fail "cannot give $h its namespace"
+		echo "10.$x.$y.$((10 + i)) $h" >>"$LSF_CONF/hosts"
+	done
+}
+
+# netns_cut, netns_heal: the one link between the sides down, up.
+netns_cut() {
+	ip -n "$(netns_of core)" link set cutA down
+}
+
+netns_heal() {
+	ip -n "$(netns_of core)" link set cutA up
+}
+
+netns_stop() {
+	local ns
+	for ns in ${NETNS_LIST:-}; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL
+		ip netns del "$ns" 2>/dev/null
+	done
+	NETNS_LIST=""
 }
 
 # mbd_restart: kill -9 the master's mbatchd, wait until its sbatchd has
@@ -314,10 +422,17 @@ job_is() {
 	[ "$(job_stat "$1")" = "$2" ]
 }
 
-# Submit and print the job ID.
+# Submit and print the job ID; submit_on HOST ...: bsub run on HOST.
 submit() {
 	local out
 	out=$(bsub "$@") || return 1
+	echo "$out" | sed -n 's/^Job <\([0-9]*\)> is submitted.*/\1/p'
+}
+
+submit_on() {
+	local h=$1 out
+	shift
+	out=$(on "$h" bsub "$@") || return 1
 	echo "$out" | sed -n 's/^Job <\([0-9]*\)> is submitted.*/\1/p'
 }
 
