@@ -328,10 +328,20 @@ lim_call(const struct wbuf *req, struct reply *out)
 {
 	const struct lsf_config *c = client_config(CONF_CLUSTER);
 	struct strv cand = STRV_INIT;
+	const char *env = getenv(LSF_LOCAL_HOST_ENV);
+	char *me = env && *env ? xstrdup(env) : net_local_hostname();
 	int rc = -1;
 
-	if (c->lsf.master_list.n > 0)
-		strv_copy(&cand, &c->lsf.master_list);
+	/* This host's LIM first, as LSF's commands ask: it knows the
+	 * master of its side of a cut network, where the first candidate
+	 * may not answer for seconds. */
+	for (int i = 0; i < c->cluster.nhosts; i++)
+		if (strcasecmp(c->cluster.hosts[i].name, me) == 0)
+			strv_push(&cand, c->cluster.hosts[i].name);
+	free(me);
+	for (size_t i = 0; i < c->lsf.master_list.n; i++)
+		if (!strv_contains(&cand, c->lsf.master_list.v[i]))
+			strv_push(&cand, c->lsf.master_list.v[i]);
 	for (int i = 0; i < c->cluster.nhosts; i++)
 		if (!strv_contains(&cand, c->cluster.hosts[i].name))
 			strv_push(&cand, c->cluster.hosts[i].name);
