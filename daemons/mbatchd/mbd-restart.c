@@ -144,6 +144,12 @@ restart_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 		return;
 	}
 	restart_overlay(&ev.req, &rq.req);
+	/* The period and method it had (bchkpnt -p, a queue's or a
+	 * profile's), its own from now on: the directory is brestart's. */
+	if ((ev.req.chkpnt_period = job_chkpnt_period(j)) > 0)
+		ev.req.options |= SUB_CHKPNT_PERIOD;
+	if (ev.req.chkpnt_method == NULL && job_chkpnt_method(j) != NULL)
+		ev.req.chkpnt_method = xstrdup(job_chkpnt_method(j));
 	free(ev.req.chkpnt_dir);
 	ev.req.chkpnt_dir = xstrdup(rq.dir);
 	ev.req.options |= SUB_RESTART | SUB_CHKPNT_DIR;
