@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	11
+#define PROTO_VERSION	12
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -50,6 +50,7 @@ enum msg_type {
 					   items (blimits) */
 	MSG_FS_QUERY		= 116,	/* struct fs_query: share trees
 					 * (bqueues -l, bhpart) */
+	MSG_JOB_RESTART		= 117,	/* struct restart_req: brestart */
 
 	/* 200-299: mbatchd to commands */
 	MSG_SUBMIT_REPLY	= 200,	/* struct submit_reply */
@@ -595,6 +596,18 @@ struct mod_req {
 };
 
 /* bpeek: mbatchd asks the execution host; tag pairs the answer. */
+/* brestart: a new job from the checkpoint in dir/jobid (or
+ * dir/jobid[idx]); req holds the options given, flagged as bsub flags
+ * them (SUB_QUEUE, SUB_HOST, ...), overriding the old job's. */
+struct restart_req {
+	char		*dir;		/* checkpoint_dir, absolute */
+	int64_t		 jobid;
+	int		 idx;
+	uint32_t	 flags;		/* RESTART_F_* */
+	struct submit_req req;
+};
+#define RESTART_F_FORCE	0x01	/* -f */
+
 struct peek_req {
 	int64_t		 jobid;
 	int32_t		 idx;
@@ -915,7 +928,8 @@ struct fs_list {				/* MSG_FS_LIST */
 	M(lim_probe_reply) M(lim_cluster_info) M(ctrl_req) M(mod_req)	\
 	M(peek_req) M(peek_reply) M(admin_req) M(admin_result_list)	\
 	M(user_list) M(wait_reply) M(sbd_limits) M(sbd_job_susp)	\
-	M(app_list) M(limit_list) M(fs_query) M(fs_list)
+	M(app_list) M(limit_list) M(fs_query) M(fs_list)		\
+	M(restart_req)
 #define PROTO_ITEMS(M)							\
 	M(job_info) M(job_result) M(queue_info) M(host_info)		\
 	M(admin_result) M(user_info) M(app_info) M(limit_info)		\

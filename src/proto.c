@@ -437,6 +437,10 @@ PROTO_IMPL(ctrl_req, CTRL_REQ_FIELDS)
 	F(I64, jobid) F(I32, idx) F(U32, set) F(U32, del) F(SUB, req)
 PROTO_IMPL(mod_req, MOD_REQ_FIELDS)
 
+#define RESTART_REQ_FIELDS(F)						\
+	F(STR, dir) F(I64, jobid) F(I32, idx) F(U32, flags) F(SUB, req)
+PROTO_IMPL(restart_req, RESTART_REQ_FIELDS)
+
 #define PEEK_REQ_FIELDS(F)						\
 	F(I64, jobid) F(I32, idx) F(I64, offset) F(INT, max) F(U32, tag) \
 	F(U32, run_count) F(STR, queue) F(STR, host) F(STR, job_name)	\
@@ -564,6 +568,7 @@ static const struct {
 	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD),
 	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD), N(MSG_LIMIT_QUERY),
 	N(MSG_LIMIT_LIST), N(MSG_FS_QUERY), N(MSG_FS_LIST),
+	N(MSG_JOB_RESTART),
 	N(MSG_SBD_CHKPNT_DONE), N(MSG_JS_CHKPNT),
 #undef N
 };

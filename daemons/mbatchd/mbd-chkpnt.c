@@ -100,6 +100,13 @@ job_ck_free(struct job *j)
 	j->ck = NULL;
 }
 
+/* brestart's job (JOB_NEW with SUB_RESTART): every start restarts. */
+void
+job_chkpnt_restarted(struct job *j)
+{
+	job_ck(j)->taken = true;
+}
+
 /* LSF writes a job's checkpoint into dir/jobID. */
 char *
 job_chkpnt_path(const struct job *j)

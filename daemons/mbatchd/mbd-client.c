@@ -41,6 +41,7 @@ static const struct {
 	{ MSG_APP_QUERY,	query_apps,	false },
 	{ MSG_LIMIT_QUERY,	query_limits,	false },
 	{ MSG_FS_QUERY,		query_fairshare, false },
+	{ MSG_JOB_RESTART,	restart_handle,	false },
 	/* Queue administrators have some of it: admin_handle checks. */
 	{ MSG_ADMIN,		admin_handle,	false },
 };

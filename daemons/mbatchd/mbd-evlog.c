@@ -174,6 +174,21 @@ read_record(struct evlog *lg, off_t off, const char *type,
 	return 0;
 }
 
+/* The job's JOB_NEW, read back (released by ev_job_new_release). */
+int
+job_new_record(struct job *j, struct ev_job_new *ev)
+{
+	struct strbuf line = STRBUF_INIT;
+	struct ev_reader r;
+	int rc = -1;
+
+	if (read_record(&mbd->log, j->new_off, "JOB_NEW", &line, &r) == 0 &&
+	    ev_job_new_read(&r, ev) == 0)
+		rc = 0;
+	sb_release(&line);
+	return rc;
+}
+
 char *
 job_command(struct job *j)
 {

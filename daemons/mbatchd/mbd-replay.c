@@ -102,6 +102,8 @@ job_fill_new(struct job *j, struct ev_job_new *ev, struct mqueue *q)
 		j->pj.nasked = 0;
 	}
 	job_attach_limits(j);
+	if (r->options & SUB_RESTART)
+		job_chkpnt_restarted(j);
 	if (ev->env_id) {
 		j->env = env_find(ev->env_id);
 		if (j->env)

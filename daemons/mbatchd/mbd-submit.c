@@ -360,28 +360,43 @@ void
 submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 {
 	struct ev_job_new ev;
+
+	memset(&ev, 0, sizeof(ev));
+	if (!submit_req_unpack(rb, &ev.req) || rbuf_end(rb) < 0) {
+		submit_req_release(&ev.req);
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL,
+		    "malformed submission", false);
+		return;
+	}
+	submit_job(c, seq, &ev, (int)c->uid, NULL);
+}
+
+/*
+ * Check and take a submission: bsub's, or brestart's copy of an old
+ * job's (restart_from: the old checkpoint directory, renamed for the
+ * new job ID once it is known).  ev is released.
+ */
+void
+submit_job(struct conn *c, uint32_t seq, struct ev_job_new *evp, int uid,
+    const char *restart_from)
+{
+	struct ev_job_new ev = *evp;
 	struct submit_req *r = &ev.req;
 	struct submit_reply rep;
 	struct strv cands = STRV_INIT;
 	struct verdict v, first;
 	struct mqueue *q = NULL;
-	const char *user = user_name((int)c->uid);
+	const char *user = user_name(uid);
 	struct job *j;
 	struct wbuf w;
 	char *cause = NULL;
 	int64_t now = time(NULL);
 
-	memset(&ev, 0, sizeof(ev));
+	memset(evp, 0, sizeof(*evp));
 	memset(&v, 0, sizeof(v));
 	memset(&first, 0, sizeof(first));
-	if (!submit_req_unpack(rb, r) || rbuf_end(rb) < 0) {
-		submit_req_release(r);
-		client_reply_error(c, seq, LSBE_PROTOCOL, NULL,
-		    "malformed submission", false);
-		return;
-	}
 	/* A job runs as its submitter: as root only where LSF allows it. */
-	if (c->uid == 0 &&
+	if (uid == 0 &&
 	    lsf_conf_get(&mbd->conf.lsf, "LSF_ROOT_REX") == NULL) {
 		verdict_set(&v, LSBE_PERMISSION, NULL,
 		    "root's jobs are not run: LSF_ROOT_REX is not set");
@@ -389,7 +404,7 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 	}
 	if (r->sub_home == NULL || *r->sub_home == '\0') {
 		/* bsub ran without HOME: the submitter's home from passwd. */
-		struct passwd *pw = getpwuid(c->uid);
+		struct passwd *pw = getpwuid((uid_t)uid);
 
 		free(r->sub_home);
 		r->sub_home = xstrdup(pw && pw->pw_dir ? pw->pw_dir : "/");
@@ -440,7 +455,7 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 		int code;
 
 		memset(&self, 0, sizeof(self));
-		self.uid = (int)c->uid;
+		self.uid = uid;
 		if (depend_check(r->depend_cond, &self, &code, &cause) < 0) {
 			verdict_set(&v, code, r->depend_cond, cause);
 			free(cause);
@@ -473,7 +488,7 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 		struct qcheck k;
 
 		qcheck_of_req(&k, r);
-		check_queue(cands.v[i], cq, &k, user, (int)c->uid, &v);
+		check_queue(cands.v[i], cq, &k, user, uid, &v);
 		if (v.code == LSBE_NO_ERROR) {
 			q = cq;
 			break;
@@ -499,9 +514,18 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 		goto refuse;
 	}
 
-	/* The environment, once per distinct one of this user's. */
-	{
-		struct menv *e = env_for((int)c->uid, &r->env, now);
+	if (restart_from != NULL &&
+	    chkpnt_dir_move(restart_from, r->chkpnt_dir, ev.jobid,
+	    &cause) < 0) {
+		verdict_set(&v, LSBE_SYS, NULL, cause);
+		free(cause);
+		cause = NULL;
+		goto refuse;
+	}
+	/* The environment, once per distinct one of this user's; a
+	 * restart keeps the old job's. */
+	if (ev.env_id == NULL) {
+		struct menv *e = env_for(uid, &r->env, now);
 
 		if (e == NULL) {
 			verdict_set(&v, LSBE_SYS, NULL,
@@ -512,7 +536,7 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 	}
 	strv_release(&r->env);
 
-	ev.uid = (int)c->uid;
+	ev.uid = uid;
 	ev.user = xstrdup(user);
 	ev.submit_time = now;
 	ev.queue = xstrdup(q->name);
@@ -554,7 +578,8 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 	memset(&rep, 0, sizeof(rep));
 	rep.jobid = j->jobid;
 	rep.queue = q->name;
-	rep.default_queue = !(r->options & SUB_QUEUE);
+	/* brestart says "queue <q>" whatever chose it. */
+	rep.default_queue = !(r->options & (SUB_QUEUE | SUB_RESTART));
 	wbuf_init(&w);
 	wbuf_begin(&w, MSG_SUBMIT_REPLY, seq, 0);
 	submit_reply_pack(&w, &rep);

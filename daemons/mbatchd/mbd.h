@@ -599,6 +599,7 @@ void	 duplog_check(void);
 void	 duplog_retry(void);
 /* Data kept on disk only: the command and the environment of a job. */
 char	*job_command(struct job *);
+int	 job_new_record(struct job *, struct ev_job_new *);
 int	 job_env(struct job *, struct strv *);
 int	 env_read(const struct menv *, struct strv *);
 
@@ -625,6 +626,12 @@ void	 client_drop_waiter(struct conn *);
 
 /* mbd-submit.c */
 void	 submit_handle(struct conn *, uint32_t seq, struct rbuf *);
+void	 submit_job(struct conn *, uint32_t seq, struct ev_job_new *, int uid,
+	    const char *restart_from);
+/* mbd-restart.c: brestart */
+void	 restart_handle(struct conn *, uint32_t seq, struct rbuf *);
+int	 chkpnt_dir_move(const char *from, const char *dir, int64_t jobid,
+	    char **cause);
 
 /* mbd-query.c */
 void	 query_jobs(struct conn *, uint32_t seq, struct rbuf *);
@@ -662,6 +669,7 @@ struct job_ck {
 	int		 mig_reason;
 };
 void	 job_ck_free(struct job *);
+void	 job_chkpnt_restarted(struct job *);
 const char *job_chkpnt_dir(const struct job *);
 int64_t	 job_chkpnt_period(const struct job *);
 const char *job_chkpnt_method(const struct job *);

@@ -112,6 +112,12 @@ chkpnted() {
 	badmin statedump | grep -q "^job $ck\\[0\\] .* period=2400/1 taken=1 "
 }
 check "the checkpointable job is checkpointed" wait_for chkpnted
+# brestart of it once killed: a JOB_NEW with SUB_RESTART, held by -b.
+bchkpnt -k "$ck" >/dev/null
+check "the checkpointed job is killed" wait_for job_is "$ck" EXIT
+rs=$(brestart -b "$(date -d '+3 hours' +%Y:%m:%d:%H:%M)" "$T_DIR/ck" "$ck" |
+    sed -n 's/^Job <\([0-9]*\)> is submitted.*/\1/p')
+check "brestart gives a new job" test -n "$rs"
 
 # On hosta and hostb, running jobs: stopped by the user; stopped and
 # resumed; switched to another queue and given new limits and output
@@ -240,6 +246,8 @@ expect_match "the dump holds every job" "^job $dep\\[0\\]" "$after"
 expect_match "... and a checkpointable job's checkpoint" \
     "^job $ck\\[0\\] .* chkpnt=$T_DIR/ck method=sample period=2400/1 taken=1 " \
     "$after"
+expect_match "... and brestart's job, to restart" \
+    "^job $rs\\[0\\] .* chkpnt=$T_DIR/ck .*taken=1 " "$after"
 expect_match "... and a job's application profile" \
     "^job $p6\\[0\\] .* app=fluent " "$after"
 expect_match "... and root's fairshare account: history, a running job, \

@@ -578,6 +578,16 @@ VISIT(mod_req)
 	v->where = save;
 }
 
+VISIT(restart_req)
+{
+	const char *save = v->where;
+
+	VSTR(dir); VI64(jobid); VI32(idx); VU32(flags);
+	v->where = "req";
+	visit_submit_req(v, &x->req, y ? &y->req : NULL);
+	v->where = save;
+}
+
 VISIT(peek_req)
 {
 	VI64(jobid); VI32(idx); VI64(offset); VINT(max); VU32(tag);
@@ -733,6 +743,7 @@ WRAP(lim_probe_reply)
 WRAP(lim_cluster_info)
 WRAP(ctrl_req)
 WRAP(mod_req)
+WRAP(restart_req)
 WRAP(peek_req)
 WRAP(peek_reply)
 WRAP(admin_req)
@@ -787,6 +798,7 @@ static const struct codec codecs[] = {
 	ENTRY(lim_cluster_info, MSG_LIM_CLUSTER_INFO),
 	ENTRY(ctrl_req, MSG_JOB_CONTROL),
 	ENTRY(mod_req, MSG_JOB_MODIFY),
+	ENTRY(restart_req, MSG_JOB_RESTART),
 	ENTRY(peek_req, MSG_SBD_PEEK),
 	ENTRY(peek_reply, MSG_PEEK_REPLY),
 	ENTRY(admin_req, MSG_ADMIN),
