@@ -225,9 +225,29 @@ netns_stop() {
 
 # mbd_restart: kill -9 the master's mbatchd, wait until its sbatchd has
 # started another and that one answers.
+# mbd_pid: the mbatchd hosta's sbatchd started.  mbd_down: it killed,
+# and kept down (its sbatchd stopped) while the test edits its files;
+# mbd_up: sbatchd goes on and starts it again.
+mbd_pid() {
+	pgrep -P "$PID_sbatchd_hosta" -x mbatchd
+}
+mbd_down() {
+	local p
+	p=$(mbd_pid)
+	kill -STOP "$PID_sbatchd_hosta"
+	kill -9 "$p"
+	while kill -0 "$p" 2>/dev/null && [ "$(ps -o stat= -p "$p")" != Z ]; do
+		sleep 0.05
+	done
+}
+mbd_up() {
+	kill -CONT "$PID_sbatchd_hosta"
+	wait_for sh -c "bqueues >/dev/null 2>&1" || fail "mbatchd did not come back"
+}
+
 mbd_restart() {
 	local old
-	old=$(pgrep -P "$PID_sbatchd_hosta" -x mbatchd)
+	old=$(mbd_pid)
 	[ -n "$old" ] || { fail "no mbatchd to restart"; return 1; }
 	kill -9 "$old"
 	wait_for sh -c "p=\$(pgrep -P $PID_sbatchd_hosta -x mbatchd) &&

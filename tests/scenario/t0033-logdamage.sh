@@ -17,9 +17,6 @@ logdir="$T_DIR/work/c1/logdir"
 ev="$logdir/lsb.events"
 mbdlog="$T_DIR/log/mbatchd.log.hosta"
 
-mbd_pid() {
-	pgrep -P "$PID_sbatchd_hosta" -x mbatchd
-}
 ran_at_least() {
 	local p
 	p=$(mbd_pid) && [ "$(ps -o etimes= -p "$p")" -ge "$1" ]
@@ -59,17 +56,6 @@ expect_match "sbatchd said it restarted at once" \
 wait_for job_is "${ids##* }" DONE
 ids="$ids $held"
 
-# mbatchd down for good while the log is edited: sbatchd stopped, so
-# it cannot start another.
-stop_mbd() {
-	local p
-	p=$(mbd_pid)
-	kill -STOP "$PID_sbatchd_hosta"
-	kill -9 "$p"
-	while kill -0 "$p" 2>/dev/null && [ "$(ps -o stat= -p "$p")" != Z ]; do
-		sleep 0.05
-	done
-}
 # mbatchd started by hand must refuse: its output.
 refused() {
 	timeout 20 "$SBIN/mbatchd" -d -N hosta 2>&1
@@ -80,7 +66,7 @@ offset_of() {
 	head -n $(($1 - 1)) "$ev" | wc -c
 }
 
-stop_mbd
+mbd_down
 cp "$ev" "$T_DIR/events.good"
 out=$(badmin logcheck 2>&1)
 expect_match "badmin logcheck: the log is clean" \
@@ -205,7 +191,7 @@ expect_eq "and the warning is gone" "" "$out"
 check "lsb.conf.broken is gone" test ! -e "$logdir/lsb.conf.broken"
 
 # 6. No accepted copy (a first start): broken files still stop mbatchd.
-stop_mbd
+mbd_down
 rm -rf "$logdir"/lsb.conf.accepted*
 printf 'this is not lsb.queues syntax\n' >>"$LSB_CONF/lsb.queues"
 out=$(refused)

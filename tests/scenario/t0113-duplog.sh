@@ -18,23 +18,6 @@ pri="$localdir/lsb.events"
 rep="$T_DIR/work/c1/logdir/lsb.events"
 mbdlog="$T_DIR/log/mbatchd.log.hosta"
 
-mbd_pid() {
-	pgrep -P "$PID_sbatchd_hosta" -x mbatchd
-}
-# mbatchd down while the logs are edited: sbatchd stopped too.
-stop_mbd() {
-	local p
-	p=$(mbd_pid)
-	kill -STOP "$PID_sbatchd_hosta"
-	kill -9 "$p"
-	while kill -0 "$p" 2>/dev/null && [ "$(ps -o stat= -p "$p")" != Z ]; do
-		sleep 0.05
-	done
-}
-start_mbd() {
-	kill -CONT "$PID_sbatchd_hosta"
-	wait_for sh -c "bqueues >/dev/null 2>&1" || fail "mbatchd did not come back"
-}
 all_known() {
 	local id
 	for id in $ids; do
@@ -64,17 +47,17 @@ ids="$ids $(submit -H -o /dev/null true)"
 identical "after one more"
 
 # 3. The replica cut short by two records: caught up from the primary.
-stop_mbd
+mbd_down
 head -n -2 "$pri" >"$T_DIR/short"
 cat "$T_DIR/short" >"$rep"
 check "the replica is shorter" test "$(wc -c <"$rep")" -lt "$(wc -c <"$pri")"
-start_mbd
+mbd_up
 check "every acknowledged job is known" all_known
 identical "after catching up the replica"
 expect_match "mbatchd said so" "caught up from it" "$(cat "$mbdlog")"
 
 # 4. One byte changed inside the replica: neither is a prefix.
-stop_mbd
+mbd_down
 cp "$rep" "$T_DIR/rep.good"
 line=$(grep -n '^"JOB_NEW"' "$rep" | sed -n 2p | cut -d: -f1)
 sed -i "${line}s/\"10\.1\"/\"10.2\"/" "$rep"
@@ -87,7 +70,7 @@ expect_match "and it does not start" "exit [1-9]" "$out"
 check "the primary was left as it was" test "$(wc -c <"$pri")" -eq \
     "$(wc -c <"$T_DIR/rep.good")"
 cp "$T_DIR/rep.good" "$rep"
-start_mbd
+mbd_up
 check "every acknowledged job is known" all_known
 
 # 5. A switch: both sides switched, both generations identical.
@@ -112,11 +95,11 @@ identical "after a restart following the switch"
 
 # 6. A crash between the primary's switch and the replica's: the replica
 # is still the primary's lsb.events.1 (but for its first line).
-stop_mbd
+mbd_down
 mv "$rep.1" "$rep"
 n=2
 while [ -e "$rep.$n" ]; do mv "$rep.$n" "$rep.$((n - 1))"; n=$((n + 1)); done
-start_mbd
+mbd_up
 expect_match "mbatchd finished the replica's switch" \
     "lsb.events was switched and .* not: switching it" "$(cat "$mbdlog")"
 check "the job after the switch is known" all_known

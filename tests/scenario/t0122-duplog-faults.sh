@@ -27,22 +27,6 @@ pri="$localdir/lsb.events"
 rep="$T_DIR/work/c1/logdir/lsb.events"
 mbdlog="$T_DIR/log/mbatchd.log.hosta"
 
-mbd_pid() {
-	pgrep -P "$PID_sbatchd_hosta" -x mbatchd
-}
-stop_mbd() {
-	local p
-	p=$(mbd_pid)
-	kill -STOP "$PID_sbatchd_hosta"
-	kill -9 "$p"
-	while kill -0 "$p" 2>/dev/null && [ "$(ps -o stat= -p "$p")" != Z ]; do
-		sleep 0.05
-	done
-}
-start_mbd() {
-	kill -CONT "$PID_sbatchd_hosta"
-	wait_for sh -c "bqueues >/dev/null 2>&1" || fail "mbatchd did not come back"
-}
 # A stream of held jobs; an empty ID is a submission not acknowledged.
 stream() {
 	local i id
@@ -114,10 +98,10 @@ check "a restart knows every acknowledged job once" all_once
 
 # b. The primary replaced by a directory while mbatchd is down: the
 # replica is used, and the primary recreated once the directory goes.
-stop_mbd
+mbd_down
 rm "$pri"
 mkdir "$pri"
-start_mbd
+mbd_up
 expect_eq "mbatchd runs on the replica" 2 \
     "$(nlog "$pri cannot be used: running on the replica")"
 check "every acknowledged job is known once" all_once
@@ -125,9 +109,9 @@ stream 3 "primary a directory"
 rmdir "$pri"
 caught_up "primary recreated"
 # Removed while down: recreated at start.
-stop_mbd
+mbd_down
 rm "$pri"
-start_mbd
+mbd_up
 identical "primary removed while down"
 check "every acknowledged job is known once" all_once
 

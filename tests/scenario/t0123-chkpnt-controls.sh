@@ -34,25 +34,8 @@ cluster_start
 cd "$T_DIR/jobs"
 ev="$T_DIR/work/c1/logdir/lsb.events"
 
-# t0119's counting job: saves its count when echkpnt.sample asks.
-cat >counter.sh <<'EOS'
-#!/bin/sh
-name=$1
-d=$LSB_CHKPNT_DIR
-n=0
-echo $$ >"pid.$name"
-echo "start $n $LSB_HOSTS $d" >>"start.$name"
-while :; do
-	n=$((n + 1))
-	echo $n >"count.$name.tmp"; mv "count.$name.tmp" "count.$name"
-	if [ -e "$d/chkpnt.request" ]; then
-		echo $n >"$d/state.tmp"; mv "$d/state.tmp" "$d/state"
-		rm -f "$d/chkpnt.request"
-	fi
-	sleep 0.1
-done
-EOS
-chmod 755 counter.sh
+# The counting job (chkpnt-counter.sh).
+cp "$TOP/tests/scenario/chkpnt-counter.sh" counter.sh
 long_of() { bjobs -l "$1" | tr -d ' \n'; }
 count_ge() { [ "$(cat "count.$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
 ok_records() {
@@ -64,7 +47,7 @@ ok_record() { [ "$(ok_records "$1")" -ge "$2" ]; }
 a=$(submit -app cka -m hosta -o /dev/null ./counter.sh a)
 wait_for test -s start.a || fail "job a never started"
 expect_eq "the profile's CHKPNT_DIR gives LSB_CHKPNT_DIR" \
-    "start 0 hosta $T_DIR/achk/$a" "$(cat start.a)"
+    "start 0 N hosta $T_DIR/achk/$a" "$(cat start.a)"
 expect_match "bjobs -l shows the profile's period, directory and method" \
     "Checkpointperiod45min\\.,Checkpointdirectory<$T_DIR/achk/$a>,Checkpointmethod<sample>" \
     "$(long_of "$a")"

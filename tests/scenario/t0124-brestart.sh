@@ -23,26 +23,8 @@ cluster_start
 cd "$T_DIR/jobs"
 ev="$T_DIR/work/c1/logdir/lsb.events"
 
-# t0119's counting job: saves its count when echkpnt.sample asks, starts
-# from it when restarted.
-cat >counter.sh <<'EOS'
-#!/bin/sh
-name=$1
-d=$LSB_CHKPNT_DIR
-n=0
-if [ "$LSB_RESTART" = Y ] && [ -f "$d/state" ]; then n=$(cat "$d/state"); fi
-echo "start $n ${LSB_RESTART:-N} $LSB_HOSTS $d" >>"start.$name"
-while :; do
-	n=$((n + 1))
-	echo $n >"count.$name.tmp"; mv "count.$name.tmp" "count.$name"
-	if [ -e "$d/chkpnt.request" ]; then
-		echo $n >"$d/state.tmp"; mv "$d/state.tmp" "$d/state"
-		rm -f "$d/chkpnt.request"
-	fi
-	sleep 0.1
-done
-EOS
-chmod 755 counter.sh
+# The counting job (chkpnt-counter.sh).
+cp "$TOP/tests/scenario/chkpnt-counter.sh" counter.sh
 count_ge() { [ "$(cat "count.$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
 njobs() { grep -c '^"JOB_NEW"' "$ev"; }
 
