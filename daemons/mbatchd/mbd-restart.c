@@ -7,9 +7,11 @@
  * restart from its flag.
  */
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,21 +26,40 @@ ck_path(const char *dir, int64_t jobid, int idx)
 	return xasprintf("%s/%lld", dir, (long long)jobid);
 }
 
-/* dir/old to dir/new, and a link by the old name. */
+/*
+ * mbatchd runs as root, and the directory is the user's: its files are
+ * looked at and moved with the job owner's file system identity, so a
+ * link planted in the path reaches nothing the owner could not.
+ */
+static void
+fs_as(int uid)
+{
+	struct passwd *pw;
+
+	if (geteuid() != 0)
+		return;
+	pw = uid >= 0 ? getpwuid((uid_t)uid) : NULL;
+	(void)setfsgid(pw ? pw->pw_gid : getegid());
+	(void)setfsuid(uid >= 0 ? (uid_t)uid : 0);
+}
+
+/* dir/old to dir/new, and a link by the old name, as the job's owner. */
 int
-chkpnt_dir_move(const char *from, const char *dir, int64_t jobid,
+chkpnt_dir_move(const char *from, const char *dir, int64_t jobid, int uid,
     char **cause)
 {
 	char *to = ck_path(dir, jobid, 0);
 	char *name = xasprintf("%lld", (long long)jobid);
 	int rc = 0;
 
+	fs_as(uid);
 	if (rename(from, to) < 0) {
 		*cause = xasprintf("%s: %s", from, strerror(errno));
 		rc = -1;
 	} else if (symlink(name, from) < 0)
 		log_warnx("%s: cannot link to %s: %s", from, to,
 		    strerror(errno));
+	fs_as(-1);
 	free(to);
 	free(name);
 	return rc;
@@ -78,11 +99,27 @@ restart_overlay(struct submit_req *r, struct submit_req *o)
 	r->options2 &= ~(SUB2_HOLD | SUB2_BSUB_BLOCK);
 }
 
+/* Are a and b the same directory, seen by the owner? */
+static bool
+same_dir(const char *a, const char *b, int uid)
+{
+	struct stat sa, sb;
+	bool same;
+
+	fs_as(uid);
+	same = b != NULL && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	    S_ISDIR(sa.st_mode) && sa.st_dev == sb.st_dev &&
+	    sa.st_ino == sb.st_ino;
+	fs_as(-1);
+	return same;
+}
+
 static int
 restart_check(const struct job *j, const struct restart_req *rq, int uid,
     const char *path, char **detail)
 {
 	struct stat sb;
+	int rc;
 
 	if (j == NULL)
 		return LSBE_NO_JOB;
@@ -98,8 +135,18 @@ restart_check(const struct job *j, const struct restart_req *rq, int uid,
 		    (long long)j->jobid);
 		return LSBE_NOT_RERUNNABLE;
 	}
+	/* Its own directory only: root renames in it. */
+	if (!same_dir(rq->dir, job_chkpnt_dir(j), j->uid)) {
+		*detail = xasprintf("%s: not the checkpoint directory of job "
+		    "%lld (%s)", rq->dir, (long long)j->jobid,
+		    job_chkpnt_dir(j));
+		return LSBE_BAD_ARG;
+	}
 	/* A link: restarted already, the checkpoint is the new job's. */
-	if (lstat(path, &sb) < 0) {
+	fs_as(j->uid);
+	rc = lstat(path, &sb);
+	fs_as(-1);
+	if (rc < 0) {
 		*detail = xasprintf("%s: %s", path, strerror(errno));
 		return LSBE_BAD_ARG;
 	}

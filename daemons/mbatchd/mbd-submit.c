@@ -515,7 +515,7 @@ submit_job(struct conn *c, uint32_t seq, struct ev_job_new *evp, int uid,
 	}
 
 	if (restart_from != NULL &&
-	    chkpnt_dir_move(restart_from, r->chkpnt_dir, ev.jobid,
+	    chkpnt_dir_move(restart_from, r->chkpnt_dir, ev.jobid, uid,
 	    &cause) < 0) {
 		verdict_set(&v, LSBE_SYS, NULL, cause);
 		free(cause);

@@ -631,7 +631,7 @@ void	 submit_job(struct conn *, uint32_t seq, struct ev_job_new *, int uid,
 /* mbd-restart.c: brestart */
 void	 restart_handle(struct conn *, uint32_t seq, struct rbuf *);
 int	 chkpnt_dir_move(const char *from, const char *dir, int64_t jobid,
-	    char **cause);
+	    int uid, char **cause);
 
 /* mbd-query.c */
 void	 query_jobs(struct conn *, uint32_t seq, struct rbuf *);

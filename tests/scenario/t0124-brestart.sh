@@ -57,6 +57,15 @@ expect_match "a missing directory is refused" \
     "$T_DIR/chk/$j: No such file or directory" "$out"
 expect_eq "nothing was submitted" "$n" "$(njobs)"
 mv "$T_DIR/chk/away" "$T_DIR/chk/$j"
+# Only the job's own directory: mbatchd renames in it.
+mkdir -p "$T_DIR/other/$j"
+out=$(brestart "$T_DIR/other" "$j" 2>&1)
+expect_match "another directory is refused" \
+    "not the checkpoint directory of job $j" "$out"
+check "and left as it was" test -d "$T_DIR/other/$j" -a -d "$T_DIR/chk/$j"
+out=$(as_user nobody brestart "$T_DIR/chk" "$j" 2>&1)
+expect_match "another user's job is refused" "permission denied" "$out"
+expect_eq "nothing was submitted" "$n" "$(njobs)"
 
 out=$(brestart -m hostb -q rq "$T_DIR/chk" "$j" 2>&1)
 r=$(echo "$out" |
