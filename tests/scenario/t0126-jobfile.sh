@@ -1,12 +1,13 @@
 #!/bin/bash
 # Job files (bsub -yaml, bsub -json) and job packs (bsub -pack).  A YAML
 # and a JSON file giving every option bsub takes from a job file, by name
-# and by alias, are checked through bjobs -o and -l of the job; the
-# command line wins over the file and the file over #BSUB lines; a bad
-# key is refused naming the file, the line and the key.  A pack of N
-# lines with one bad line gives N-1 jobs, one error naming the line, and
-# one request: mbatchd logs the pack once, and lsb.events grows by the
-# N-1 JOB_NEW records.
+# and by alias, give the job what the same options give on the command
+# line (bjobs -o and -l); the command line wins over the file and the
+# file over #BSUB lines; a bad key is refused naming the file, the line
+# and the key.  A pack of 6 lines, one refused by bsub and one by
+# mbatchd, gives 4 jobs, an error naming each bad line, and one request:
+# mbatchd logs the pack once, lsb.events grows by the 4 JOB_NEW records,
+# and they go in one write.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1 LSB_MAX_PACK_JOBS=100 LSB_PACK_SKIP_ERROR=Y
@@ -233,5 +234,30 @@ expect_eq "-pack: its 4 records in one write of lsb.events" \
     "lsb.events: 4 records" \
     "$(echo "$new" | grep -A3 'job pack from uid' |
       grep -o 'lsb.events: [0-9]* records' | head -1)"
+
+# LSB_PACK_SKIP_ERROR=N (LSF's default): nothing after the first failure.
+cp -r "$LSF_ENVDIR" "$T_DIR/conf-n"
+sed -i 's/^LSB_PACK_SKIP_ERROR=.*/LSB_PACK_SKIP_ERROR=N/' \
+    "$T_DIR/conf-n/lsf.conf"
+out=$(LSF_ENVDIR="$T_DIR/conf-n" bsub -pack pack.txt 2>err2.txt)
+expect_eq "-pack, skip N: the 2 lines before the bad one go in" 2 \
+    "$(echo "$out" | grep -c '^Job <[0-9]*> is submitted to')"
+expect_eq "-pack, skip N: one error, for line 5" \
+    "bsub: pack.txt: line 5: nonsense: Bad time specification. Job not submitted." \
+    "$(cat err2.txt)"
+# LSB_MAX_PACK_JOBS unset or 0: job packs are off.
+cp -r "$LSF_ENVDIR" "$T_DIR/conf-0"
+sed -i '/^LSB_MAX_PACK_JOBS=/d' "$T_DIR/conf-0/lsf.conf"
+n0=$(grep -c '^"JOB_NEW"' "$ev")
+out=$(LSF_ENVDIR="$T_DIR/conf-0" bsub -pack pack.txt 2>&1)
+expect_match "-pack off without LSB_MAX_PACK_JOBS" \
+    'job packs are not enabled' "$out"
+expect_eq "-pack off: nothing submitted" "$n0" "$(grep -c '^"JOB_NEW"' "$ev")"
+expect_match "-pack takes no other option" "Job not submitted" \
+    "$(bsub -q short -pack pack.txt 2>&1)"
+printf -- '-K true\n' >packk.txt
+expect_match "-pack: -K refused on a line" \
+    'packk.txt: line 1: -K cannot be used in a job pack' \
+    "$(bsub -pack packk.txt 2>&1)"
 
 finish
