@@ -700,6 +700,7 @@ main(int argc, char **argv)
 {
 	struct bsub_opts cl, sc, fl, *g;
 	struct strv fwords = STRV_INIT;
+	char *fverbatim = NULL;
 	struct cmdopt_state st;
 	struct submit_req rq;
 	struct submit_reply rep;
@@ -734,11 +735,17 @@ main(int argc, char **argv)
 			fprintf(stderr, "bsub: %s\n", cause);
 			not_submitted("Bad argument");
 		}
-		/* The file's command when the command line has none. */
+		/* The file's command when the command line has none: as
+		 * written (the job's shell reads it), or a script when it is
+		 * one word naming a text file, as on the command line. */
 		if (nrest == 0 && fcmd != NULL) {
 			bsub_opts_words(fcmd, &fwords);
 			rest = fwords.v;
 			nrest = (int)fwords.n;
+			if (nrest > 1) {
+				fverbatim = fcmd;
+				fcmd = NULL;
+			}
 		}
 		free(fcmd);
 	}
@@ -774,6 +781,8 @@ main(int argc, char **argv)
 	if (script) {
 		rq.command = script;
 		rq.options2 |= SUB2_JOB_CMD_SPOOL;
+	} else if (fverbatim != NULL) {
+		rq.command = fverbatim;
 	} else {
 		struct strv words = STRV_INIT;
 

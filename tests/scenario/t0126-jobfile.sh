@@ -142,6 +142,14 @@ expect_eq "-json: queue, name, project, mail, files, slots" \
     "normal jjob proj2 x@example.com jout jerr 2" \
     "$(o 'queue job_name proj_name mail_user output_file error_file min_req_proc' "$j")"
 
+# The file's command is the job's as written, quotes and all.
+cat >cmd.json <<'EOF'
+{ "schedule": { "hold": null }, "command": "echo 'a  b' | tr a c # x" }
+EOF
+k=$(submit -json cmd.json)
+expect_eq "the file's command as written" "echo 'a  b' | tr a c # x" \
+    "$(o command "$k")"
+
 # Precedence: command line over the file over #BSUB lines.
 cat >script.sh <<'EOF'
 #!/bin/sh
