@@ -19,7 +19,7 @@ PREFIX	?= /usr/local
 DESTDIR	?=
 O	:= build
 
-PKGS	:= libevent sqlite3 yaml-0.1 munge
+PKGS	:= libevent sqlite3 yaml-0.1 jansson munge
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=c11 -D_GNU_SOURCE -Iinclude -MMD -MP -Wall -Wextra \
 	   -Wno-unused-parameter -Wshadow -Wpointer-arith -Wstrict-prototypes \
@@ -31,7 +31,7 @@ ifdef SANITIZE
 CFLAGS	+= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS	+= -fsanitize=$(SANITIZE)
 endif
-LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -levent -lsqlite3 -lyaml -lmunge) -lm -ldl
+LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -levent -lsqlite3 -lyaml -ljansson -lmunge) -lm -ldl
 # The commands link libc statically: a dynamic loader costs each bsub or
 # bjobs ~140 us of start-up on a small VM, a sixth of a durable
 # submission, and self-relocating as a static-pie another ~6% of bsub's
@@ -64,10 +64,16 @@ endif
 # Debian's archive calls, and munge.h is copied beside musl's headers).
 MUNGE_LIBDIR := $(shell pkg-config --variable=libdir munge 2>/dev/null || echo /usr/lib/x86_64-linux-gnu)
 MUNGE_INCDIR := $(shell pkg-config --variable=includedir munge 2>/dev/null || echo /usr/include)
+# bsub reads job files with libyaml and jansson, and the -json outputs
+# are printed by jansson: their archives too, and their headers beside
+# munge.h for musl.
+LIBDIR	:= $(shell pkg-config --variable=libdir jansson 2>/dev/null || echo /usr/lib/x86_64-linux-gnu)
+INCDIR	:= $(shell pkg-config --variable=includedir jansson 2>/dev/null || echo /usr/include)
 ifeq ($(STATIC)$(SANITIZE),1)
-CMD_LIBS := $(MUNGE_LIBDIR)/libmunge.a
+CMD_LIBS := $(LIBDIR)/libyaml.a $(LIBDIR)/libjansson.a \
+	$(MUNGE_LIBDIR)/libmunge.a
 else
-CMD_LIBS := -lmunge -lm
+CMD_LIBS := -lyaml -ljansson -lmunge -lm
 endif
 # libsystemd (sd_notify) for the daemons only: daemons/*.c outside the
 # daemons' own directories are linked into each of them, never into a
@@ -115,11 +121,17 @@ $(LIB): $(LIB_OBJ)
 # musl they also get their own malloc (cmds/cmd-malloc.c).
 CMD_LIB	:= $(CMD_O)/lib/liblsf.a
 ifneq ($(CMD_O),$(O))
-$(CMD_O)/%.o: %.c | $(CMD_O)/include/munge.h
+CMD_HDRS := $(addprefix $(CMD_O)/include/,munge.h yaml.h jansson.h \
+	jansson_config.h)
+$(CMD_O)/%.o: %.c | $(CMD_HDRS)
 	@mkdir -p $(dir $@)
 	$(CMD_CC) $(CFLAGS) -I$(CMD_O)/include -DLSF_SHORTALLOC -c -o $@ $<
 
 $(CMD_O)/include/munge.h: $(MUNGE_INCDIR)/munge.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(CMD_O)/include/%.h: $(INCDIR)/%.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 

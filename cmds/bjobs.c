@@ -629,26 +629,24 @@ static void
 print_json(const struct jobs *js, const struct jformat *jf,
     const struct job_id *miss, uint32_t nmiss)
 {
-	struct strbuf sb = STRBUF_INIT, v = STRBUF_INIT;
-	size_t nrec = js->n + nmiss;
+	struct strbuf v = STRBUF_INIT;
+	json_t *recs, *doc = fmt_json_doc("bjobs", "JOBS", js->n + nmiss,
+	    &recs);
 
-	sb_addf(&sb, "{\n  \"COMMAND\":\"bjobs\",\n  \"JOBS\":%zu,\n"
-	    "  \"RECORDS\":[\n", nrec);
 	for (size_t i = 0; i < js->n; i++) {
-		sb_adds(&sb, "    {\n");
+		json_t *r = json_object();
+
 		for (int c = 0; c < jf->ncols; c++) {
 			sb_reset(&v);
 			jf->cols[c].f->get(&js->v[i], jf->cols[c].unit, &v);
-			sb_adds(&sb, "      ");
-			fmt_json_str(&sb, jf->cols[c].f->header);
-			sb_addc(&sb, ':');
-			fmt_json_str(&sb, v.buf ? v.buf : "");
-			sb_adds(&sb, c + 1 < jf->ncols ? ",\n" : "\n");
+			json_object_set_new(r, jf->cols[c].f->header,
+			    fmt_json_str(v.buf ? v.buf : ""));
 		}
-		sb_adds(&sb, i + 1 < nrec ? "    },\n" : "    }\n");
+		json_array_append_new(recs, r);
 	}
 	for (uint32_t i = 0; i < nmiss; i++) {
 		char id[48], msg[96];
+		json_t *r = json_object();
 
 		if (miss[i].idx > 0)
 			snprintf(id, sizeof(id), "%lld[%d]",
@@ -657,15 +655,11 @@ print_json(const struct jobs *js, const struct jformat *jf,
 			snprintf(id, sizeof(id), "%lld",
 			    (long long)miss[i].jobid);
 		snprintf(msg, sizeof(msg), "Job <%s> is not found", id);
-		sb_adds(&sb, "    {\n      \"JOBID\":");
-		fmt_json_str(&sb, id);
-		sb_adds(&sb, ",\n      \"ERROR\":");
-		fmt_json_str(&sb, msg);
-		sb_adds(&sb, i + 1 < nmiss ? "\n    },\n" : "\n    }\n");
+		json_object_set_new(r, "JOBID", json_string(id));
+		json_object_set_new(r, "ERROR", json_string(msg));
+		json_array_append_new(recs, r);
 	}
-	sb_adds(&sb, "  ]\n}\n");
-	fputs(sb.buf, stdout);
-	sb_release(&sb);
+	fmt_json_print(doc);
 	sb_release(&v);
 }
 

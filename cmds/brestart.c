@@ -66,7 +66,8 @@ only_bsubs(const struct bsub_opts *g)
 	    g->outdir || g->post || g->sprio || g->rerun || g->hold ||
 	    g->project || g->env || g->block || g->mail || g->in ||
 	    g->shell || g->app || g->chkpnt_dir ||
-	    g->rlim[LSF_RLIMIT_SWAP] || g->rlim[LSF_RLIMIT_PROCESS];
+	    g->rlim[LSF_RLIMIT_SWAP] || g->rlim[LSF_RLIMIT_PROCESS] ||
+	    g->yaml || g->json || g->pack;
 }
 
 static int64_t

@@ -4,11 +4,14 @@
  *	bsub [options] command [arguments]
  *	bsub [options] < script
  *	bsub [options] script		(a text file: its #BSUB lines count)
+ *	bsub [options] -yaml|-json file	(options from a job file)
+ *	bsub -pack file			(one submission a line)
  *
- * Options come from #BSUB lines of the script first and from the command
- * line over them.  On success stdout is exactly one line, "Job <N> is
- * submitted to [default ]queue <Q>.", which workflow tools parse; every
- * other word goes to stderr.
+ * Options come from #BSUB lines of the script first, a job file over
+ * them, and the command line over both.  On success stdout is exactly
+ * one line, "Job <N> is submitted to [default ]queue <Q>.", which
+ * workflow tools parse (one a job with -pack); every other word goes to
+ * stderr.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,6 +27,7 @@
 
 #include "bsub-opts.h"
 #include "client.h"
+#include "jobfile.h"
 #include "lsf.h"
 #include "timefmt.h"
 #include "timespec.h"
@@ -51,7 +55,9 @@ usage_exit(int code)
 	    "            [-outdir output_dir]\n"
 	    "            [-k \"chkpnt_dir [chkpnt_period] [method=name]\"]\n"
 	    "            [-env \"all | none | var[=value],...\"]\n"
-	    "            [command [argument ...] | script]\n");
+	    "            [-yaml file | -json file]\n"
+	    "            [command [argument ...] | script]\n"
+	    "       bsub -pack job_submission_file\n");
 	exit(code);
 }
 
@@ -297,28 +303,452 @@ block_until_done(int fd, int64_t jobid)
 	}
 }
 
+/*
+ * The request for options g (the command or script already in rq);
+ * cwd is where bsub runs.  -1 with *cause on a bad time.
+ */
+static int
+make_request(const struct bsub_opts *g, const char *cwd,
+    struct submit_req *rq, char **cause)
+{
+	const char *home, *envq;
+	char host[256];
+	mode_t um;
+
+	if (g->queue) {
+		rq->queue = xstrdup(g->queue);
+		rq->options |= SUB_QUEUE;
+	} else if ((envq = getenv("LSB_DEFAULTQUEUE")) != NULL && *envq) {
+		rq->queue = xstrdup(envq);
+	}
+	if (g->name) {
+		rq->job_name = xstrdup(g->name);
+		rq->options |= SUB_JOB_NAME;
+	}
+	if (g->nmin) {
+		rq->num_procs = g->nmin;
+		rq->max_procs = g->nmax;
+	}
+	if (g->out) {
+		rq->out_file = xstrdup(g->out);
+		rq->options |= SUB_OUT_FILE;
+		if (g->out_over)
+			rq->options2 |= SUB2_OUT_OVERWRITE;
+	}
+	if (g->err) {
+		rq->err_file = xstrdup(g->err);
+		rq->options |= SUB_ERR_FILE;
+		if (g->err_over)
+			rq->options2 |= SUB2_ERR_OVERWRITE;
+	}
+	if (g->in) {
+		rq->in_file = absolute(g->in, cwd);
+		rq->options |= SUB_IN_FILE;
+	}
+	if (g->cwd)
+		rq->cwd = absolute(g->cwd, cwd);
+	/* Under the submission directory when relative, as LSF makes it;
+	 * mbatchd replaces %J and the rest when the job starts. */
+	if (g->outdir)
+		rq->outdir = absolute(g->outdir, cwd);
+	/* Relative to the submission directory, as LSF takes it. */
+	if (g->chkpnt_dir) {
+		rq->chkpnt_dir = absolute(g->chkpnt_dir, cwd);
+		rq->options |= SUB_CHKPNT_DIR;
+		if (g->chkpnt_method)
+			rq->chkpnt_method = xstrdup(g->chkpnt_method);
+		if ((rq->chkpnt_period = g->chkpnt_period) > 0)
+			rq->options |= SUB_CHKPNT_PERIOD;
+	}
+	if (g->res.n) {
+		strv_copy(&rq->res_reqs, &g->res);
+		rq->options |= SUB_RES_REQ;
+	}
+	if (g->hosts) {
+		struct strv hs = STRV_INIT;
+
+		/* As written: mbatchd expands groups, "all", "~host",
+		 * "others" and "+N" preferences. */
+		strv_split_ws(&hs, g->hosts);
+		strv_copy(&rq->asked_hosts, &hs);
+		strv_release(&hs);
+		rq->options |= SUB_HOST;
+	}
+	if (g->exclusive)
+		rq->options |= SUB_EXCLUSIVE;
+	if (g->rerun)
+		rq->options |= SUB_RERUNNABLE;
+	if (g->hold)
+		rq->options2 |= SUB2_HOLD;
+	if (g->block)
+		rq->options2 |= SUB2_BSUB_BLOCK;
+	if (g->runlimit)
+		rq->rlimits[LSF_RLIMIT_RUN] = g->runlimit;
+	if (g->memlimit)
+		rq->rlimits[LSF_RLIMIT_RSS] = g->memlimit;
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		if (g->rlim[i])
+			rq->rlimits[i] = g->rlim[i];
+	if (g->term) {
+		char *why = NULL;
+
+		if (timespec_parse(g->term, (int64_t)time(NULL), true,
+		    &rq->term_time, &why) < 0 || rq->term_time <= time(NULL)) {
+			free(why);
+			*cause = xasprintf("%s: Bad time specification",
+			    g->term);
+			return -1;
+		}
+	}
+	if (g->begin) {
+		char *why = NULL;
+
+		/* A time already past just lets the job start. */
+		if (timespec_parse(g->begin, (int64_t)time(NULL), false,
+		    &rq->begin_time, &why) < 0 && rq->begin_time <= 0) {
+			free(why);
+			*cause = xasprintf("%s: Bad time specification",
+			    g->begin);
+			return -1;
+		}
+		free(why);
+	}
+	if (rq->term_time && rq->begin_time &&
+	    rq->term_time <= rq->begin_time) {
+		*cause = xasprintf("%s: Bad time specification", g->term);
+		return -1;
+	}
+	if (g->depend) {
+		rq->depend_cond = xstrdup(g->depend);
+		rq->options |= SUB_DEPEND_COND;
+	}
+	if (g->sprio) {
+		rq->user_priority = g->sprio;
+		rq->options2 |= SUB2_JOB_PRIORITY;
+	}
+	if (g->pre) {
+		rq->pre_exec = xstrdup(g->pre);
+		rq->options |= SUB_PRE_EXEC;
+	}
+	if (g->post)
+		rq->post_exec = xstrdup(g->post);
+	if (g->project || getenv("LSB_DEFAULTPROJECT")) {
+		rq->project = xstrdup(g->project ? g->project :
+		    getenv("LSB_DEFAULTPROJECT"));
+		rq->options |= SUB_PROJECT_NAME;
+	}
+	if (g->group) {
+		rq->user_group = xstrdup(g->group);
+		rq->options |= SUB_USER_GROUP;
+	}
+	if (g->mail) {
+		rq->mail_user = xstrdup(g->mail);
+		rq->options |= SUB_MAIL_USER;
+	}
+	if (g->mail_begin)
+		rq->options |= SUB_NOTIFY_BEGIN;
+	if (g->mail_end)
+		rq->options |= SUB_NOTIFY_END;
+	if (g->app)
+		rq->app = xstrdup(g->app);
+	if (g->shell) {
+		rq->login_shell = xstrdup(g->shell);
+		rq->options |= SUB_LOGIN_SHELL;
+	}
+	rq->sub_cwd = xstrdup(cwd);
+	/* Without HOME, mbatchd looks the home up (no NSS in a command). */
+	home = getenv("HOME");
+	rq->sub_home = xstrdup(home ? home : "");
+	if (gethostname(host, sizeof(host)) < 0)
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	rq->from_host = xstrdup(host);
+	um = umask(022);
+	umask(um);
+	rq->umask = (int)um;
+	build_env(&rq->env, g->env);
+	return 0;
+}
+
+/* A job pack's requests on their way, and the line of each. */
+struct pack {
+	const char	*path;
+	struct submit_pack p;
+	int		*lines;
+	size_t		 bytes;
+	int		 bad;		/* lines or jobs not submitted */
+	bool		 skip;		/* LSB_PACK_SKIP_ERROR=Y */
+	bool		 stop;		/* not skip, and one failed */
+};
+
+static void
+pack_bad(struct pack *pk, int line, const char *why)
+{
+	fprintf(stderr, "bsub: %s: line %d: %s. Job not submitted.\n",
+	    pk->path, line, why);
+	pk->bad++;
+}
+
+/* Send the requests gathered so far, and print each one's outcome. */
+static void
+pack_send(struct pack *pk)
+{
+	struct submit_pack_reply out;
+	struct reply rp;
+	struct msg_error e;
+	struct wbuf w;
+	int fd;
+
+	if (pk->p.n == 0)
+		return;
+	wbuf_init(&w);
+	submit_pack_frame(&w, MSG_SUBMIT_PACK, 1, &pk->p);
+	fd = mbd_connect();
+	if (mbd_call(fd, &w, &rp) < 0) {
+		fprintf(stderr, "bsub: lost the connection to mbatchd; the "
+		    "jobs of lines %d-%d may or may not have been submitted "
+		    "(check with bjobs)\n", pk->lines[0],
+		    pk->lines[pk->p.n - 1]);
+		exit(255);
+	}
+	wbuf_release(&w);
+	close(fd);
+	if (reply_is_error(&rp, &e)) {
+		fprintf(stderr, "bsub: %s: %s%s%s. Jobs not submitted.\n",
+		    pk->path, lsb_errmsg(e.code), e.detail ? ": " : "",
+		    e.detail ? e.detail : "");
+		exit(255);
+	}
+	if (rp.hdr.type != MSG_SUBMIT_PACK_REPLY ||
+	    !submit_pack_reply_unpack(&rp.r, &out) || rbuf_end(&rp.r) < 0 ||
+	    out.n != pk->p.n) {
+		fprintf(stderr, "bsub: unexpected reply from mbatchd\n");
+		exit(255);
+	}
+	for (uint32_t i = 0; i < out.n; i++) {
+		const struct pack_result *r = &out.v[i];
+		char *why;
+
+		if (r->jobid > 0) {
+			printf("Job <%lld> is submitted to %squeue <%s>.\n",
+			    (long long)r->jobid,
+			    r->default_queue ? "default " : "",
+			    r->queue ? r->queue : "");
+			continue;
+		}
+		pk->stop = !pk->skip;
+		if (r->code == 0)	/* after a failure: not tried */
+			continue;
+		why = r->context ? xasprintf("%s: %s", r->context,
+		    lsb_errmsg(r->code)) : xstrdup(lsb_errmsg(r->code));
+		if (r->detail)
+			fprintf(stderr, "bsub: %s\n", r->detail);
+		pack_bad(pk, pk->lines[i], why);
+		free(why);
+	}
+	fflush(stdout);
+	submit_pack_reply_release(&out);
+	reply_release(&rp);
+	submit_pack_release(&pk->p);
+	memset(&pk->p, 0, sizeof(pk->p));
+	pk->bytes = 0;
+}
+
+/* One line of the file: its options and command as on a command line. */
+static int
+pack_line(const char *text, const char *cwd, struct submit_req *rq,
+    char **cause)
+{
+	struct strv words = STRV_INIT, cmd = STRV_INIT;
+	struct bsub_opts g;
+	struct cmdopt_state st;
+	char **rest, *o;
+	int n, rc = -1;
+
+	bsub_opts_init(&g);
+	strv_push(&words, "bsub");
+	bsub_opts_words(text, &words);
+	switch (bsub_opts_parse(&g, (int)words.n, words.v, unit, &st, cause)) {
+	case BSUB_OPTS_OK:
+		break;
+	case BSUB_OPTS_HELP:
+	case BSUB_OPTS_VERSION:
+		*cause = xstrdup("-h and -V cannot be used in a job pack");
+		goto done;
+	case BSUB_OPTS_BAD_OPTION:
+		o = *cause;
+		*cause = xasprintf("bad option %s", o);
+		free(o);
+		goto done;
+	case BSUB_OPTS_UNSUPPORTED:
+		o = *cause;
+		*cause = xasprintf("option %s is not supported by this "
+		    "version", o);
+		free(o);
+		goto done;
+	default:
+		goto done;
+	}
+	/* As LSF: no waiting (-K) and no file in a file. */
+	if (g.block || g.pack || g.yaml || g.json) {
+		*cause = xstrdup(g.block ? "-K cannot be used in a job pack" :
+		    "-pack, -yaml and -json cannot be used in a job pack");
+		goto done;
+	}
+	rest = cmdopt_rest(&st, &n);
+	if (n == 0) {
+		*cause = xstrdup("No command is specified");
+		goto done;
+	}
+	for (int i = 0; i < n; i++)
+		strv_push(&cmd, rest[i]);
+	submit_req_init(rq);
+	rq->command = strv_join(&cmd, " ");
+	if (make_request(&g, cwd, rq, cause) < 0) {
+		submit_req_release(rq);
+		goto done;
+	}
+	rc = 0;
+done:
+	cmdopt_release(&st);
+	strv_release(&cmd);
+	strv_release(&words);
+	bsub_opts_release(&g);
+	return rc;
+}
+
+/*
+ * bsub -pack file: LSB_MAX_PACK_JOBS lines to a request, every one's
+ * records written by mbatchd in one turn; a bad line is reported and,
+ * with LSB_PACK_SKIP_ERROR=Y, the others still go in.
+ */
+static int
+pack_submit(const char *path)
+{
+	const struct lsf_config *c = client_config(CONF_SHARED);
+	struct strbuf sb = STRBUF_INIT;
+	struct pack pk;
+	char cwd[4096];
+	const char *p;
+	int lineno = 0, max = c->lsf.max_pack_jobs;
+
+	if (max <= 0) {
+		fprintf(stderr, "bsub: -pack: job packs are not enabled "
+		    "(LSB_MAX_PACK_JOBS in lsf.conf)\n");
+		return 255;
+	}
+	if (read_file(path, &sb) < 0) {
+		fprintf(stderr, "bsub: %s: %s\n", path, strerror(errno));
+		return 255;
+	}
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		strcpy(cwd, "/tmp");
+	memset(&pk, 0, sizeof(pk));
+	pk.path = path;
+	pk.skip = c->lsf.pack_skip_error;
+	pk.lines = xcalloc((size_t)max, sizeof(*pk.lines));
+	for (p = sb.buf ? sb.buf : ""; *p && !pk.stop; ) {
+		size_t len = strcspn(p, "\n");
+		char *line = xstrndup(p, len), *t, *cause = NULL;
+		struct submit_req rq;
+		struct wbuf w;
+
+		p += len + (p[len] == '\n');
+		lineno++;
+		t = line + strspn(line, " \t\r");
+		if (*t == '\0' || *t == '#') {
+			free(line);
+			continue;
+		}
+		if (pack_line(t, cwd, &rq, &cause) < 0) {
+			pack_bad(&pk, lineno, cause);
+			free(cause);
+			free(line);
+			pk.stop = !pk.skip;
+			continue;
+		}
+		free(line);
+		wbuf_init(&w);
+		submit_req_pack(&w, &rq);
+		/* Each request within what mbatchd takes, and within
+		 * LSB_MAX_PACK_JOBS. */
+		if (pk.p.n > 0 && (pk.p.n == (uint32_t)max ||
+		    pk.bytes + w.len + 64 > WIRE_MAX_REQUEST))
+			pack_send(&pk);
+		if (w.len + 64 > WIRE_MAX_REQUEST) {
+			pack_bad(&pk, lineno, "the job takes more than a "
+			    "request may");
+			wbuf_release(&w);
+			submit_req_release(&rq);
+			continue;
+		}
+		pk.bytes += w.len;
+		wbuf_release(&w);
+		pk.p.v = xrealloc(pk.p.v, (pk.p.n + 1) * sizeof(*pk.p.v));
+		pk.p.v[pk.p.n] = rq;
+		pk.lines[pk.p.n++] = lineno;
+	}
+	/* The lines before a failure still go in, as LSF has them. */
+	pack_send(&pk);
+	free(pk.lines);
+	sb_release(&sb);
+	return pk.bad ? 255 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
-	struct bsub_opts cl, sc, *g;
+	struct bsub_opts cl, sc, fl, *g;
+	struct strv fwords = STRV_INIT;
+	char *fverbatim = NULL;
 	struct cmdopt_state st;
 	struct submit_req rq;
 	struct submit_reply rep;
 	struct reply rp;
 	struct msg_error e;
 	struct wbuf w;
-	char **rest, cwd[4096], host[256], *script = NULL, *cause = NULL;
-	const char *home, *envq;
+	char **rest, cwd[4096], *script = NULL, *cause = NULL;
 	int nrest, fd, rc;
-	mode_t um;
 	bool exec_file = false;
 
 	progname = "bsub";
 	bsub_opts_init(&cl);
 	bsub_opts_init(&sc);
+	bsub_opts_init(&fl);
 	rc = bsub_opts_parse(&cl, argc, argv, unit, &st, &cause);
 	parsed(rc, cause, "command line");
 	rest = cmdopt_rest(&st, &nrest);
+	if (cl.pack) {
+		if (cl.nopts > 1 || nrest > 0)
+			not_submitted("-pack: the options go on the file's "
+			    "lines, not the command line");
+		exit(pack_submit(cl.pack));
+	}
+	if (cl.yaml && cl.json)
+		not_submitted("-yaml and -json cannot be used together");
+	if (cl.yaml || cl.json) {
+		char *fcmd = NULL;
+
+		if (jobfile_read(cl.yaml ? cl.yaml : cl.json,
+		    cl.yaml ? JOBFILE_YAML : JOBFILE_JSON, &fl, unit, &fcmd,
+		    &cause) < 0) {
+			fprintf(stderr, "bsub: %s\n", cause);
+			not_submitted("Bad argument");
+		}
+		/* The file's command when the command line has none: as
+		 * written (the job's shell reads it), or a script when it is
+		 * one word naming a text file, as on the command line. */
+		if (nrest == 0 && fcmd != NULL) {
+			bsub_opts_words(fcmd, &fwords);
+			rest = fwords.v;
+			nrest = (int)fwords.n;
+			if (nrest > 1) {
+				fverbatim = fcmd;
+				fcmd = NULL;
+			}
+		}
+		free(fcmd);
+	}
 
 	if (getcwd(cwd, sizeof(cwd)) == NULL)
 		strcpy(cwd, "/tmp");
@@ -338,7 +768,12 @@ main(int argc, char **argv)
 		else
 			script = sb_detach(&sb);	/* spool its text */
 	}
-	/* Options on the command line win over #BSUB lines. */
+	if (sc.yaml || sc.json || sc.pack)
+		not_submitted("#BSUB line: -yaml, -json and -pack go on the "
+		    "command line");
+	/* The command line wins over a job file, and both over #BSUB
+	 * lines. */
+	bsub_opts_overlay(&sc, &fl);
 	bsub_opts_overlay(&sc, &cl);
 	g = &sc;
 
@@ -346,6 +781,8 @@ main(int argc, char **argv)
 	if (script) {
 		rq.command = script;
 		rq.options2 |= SUB2_JOB_CMD_SPOOL;
+	} else if (fverbatim != NULL) {
+		rq.command = fverbatim;
 	} else {
 		struct strv words = STRV_INIT;
 
@@ -354,151 +791,8 @@ main(int argc, char **argv)
 		rq.command = strv_join(&words, " ");
 		strv_release(&words);
 	}
-	if (g->queue) {
-		rq.queue = xstrdup(g->queue);
-		rq.options |= SUB_QUEUE;
-	} else if ((envq = getenv("LSB_DEFAULTQUEUE")) != NULL && *envq) {
-		rq.queue = xstrdup(envq);
-	}
-	if (g->name) {
-		rq.job_name = xstrdup(g->name);
-		rq.options |= SUB_JOB_NAME;
-	}
-	if (g->nmin) {
-		rq.num_procs = g->nmin;
-		rq.max_procs = g->nmax;
-	}
-	if (g->out) {
-		rq.out_file = xstrdup(g->out);
-		rq.options |= SUB_OUT_FILE;
-		if (g->out_over)
-			rq.options2 |= SUB2_OUT_OVERWRITE;
-	}
-	if (g->err) {
-		rq.err_file = xstrdup(g->err);
-		rq.options |= SUB_ERR_FILE;
-		if (g->err_over)
-			rq.options2 |= SUB2_ERR_OVERWRITE;
-	}
-	if (g->in) {
-		rq.in_file = absolute(g->in, cwd);
-		rq.options |= SUB_IN_FILE;
-	}
-	if (g->cwd)
-		rq.cwd = absolute(g->cwd, cwd);
-	/* Under the submission directory when relative, as LSF makes it;
-	 * mbatchd replaces %J and the rest when the job starts. */
-	if (g->outdir)
-		rq.outdir = absolute(g->outdir, cwd);
-	/* Relative to the submission directory, as LSF takes it. */
-	if (g->chkpnt_dir) {
-		rq.chkpnt_dir = absolute(g->chkpnt_dir, cwd);
-		rq.options |= SUB_CHKPNT_DIR;
-		if (g->chkpnt_method)
-			rq.chkpnt_method = xstrdup(g->chkpnt_method);
-		if ((rq.chkpnt_period = g->chkpnt_period) > 0)
-			rq.options |= SUB_CHKPNT_PERIOD;
-	}
-	if (g->res.n) {
-		strv_copy(&rq.res_reqs, &g->res);
-		rq.options |= SUB_RES_REQ;
-	}
-	if (g->hosts) {
-		struct strv hs = STRV_INIT;
-
-		/* As written: mbatchd expands groups, "all", "~host",
-		 * "others" and "+N" preferences. */
-		strv_split_ws(&hs, g->hosts);
-		strv_copy(&rq.asked_hosts, &hs);
-		strv_release(&hs);
-		rq.options |= SUB_HOST;
-	}
-	if (g->exclusive)
-		rq.options |= SUB_EXCLUSIVE;
-	if (g->rerun)
-		rq.options |= SUB_RERUNNABLE;
-	if (g->hold)
-		rq.options2 |= SUB2_HOLD;
-	if (g->block)
-		rq.options2 |= SUB2_BSUB_BLOCK;
-	if (g->runlimit)
-		rq.rlimits[LSF_RLIMIT_RUN] = g->runlimit;
-	if (g->memlimit)
-		rq.rlimits[LSF_RLIMIT_RSS] = g->memlimit;
-	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
-		if (g->rlim[i])
-			rq.rlimits[i] = g->rlim[i];
-	if (g->term) {
-		char *why = NULL;
-
-		if (timespec_parse(g->term, (int64_t)time(NULL), true,
-		    &rq.term_time, &why) < 0 || rq.term_time <= time(NULL)) {
-			free(why);
-			not_submitted("%s: Bad time specification", g->term);
-		}
-	}
-	if (g->begin) {
-		char *why = NULL;
-
-		/* A time already past just lets the job start. */
-		if (timespec_parse(g->begin, (int64_t)time(NULL), false,
-		    &rq.begin_time, &why) < 0 && rq.begin_time <= 0) {
-			free(why);
-			not_submitted("%s: Bad time specification", g->begin);
-		}
-		free(why);
-	}
-	if (rq.term_time && rq.begin_time && rq.term_time <= rq.begin_time)
-		not_submitted("%s: Bad time specification", g->term);
-	if (g->depend) {
-		rq.depend_cond = xstrdup(g->depend);
-		rq.options |= SUB_DEPEND_COND;
-	}
-	if (g->sprio) {
-		rq.user_priority = g->sprio;
-		rq.options2 |= SUB2_JOB_PRIORITY;
-	}
-	if (g->pre) {
-		rq.pre_exec = xstrdup(g->pre);
-		rq.options |= SUB_PRE_EXEC;
-	}
-	if (g->post)
-		rq.post_exec = xstrdup(g->post);
-	if (g->project || getenv("LSB_DEFAULTPROJECT")) {
-		rq.project = xstrdup(g->project ? g->project :
-		    getenv("LSB_DEFAULTPROJECT"));
-		rq.options |= SUB_PROJECT_NAME;
-	}
-	if (g->group) {
-		rq.user_group = xstrdup(g->group);
-		rq.options |= SUB_USER_GROUP;
-	}
-	if (g->mail) {
-		rq.mail_user = xstrdup(g->mail);
-		rq.options |= SUB_MAIL_USER;
-	}
-	if (g->mail_begin)
-		rq.options |= SUB_NOTIFY_BEGIN;
-	if (g->mail_end)
-		rq.options |= SUB_NOTIFY_END;
-	if (g->app)
-		rq.app = xstrdup(g->app);
-	if (g->shell) {
-		rq.login_shell = xstrdup(g->shell);
-		rq.options |= SUB_LOGIN_SHELL;
-	}
-	rq.sub_cwd = xstrdup(cwd);
-	/* Without HOME, mbatchd looks the home up (no NSS in a command). */
-	home = getenv("HOME");
-	rq.sub_home = xstrdup(home ? home : "");
-	if (gethostname(host, sizeof(host)) < 0)
-		strcpy(host, "localhost");
-	host[sizeof(host) - 1] = '\0';
-	rq.from_host = xstrdup(host);
-	um = umask(022);
-	umask(um);
-	rq.umask = (int)um;
-	build_env(&rq.env, g->env);
+	if (make_request(g, cwd, &rq, &cause) < 0)
+		not_submitted("%s", cause);
 
 	/* Too large for mbatchd to take: say so here, not by a closed
 	 * connection (nor by a BUG packing a string over the limit). */

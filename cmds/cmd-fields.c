@@ -131,28 +131,85 @@ cell(struct strbuf *line, const struct fcol *cl, const char *s)
 		    cl->width, s);
 }
 
-void
-fmt_json_str(struct strbuf *sb, const char *s)
+/* The length of a valid UTF-8 sequence at s, or 0. */
+static size_t
+utf8_len(const unsigned char *s)
 {
-	sb_addc(sb, '"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t n;
+	uint32_t c;
 
-		switch (c) {
-		case '"': sb_adds(sb, "\\\""); break;
-		case '\\': sb_adds(sb, "\\\\"); break;
-		case '/': sb_adds(sb, "\\/"); break;
-		case '\n': sb_adds(sb, "\\n"); break;
-		case '\t': sb_adds(sb, "\\t"); break;
-		case '\r': sb_adds(sb, "\\r"); break;
-		default:
-			if (c < 0x20)
-				sb_addf(sb, "\\u%04x", c);
-			else
-				sb_addc(sb, (char)c);
-		}
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	c = s[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
 	}
-	sb_addc(sb, '"');
+	/* Overlong forms, surrogates and past U+10FFFF are not UTF-8. */
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	return n;
+}
+
+json_t *
+fmt_json_str(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p;
+	json_t *j;
+	size_t n;
+
+	if (s == NULL)
+		s = "";
+	j = json_string(s);
+	if (j != NULL)
+		return j;
+	/* jansson takes UTF-8 only: a name in another encoding would
+	 * otherwise print as nothing, or as a document no parser reads. */
+	for (p = (const unsigned char *)s; *p; p += n) {
+		if ((n = utf8_len(p)) == 0) {
+			sb_adds(&sb, "\xef\xbf\xbd");
+			n = 1;
+		} else
+			sb_add(&sb, (const char *)p, n);
+	}
+	j = json_string(sb.buf ? sb.buf : "");
+	sb_release(&sb);
+	return j;
+}
+
+json_t *
+fmt_json_doc(const char *command, const char *count_key, size_t n,
+    json_t **records)
+{
+	json_t *doc = json_object();
+
+	*records = json_array();
+	json_object_set_new(doc, "COMMAND", json_string(command));
+	json_object_set_new(doc, count_key, json_integer((json_int_t)n));
+	json_object_set_new(doc, "RECORDS", *records);
+	return doc;
+}
+
+void
+fmt_json_print(json_t *doc)
+{
+	/* LSF's layout: two spaces a level, no space after the colon, and
+	 * '/' escaped as "\/". */
+	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_COMPACT |
+	    JSON_ESCAPE_SLASH | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(doc);
 }
 
 int
@@ -174,23 +231,21 @@ fmt_print(const struct fmt_set *set, const void *recs, size_t recsize,
 	}
 	sep = delim ? delim : " ";
 	if (json) {
-		sb_addf(&sb, "{\n  \"COMMAND\":\"%s\",\n  \"%s\":%u,\n"
-		    "  \"RECORDS\":[\n", set->command, set->count_key, n);
+		json_t *arr, *doc = fmt_json_doc(set->command,
+		    set->count_key, n, &arr);
+
 		for (uint32_t i = 0; i < n; i++) {
-			sb_adds(&sb, "    {\n");
+			json_t *r = json_object();
+
 			for (int c = 0; c < ncols; c++) {
 				header(cols[c].f, h, sizeof(h));
-				set->value(base + i * recsize, cols[c].f->id, v, sizeof(v));
-				sb_adds(&sb, "      ");
-				fmt_json_str(&sb, h);
-				sb_addc(&sb, ':');
-				fmt_json_str(&sb, v);
-				sb_adds(&sb, c + 1 < ncols ? ",\n" : "\n");
+				set->value(base + i * recsize, cols[c].f->id, v,
+				    sizeof(v));
+				json_object_set_new(r, h, fmt_json_str(v));
 			}
-			sb_adds(&sb, i + 1 < n ? "    },\n" : "    }\n");
+			json_array_append_new(arr, r);
 		}
-		sb_adds(&sb, "  ]\n}\n");
-		fputs(sb.buf, stdout);
+		fmt_json_print(doc);
 	} else {
 		if (!noheader) {
 			for (int c = 0; c < ncols; c++) {

@@ -35,8 +35,14 @@ int	 fmt_print(const struct fmt_set *, const void *recs, size_t recsize,
 	    uint32_t n, const char *spec, bool json, bool noheader,
 	    char **bad);
 
-struct strbuf;
-/* s as a JSON string, quoted and escaped, as LSF's -json prints it. */
-void	 fmt_json_str(struct strbuf *, const char *s);
+#include <jansson.h>
+
+/* s as a JSON string; bytes that are not UTF-8 become U+FFFD. */
+json_t	*fmt_json_str(const char *s);
+/* {"COMMAND":command, count_key:n, "RECORDS":[]}: append to RECORDS. */
+json_t	*fmt_json_doc(const char *command, const char *count_key,
+	    size_t n, json_t **records);
+/* Print doc in LSF's layout and release it. */
+void	 fmt_json_print(json_t *doc);
 
 #endif

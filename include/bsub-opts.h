@@ -53,6 +53,10 @@ struct bsub_opts {
 	char		*chkpnt_dir;	/* -k dir */
 	char		*chkpnt_method;	/* -k method=name */
 	int64_t		 chkpnt_period;	/* -k period, seconds */
+	char		*yaml;		/* -yaml file */
+	char		*json;		/* -json file */
+	char		*pack;		/* -pack file */
+	int		 nopts;		/* options given */
 };
 
 /* What stopped the parse, and what *cause then holds (allocated). */
@@ -89,6 +93,16 @@ int	 bsub_opts_parse(struct bsub_opts *, int argc, char **argv,
  */
 int	 bsub_opts_script(struct bsub_opts *, const char *script,
 	    bsub_unit_fn, struct strv *ignored, char **cause);
+/*
+ * One option by its name without the '-' and its value (NULL or "" for
+ * a flag), through the same checks as on the command line: a job file.
+ */
+int	 bsub_opts_one(struct bsub_opts *, const char *name, const char *v,
+	    bsub_unit_fn, char **cause);
+bool	 bsub_opts_takes_value(const char *name);
+/* Split a line into words as a shell would; an unquoted '#' word ends
+ * it (a #BSUB line, a -pack line). */
+void	 bsub_opts_words(const char *line, struct strv *out);
 /* Overlay: what src gives wins over dst (the command line over the
  * script). */
 void	 bsub_opts_overlay(struct bsub_opts *dst,

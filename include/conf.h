@@ -117,6 +117,8 @@ struct lsf_conf {
 	char		*log_mask;	/* LSF_LOG_MASK */
 	char		*mailto;	/* LSB_MAILTO, default "!U" */
 	char		*mailprog;	/* LSB_MAILPROG, default /usr/lib/sendmail */
+	int		 max_pack_jobs;	/* LSB_MAX_PACK_JOBS, 0 = no -pack */
+	bool		 pack_skip_error; /* LSB_PACK_SKIP_ERROR, default N */
 };
 /* The value of a key as written in lsf.conf, or NULL. */
 const char *lsf_conf_get(const struct lsf_conf *, const char *key);

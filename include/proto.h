@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	12
+#define PROTO_VERSION	13
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -51,6 +51,9 @@ enum msg_type {
 	MSG_FS_QUERY		= 116,	/* struct fs_query: share trees
 					 * (bqueues -l, bhpart) */
 	MSG_JOB_RESTART		= 117,	/* struct restart_req: brestart */
+	/* bsub -pack: many submissions in one request and one write. */
+	MSG_SUBMIT_PACK		= 130,	/* struct submit_pack */
+	MSG_SUBMIT_PACK_REPLY	= 230,	/* struct submit_pack_reply */
 
 	/* 200-299: mbatchd to commands */
 	MSG_SUBMIT_REPLY	= 200,	/* struct submit_reply */
@@ -223,6 +226,24 @@ struct submit_reply {
 	int64_t		 jobid;
 	char		*queue;
 	bool		 default_queue;	/* the queue was not asked for */
+};
+
+/* bsub -pack: each line's request, and each one's outcome in order. */
+struct submit_pack {
+	uint32_t	 n;
+	struct submit_req *v;
+};
+struct pack_result {
+	int64_t		 jobid;		/* 0: refused, code says why */
+	char		*queue;
+	bool		 default_queue;
+	int		 code;		/* enum lsb_err */
+	char		*context;
+	char		*detail;
+};
+struct submit_pack_reply {
+	uint32_t	 n;
+	struct pack_result *v;
 };
 
 /* bjobs */
@@ -929,11 +950,11 @@ struct fs_list {				/* MSG_FS_LIST */
 	M(peek_req) M(peek_reply) M(admin_req) M(admin_result_list)	\
 	M(user_list) M(wait_reply) M(sbd_limits) M(sbd_job_susp)	\
 	M(app_list) M(limit_list) M(fs_query) M(fs_list)		\
-	M(restart_req)
+	M(restart_req) M(submit_pack) M(submit_pack_reply)
 #define PROTO_ITEMS(M)							\
 	M(job_info) M(job_result) M(queue_info) M(host_info)		\
 	M(admin_result) M(user_info) M(app_info) M(limit_info)		\
-	M(fs_info) M(fs_row)
+	M(fs_info) M(fs_row) M(pack_result)
 
 /*
  * Codec: x_pack appends the fields to an open frame; x_unpack reads them

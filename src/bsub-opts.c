@@ -15,7 +15,8 @@ enum {
 	O_MEM, O_RERUN, O_HOLD, O_P, O_G, O_ENV, O_K, O_U, O_I, O_L,
 	O_CPU, O_CORE, O_DATA, O_FSIZE, O_STACK, O_SWAP, O_NPROC, O_TERM,
 	O_PRE, O_POST, O_DEPEND, O_BEGIN, O_SPRIO,
-	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_OUTDIR, O_APP, O_CHKPNT
+	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_OUTDIR, O_APP, O_CHKPNT,
+	O_YAML, O_JSON, O_PACK
 };
 
 static const struct cmdopt opts[] = {
@@ -35,7 +36,8 @@ static const struct cmdopt opts[] = {
 	{ "w", true, O_DEPEND }, { "b", true, O_BEGIN },
 	{ "sp", true, O_SPRIO }, { "B", false, O_MAIL_BEGIN },
 	{ "N", false, O_MAIL_END }, { "app", true, O_APP },
-	{ "k", true, O_CHKPNT },
+	{ "k", true, O_CHKPNT }, { "yaml", true, O_YAML },
+	{ "json", true, O_JSON }, { "pack", true, O_PACK },
 	/*
 	 * LSF's other options, refused by name (cmdopt.h): never read as
 	 * shorter ones (-ti as -t i, -hl as -h).
@@ -49,16 +51,17 @@ static const struct cmdopt opts[] = {
 	L("g", true), L("gpu", true), L("hl", false), L("hostfile", true),
 	L("I", false), L("Ip", false), L("IS", false), L("ISp", false),
 	L("ISs", false), L("Is", false), L("IX", false), L("is", true),
-	L("Jd", true), L("jobaff", true), L("json", true), L("jsdl", true),
+	L("Jd", true), L("jobaff", true), L("jsdl", true),
 	L("jsdl_strict", true), L("jsm", true),
 	L("Lp", true), L("ln_mem", true), L("ln_slots", true),
 	L("mig", true), L("Ne", false), L("network", true),
-	L("nnodes", true), L("notify", true), L("pack", true), L("ptl", true), L("Q", true), L("rcacct", true),
+	L("nnodes", true), L("notify", true), L("ptl", true),
+	L("Q", true), L("rcacct", true),
 	L("rn", false), L("rnc", true), L("s", true), L("sla", true),
 	L("smt", true), L("stage", true), L("step_cgroup", true),
 	L("T", true), L("ti", false), L("tty", false), L("U", true),
 	L("ul", false), L("We", true), L("wa", true), L("wt", true),
-	L("XF", false), L("yaml", true), L("Zs", false),
+	L("XF", false), L("Zs", false),
 #undef L
 	{ NULL, false, 0 }
 };
@@ -77,7 +80,8 @@ bsub_opts_release(struct bsub_opts *g)
 	    &g->outdir,
 	    &g->hosts, &g->term, &g->pre, &g->post, &g->depend, &g->begin,
 	    &g->project, &g->group, &g->env, &g->mail, &g->in, &g->shell,
-	    &g->app, &g->chkpnt_dir, &g->chkpnt_method };
+	    &g->app, &g->chkpnt_dir, &g->chkpnt_method, &g->yaml, &g->json,
+	    &g->pack };
 
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		free(*s[i]);
@@ -207,6 +211,9 @@ str_field(struct bsub_opts *g, int id)
 	case O_I: return &g->in;
 	case O_L: return &g->shell;
 	case O_APP: return &g->app;
+	case O_YAML: return &g->yaml;
+	case O_JSON: return &g->json;
+	case O_PACK: return &g->pack;
 	default: return NULL;
 	}
 }
@@ -240,6 +247,7 @@ apply(struct bsub_opts *g, int id, const char *v, const char *opt,
 	long n;
 	int rc;
 
+	g->nopts++;
 	if (field != NULL) {
 		set_str(field, v);
 		return BSUB_OPTS_OK;
@@ -309,6 +317,35 @@ bsub_opts_parse(struct bsub_opts *g, int argc, char **argv,
 	return BSUB_OPTS_OK;
 }
 
+int
+bsub_opts_one(struct bsub_opts *g, const char *name, const char *v,
+    bsub_unit_fn unit, char **cause)
+{
+	const struct cmdopt *o;
+
+	for (o = opts; o->name != NULL; o++)
+		if (strcmp(o->name, name) == 0)
+			break;
+	if (o->name == NULL || o->id == CMDOPT_UNSUPPORTED) {
+		*cause = xasprintf("-%s", name);
+		return BSUB_OPTS_BAD_OPTION;
+	}
+	if (o->arg && (v == NULL || *v == '\0')) {
+		*cause = xasprintf("-%s: a value is needed", name);
+		return BSUB_OPTS_BAD_VALUE;
+	}
+	return apply(g, o->id, v ? v : "", name, unit, cause);
+}
+
+bool
+bsub_opts_takes_value(const char *name)
+{
+	for (const struct cmdopt *o = opts; o->name != NULL; o++)
+		if (strcmp(o->name, name) == 0)
+			return o->arg;
+	return false;
+}
+
 /* A '...' word: the text up to the closing quote (or the end). */
 static const char *
 single_quoted(const char *s, struct strbuf *w)
@@ -342,8 +379,8 @@ double_quoted(const char *s, struct strbuf *w)
 }
 
 /* Split a #BSUB line the way a shell would; a '#' word ends it. */
-static void
-shell_words(const char *s, struct strv *out)
+void
+bsub_opts_words(const char *s, struct strv *out)
 {
 	struct strbuf w = STRBUF_INIT;
 	bool in_word = false;
@@ -395,7 +432,7 @@ script_line(struct bsub_opts *g, const char *text, bsub_unit_fn unit,
 	int n, rc;
 
 	strv_push(&words, "bsub");
-	shell_words(text, &words);
+	bsub_opts_words(text, &words);
 	rc = bsub_opts_parse(g, (int)words.n, words.v, unit, &st, cause);
 	if (rc == BSUB_OPTS_OK) {
 		rest = cmdopt_rest(&st, &n);

@@ -123,6 +123,25 @@ get_unit(struct lsf_conf *c, const struct conf_kvs *kv, struct conf_diag *d)
 		*p = (char)toupper((unsigned char)*p);
 }
 
+/* Job packs (bsub -pack): off unless LSB_MAX_PACK_JOBS is above 0. */
+static void
+get_pack(struct lsf_conf *c, const struct conf_kvs *kv, struct conf_diag *d)
+{
+	const struct conf_kv *e = last_kv(kv, "LSB_MAX_PACK_JOBS");
+
+	if (e != NULL && !conf_blank(e->val) &&
+	    conf_int(e->val, 0, 1000000, &c->max_pack_jobs) < 0)
+		conf_diag_error(d, c->path, e->line,
+		    "LSB_MAX_PACK_JOBS must be a number 0-1000000, not \"%s\"",
+		    e->val);
+	e = last_kv(kv, "LSB_PACK_SKIP_ERROR");
+	if (e != NULL && !conf_blank(e->val) &&
+	    conf_bool(e->val, &c->pack_skip_error) < 0)
+		conf_diag_error(d, c->path, e->line,
+		    "LSB_PACK_SKIP_ERROR must be Y or N, not \"%s\"",
+		    e->val);
+}
+
 int
 lsf_conf_read(struct lsf_conf *c, const char *envdir, unsigned parts,
     struct conf_diag *d)
@@ -179,6 +198,7 @@ lsf_conf_read(struct lsf_conf *c, const char *envdir, unsigned parts,
 	if ((e = last_kv(&kv, "LSF_MASTER_LIST")) != NULL)
 		strv_split_ws(&c->master_list, e->val);
 	get_unit(c, &kv, d);
+	get_pack(c, &kv, d);
 	get_default(&kv, "LSB_MAILTO", &c->mailto);
 	get_default(&kv, "LSB_MAILPROG", &c->mailprog);
 

@@ -157,6 +157,19 @@ PROTO_IMPL(submit_req, SUBMIT_REQ_FIELDS)
 	F(I64, jobid) F(STR, queue) F(BOOL, default_queue)
 PROTO_IMPL(submit_reply, SUBMIT_REPLY_FIELDS)
 
+#define SUBMIT_PACK_FIELDS(F)						\
+	F(LIST, v, n, submit_req, PROTO_MIN(SUBMIT_REQ_FIELDS))
+PROTO_IMPL(submit_pack, SUBMIT_PACK_FIELDS)
+
+#define PACK_RESULT_FIELDS(F)						\
+	F(I64, jobid) F(STR, queue) F(BOOL, default_queue) F(INT, code)	\
+	F(STR, context) F(STR, detail)
+PROTO_IMPL(pack_result, PACK_RESULT_FIELDS)
+
+#define SUBMIT_PACK_REPLY_FIELDS(F)					\
+	F(LIST, v, n, pack_result, PROTO_MIN(PACK_RESULT_FIELDS))
+PROTO_IMPL(submit_pack_reply, SUBMIT_PACK_REPLY_FIELDS)
+
 #define JOB_QUERY_FIELDS(F)						\
 	F(U32, flags) F(STR, user) F(STR, queue) F(STR, host)		\
 	F(STR, job_name) F(LIST, ids, nids, job_id, 12) F(U64, fields)	\
@@ -569,6 +582,7 @@ static const struct {
 	N(MSG_SBD_JOB_SUSP), N(MSG_LIM_HOST_LOAD), N(MSG_LIMIT_QUERY),
 	N(MSG_LIMIT_LIST), N(MSG_FS_QUERY), N(MSG_FS_LIST),
 	N(MSG_JOB_RESTART),
+	N(MSG_SUBMIT_PACK), N(MSG_SUBMIT_PACK_REPLY),
 	N(MSG_SBD_CHKPNT_DONE), N(MSG_JS_CHKPNT),
 #undef N
 };

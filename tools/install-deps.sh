@@ -5,7 +5,7 @@
 set -e
 # clang and its runtime (libFuzzer, the sanitizers) build the fuzz
 # targets; --no-install-recommends would leave the runtime out.
-pkgs="build-essential musl-tools pkg-config libevent-dev libsqlite3-dev libyaml-dev munge libmunge-dev libsystemd-dev check procps psmisc iproute2 util-linux python3 clang libclang-rt-14-dev"
+pkgs="build-essential musl-tools pkg-config libevent-dev libsqlite3-dev libyaml-dev libjansson-dev munge libmunge-dev libsystemd-dev check procps psmisc iproute2 util-linux python3 clang libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -40,6 +40,19 @@ mbd_sched_dirty(void)
 }
 
 /* Schedule, make the log durable, then let the answers go. */
+/* What one write and fdatasync of the turn carries: how many records a
+ * request (a job pack) cost on disk is in the debug log. */
+static void
+log_flush_debug(const struct evlog *lg)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < lg->pending.len; i++)
+		n += lg->pending.buf[i] == '\n';
+	log_debug("lsb.events: %zu records, %zu bytes, one write", n,
+	    lg->pending.len);
+}
+
 static void
 end_of_turn(void)
 {
@@ -54,6 +67,8 @@ end_of_turn(void)
 	/* Environments first: a JOB_NEW on disk must find its JOB_ENV. */
 	if (evlog_dirty(&mbd->envlog) && evlog_flush(&mbd->envlog) < 0)
 		fatal("cannot write %s", mbd->envpath);
+	if (evlog_dirty(&mbd->log))
+		log_flush_debug(&mbd->log);
 	if (evlog_dirty(&mbd->log) && evlog_flush(&mbd->log) < 0) {
 		/*
 		 * Nothing may be acknowledged that is not on disk, and the

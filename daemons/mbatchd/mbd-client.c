@@ -26,6 +26,7 @@ static const struct {
 } handlers[] = {
 	{ MSG_PING,		ping,		false },
 	{ MSG_SUBMIT,		submit_handle,	false },
+	{ MSG_SUBMIT_PACK,	submit_pack_handle, false },
 	{ MSG_JOB_QUERY,	query_jobs,	false },
 	{ MSG_JOB_SIGNAL,	signal_handle,	false },
 	{ MSG_QUEUE_QUERY,	query_queues,	false },

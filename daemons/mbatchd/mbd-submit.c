@@ -347,15 +347,6 @@ default_name(const char *cmd)
 	return xstrndup(cmd, n);
 }
 
-static void
-reject(struct conn *c, uint32_t seq, const struct verdict *v)
-{
-	log_debug("submission from uid %d refused: %s%s%s", (int)c->uid,
-	    lsb_errmsg(v->code), v->detail ? ": " : "",
-	    v->detail ? v->detail : "");
-	client_reply_error(c, seq, v->code, v->context, v->detail, false);
-}
-
 void
 submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 {
@@ -374,21 +365,21 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 /*
  * Check and take a submission: bsub's, or brestart's copy of an old
  * job's (restart_from: the old checkpoint directory, renamed for the
- * new job ID once it is known).  ev is released.
+ * new job ID once it is known).  ev is released.  The job is made and
+ * its record logged, and rep says where it went; or -1 with *vout
+ * saying why not.  No answer is sent: a job pack answers for many.
  */
-void
-submit_job(struct conn *c, uint32_t seq, struct ev_job_new *evp, int uid,
-    const char *restart_from)
+static int
+submit_take(struct ev_job_new *evp, int uid, const char *restart_from,
+    struct submit_reply *rep, struct verdict *vout)
 {
 	struct ev_job_new ev = *evp;
 	struct submit_req *r = &ev.req;
-	struct submit_reply rep;
 	struct strv cands = STRV_INIT;
 	struct verdict v, first;
 	struct mqueue *q = NULL;
 	const char *user = user_name(uid);
 	struct job *j;
-	struct wbuf w;
 	char *cause = NULL;
 	int64_t now = time(NULL);
 
@@ -575,27 +566,111 @@ submit_job(struct conn *c, uint32_t seq, struct ev_job_new *evp, int uid,
 	job_make_pending(j);
 	mbd->nsubmitted++;
 
-	memset(&rep, 0, sizeof(rep));
-	rep.jobid = j->jobid;
-	rep.queue = q->name;
+	memset(rep, 0, sizeof(*rep));
+	rep->jobid = j->jobid;
+	rep->queue = q->name;
 	/* brestart says "queue <q>" whatever chose it. */
-	rep.default_queue = !(r->options & (SUB_QUEUE | SUB_RESTART));
-	wbuf_init(&w);
-	wbuf_begin(&w, MSG_SUBMIT_REPLY, seq, 0);
-	submit_reply_pack(&w, &rep);
-	wbuf_end_frame(&w);
-	outbox_add(c, &w);
+	rep->default_queue = !(r->options & (SUB_QUEUE | SUB_RESTART));
 	mbd_sched_dirty();
 	log_debug("job %lld submitted by %s to %s", (long long)j->jobid, user,
 	    q->name);
 	ev_job_new_release(&ev);
 	strv_release(&cands);
-	return;
+	return 0;
 
 refuse:
-	reject(c, seq, &v);
-	verdict_release(&v);
+	log_debug("submission from uid %d refused: %s%s%s", uid,
+	    lsb_errmsg(v.code), v.detail ? ": " : "",
+	    v.detail ? v.detail : "");
+	*vout = v;
 	verdict_release(&first);
 	strv_release(&cands);
 	ev_job_new_release(&ev);
+	return -1;
+}
+
+void
+submit_job(struct conn *c, uint32_t seq, struct ev_job_new *evp, int uid,
+    const char *restart_from)
+{
+	struct submit_reply rep;
+	struct verdict v;
+	struct wbuf w;
+
+	memset(&v, 0, sizeof(v));
+	if (submit_take(evp, uid, restart_from, &rep, &v) < 0) {
+		client_reply_error(c, seq, v.code, v.context, v.detail, false);
+		verdict_release(&v);
+		return;
+	}
+	wbuf_init(&w);
+	submit_reply_frame(&w, MSG_SUBMIT_REPLY, seq, &rep);
+	outbox_add(c, &w);
+}
+
+/*
+ * bsub -pack: every line's submission in this one turn, so that all
+ * their records reach the disk with one write and one fdatasync, and
+ * one answer gives each one's outcome in order.  With
+ * LSB_PACK_SKIP_ERROR=Y a refused one does not stop the others.
+ */
+void
+submit_pack_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
+{
+	struct submit_pack p;
+	struct submit_pack_reply out;
+	struct wbuf w;
+	uint32_t nok = 0;
+
+	if (!submit_pack_unpack(rb, &p) || rbuf_end(rb) < 0) {
+		submit_pack_release(&p);
+		client_reply_error(c, seq, LSBE_PROTOCOL, NULL,
+		    "malformed job pack", false);
+		return;
+	}
+	if (mbd->conf.lsf.max_pack_jobs <= 0 ||
+	    p.n > (uint32_t)mbd->conf.lsf.max_pack_jobs) {
+		/* bsub splits a file by the same lsf.conf: a pack over it
+		 * comes from a cluster whose files differ. */
+		client_reply_error(c, seq, LSBE_BAD_ARG, NULL,
+		    mbd->conf.lsf.max_pack_jobs <= 0 ?
+		    "job packs are off (LSB_MAX_PACK_JOBS)" :
+		    "a job pack over LSB_MAX_PACK_JOBS", false);
+		submit_pack_release(&p);
+		return;
+	}
+	out.n = p.n;
+	out.v = xcalloc(p.n ? p.n : 1, sizeof(*out.v));
+	for (uint32_t i = 0; i < p.n; i++) {
+		struct pack_result *res = &out.v[i];
+		struct submit_reply rep;
+		struct ev_job_new ev;
+		struct verdict v;
+
+		memset(&v, 0, sizeof(v));
+		memset(&ev, 0, sizeof(ev));
+		ev.req = p.v[i];
+		memset(&p.v[i], 0, sizeof(p.v[i]));
+		if (submit_take(&ev, (int)c->uid, NULL, &rep, &v) < 0) {
+			res->code = v.code;
+			res->context = v.context;
+			res->detail = v.detail;
+			/* LSB_PACK_SKIP_ERROR=N: the rest are not tried (a
+			 * result of 0 and no code). */
+			if (!mbd->conf.lsf.pack_skip_error)
+				break;
+			continue;
+		}
+		res->jobid = rep.jobid;
+		res->queue = xstrdup(rep.queue);
+		res->default_queue = rep.default_queue;
+		nok++;
+	}
+	log_info("job pack from uid %d: %u of %u submitted", (int)c->uid,
+	    nok, p.n);
+	wbuf_init(&w);
+	submit_pack_reply_frame(&w, MSG_SUBMIT_PACK_REPLY, seq, &out);
+	outbox_add(c, &w);
+	submit_pack_reply_release(&out);
+	submit_pack_release(&p);
 }

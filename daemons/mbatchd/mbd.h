@@ -632,6 +632,7 @@ void	 submit_job(struct conn *, uint32_t seq, struct ev_job_new *, int uid,
 void	 restart_handle(struct conn *, uint32_t seq, struct rbuf *);
 int	 chkpnt_dir_move(const char *from, const char *dir, int64_t jobid,
 	    int uid, char **cause);
+void	 submit_pack_handle(struct conn *, uint32_t seq, struct rbuf *);
 
 /* mbd-query.c */
 void	 query_jobs(struct conn *, uint32_t seq, struct rbuf *);

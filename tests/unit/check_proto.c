@@ -693,6 +693,22 @@ VISIT(fs_list)
 	VLIST(v, n, fs_info);
 }
 
+VISIT(submit_pack)
+{
+	VLIST(v, n, submit_req);
+}
+
+VISIT(pack_result)
+{
+	VI64(jobid); VSTR(queue); VBOOL(default_queue); VINT(code);
+	VSTR(context); VSTR(detail);
+}
+
+VISIT(submit_pack_reply)
+{
+	VLIST(v, n, pack_result);
+}
+
 VISIT(wait_reply)
 {
 	VINT(value);
@@ -763,6 +779,9 @@ WRAP(fs_query)
 WRAP(fs_row)
 WRAP(fs_info)
 WRAP(fs_list)
+WRAP(submit_pack)
+WRAP(pack_result)
+WRAP(submit_pack_reply)
 
 /* A reply type's codec comes before its item's (codec_for_type). */
 static const struct codec codecs[] = {
@@ -812,6 +831,9 @@ static const struct codec codecs[] = {
 	ENTRY(fs_list, MSG_FS_LIST),
 	ENTRY(fs_info, MSG_FS_LIST),
 	ENTRY(fs_row, MSG_FS_LIST),
+	ENTRY(submit_pack, MSG_SUBMIT_PACK),
+	ENTRY(submit_pack_reply, MSG_SUBMIT_PACK_REPLY),
+	ENTRY(pack_result, MSG_SUBMIT_PACK_REPLY),
 };
 #define NCODECS	((int)ARRAY_SIZE(codecs))
 
@@ -1421,6 +1443,8 @@ START_TEST(test_count_bounds)
 		{ "fs_info", 57, 7 },		/* rows */
 		{ "fs_query", 4, 5 },		/* names: a strv */
 		{ "host_list", 68 + 16 * NLOADIDX, 0 },
+		{ "submit_pack", 144 + 8 * LSF_RLIM_NLIMITS, 0 },
+		{ "submit_pack_reply", 25, 0 },
 	};
 	enum { LEFT = 64 * 12 * 5 };
 
@@ -2067,6 +2091,9 @@ START_TEST(test_names)
 	    "MSG_LIM_EXCL_HOSTS");
 	ck_assert_str_eq(msg_type_name(MSG_FS_QUERY), "MSG_FS_QUERY");
 	ck_assert_str_eq(msg_type_name(MSG_FS_LIST), "MSG_FS_LIST");
+	ck_assert_str_eq(msg_type_name(MSG_SUBMIT_PACK), "MSG_SUBMIT_PACK");
+	ck_assert_str_eq(msg_type_name(MSG_SUBMIT_PACK_REPLY),
+	    "MSG_SUBMIT_PACK_REPLY");
 	ck_assert_str_eq(msg_type_name(9999), "MSG_UNKNOWN");
 	ck_assert_str_eq(lsb_errmsg(LSBE_NO_JOB), "No matching job found");
 	ck_assert_str_eq(lsb_errmsg(-1), "Unknown error");
