@@ -14,8 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bsub-opts.h"
-#include "client.h"
+#include "cmd-submit.h"
 #include "lsf.h"
 #include "timespec.h"
 
@@ -38,18 +37,6 @@ usage_exit(int code)
 	exit(code);
 }
 
-static void NORETURN
-not_submitted(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ". Job not submitted.\n");
-	exit(255);
-}
-
 static const char *
 unit(void)
 {
@@ -70,69 +57,6 @@ only_bsubs(const struct bsub_opts *g)
 	    g->yaml || g->json || g->pack;
 }
 
-static int64_t
-when(const char *s, bool term)
-{
-	int64_t t = 0;
-	char *why = NULL;
-
-	if (timespec_parse(s, (int64_t)time(NULL), term, &t, &why) < 0 &&
-	    (term || t <= 0)) {
-		free(why);
-		not_submitted("%s: Bad time specification", s);
-	}
-	free(why);
-	if (term && t <= time(NULL))
-		not_submitted("%s: Bad time specification", s);
-	return t;
-}
-
-static void
-build(struct submit_req *rq, const struct bsub_opts *g)
-{
-	if (g->queue) {
-		rq->queue = xstrdup(g->queue);
-		rq->options |= SUB_QUEUE;
-	}
-	if (g->hosts) {
-		strv_split_ws(&rq->asked_hosts, g->hosts);
-		rq->options |= SUB_HOST;
-	}
-	if (g->res.n) {
-		strv_copy(&rq->res_reqs, &g->res);
-		rq->options |= SUB_RES_REQ;
-	}
-	if (g->exclusive)
-		rq->options |= SUB_EXCLUSIVE;
-	if (g->mail_begin)
-		rq->options |= SUB_NOTIFY_BEGIN;
-	if (g->mail_end)
-		rq->options |= SUB_NOTIFY_END;
-	if (g->runlimit)
-		rq->rlimits[LSF_RLIMIT_RUN] = g->runlimit;
-	if (g->memlimit)
-		rq->rlimits[LSF_RLIMIT_RSS] = g->memlimit;
-	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
-		if (g->rlim[i])
-			rq->rlimits[i] = g->rlim[i];
-	if (g->begin)
-		rq->begin_time = when(g->begin, false);
-	if (g->term)
-		rq->term_time = when(g->term, true);
-	if (g->depend) {
-		rq->depend_cond = xstrdup(g->depend);
-		rq->options |= SUB_DEPEND_COND;
-	}
-	if (g->pre) {
-		rq->pre_exec = xstrdup(g->pre);
-		rq->options |= SUB_PRE_EXEC;
-	}
-	if (g->group) {
-		rq->user_group = xstrdup(g->group);
-		rq->options |= SUB_USER_GROUP;
-	}
-}
-
 int
 main(int argc, char **argv)
 {
@@ -140,14 +64,12 @@ main(int argc, char **argv)
 	struct cmdopt_state st;
 	struct restart_req rr;
 	struct submit_reply rep;
-	struct reply rp;
-	struct msg_error e;
 	struct job_id *ids = NULL;
 	struct wbuf w;
 	char **av, **rest, cwd[4096], *cause = NULL, *dir, *slash;
 	const char *id;
 	uint32_t nids = 0;
-	int ac = 0, nrest, fd, rc;
+	int ac = 0, nrest, rc;
 
 	progname = "brestart";
 	memset(&rr, 0, sizeof(rr));
@@ -208,31 +130,12 @@ main(int argc, char **argv)
 	rr.jobid = ids[0].jobid;
 	rr.idx = ids[0].idx;
 	submit_req_init(&rr.req);
-	build(&rr.req, &g);
-
+	if (make_request(&g, cwd, &rr.req, &cause) < 0)
+		not_submitted("%s", cause);
 	wbuf_init(&w);
 	restart_req_frame(&w, MSG_JOB_RESTART, 1, &rr);
-	fd = mbd_connect();
-	rc = mbd_call(fd, &w, &rp);
+	(void)submit_call("brestart", &w, &rep);
 	wbuf_release(&w);
-	if (rc < 0) {
-		fprintf(stderr, "brestart: lost the connection to mbatchd; "
-		    "the job may or may not have been restarted (check with "
-		    "bjobs)\n");
-		exit(255);
-	}
-	if (reply_is_error(&rp, &e)) {
-		if (e.detail)
-			fprintf(stderr, "brestart: %s\n", e.detail);
-		if (e.context)
-			not_submitted("%s: %s", e.context, lsb_errmsg(e.code));
-		not_submitted("%s", lsb_errmsg(e.code));
-	}
-	if (rp.hdr.type != MSG_SUBMIT_REPLY ||
-	    !submit_reply_unpack(&rp.r, &rep) || rbuf_end(&rp.r) < 0) {
-		fprintf(stderr, "brestart: unexpected reply from mbatchd\n");
-		exit(255);
-	}
 	printf("Job <%lld> is submitted to queue <%s>.\n",
 	    (long long)rep.jobid, rep.queue);
 	return 0;

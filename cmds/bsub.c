@@ -25,14 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bsub-opts.h"
-#include "client.h"
+#include "cmd-submit.h"
 #include "jobfile.h"
 #include "lsf.h"
 #include "timefmt.h"
 #include "timespec.h"
-
-extern char **environ;
 
 static void NORETURN
 usage_exit(int code)
@@ -59,18 +56,6 @@ usage_exit(int code)
 	    "            [command [argument ...] | script]\n"
 	    "       bsub -pack job_submission_file\n");
 	exit(code);
-}
-
-static void NORETURN
-not_submitted(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ". Job not submitted.\n");
-	exit(255);
 }
 
 /* A submission over what mbatchd takes (WIRE_MAX_REQUEST). */
@@ -176,64 +161,6 @@ read_stdin(void)
 	return sb_detach(&sb);
 }
 
-/* -env: "all" (default), "none", or "all, ~VAR, VAR=value, VAR". */
-static void
-build_env(struct strv *env, const char *spec)
-{
-	struct strv parts = STRV_INIT;
-	const char *p;
-
-	if (spec == NULL || strcasecmp(spec, "all") == 0) {
-		for (char **e = environ; *e; e++)
-			strv_push(env, *e);
-		return;
-	}
-	for (p = spec; *p;) {
-		size_t n = strcspn(p, ",");
-		char *t = xstrndup(p, n);
-
-		strv_push(&parts, str_trim(t));
-		free(t);
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	for (size_t i = 0; i < parts.n; i++) {
-		const char *t = parts.v[i];
-
-		if (strcasecmp(t, "all") == 0) {
-			for (char **e = environ; *e; e++)
-				strv_push(env, *e);
-		} else if (strcasecmp(t, "none") == 0 || *t == '\0') {
-			continue;
-		} else if (*t == '~') {
-			size_t n = strlen(t + 1);
-
-			for (size_t k = 0; k < env->n; k++)
-				if (strncmp(env->v[k], t + 1, n) == 0 &&
-				    env->v[k][n] == '=') {
-					free(env->v[k]);
-					env->v[k] = env->v[--env->n];
-					env->v[env->n] = NULL;
-					k--;
-				}
-		} else if (strchr(t, '=')) {
-			strv_push(env, t);
-		} else if (getenv(t)) {
-			strv_push_nodup(env, xasprintf("%s=%s", t, getenv(t)));
-		}
-	}
-	strv_release(&parts);
-}
-
-static char *
-absolute(const char *path, const char *cwd)
-{
-	if (path[0] == '/')
-		return xstrdup(path);
-	return xasprintf("%s/%s", cwd, path);
-}
-
 static int
 exit_code_of(int status, int wstatus)
 {
@@ -301,173 +228,6 @@ block_until_done(int fd, int64_t jobid)
 		close(fd);
 		fd = mbd_connect();
 	}
-}
-
-/*
- * The request for options g (the command or script already in rq);
- * cwd is where bsub runs.  -1 with *cause on a bad time.
- */
-static int
-make_request(const struct bsub_opts *g, const char *cwd,
-    struct submit_req *rq, char **cause)
-{
-	const char *home, *envq;
-	char host[256];
-	mode_t um;
-
-	if (g->queue) {
-		rq->queue = xstrdup(g->queue);
-		rq->options |= SUB_QUEUE;
-	} else if ((envq = getenv("LSB_DEFAULTQUEUE")) != NULL && *envq) {
-		rq->queue = xstrdup(envq);
-	}
-	if (g->name) {
-		rq->job_name = xstrdup(g->name);
-		rq->options |= SUB_JOB_NAME;
-	}
-	if (g->nmin) {
-		rq->num_procs = g->nmin;
-		rq->max_procs = g->nmax;
-	}
-	if (g->out) {
-		rq->out_file = xstrdup(g->out);
-		rq->options |= SUB_OUT_FILE;
-		if (g->out_over)
-			rq->options2 |= SUB2_OUT_OVERWRITE;
-	}
-	if (g->err) {
-		rq->err_file = xstrdup(g->err);
-		rq->options |= SUB_ERR_FILE;
-		if (g->err_over)
-			rq->options2 |= SUB2_ERR_OVERWRITE;
-	}
-	if (g->in) {
-		rq->in_file = absolute(g->in, cwd);
-		rq->options |= SUB_IN_FILE;
-	}
-	if (g->cwd)
-		rq->cwd = absolute(g->cwd, cwd);
-	/* Under the submission directory when relative, as LSF makes it;
-	 * mbatchd replaces %J and the rest when the job starts. */
-	if (g->outdir)
-		rq->outdir = absolute(g->outdir, cwd);
-	/* Relative to the submission directory, as LSF takes it. */
-	if (g->chkpnt_dir) {
-		rq->chkpnt_dir = absolute(g->chkpnt_dir, cwd);
-		rq->options |= SUB_CHKPNT_DIR;
-		if (g->chkpnt_method)
-			rq->chkpnt_method = xstrdup(g->chkpnt_method);
-		if ((rq->chkpnt_period = g->chkpnt_period) > 0)
-			rq->options |= SUB_CHKPNT_PERIOD;
-	}
-	if (g->res.n) {
-		strv_copy(&rq->res_reqs, &g->res);
-		rq->options |= SUB_RES_REQ;
-	}
-	if (g->hosts) {
-		struct strv hs = STRV_INIT;
-
-		/* As written: mbatchd expands groups, "all", "~host",
-		 * "others" and "+N" preferences. */
-		strv_split_ws(&hs, g->hosts);
-		strv_copy(&rq->asked_hosts, &hs);
-		strv_release(&hs);
-		rq->options |= SUB_HOST;
-	}
-	if (g->exclusive)
-		rq->options |= SUB_EXCLUSIVE;
-	if (g->rerun)
-		rq->options |= SUB_RERUNNABLE;
-	if (g->hold)
-		rq->options2 |= SUB2_HOLD;
-	if (g->block)
-		rq->options2 |= SUB2_BSUB_BLOCK;
-	if (g->runlimit)
-		rq->rlimits[LSF_RLIMIT_RUN] = g->runlimit;
-	if (g->memlimit)
-		rq->rlimits[LSF_RLIMIT_RSS] = g->memlimit;
-	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
-		if (g->rlim[i])
-			rq->rlimits[i] = g->rlim[i];
-	if (g->term) {
-		char *why = NULL;
-
-		if (timespec_parse(g->term, (int64_t)time(NULL), true,
-		    &rq->term_time, &why) < 0 || rq->term_time <= time(NULL)) {
-			free(why);
-			*cause = xasprintf("%s: Bad time specification",
-			    g->term);
-			return -1;
-		}
-	}
-	if (g->begin) {
-		char *why = NULL;
-
-		/* A time already past just lets the job start. */
-		if (timespec_parse(g->begin, (int64_t)time(NULL), false,
-		    &rq->begin_time, &why) < 0 && rq->begin_time <= 0) {
-			free(why);
-			*cause = xasprintf("%s: Bad time specification",
-			    g->begin);
-			return -1;
-		}
-		free(why);
-	}
-	if (rq->term_time && rq->begin_time &&
-	    rq->term_time <= rq->begin_time) {
-		*cause = xasprintf("%s: Bad time specification", g->term);
-		return -1;
-	}
-	if (g->depend) {
-		rq->depend_cond = xstrdup(g->depend);
-		rq->options |= SUB_DEPEND_COND;
-	}
-	if (g->sprio) {
-		rq->user_priority = g->sprio;
-		rq->options2 |= SUB2_JOB_PRIORITY;
-	}
-	if (g->pre) {
-		rq->pre_exec = xstrdup(g->pre);
-		rq->options |= SUB_PRE_EXEC;
-	}
-	if (g->post)
-		rq->post_exec = xstrdup(g->post);
-	if (g->project || getenv("LSB_DEFAULTPROJECT")) {
-		rq->project = xstrdup(g->project ? g->project :
-		    getenv("LSB_DEFAULTPROJECT"));
-		rq->options |= SUB_PROJECT_NAME;
-	}
-	if (g->group) {
-		rq->user_group = xstrdup(g->group);
-		rq->options |= SUB_USER_GROUP;
-	}
-	if (g->mail) {
-		rq->mail_user = xstrdup(g->mail);
-		rq->options |= SUB_MAIL_USER;
-	}
-	if (g->mail_begin)
-		rq->options |= SUB_NOTIFY_BEGIN;
-	if (g->mail_end)
-		rq->options |= SUB_NOTIFY_END;
-	if (g->app)
-		rq->app = xstrdup(g->app);
-	if (g->shell) {
-		rq->login_shell = xstrdup(g->shell);
-		rq->options |= SUB_LOGIN_SHELL;
-	}
-	rq->sub_cwd = xstrdup(cwd);
-	/* Without HOME, mbatchd looks the home up (no NSS in a command). */
-	home = getenv("HOME");
-	rq->sub_home = xstrdup(home ? home : "");
-	if (gethostname(host, sizeof(host)) < 0)
-		strcpy(host, "localhost");
-	host[sizeof(host) - 1] = '\0';
-	rq->from_host = xstrdup(host);
-	um = umask(022);
-	umask(um);
-	rq->umask = (int)um;
-	build_env(&rq->env, g->env);
-	return 0;
 }
 
 /* A job pack's requests on their way, and the line of each. */
@@ -704,8 +464,6 @@ main(int argc, char **argv)
 	struct cmdopt_state st;
 	struct submit_req rq;
 	struct submit_reply rep;
-	struct reply rp;
-	struct msg_error e;
 	struct wbuf w;
 	char **rest, cwd[4096], *script = NULL, *cause = NULL;
 	int nrest, fd, rc;
@@ -802,26 +560,8 @@ main(int argc, char **argv)
 	submit_req_frame(&w, MSG_SUBMIT, 1, &rq);
 	if (w.len > WIRE_MAX_REQUEST)
 		too_large(w.len);
-	fd = mbd_connect();
-	rc = mbd_call(fd, &w, &rp);
+	fd = submit_call("bsub", &w, &rep);
 	wbuf_release(&w);
-	if (rc < 0) {
-		fprintf(stderr, "bsub: lost the connection to mbatchd; the job "
-		    "may or may not have been submitted (check with bjobs)\n");
-		exit(255);
-	}
-	if (reply_is_error(&rp, &e)) {
-		if (e.detail)
-			fprintf(stderr, "bsub: %s\n", e.detail);
-		if (e.context)
-			not_submitted("%s: %s", e.context, lsb_errmsg(e.code));
-		not_submitted("%s", lsb_errmsg(e.code));
-	}
-	if (rp.hdr.type != MSG_SUBMIT_REPLY ||
-	    !submit_reply_unpack(&rp.r, &rep) || rbuf_end(&rp.r) < 0) {
-		fprintf(stderr, "bsub: unexpected reply from mbatchd\n");
-		exit(255);
-	}
 	/* BSUB_STDERR moves even this line to stderr, as in LSF. */
 	fprintf(getenv("BSUB_STDERR") ? stderr : stdout,
 	    "Job <%lld> is submitted to %squeue <%s>.\n",
