@@ -1,0 +1,891 @@
+/*
+ * bhist: the history of jobs, from the history database mbatchd keeps
+ * (include/history.h), read-only, as LSF's bhist reads lsb.events.
+ *
+ *	bhist [-a|-d|-p|-r|-s] [-l [-b]] [-w] [-t] [-n N] [-u user|all]
+ *	      [-q queue] [-J name] [-S t1,t2] [-C t1,t2] [-D t1,t2]
+ *	      [jobID | "jobID[index]"] ...
+ *
+ * Without options: the caller's unfinished jobs.  The summary table is
+ * LSF's (fixed columns); -l gives each job's timeline, one dated line a
+ * record, rendered from the raw lsb.events records the database keeps,
+ * and the time spent in each state.  -n only bounds how far back LSF
+ * reads its files; the database holds them all, so it is accepted and
+ * does nothing.
+ */
+#include <ctype.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "client.h"
+#include "cmdopt.h"
+#include "conf.h"
+#include "evlog.h"
+#include "history.h"
+#include "jobfmt.h"
+#include "lsf.h"
+#include "timefmt.h"
+
+enum {
+	O_A = 1, O_D, O_P, O_R, O_S, O_L, O_B, O_W, O_T, O_N, O_U, O_Q, O_J,
+	O_SS, O_CC, O_DD, O_H, O_V
+};
+
+static const struct cmdopt opts[] = {
+	{ "a", false, O_A }, { "d", false, O_D }, { "p", false, O_P },
+	{ "r", false, O_R }, { "s", false, O_S }, { "l", false, O_L },
+	{ "b", false, O_B }, { "w", false, O_W }, { "t", false, O_T },
+	{ "n", true, O_N }, { "u", true, O_U }, { "q", true, O_Q },
+	{ "J", true, O_J }, { "S", true, O_SS }, { "C", true, O_CC },
+	{ "D", true, O_DD }, { "h", false, O_H }, { "V", false, O_V },
+#define L CMDOPT_UNSUP
+	L("aff", false), L("app", true), L("cname", false), L("data", false),
+	L("e", false), L("f", true), L("G", true), L("gpu", false),
+	L("hostfile", false), L("Jd", true), L("Lp", true), L("m", true),
+	L("N", true), L("P", true), L("T", true), L("UF", false),
+#undef L
+	{ NULL, false, 0 }
+};
+
+#define F_PEND	0x01
+#define F_RUN	0x02
+#define F_SUSP	0x04
+#define F_DONE	0x08
+#define F_ALL	0x0f
+
+struct range {
+	bool		 set;
+	int64_t		 from, to;
+};
+
+struct sel {
+	unsigned	 states;
+	const char	*user;		/* NULL: anyone */
+	const char	*queue;
+	const char	*name;
+	struct range	 sub, end, start;
+	int64_t		*ids;
+	int		*idxs;		/* -1: every element */
+	int		 nids;
+};
+
+static int64_t	 now;
+static const char *indent = "";	/* -t: under each job's line */
+
+static void NORETURN
+usage(int rc)
+{
+	fprintf(rc ? stderr : stdout,
+	    "Usage: bhist [-h] [-V] [-a | -d | -p | -r | -s] [-l [-b]] [-w]"
+	    " [-t]\n"
+	    "             [-n num_logfiles] [-u user_name | -u all]"
+	    " [-q queue_name]\n"
+	    "             [-J job_name] [-S time0,time1] [-C time0,time1]\n"
+	    "             [-D time0,time1] [jobId | \"jobId[index]\" ...]\n");
+	exit(rc);
+}
+
+/* One end of LSF's time range: [[[year/]month/]day/]hour:minute, or
+ * [[year/]month/]day; 0 for an empty end. */
+static int
+parse_time(const char *s, bool upper, int64_t *out)
+{
+	struct tm tm;
+	time_t t = (time_t)now;
+	int v[5], n = 0;
+	const char *p = s;
+	bool hm = strchr(s, ':') != NULL;
+
+	if (*s == '\0') {
+		*out = upper ? INT64_MAX : 0;
+		return 0;
+	}
+	while (*p && n < 5) {
+		char *e;
+
+		v[n++] = (int)strtol(p, &e, 10);
+		if (e == p)
+			return -1;
+		p = e;
+		if (*p == '/' || *p == ':')
+			p++;
+		else if (*p != '\0')
+			return -1;
+	}
+	localtime_r(&t, &tm);
+	tm.tm_sec = 0;
+	if (hm) {
+		if (n < 2)
+			return -1;
+		tm.tm_min = v[n - 1];
+		tm.tm_hour = v[n - 2];
+		n -= 2;
+	} else {
+		tm.tm_hour = upper ? 23 : 0;
+		tm.tm_min = upper ? 59 : 0;
+		tm.tm_sec = upper ? 59 : 0;
+	}
+	if (n >= 1)
+		tm.tm_mday = v[n - 1];
+	if (n >= 2)
+		tm.tm_mon = v[n - 2] - 1;
+	if (n >= 3)
+		tm.tm_year = v[n - 3] - 1900;
+	tm.tm_isdst = -1;
+	*out = (int64_t)mktime(&tm);
+	return 0;
+}
+
+static void
+parse_range(const char *opt, const char *s, struct range *r)
+{
+	const char *comma = strchr(s, ',');
+	char *a;
+
+	r->set = true;
+	if (comma == NULL) {
+		if (parse_time(s, false, &r->from) < 0 ||
+		    parse_time(s, true, &r->to) < 0)
+			goto bad;
+		return;
+	}
+	a = xstrndup(s, (size_t)(comma - s));
+	if (parse_time(a, false, &r->from) < 0 ||
+	    parse_time(comma + 1, true, &r->to) < 0) {
+		free(a);
+		goto bad;
+	}
+	free(a);
+	return;
+bad:
+	fprintf(stderr, "%s: Bad time specification for %s\n", s, opt);
+	exit(255);
+}
+
+static void
+add_id(struct sel *s, const char *arg)
+{
+	char *e;
+	long long id = strtoll(arg, &e, 10);
+	long idx = -1;
+
+	if (e == arg || id <= 0)
+		goto bad;
+	if (*e == '[') {
+		idx = strtol(e + 1, &e, 10);
+		if (idx <= 0 || strcmp(e, "]") != 0)
+			goto bad;
+	} else if (*e != '\0')
+		goto bad;
+	s->ids = xrealloc(s->ids, (size_t)(s->nids + 1) * sizeof(*s->ids));
+	s->idxs = xrealloc(s->idxs, (size_t)(s->nids + 1) * sizeof(*s->idxs));
+	s->ids[s->nids] = id;
+	s->idxs[s->nids] = (int)idx;
+	s->nids++;
+	return;
+bad:
+	fprintf(stderr, "%s: Bad job ID\n", arg);
+	exit(255);
+}
+
+/* The selection as SQL over jobs; bound in the same order by bind_sel. */
+static char *
+sel_sql(const struct sel *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_adds(&sb, "SELECT jobid, idx, user, queue, name, command, project,"
+	    " status, submit_time, end_time FROM jobs WHERE 1");
+	if (s->user)
+		sb_adds(&sb, " AND user = ?");
+	if (s->queue)
+		sb_adds(&sb, " AND queue = ?");
+	if (s->name)
+		sb_adds(&sb, " AND name GLOB ?");
+	if (s->sub.set)
+		sb_adds(&sb, " AND submit_time BETWEEN ? AND ?");
+	if (s->end.set)
+		sb_adds(&sb, " AND end_time > 0 AND end_time BETWEEN ? AND ?");
+	if (s->start.set)
+		sb_adds(&sb, " AND start_time > 0 AND start_time BETWEEN ? AND"
+		    " ?");
+	if (s->nids > 0) {
+		sb_adds(&sb, " AND (0");
+		for (int i = 0; i < s->nids; i++)
+			sb_addf(&sb, s->idxs[i] < 0 ? " OR jobid = %lld" :
+			    " OR (jobid = %lld AND idx = %d)",
+			    (long long)s->ids[i], s->idxs[i]);
+		sb_adds(&sb, ")");
+	}
+	if (s->states != F_ALL) {
+		sb_adds(&sb, " AND (0");
+		if (s->states & F_PEND)
+			sb_adds(&sb, " OR status & 3");
+		if (s->states & F_RUN)
+			sb_adds(&sb, " OR (status & 4 AND NOT status & 96)");
+		if (s->states & F_SUSP)
+			sb_adds(&sb, " OR (status & 26 AND NOT status & 96)");
+		if (s->states & F_DONE)
+			sb_adds(&sb, " OR status & 96");
+		sb_adds(&sb, ")");
+	}
+	/* An array's own row stands for the elements that have none. */
+	sb_adds(&sb, " ORDER BY submit_time, jobid, idx");
+	return sb_detach(&sb);
+}
+
+static void
+bind_sel(sqlite3_stmt *st, const struct sel *s)
+{
+	int i = 1;
+
+	if (s->user)
+		sqlite3_bind_text(st, i++, s->user, -1, SQLITE_STATIC);
+	if (s->queue)
+		sqlite3_bind_text(st, i++, s->queue, -1, SQLITE_STATIC);
+	if (s->name)
+		sqlite3_bind_text(st, i++, s->name, -1, SQLITE_STATIC);
+	if (s->sub.set) {
+		sqlite3_bind_int64(st, i++, s->sub.from);
+		sqlite3_bind_int64(st, i++, s->sub.to);
+	}
+	if (s->end.set) {
+		sqlite3_bind_int64(st, i++, s->end.from);
+		sqlite3_bind_int64(st, i++, s->end.to);
+	}
+	if (s->start.set) {
+		sqlite3_bind_int64(st, i++, s->start.from);
+		sqlite3_bind_int64(st, i++, s->start.to);
+	}
+}
+
+struct job {
+	int64_t		 jobid;
+	int		 idx;
+	char		*user, *queue, *name, *command, *project;
+	int		 status;
+	int64_t		 end;
+};
+
+/* A job's records, in order: its array's (idx 0) and its own. */
+static sqlite3_stmt *
+events_of(sqlite3 *db, const struct job *j)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT type, time, line FROM events"
+	    " WHERE jobid = ? AND idx IN (0, ?) ORDER BY seq", -1, &st,
+	    NULL) != SQLITE_OK)
+		die("%s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, j->jobid);
+	sqlite3_bind_int(st, 2, j->idx);
+	return st;
+}
+
+/* A record's status field, for the time in states. */
+static int
+status_of(const char *type, const char *line, size_t len)
+{
+	struct ev_reader r;
+	struct ev_job_status x;
+	const char *why;
+	int status = 0;
+
+	if (strcmp(type, "JOB_NEW") == 0) {
+		struct ev_job_new n;
+
+		/* bsub -H: held from the start. */
+		if (evr_init(&r, line, len, &why) == 0 &&
+		    ev_job_new_read(&r, &n) == 0 &&
+		    (n.req.options2 & SUB2_HOLD))
+			status = JOB_STAT_PSUSP;
+		ev_job_new_release(&n);
+		return status;
+	}
+	if (strcmp(type, "JOB_STATUS") != 0 ||
+	    evr_init(&r, line, len, &why) < 0)
+		return 0;
+	if (ev_job_status_read(&r, &x) == 0)
+		status = x.status;
+	ev_job_status_release(&x);
+	return status;
+}
+
+static int64_t
+times_of(sqlite3 *db, const struct job *j, struct hist_times *t)
+{
+	sqlite3_stmt *st = events_of(db, j);
+
+	hist_times_init(t);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(st, 0);
+		const char *line = (const char *)sqlite3_column_text(st, 2);
+
+		hist_times_feed(t, type, sqlite3_column_int64(st, 1),
+		    status_of(type, line, (size_t)sqlite3_column_bytes(st, 2)));
+	}
+	sqlite3_finalize(st);
+	return hist_times_end(t, now);
+}
+
+static void
+job_id_str(const struct job *j, char *buf, size_t len)
+{
+	if (j->idx > 0)
+		snprintf(buf, len, "%lld[%d]", (long long)j->jobid, j->idx);
+	else
+		snprintf(buf, len, "%lld", (long long)j->jobid);
+}
+
+static void
+summary_row(sqlite3 *db, const struct job *j, bool wide)
+{
+	struct hist_times t;
+	int64_t total = times_of(db, j, &t);
+	const char *name = j->name ? j->name : "";
+	char id[32], nbuf[16];
+
+	job_id_str(j, id, sizeof(id));
+	if (!wide && strlen(name) > 9) {
+		snprintf(nbuf, sizeof(nbuf), "*%s", name + strlen(name) - 8);
+		name = nbuf;
+	}
+	printf(wide ? "%-7s %-7s %s  " : "%-7s %-7s %-9s ", id,
+	    j->user ? j->user : "", name);
+	for (int i = 0; i < HS_NSTATES; i++)
+		printf("%-7lld ", (long long)t.secs[i]);
+	printf("%lld\n", (long long)total);
+}
+
+/* What the -l timeline needs to remember between records. */
+struct render {
+	const char	*sig_user;	/* of the last JOB_SIGNAL */
+	char		 sig_user_buf[64];
+	enum hist_state	 state;
+	bool		 brief;
+};
+
+static void
+stamp(int64_t when)
+{
+	char tbuf[64];
+
+	fmt_time_long(when, tbuf, sizeof(tbuf));
+	printf("%s%s: ", indent, tbuf);
+}
+
+static void
+by_user(const struct render *rd)
+{
+	if (rd->sig_user && *rd->sig_user)
+		printf(" by the user or administrator <%s>", rd->sig_user);
+}
+
+static void
+render_new(struct ev_reader *r, struct render *rd)
+{
+	struct ev_job_new x;
+	const struct submit_req *q;
+
+	if (ev_job_new_read(r, &x) < 0)
+		goto out;
+	q = &x.req;
+	stamp(r->when);
+	printf("Submitted from host <%s>, to Queue <%s>",
+	    q->from_host ? q->from_host : "", x.queue ? x.queue : "");
+	if (!rd->brief) {
+		printf(", CWD <%s>", q->cwd ? q->cwd : q->sub_cwd ?
+		    q->sub_cwd : "");
+		if (q->in_file && *q->in_file)
+			printf(", Input File <%s>", q->in_file);
+		if (q->out_file && *q->out_file)
+			printf(", Output File <%s>", q->out_file);
+		if (q->err_file && *q->err_file)
+			printf(", Error File <%s>", q->err_file);
+		if (q->num_procs > 1)
+			printf(", %d Processors Requested", q->num_procs);
+		if (x.res_req && *x.res_req)
+			printf(", Requested Resources <%s>", x.res_req);
+	}
+	printf(";\n");
+	rd->state = q->options2 & SUB2_HOLD ? HS_PSUSP : HS_PEND;
+out:
+	ev_job_new_release(&x);
+}
+
+static void
+render_start(struct ev_reader *r, struct render *rd)
+{
+	struct ev_job_start x;
+	char *hosts;
+
+	if (ev_job_start_read(r, &x) < 0)
+		goto out;
+	stamp(r->when);
+	hosts = jobfmt_hosts(&x.exec_hosts, "> <");
+	if (x.exec_hosts.n > 1)
+		printf("Dispatched to %zu Hosts/Processors <%s>",
+		    x.exec_hosts.n, hosts);
+	else
+		printf("Dispatched to <%s>", hosts);
+	if (x.effective_res_req && *x.effective_res_req)
+		printf(", Effective RES_REQ <%s>", x.effective_res_req);
+	printf(";\n");
+	free(hosts);
+	rd->state = HS_RUN;
+out:
+	ev_job_start_release(&x);
+}
+
+static void
+render_execute(struct ev_reader *r)
+{
+	struct ev_job_execute x;
+
+	if (ev_job_execute_read(r, &x) < 0)
+		goto out;
+	stamp(r->when);
+	printf("Starting (Pid %d);\n", x.pid);
+	stamp(r->when);
+	printf("Running with execution home <%s>, Execution CWD <%s>,"
+	    " Execution Pid <%d>;\n", x.exec_home ? x.exec_home : "",
+	    x.exec_cwd ? x.exec_cwd : "", x.pid);
+out:
+	ev_job_execute_release(&x);
+}
+
+static void
+render_signal(struct ev_reader *r, struct render *rd)
+{
+	struct ev_job_signal x;
+
+	if (ev_job_signal_read(r, &x) < 0)
+		goto out;
+	snprintf(rd->sig_user_buf, sizeof(rd->sig_user_buf), "%s",
+	    x.user ? x.user : "");
+	rd->sig_user = rd->sig_user_buf;
+	/* A stop and a resume show as the states they lead to. */
+	if (x.signal && (strcmp(x.signal, "STOP") == 0 ||
+	    strcmp(x.signal, "CONT") == 0 || strcmp(x.signal, "RESUME") == 0))
+		goto out;
+	stamp(r->when);
+	if (x.flags & (SIG_F_REQUEUE | SIG_F_HOLD))
+		printf("Signal <REQUEUE_PEND> requested");
+	else
+		printf("Signal <%s> requested", x.signal ? x.signal : "");
+	by_user(rd);
+	printf(";\n");
+out:
+	ev_job_signal_release(&x);
+}
+
+static double
+cpu(double c)
+{
+	return c < 0 ? 0 : c;
+}
+
+static void
+render_status(struct ev_reader *r, struct render *rd)
+{
+	struct ev_job_status x;
+	enum hist_state to;
+	const char *why;
+
+	if (ev_job_status_read(r, &x) < 0)
+		goto out;
+	to = hist_state_of(x.status);
+	if (x.status & JOB_STAT_DONE) {
+		stamp(r->when);
+		printf("Done successfully. The CPU time used is %.1f"
+		    " seconds;\n", cpu(x.cpu_time));
+	} else if (x.status & JOB_STAT_EXIT) {
+		stamp(r->when);
+		if (WIFSIGNALED(x.exit_status))
+			printf("Exited by signal %d.",
+			    WTERMSIG(x.exit_status));
+		else
+			printf("Exited with exit code %d.",
+			    WEXITSTATUS(x.exit_status));
+		printf(" The CPU time used is %.1f seconds;\n",
+		    cpu(x.cpu_time));
+		if ((why = term_reason_name(x.exit_info)) != NULL) {
+			stamp(r->when);
+			printf("Completed <exit>; %s: %s.\n", why,
+			    term_reason_text(x.exit_info));
+		}
+	}
+	if (x.status & JOB_STAT_PDONE) {
+		stamp(r->when);
+		printf("Post job process done successfully;\n");
+	} else if (x.status & JOB_STAT_PERR) {
+		stamp(r->when);
+		printf("Post job process failed;\n");
+	}
+	if (to == HS_END || to == rd->state || to == HS_NONE)
+		goto done;
+	stamp(r->when);
+	switch (to) {
+	case HS_PSUSP:
+	case HS_USUSP:
+		printf("Suspended");
+		by_user(rd);
+		break;
+	case HS_SSUSP:
+		if (rd->state == HS_USUSP) {
+			printf("Resumed");
+			by_user(rd);
+			break;
+		}
+		printf("Suspended by the LSF system");
+		if ((why = susp_reason_text(x.reason)) != NULL && *why)
+			printf(": %s", why);
+		break;
+	case HS_RUN:
+		if (rd->state == HS_USUSP) {
+			printf("Resumed");
+			by_user(rd);
+		} else
+			printf("Running");
+		break;
+	case HS_PEND:
+		if (rd->state == HS_PSUSP) {
+			printf("Resumed");
+			by_user(rd);
+		} else
+			printf("Pending: Job has been requeued");
+		break;
+	case HS_UNKWN:
+		printf("Unknown: the execution host is unreachable");
+		break;
+	default:
+		break;
+	}
+	printf(";\n");
+done:
+	rd->state = to;
+out:
+	ev_job_status_release(&x);
+}
+
+static void
+render_one(const char *type, const char *line, size_t len, struct render *rd)
+{
+	struct ev_reader r;
+	const char *why;
+
+	if (evr_init(&r, line, len, &why) < 0)
+		return;
+	if (strcmp(type, "JOB_NEW") == 0)
+		render_new(&r, rd);
+	else if (strcmp(type, "JOB_START") == 0)
+		render_start(&r, rd);
+	else if (strcmp(type, "JOB_EXECUTE") == 0)
+		render_execute(&r);
+	else if (strcmp(type, "JOB_SIGNAL") == 0)
+		render_signal(&r, rd);
+	else if (strcmp(type, "JOB_STATUS") == 0)
+		render_status(&r, rd);
+	else if (strcmp(type, "JOB_SWITCH") == 0) {
+		struct ev_job_switch x;
+
+		if (ev_job_switch_read(&r, &x) == 0) {
+			stamp(r.when);
+			printf("Switched to Queue <%s> by user or"
+			    " administrator <%s>;\n", x.queue ? x.queue : "",
+			    x.user ? x.user : "");
+		}
+		ev_job_switch_release(&x);
+	} else if (strcmp(type, "JOB_MODIFY2") == 0) {
+		struct ev_job_modify x;
+
+		if (ev_job_modify_read(&r, &x) == 0) {
+			stamp(r.when);
+			printf("Parameters of Job are changed:");
+			if ((x.set & MOD_QUEUE) && x.req.queue)
+				printf(" Job queue changes to : %s;",
+				    x.req.queue);
+			if ((x.set & MOD_NAME) && x.req.job_name)
+				printf(" Job name changes to : %s;",
+				    x.req.job_name);
+			if ((x.set & MOD_PROJECT) && x.req.project)
+				printf(" Project changes to : %s;",
+				    x.req.project);
+			if (x.set & MOD_RUNLIMIT)
+				printf(" Run limit changes;");
+			if (x.set & ~(uint32_t)(MOD_QUEUE | MOD_NAME |
+			    MOD_PROJECT | MOD_RUNLIMIT))
+				printf(" Other parameters change;");
+			printf(" by user or administrator <%s>;\n",
+			    x.user ? x.user : "");
+		}
+		ev_job_modify_release(&x);
+	} else if (strcmp(type, "JOB_MOVE") == 0) {
+		struct ev_job_move x;
+
+		if (ev_job_move_read(&r, &x) == 0) {
+			stamp(r.when);
+			printf("Job moved to position %d relative to <%s>"
+			    " by user or administrator <%s>;\n", x.position,
+			    x.base == 2 ? "bottom" : "top",
+			    x.user ? x.user : "");
+		}
+		ev_job_move_release(&x);
+	} else if (strcmp(type, "JOB_FORCE") == 0) {
+		struct ev_job_force x;
+
+		if (ev_job_force_read(&r, &x) == 0) {
+			stamp(r.when);
+			printf("Job is forced to run by user or administrator"
+			    " <%s>;\n", x.user ? x.user : "");
+		}
+		ev_job_force_release(&x);
+	} else if (strcmp(type, "MIG") == 0) {
+		struct ev_mig x;
+
+		if (ev_mig_read(&r, &x) == 0) {
+			stamp(r.when);
+			printf("Migration requested by user or administrator"
+			    " <%s>;\n", x.user ? x.user : "");
+		}
+		ev_mig_release(&x);
+	} else if (strcmp(type, "JOB_REQUEUE") == 0) {
+		stamp(r.when);
+		printf("Pending: Job has been requeued;\n");
+		rd->state = HS_PEND;
+	} else if (strcmp(type, "CHKPNT") == 0) {
+		struct ev_chkpnt x;
+
+		if (ev_chkpnt_read(&r, &x) == 0 &&
+		    !(x.flags & CHKPNT_F_PERIOD)) {
+			stamp(r.when);
+			printf(x.ok ? "Checkpoint succeeded (actpid %d);\n" :
+			    "Checkpoint failed (actpid %d);\n", x.pid);
+		}
+		ev_chkpnt_release(&x);
+	}
+}
+
+static void
+long_job(sqlite3 *db, const struct job *j, bool brief)
+{
+	struct render rd = { .state = HS_NONE, .brief = brief };
+	struct hist_times t;
+	sqlite3_stmt *st;
+	int64_t total;
+	char id[32], tbuf[64];
+
+	job_id_str(j, id, sizeof(id));
+	printf("\nJob <%s>,", id);
+	if (j->name && j->command && strcmp(j->name, j->command) != 0)
+		printf(" Job Name <%s>,", j->name);
+	printf(" User <%s>, Project <%s>, Command <%s>\n",
+	    j->user ? j->user : "", j->project && *j->project ? j->project :
+	    "default", j->command ? j->command : "");
+	st = events_of(db, j);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		render_one((const char *)sqlite3_column_text(st, 0),
+		    (const char *)sqlite3_column_text(st, 2),
+		    (size_t)sqlite3_column_bytes(st, 2), &rd);
+	sqlite3_finalize(st);
+	total = times_of(db, j, &t);
+	fmt_time_long(t.end ? t.end : now, tbuf, sizeof(tbuf));
+	printf("\nSummary of time in seconds spent in various states by  %s\n",
+	    tbuf);
+	printf("  PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL\n");
+	printf(" ");
+	for (int i = 0; i < HS_NSTATES; i++)
+		printf(" %-8lld", (long long)t.secs[i]);
+	printf(" %lld\n", (long long)total);
+}
+
+/* -t: every selected job's records, in time order. */
+static int
+chrono(sqlite3 *db, const struct job *jobs, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct render rd = { .state = HS_NONE, .brief = true };
+	sqlite3_stmt *st;
+	int64_t cur = -1;
+
+	if (n == 0)
+		return 0;
+	indent = "  ";
+	sb_adds(&sb, "SELECT type, time, line, jobid, idx FROM events WHERE"
+	    " jobid IN (");
+	for (size_t i = 0; i < n; i++)
+		sb_addf(&sb, "%s%lld", i ? "," : "", (long long)jobs[i].jobid);
+	sb_adds(&sb, ") ORDER BY time, seq");
+	if (sqlite3_prepare_v2(db, sb.buf, -1, &st, NULL) != SQLITE_OK)
+		die("%s", sqlite3_errmsg(db));
+	sb_release(&sb);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t jid = sqlite3_column_int64(st, 3);
+
+		if (jid != cur) {
+			printf("Job <%lld>:\n", (long long)jid);
+			cur = jid;
+			rd.state = HS_NONE;
+		}
+		render_one((const char *)sqlite3_column_text(st, 0),
+		    (const char *)sqlite3_column_text(st, 2),
+		    (size_t)sqlite3_column_bytes(st, 2), &rd);
+	}
+	sqlite3_finalize(st);
+	return 1;
+}
+
+static char *
+col(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return s ? xstrdup(s) : NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cmdopt_state cs;
+	struct sel s;
+	const struct lsf_config *c;
+	struct hist_db *h;
+	struct job *jobs = NULL;
+	size_t njobs = 0;
+	sqlite3_stmt *st;
+	bool longf = false, brief = false, wide = false, chron = false,
+	    anyuser = false;
+	char *path, *cause, *sql, **ids;
+	const char *v;
+	int id, nids;
+
+	progname = "bhist";
+	now = (int64_t)time(NULL);
+	memset(&s, 0, sizeof(s));
+	cmdopt_init(&cs, argc, argv, true);
+	while ((id = cmdopt_next(&cs, opts, &v)) != 0) {
+		switch (id) {
+		case O_A: s.states |= F_ALL; break;
+		case O_D: s.states |= F_DONE; break;
+		case O_P: s.states |= F_PEND; break;
+		case O_R: s.states |= F_RUN; break;
+		case O_S: s.states |= F_SUSP; break;
+		case O_L: longf = true; break;
+		case O_B: brief = true; break;
+		case O_W: wide = true; break;
+		case O_T: chron = true; break;
+		case O_N:
+			if (atoi(v) < 0) {
+				fprintf(stderr, "%s: Bad number of log"
+				    " files\n", v);
+				exit(255);
+			}
+			break;
+		case O_U:
+			if (strcmp(v, "all") == 0)
+				anyuser = true;
+			else
+				s.user = v;
+			break;
+		case O_Q: s.queue = v; break;
+		case O_J: s.name = v; break;
+		case O_SS: parse_range("-S", v, &s.sub); break;
+		case O_CC: parse_range("-C", v, &s.end); break;
+		case O_DD: parse_range("-D", v, &s.start); break;
+		case O_V:
+			printf("lsf-sched bhist\n");
+			exit(0);
+		case O_H:
+			usage(0);
+		default:
+			if (id == CMDOPT_UNSUPPORTED)
+				cmdopt_unsupported(&cs, progname);
+			else
+				fprintf(stderr, "bhist: bad option %s\n",
+				    cs.bad ? cs.bad : "");
+			usage(255);
+		}
+	}
+	ids = cmdopt_rest(&cs, &nids);
+	for (int i = 0; i < nids; i++)
+		add_id(&s, ids[i]);
+	/* Asked by ID, a job is shown whoever owns it and whatever its
+	 * state; -a overrides -d -p -r -s. */
+	if (nids > 0 || (s.states & F_ALL) == F_ALL || s.end.set)
+		s.states = s.end.set && !(s.states & F_ALL) ? F_DONE : F_ALL;
+	else if (s.states == 0)
+		s.states = F_PEND | F_RUN | F_SUSP;
+	if (nids > 0 && s.user == NULL)
+		anyuser = true;
+	if (!anyuser && s.user == NULL) {
+		struct passwd *pw = getpwuid(getuid());
+
+		if (pw == NULL)
+			die("cannot find your user name");
+		s.user = xstrdup(pw->pw_name);
+	}
+
+	c = client_config(CONF_SHARED);
+	if (c->lsf.sharedir == NULL)
+		die("LSB_SHAREDIR is not set in %s", c->lsf.path ?
+		    c->lsf.path : "lsf.conf");
+	path = xasprintf("%s/%s/logdir/%s", c->lsf.sharedir, c->cluster.name,
+	    HISTORY_DB_NAME);
+	if ((h = hist_db_open_ro(path, &cause)) == NULL) {
+		fprintf(stderr, "bhist: %s\n", cause);
+		exit(255);
+	}
+	sql = sel_sql(&s);
+	if (sqlite3_prepare_v2(hist_db_handle(h), sql, -1, &st, NULL) !=
+	    SQLITE_OK)
+		die("%s", sqlite3_errmsg(hist_db_handle(h)));
+	bind_sel(st, &s);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct job *j;
+
+		jobs = xrealloc(jobs, (njobs + 1) * sizeof(*jobs));
+		j = &jobs[njobs++];
+		j->jobid = sqlite3_column_int64(st, 0);
+		j->idx = sqlite3_column_int(st, 1);
+		j->user = col(st, 2);
+		j->queue = col(st, 3);
+		j->name = col(st, 4);
+		j->command = col(st, 5);
+		j->project = col(st, 6);
+		j->status = sqlite3_column_int(st, 7);
+		j->end = sqlite3_column_int64(st, 9);
+	}
+	sqlite3_finalize(st);
+	free(sql);
+	if (njobs == 0) {
+		fprintf(stderr, "No matching job found\n");
+		hist_db_close(h);
+		return 255;
+	}
+	if (chron)
+		chrono(hist_db_handle(h), jobs, njobs);
+	else if (longf || brief) {
+		for (size_t i = 0; i < njobs; i++) {
+			if (i > 0)
+				printf("----------------------------------------"
+				    "--------------------------------------\n");
+			long_job(hist_db_handle(h), &jobs[i], brief && !longf);
+		}
+	} else {
+		printf("Summary of time in seconds spent in various"
+		    " states:\n");
+		printf("JOBID   USER    JOB_NAME  PEND    PSUSP   RUN     "
+		    "USUSP   SSUSP   UNKWN   TOTAL\n");
+		for (size_t i = 0; i < njobs; i++)
+			summary_row(hist_db_handle(h), &jobs[i], wide);
+	}
+	hist_db_close(h);
+	return 0;
+}
