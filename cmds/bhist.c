@@ -77,7 +77,6 @@ struct sel {
 };
 
 static int64_t	 now;
-static const char *indent = "";	/* -t: under each job's line */
 
 static void NORETURN
 usage(int rc)
@@ -364,324 +363,16 @@ summary_row(sqlite3 *db, const struct job *j, bool wide)
 	printf("%lld\n", (long long)total);
 }
 
-/* What the -l timeline needs to remember between records. */
-struct render {
-	const char	*sig_user;	/* of the last JOB_SIGNAL */
-	char		 sig_user_buf[64];
-	enum hist_state	 state;
-	bool		 brief;
-};
-
-static void
-stamp(int64_t when)
-{
-	char tbuf[64];
-
-	fmt_time_long(when, tbuf, sizeof(tbuf));
-	printf("%s%s: ", indent, tbuf);
-}
-
-static void
-by_user(const struct render *rd)
-{
-	if (rd->sig_user && *rd->sig_user)
-		printf(" by the user or administrator <%s>", rd->sig_user);
-}
-
-static void
-render_new(struct ev_reader *r, struct render *rd)
-{
-	struct ev_job_new x;
-	const struct submit_req *q;
-
-	if (ev_job_new_read(r, &x) < 0)
-		goto out;
-	q = &x.req;
-	stamp(r->when);
-	printf("Submitted from host <%s>, to Queue <%s>",
-	    q->from_host ? q->from_host : "", x.queue ? x.queue : "");
-	if (!rd->brief) {
-		printf(", CWD <%s>", q->cwd ? q->cwd : q->sub_cwd ?
-		    q->sub_cwd : "");
-		if (q->in_file && *q->in_file)
-			printf(", Input File <%s>", q->in_file);
-		if (q->out_file && *q->out_file)
-			printf(", Output File <%s>", q->out_file);
-		if (q->err_file && *q->err_file)
-			printf(", Error File <%s>", q->err_file);
-		if (q->num_procs > 1)
-			printf(", %d Processors Requested", q->num_procs);
-		if (x.res_req && *x.res_req)
-			printf(", Requested Resources <%s>", x.res_req);
-	}
-	printf(";\n");
-	rd->state = q->options2 & SUB2_HOLD ? HS_PSUSP : HS_PEND;
-out:
-	ev_job_new_release(&x);
-}
-
-static void
-render_start(struct ev_reader *r, struct render *rd)
-{
-	struct ev_job_start x;
-	char *hosts;
-
-	if (ev_job_start_read(r, &x) < 0)
-		goto out;
-	stamp(r->when);
-	hosts = jobfmt_hosts(&x.exec_hosts, "> <");
-	if (x.exec_hosts.n > 1)
-		printf("Dispatched to %zu Hosts/Processors <%s>",
-		    x.exec_hosts.n, hosts);
-	else
-		printf("Dispatched to <%s>", hosts);
-	if (x.effective_res_req && *x.effective_res_req)
-		printf(", Effective RES_REQ <%s>", x.effective_res_req);
-	printf(";\n");
-	free(hosts);
-	rd->state = HS_RUN;
-out:
-	ev_job_start_release(&x);
-}
-
-static void
-render_execute(struct ev_reader *r)
-{
-	struct ev_job_execute x;
-
-	if (ev_job_execute_read(r, &x) < 0)
-		goto out;
-	stamp(r->when);
-	printf("Starting (Pid %d);\n", x.pid);
-	stamp(r->when);
-	printf("Running with execution home <%s>, Execution CWD <%s>,"
-	    " Execution Pid <%d>;\n", x.exec_home ? x.exec_home : "",
-	    x.exec_cwd ? x.exec_cwd : "", x.pid);
-out:
-	ev_job_execute_release(&x);
-}
-
-static void
-render_signal(struct ev_reader *r, struct render *rd)
-{
-	struct ev_job_signal x;
-
-	if (ev_job_signal_read(r, &x) < 0)
-		goto out;
-	snprintf(rd->sig_user_buf, sizeof(rd->sig_user_buf), "%s",
-	    x.user ? x.user : "");
-	rd->sig_user = rd->sig_user_buf;
-	/* A stop and a resume show as the states they lead to. */
-	if (x.signal && (strcmp(x.signal, "STOP") == 0 ||
-	    strcmp(x.signal, "CONT") == 0 || strcmp(x.signal, "RESUME") == 0))
-		goto out;
-	stamp(r->when);
-	if (x.flags & (SIG_F_REQUEUE | SIG_F_HOLD))
-		printf("Signal <REQUEUE_PEND> requested");
-	else
-		printf("Signal <%s> requested", x.signal ? x.signal : "");
-	by_user(rd);
-	printf(";\n");
-out:
-	ev_job_signal_release(&x);
-}
-
-static double
-cpu(double c)
-{
-	return c < 0 ? 0 : c;
-}
-
-static void
-render_status(struct ev_reader *r, struct render *rd)
-{
-	struct ev_job_status x;
-	enum hist_state to;
-	const char *why;
-
-	if (ev_job_status_read(r, &x) < 0)
-		goto out;
-	to = hist_state_of(x.status);
-	if (x.status & JOB_STAT_DONE) {
-		stamp(r->when);
-		printf("Done successfully. The CPU time used is %.1f"
-		    " seconds;\n", cpu(x.cpu_time));
-	} else if (x.status & JOB_STAT_EXIT) {
-		stamp(r->when);
-		if (WIFSIGNALED(x.exit_status))
-			printf("Exited by signal %d.",
-			    WTERMSIG(x.exit_status));
-		else
-			printf("Exited with exit code %d.",
-			    WEXITSTATUS(x.exit_status));
-		printf(" The CPU time used is %.1f seconds;\n",
-		    cpu(x.cpu_time));
-		if ((why = term_reason_name(x.exit_info)) != NULL) {
-			stamp(r->when);
-			printf("Completed <exit>; %s: %s.\n", why,
-			    term_reason_text(x.exit_info));
-		}
-	}
-	if (x.status & JOB_STAT_PDONE) {
-		stamp(r->when);
-		printf("Post job process done successfully;\n");
-	} else if (x.status & JOB_STAT_PERR) {
-		stamp(r->when);
-		printf("Post job process failed;\n");
-	}
-	if (to == HS_END || to == rd->state || to == HS_NONE)
-		goto done;
-	stamp(r->when);
-	switch (to) {
-	case HS_PSUSP:
-	case HS_USUSP:
-		printf("Suspended");
-		by_user(rd);
-		break;
-	case HS_SSUSP:
-		if (rd->state == HS_USUSP) {
-			printf("Resumed");
-			by_user(rd);
-			break;
-		}
-		printf("Suspended by the LSF system");
-		if ((why = susp_reason_text(x.reason)) != NULL && *why)
-			printf(": %s", why);
-		break;
-	case HS_RUN:
-		if (rd->state == HS_USUSP) {
-			printf("Resumed");
-			by_user(rd);
-		} else
-			printf("Running");
-		break;
-	case HS_PEND:
-		if (rd->state == HS_PSUSP) {
-			printf("Resumed");
-			by_user(rd);
-		} else
-			printf("Pending: Job has been requeued");
-		break;
-	case HS_UNKWN:
-		printf("Unknown: the execution host is unreachable");
-		break;
-	default:
-		break;
-	}
-	printf(";\n");
-done:
-	rd->state = to;
-out:
-	ev_job_status_release(&x);
-}
-
-static void
-render_one(const char *type, const char *line, size_t len, struct render *rd)
-{
-	struct ev_reader r;
-	const char *why;
-
-	if (evr_init(&r, line, len, &why) < 0)
-		return;
-	if (strcmp(type, "JOB_NEW") == 0)
-		render_new(&r, rd);
-	else if (strcmp(type, "JOB_START") == 0)
-		render_start(&r, rd);
-	else if (strcmp(type, "JOB_EXECUTE") == 0)
-		render_execute(&r);
-	else if (strcmp(type, "JOB_SIGNAL") == 0)
-		render_signal(&r, rd);
-	else if (strcmp(type, "JOB_STATUS") == 0)
-		render_status(&r, rd);
-	else if (strcmp(type, "JOB_SWITCH") == 0) {
-		struct ev_job_switch x;
-
-		if (ev_job_switch_read(&r, &x) == 0) {
-			stamp(r.when);
-			printf("Switched to Queue <%s> by user or"
-			    " administrator <%s>;\n", x.queue ? x.queue : "",
-			    x.user ? x.user : "");
-		}
-		ev_job_switch_release(&x);
-	} else if (strcmp(type, "JOB_MODIFY2") == 0) {
-		struct ev_job_modify x;
-
-		if (ev_job_modify_read(&r, &x) == 0) {
-			stamp(r.when);
-			printf("Parameters of Job are changed:");
-			if ((x.set & MOD_QUEUE) && x.req.queue)
-				printf(" Job queue changes to : %s;",
-				    x.req.queue);
-			if ((x.set & MOD_NAME) && x.req.job_name)
-				printf(" Job name changes to : %s;",
-				    x.req.job_name);
-			if ((x.set & MOD_PROJECT) && x.req.project)
-				printf(" Project changes to : %s;",
-				    x.req.project);
-			if (x.set & MOD_RUNLIMIT)
-				printf(" Run limit changes;");
-			if (x.set & ~(uint32_t)(MOD_QUEUE | MOD_NAME |
-			    MOD_PROJECT | MOD_RUNLIMIT))
-				printf(" Other parameters change;");
-			printf(" by user or administrator <%s>;\n",
-			    x.user ? x.user : "");
-		}
-		ev_job_modify_release(&x);
-	} else if (strcmp(type, "JOB_MOVE") == 0) {
-		struct ev_job_move x;
-
-		if (ev_job_move_read(&r, &x) == 0) {
-			stamp(r.when);
-			printf("Job moved to position %d relative to <%s>"
-			    " by user or administrator <%s>;\n", x.position,
-			    x.base == 2 ? "bottom" : "top",
-			    x.user ? x.user : "");
-		}
-		ev_job_move_release(&x);
-	} else if (strcmp(type, "JOB_FORCE") == 0) {
-		struct ev_job_force x;
-
-		if (ev_job_force_read(&r, &x) == 0) {
-			stamp(r.when);
-			printf("Job is forced to run by user or administrator"
-			    " <%s>;\n", x.user ? x.user : "");
-		}
-		ev_job_force_release(&x);
-	} else if (strcmp(type, "MIG") == 0) {
-		struct ev_mig x;
-
-		if (ev_mig_read(&r, &x) == 0) {
-			stamp(r.when);
-			printf("Migration requested by user or administrator"
-			    " <%s>;\n", x.user ? x.user : "");
-		}
-		ev_mig_release(&x);
-	} else if (strcmp(type, "JOB_REQUEUE") == 0) {
-		stamp(r.when);
-		printf("Pending: Job has been requeued;\n");
-		rd->state = HS_PEND;
-	} else if (strcmp(type, "CHKPNT") == 0) {
-		struct ev_chkpnt x;
-
-		if (ev_chkpnt_read(&r, &x) == 0 &&
-		    !(x.flags & CHKPNT_F_PERIOD)) {
-			stamp(r.when);
-			printf(x.ok ? "Checkpoint succeeded (actpid %d);\n" :
-			    "Checkpoint failed (actpid %d);\n", x.pid);
-		}
-		ev_chkpnt_release(&x);
-	}
-}
-
 static void
 long_job(sqlite3 *db, const struct job *j, bool brief)
 {
-	struct render rd = { .state = HS_NONE, .brief = brief };
+	struct hist_render rd;
 	struct hist_times t;
 	sqlite3_stmt *st;
 	int64_t total;
 	char id[32], tbuf[64];
 
+	hist_render_init(&rd, stdout, brief, "");
 	job_id_str(j, id, sizeof(id));
 	printf("\nJob <%s>,", id);
 	if (j->name && j->command && strcmp(j->name, j->command) != 0)
@@ -691,9 +382,9 @@ long_job(sqlite3 *db, const struct job *j, bool brief)
 	    "default", j->command ? j->command : "");
 	st = events_of(db, j);
 	while (sqlite3_step(st) == SQLITE_ROW)
-		render_one((const char *)sqlite3_column_text(st, 0),
+		hist_render_line(&rd, (const char *)sqlite3_column_text(st, 0),
 		    (const char *)sqlite3_column_text(st, 2),
-		    (size_t)sqlite3_column_bytes(st, 2), &rd);
+		    (size_t)sqlite3_column_bytes(st, 2));
 	sqlite3_finalize(st);
 	total = times_of(db, j, &t);
 	fmt_time_long(t.end ? t.end : now, tbuf, sizeof(tbuf));
@@ -711,13 +402,13 @@ static int
 chrono(sqlite3 *db, const struct job *jobs, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct render rd = { .state = HS_NONE, .brief = true };
+	struct hist_render rd;
 	sqlite3_stmt *st;
 	int64_t cur = -1;
 
 	if (n == 0)
 		return 0;
-	indent = "  ";
+	hist_render_init(&rd, stdout, true, "  ");
 	sb_adds(&sb, "SELECT type, time, line, jobid, idx FROM events WHERE"
 	    " jobid IN (");
 	for (size_t i = 0; i < n; i++)
@@ -732,11 +423,11 @@ chrono(sqlite3 *db, const struct job *jobs, size_t n)
 		if (jid != cur) {
 			printf("Job <%lld>:\n", (long long)jid);
 			cur = jid;
-			rd.state = HS_NONE;
+			hist_render_init(&rd, stdout, true, "  ");
 		}
-		render_one((const char *)sqlite3_column_text(st, 0),
+		hist_render_line(&rd, (const char *)sqlite3_column_text(st, 0),
 		    (const char *)sqlite3_column_text(st, 2),
-		    (size_t)sqlite3_column_bytes(st, 2), &rd);
+		    (size_t)sqlite3_column_bytes(st, 2));
 	}
 	sqlite3_finalize(st);
 	return 1;

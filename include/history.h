@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -53,6 +54,24 @@ void	 hist_times_feed(struct hist_times *, const char *type, int64_t when,
 int64_t	 hist_times_end(struct hist_times *, int64_t now);
 /* The state a JOB_STATUS status means. */
 enum hist_state hist_state_of(int status);
+
+/*
+ * bhist -l's lines for a job's records (history-render.c), fed in order:
+ * what came before decides some wording (who stopped it, what it is
+ * resumed from).
+ */
+struct hist_render {
+	FILE		*fp;
+	const char	*indent;	/* before each line */
+	bool		 brief;		/* -b: the submission without details */
+	enum hist_state	 state;
+	const char	*sig_user;	/* of the last JOB_SIGNAL */
+	char		 sig_user_buf[64];
+};
+void	 hist_render_init(struct hist_render *, FILE *, bool brief,
+	    const char *indent);
+void	 hist_render_line(struct hist_render *, const char *type,
+	    const char *line, size_t len);
 
 /* The database (history-db.c). */
 struct hist_db;
