@@ -5,9 +5,13 @@
 # bhist and bhist -l as they happened, field by field; a finished job
 # visible within a second of its end; the same answers after an mbatchd
 # restart, and after the database is removed and rebuilt from the logs.
+# MAX_JOB_NUM = 3 switches lsb.events a few times meanwhile, with jobs
+# alive across the switches (their records copied forward are not new
+# history).
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
+sed -i 's/^End Parameters/MAX_JOB_NUM = 3\n&/' "$LSB_CONF/lsb.params"
 cat >>"$LSB_CONF/lsb.queues" <<EOF2
 
 Begin Queue
@@ -50,6 +54,9 @@ for j in "$done_j" "$exit_j" "$kill_j" "$susp_j" "$rq_j" "$sw_j"; do
 	    fail "job $j did not finish"
 done
 
+check "lsb.events was switched meanwhile" \
+    test -f "$T_DIR/work/c1/logdir/lsb.events.2"
+
 # Visible within a second of its end (the thread is woken by the flush).
 last=$(submit -J quick -o /dev/null true)
 wait_for sh -c "bjobs -noheader -o stat $last | grep -q DONE"
@@ -76,6 +83,8 @@ expect_match "killed: reason" "Completed <exit>; TERM_OWNER: job killed by owner
 out=$(long "$susp_j")
 expect_match "susp: suspended" ": Suspended by the user or administrator <$me>;" "$out"
 expect_match "susp: resumed" ": Resumed by the user or administrator <$me>;" "$out"
+expect_eq "susp: no record twice across the switches" "" \
+    "$(printf '%s\n' "$out" | sort | uniq -d)"
 ususp=$(row "$susp_j" | awk '{ print $7 }')
 check "susp: time in USUSP counted ($ususp)" test "${ususp:-0}" -ge 1
 out=$(long "$rq_j")
