@@ -216,10 +216,12 @@ sel_sql(const struct sel *s)
 		sb_adds(&sb, " AND start_time > 0 AND start_time BETWEEN ? AND"
 		    " ?");
 	if (s->nids > 0) {
-		sb_adds(&sb, " AND (0");
+		/* Each term one that the primary key answers (a constant
+		 * term in the OR would make it a scan). */
+		sb_adds(&sb, " AND (");
 		for (int i = 0; i < s->nids; i++)
-			sb_addf(&sb, s->idxs[i] < 0 ? " OR jobid = %lld" :
-			    " OR (jobid = %lld AND idx = %d)",
+			sb_addf(&sb, s->idxs[i] < 0 ? "%sjobid = %lld" :
+			    "%s(jobid = %lld AND idx = %d)", i ? " OR " : "",
 			    (long long)s->ids[i], s->idxs[i]);
 		sb_adds(&sb, ")");
 	}

@@ -82,6 +82,8 @@ struct hist_db *hist_db_open(const char *path, bool *damaged, char **cause);
 /* Open read-only (bhist, bacct): NULL with *cause. */
 struct hist_db *hist_db_open_ro(const char *path, char **cause);
 void	 hist_db_close(struct hist_db *);
+/* Has a statement found the file damaged?  The writer starts again. */
+bool	 hist_db_damaged(struct hist_db *);
 /* The underlying handle, for readers' own queries. */
 struct sqlite3	*hist_db_handle(struct hist_db *);
 

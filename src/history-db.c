@@ -108,7 +108,14 @@ struct hist_db {
 	sqlite3		*db;
 	sqlite3_stmt	*st[S_NSTMT];
 	bool		 ro;
+	bool		 damaged;	/* sqlite found the file corrupt */
 };
+
+bool
+hist_db_damaged(struct hist_db *h)
+{
+	return h->damaged;
+}
 
 sqlite3 *
 hist_db_handle(struct hist_db *h)
@@ -130,6 +137,8 @@ exec(struct hist_db *h, const char *sql, char **cause)
 	int rc;
 
 	if ((rc = sqlite3_exec(h->db, sql, NULL, NULL, &err)) != SQLITE_OK) {
+		if (is_damage(rc))
+			h->damaged = true;
 		*cause = xstrdup(err ? err : sqlite3_errstr(rc));
 		sqlite3_free(err);
 	}
@@ -181,8 +190,14 @@ hist_db_open(const char *path, bool *damaged, char **cause)
 	/* Readers open it read-only: the -wal and -shm files must stay
 	 * when the writer closes, or they could not. */
 	sqlite3_file_control(h->db, NULL, SQLITE_FCNTL_PERSIST_WAL, &persist);
+	/*
+	 * A reader that opens the database while no one else has it open
+	 * reads the whole WAL to index it: it is cut back after each
+	 * checkpoint.  No integrity check here: on a large database it
+	 * takes seconds; damage found later says so (hist_db_damaged).
+	 */
 	if ((rc = exec(h, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-	    "PRAGMA quick_check(1)", cause)) != SQLITE_OK)
+	    "PRAGMA journal_size_limit=1048576", cause)) != SQLITE_OK)
 		goto damage;
 	v = user_version(h);
 	if (v != 0 && v != HIST_SCHEMA) {
@@ -273,6 +288,8 @@ step(struct hist_db *h, int which, char **cause)
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		if (is_damage(rc))
+			h->damaged = true;
 		*cause = xstrdup(sqlite3_errmsg(h->db));
 		return -1;
 	}

@@ -245,31 +245,41 @@ tail_acct(struct tail *t, int *cur)
 	return rc;
 }
 
-static struct hist_db *
-open_db(void)
+/* Move a damaged database aside (kept for a look), with its WAL. */
+static void
+move_aside(const char *path)
 {
 	static const char *const sfx[] = { "", "-wal", "-shm" };
+	char *aside = xasprintf("%s.bad", path);
+
+	for (size_t i = 0; i < ARRAY_SIZE(sfx); i++) {
+		char *a = xasprintf("%s%s", path, sfx[i]);
+		char *b = xasprintf("%s%s", aside, sfx[i]);
+
+		(void)rename(a, b);
+		free(a);
+		free(b);
+	}
+	log_warnx("history: %s is damaged; moved aside to %s and rebuilt"
+	    " from the logs", path, aside);
+	free(aside);
+}
+
+static struct hist_db *
+open_db(bool fresh)
+{
 	char *path = xasprintf("%s/%s", mbd->logdir, HISTORY_DB_NAME);
 	struct hist_db *db;
 	char *cause;
 	bool damaged;
 
+	if (fresh)
+		move_aside(path);
 	db = hist_db_open(path, &damaged, &cause);
 	if (db == NULL && damaged) {
-		char *aside = xasprintf("%s.bad", path);
-
-		log_warnx("history: %s; moved aside to %s and rebuilt from"
-		    " the logs", cause, aside);
+		log_warnx("history: %s", cause);
 		free(cause);
-		for (size_t i = 0; i < ARRAY_SIZE(sfx); i++) {
-			char *a = xasprintf("%s%s", path, sfx[i]);
-			char *b = xasprintf("%s%s", aside, sfx[i]);
-
-			(void)rename(a, b);
-			free(a);
-			free(b);
-		}
-		free(aside);
+		move_aside(path);
 		db = hist_db_open(path, &damaged, &cause);
 	}
 	if (db == NULL) {
@@ -292,12 +302,20 @@ hist_main(void *arg)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	if ((ev.db = open_db()) == NULL)
+	if ((ev.db = open_db(false)) == NULL)
 		return NULL;
 	ac.db = ev.db;
 	while (!atomic_load(&hist_stop)) {
 		(void)tail_events(&ev, &cur_ev);
 		(void)tail_acct(&ac, &cur_ac);
+		if (hist_db_damaged(ev.db)) {
+			/* From scratch: every generation again. */
+			hist_db_close(ev.db);
+			if ((ev.db = open_db(true)) == NULL)
+				break;
+			ac.db = ev.db;
+			continue;
+		}
 		pfd.fd = hist_pipe[0];
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, HIST_IDLE_MS) > 0)
@@ -305,15 +323,18 @@ hist_main(void *arg)
 				;
 	}
 	/* What was written before the stop is in. */
-	(void)tail_events(&ev, &cur_ev);
-	(void)tail_acct(&ac, &cur_ac);
+	if (ev.db) {
+		(void)tail_events(&ev, &cur_ev);
+		(void)tail_acct(&ac, &cur_ac);
+	}
 	if (cur_ev >= 0)
 		close(cur_ev);
 	if (cur_ac >= 0)
 		close(cur_ac);
 	free(ev.buf);
 	free(ac.buf);
-	hist_db_close(ev.db);
+	if (ev.db)
+		hist_db_close(ev.db);
 	return NULL;
 }
 

@@ -141,4 +141,16 @@ expect_eq "same history after a rebuild" "$before_l" \
     "$(for j in "$done_j" "$exit_j" "$kill_j" "$susp_j" "$rq_j" "$sw_j"; do long "$j" | grep -v '^Summary of time'; done)"
 expect_eq "same summary after a rebuild" "$before_s" \
     "$(bhist -a -w | grep -v "^$after ")"
+# A damaged database is moved aside and rebuilt the same.
+old=$(pgrep -P "$PID_sbatchd_hosta" -x mbatchd)
+kill -9 "$old"
+rm -f "$DB-wal" "$DB-shm"
+head -c 65536 /dev/urandom >"$DB"
+wait_for sh -c "p=\$(pgrep -P $PID_sbatchd_hosta -x mbatchd) && [ \"\$p\" != $old ] && bqueues >/dev/null" ||
+    fail "mbatchd did not come back"
+wait_for sh -c "bhist -l $after | grep -q 'Done successfully'" ||
+    fail "the damaged database was not rebuilt"
+check "the damaged database was kept aside" test -f "$DB.bad"
+expect_eq "same history after a damaged database" "$before_l" \
+    "$(for j in "$done_j" "$exit_j" "$kill_j" "$susp_j" "$rq_j" "$sw_j"; do long "$j" | grep -v '^Summary of time'; done)"
 finish
