@@ -276,18 +276,21 @@ struct job {
 };
 
 /* A job's records, in order: its array's (idx 0) and its own. */
+/* Prepared once: a summary of many jobs asks once for each. */
+static sqlite3_stmt *events_st;
+
 static sqlite3_stmt *
 events_of(sqlite3 *db, const struct job *j)
 {
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(db, "SELECT type, time, line FROM events"
-	    " WHERE jobid = ? AND idx IN (0, ?) ORDER BY seq", -1, &st,
+	if (events_st == NULL && sqlite3_prepare_v3(db, "SELECT type, time,"
+	    " line FROM events WHERE jobid = ? AND idx IN (0, ?)"
+	    " ORDER BY seq", -1, SQLITE_PREPARE_PERSISTENT, &events_st,
 	    NULL) != SQLITE_OK)
 		die("%s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, j->jobid);
-	sqlite3_bind_int(st, 2, j->idx);
-	return st;
+	sqlite3_reset(events_st);
+	sqlite3_bind_int64(events_st, 1, j->jobid);
+	sqlite3_bind_int(events_st, 2, j->idx);
+	return events_st;
 }
 
 /* A record's status field, for the time in states. */
@@ -332,7 +335,7 @@ times_of(sqlite3 *db, const struct job *j, struct hist_times *t)
 		hist_times_feed(t, type, sqlite3_column_int64(st, 1),
 		    status_of(type, line, (size_t)sqlite3_column_bytes(st, 2)));
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return hist_times_end(t, now);
 }
 
@@ -387,7 +390,7 @@ long_job(sqlite3 *db, const struct job *j, bool brief)
 		hist_render_line(&rd, (const char *)sqlite3_column_text(st, 0),
 		    (const char *)sqlite3_column_text(st, 2),
 		    (size_t)sqlite3_column_bytes(st, 2));
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	total = times_of(db, j, &t);
 	fmt_time_long(t.end ? t.end : now, tbuf, sizeof(tbuf));
 	printf("\nSummary of time in seconds spent in various states by  %s\n",
@@ -579,6 +582,7 @@ main(int argc, char **argv)
 		for (size_t i = 0; i < njobs; i++)
 			summary_row(hist_db_handle(h), &jobs[i], wide);
 	}
+	sqlite3_finalize(events_st);
 	hist_db_close(h);
 	return 0;
 }
