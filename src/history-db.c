@@ -40,7 +40,6 @@ static const char schema[] =
 "  idx INTEGER NOT NULL, time INTEGER NOT NULL, type TEXT NOT NULL,"
 "  crc INTEGER NOT NULL, line TEXT NOT NULL,"
 "  UNIQUE (jobid, time, crc));"
-"CREATE INDEX IF NOT EXISTS events_time ON events (time);"
 "CREATE TABLE IF NOT EXISTS acct ("
 "  seq INTEGER PRIMARY KEY, jobid INTEGER NOT NULL,"
 "  idx INTEGER NOT NULL, user TEXT, uid INTEGER, queue TEXT,"

@@ -60,9 +60,14 @@ check "lsb.events was switched meanwhile" \
 # Visible within a second of its end (the thread is woken by the flush).
 last=$(submit -J quick -o /dev/null true)
 wait_for sh -c "bjobs -noheader -o stat $last | grep -q DONE"
-WAIT_SECS=1 wait_for sh -c "bhist -l $last | grep -q 'Done successfully'"
-check "a finished job is in bhist within a second" \
-    sh -c "bhist -l $last | grep -q 'Done successfully'"
+t0=${EPOCHREALTIME/./}
+until bhist -l "$last" 2>/dev/null | grep -q 'Done successfully'; do
+	[ $(( ${EPOCHREALTIME/./} - t0 )) -gt 1000000 ] && break
+	sleep 0.02
+done
+ms=$(( (${EPOCHREALTIME/./} - t0) / 1000 ))
+check "a finished job is in bhist within a second ($ms ms after bjobs)" \
+    sh -c "[ $ms -le 1000 ] && bhist -l $last | grep -q 'Done successfully'"
 
 long() { bhist -l "$1"; }
 row() { bhist -a -w | awk -v j="$1" '$1 == j'; }
@@ -113,11 +118,13 @@ expect_eq "-d: finished only" 7 "$(bhist -d | tail -n +3 | wc -l)"
 expect_eq "default: unfinished only" "No matching job found" "$(bhist 2>&1)"
 run=$(submit -J runner -o /dev/null 'sleep 600')
 wait_for job_is "$run" RUN
+# History follows within a second.
+wait_for sh -c "bhist -l $run | grep -q ': Running with'"
 expect_eq "default: the running job" "$run" "$(bhist | awk 'NR > 2 { print $1 }')"
 expect_eq "-r" "$run" "$(bhist -r | awk 'NR > 2 { print $1 }')"
 expect_eq "-p: none pending" "No matching job found" "$(bhist -p 2>&1)"
 bkill "$run" >/dev/null
-wait_for sh -c "bjobs -noheader -o stat $run | grep -q EXIT"
+wait_for sh -c "bhist -l $run | grep -q 'Completed <exit>'"
 expect_eq "-u nobody" "No matching job found" "$(bhist -a -u nobody 2>&1)"
 expect_match "-t lists records in time order" "^Job <$done_j>:" "$(bhist -t $done_j)"
 
