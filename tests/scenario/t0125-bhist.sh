@@ -128,6 +128,12 @@ wait_for sh -c "bhist -l $run | grep -q 'Completed <exit>'"
 expect_eq "-u nobody" "No matching job found" "$(bhist -a -u nobody 2>&1)"
 expect_match "-t lists records in time order" "^Job <$done_j>:" "$(bhist -t $done_j)"
 
+# An ordinary user reads it too (read-only: the WAL's index is root's).
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	expect_eq "bhist as another user" "$(bhist -a -u all -w)" \
+	    "$(as_nobody bhist -a -u all -w 2>&1)"
+fi
+
 # The same after mbatchd restarts, and after the database is rebuilt.
 before_l=$(for j in "$done_j" "$exit_j" "$kill_j" "$susp_j" "$rq_j" "$sw_j"; do long "$j" | grep -v '^Summary of time'; done)
 before_s=$(bhist -a -w)
