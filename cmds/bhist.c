@@ -402,18 +402,41 @@ long_job(sqlite3 *db, const struct job *j, bool brief)
 	printf(" %lld\n", (long long)total);
 }
 
-/* -t: every selected job's records, in time order. */
+/* -t: every selected job's records, in time order, each line naming its
+ * job; each job's wording still follows its own earlier records. */
+struct chrono_job {
+	int64_t		 jobid;
+	int		 idx;
+	struct hist_render rd;
+};
+
 static int
+chrono_cmp(const void *a, const void *b)
+{
+	const struct chrono_job *x = a, *y = b;
+
+	if (x->jobid != y->jobid)
+		return x->jobid < y->jobid ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static void
 chrono(sqlite3 *db, const struct job *jobs, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct hist_render rd;
+	struct chrono_job *cj = xcalloc(n, sizeof(*cj)), key, *found;
 	sqlite3_stmt *st;
-	int64_t cur = -1;
 
-	if (n == 0)
-		return 0;
-	hist_render_init(&rd, stdout, true, "  ");
+	for (size_t i = 0; i < n; i++) {
+		char id[32];
+
+		cj[i].jobid = jobs[i].jobid;
+		cj[i].idx = jobs[i].idx;
+		hist_render_init(&cj[i].rd, stdout, true, "");
+		job_id_str(&jobs[i], id, sizeof(id));
+		snprintf(cj[i].rd.tag, sizeof(cj[i].rd.tag), "Job <%s>, ", id);
+	}
+	qsort(cj, n, sizeof(*cj), chrono_cmp);
 	sb_adds(&sb, "SELECT type, time, line, jobid, idx FROM events WHERE"
 	    " jobid IN (");
 	for (size_t i = 0; i < n; i++)
@@ -423,19 +446,18 @@ chrono(sqlite3 *db, const struct job *jobs, size_t n)
 		die("%s", sqlite3_errmsg(db));
 	sb_release(&sb);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t jid = sqlite3_column_int64(st, 3);
-
-		if (jid != cur) {
-			printf("Job <%lld>:\n", (long long)jid);
-			cur = jid;
-			hist_render_init(&rd, stdout, true, "  ");
-		}
-		hist_render_line(&rd, (const char *)sqlite3_column_text(st, 0),
+		key.jobid = sqlite3_column_int64(st, 3);
+		key.idx = sqlite3_column_int(st, 4);
+		found = bsearch(&key, cj, n, sizeof(*cj), chrono_cmp);
+		if (found == NULL)
+			continue;	/* an element not asked for */
+		hist_render_line(&found->rd,
+		    (const char *)sqlite3_column_text(st, 0),
 		    (const char *)sqlite3_column_text(st, 2),
 		    (size_t)sqlite3_column_bytes(st, 2));
 	}
 	sqlite3_finalize(st);
-	return 1;
+	free(cj);
 }
 
 static char *

@@ -63,6 +63,7 @@ enum hist_state hist_state_of(int status);
 struct hist_render {
 	FILE		*fp;
 	const char	*indent;	/* before each line */
+	char		 tag[48];	/* after its date: "Job <N>, " (-t) */
 	bool		 brief;		/* -b: the submission without details */
 	enum hist_state	 state;
 	const char	*sig_user;	/* of the last JOB_SIGNAL */

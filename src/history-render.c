@@ -32,7 +32,7 @@ stamp(const struct hist_render *rd, int64_t when)
 	char tbuf[64];
 
 	fmt_time_long(when, tbuf, sizeof(tbuf));
-	fprintf(rd->fp, "%s%s: ", rd->indent, tbuf);
+	fprintf(rd->fp, "%s%s: %s", rd->indent, tbuf, rd->tag);
 }
 
 static void

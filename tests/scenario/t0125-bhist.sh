@@ -126,7 +126,7 @@ expect_eq "-p: none pending" "No matching job found" "$(bhist -p 2>&1)"
 bkill "$run" >/dev/null
 wait_for sh -c "bhist -l $run | grep -q 'Completed <exit>'"
 expect_eq "-u nobody" "No matching job found" "$(bhist -a -u nobody 2>&1)"
-expect_match "-t lists records in time order" "^Job <$done_j>:" "$(bhist -t $done_j)"
+expect_match "-t: each line names its job" "^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8}: Job <$done_j>, Submitted from host" "$(bhist -t $done_j $exit_j)"
 
 # An ordinary user reads it too (read-only: the WAL's index is root's).
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
