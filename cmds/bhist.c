@@ -203,18 +203,21 @@ sel_sql(const struct sel *s)
 	sb_adds(&sb, "SELECT jobid, idx, user, queue, name, command, project,"
 	    " status, submit_time, end_time FROM jobs WHERE 1");
 	if (s->user)
-		sb_adds(&sb, " AND user = ?");
+		sb_adds(&sb, " AND user = :user");
 	if (s->queue)
-		sb_adds(&sb, " AND queue = ?");
+		sb_adds(&sb, " AND queue = :queue");
+	/* -J: LSF's * alone is special; an array's name matches each of
+	 * its elements. */
 	if (s->name)
-		sb_adds(&sb, " AND name GLOB ?");
+		sb_adds(&sb, " AND (name GLOB :name OR array_base GLOB :name)");
 	if (s->sub.set)
-		sb_adds(&sb, " AND submit_time BETWEEN ? AND ?");
+		sb_adds(&sb, " AND submit_time BETWEEN :s0 AND :s1");
 	if (s->end.set)
-		sb_adds(&sb, " AND end_time > 0 AND end_time BETWEEN ? AND ?");
+		sb_adds(&sb, " AND end_time > 0 AND end_time BETWEEN :c0 AND"
+		    " :c1");
 	if (s->start.set)
-		sb_adds(&sb, " AND start_time > 0 AND start_time BETWEEN ? AND"
-		    " ?");
+		sb_adds(&sb, " AND start_time > 0 AND start_time BETWEEN :d0 AND"
+		    " :d1");
 	if (s->nids > 0) {
 		/* Each term one that the primary key answers (a constant
 		 * term in the OR would make it a scan). */
@@ -237,34 +240,58 @@ sel_sql(const struct sel *s)
 			sb_adds(&sb, " OR status & 96");
 		sb_adds(&sb, ")");
 	}
-	/* An array's own row stands for the elements that have none. */
+	/* An array's own row stands for its elements only while none has
+	 * a row of its own (none started). */
+	sb_adds(&sb, " AND NOT (idx = 0 AND array_base IS NOT NULL AND"
+	    " EXISTS (SELECT 1 FROM jobs e WHERE e.jobid = jobs.jobid AND"
+	    " e.idx > 0))");
 	sb_adds(&sb, " ORDER BY submit_time, jobid, idx");
+	return sb_detach(&sb);
+}
+
+static void
+bind_one(sqlite3_stmt *st, const char *name, const char *text, int64_t v)
+{
+	int i = sqlite3_bind_parameter_index(st, name);
+
+	if (i == 0)
+		return;
+	if (text)
+		sqlite3_bind_text(st, i, text, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_int64(st, i, v);
+}
+
+/* -J's name as a GLOB pattern: LSF's * stays, sqlite's ? and [ do not. */
+static char *
+name_glob(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = name; *p; p++) {
+		if (*p == '?' || *p == '[')
+			sb_addf(&sb, "[%c]", *p);
+		else
+			sb_addc(&sb, *p);
+	}
 	return sb_detach(&sb);
 }
 
 static void
 bind_sel(sqlite3_stmt *st, const struct sel *s)
 {
-	int i = 1;
+	char *g = s->name ? name_glob(s->name) : NULL;
 
-	if (s->user)
-		sqlite3_bind_text(st, i++, s->user, -1, SQLITE_STATIC);
-	if (s->queue)
-		sqlite3_bind_text(st, i++, s->queue, -1, SQLITE_STATIC);
-	if (s->name)
-		sqlite3_bind_text(st, i++, s->name, -1, SQLITE_STATIC);
-	if (s->sub.set) {
-		sqlite3_bind_int64(st, i++, s->sub.from);
-		sqlite3_bind_int64(st, i++, s->sub.to);
-	}
-	if (s->end.set) {
-		sqlite3_bind_int64(st, i++, s->end.from);
-		sqlite3_bind_int64(st, i++, s->end.to);
-	}
-	if (s->start.set) {
-		sqlite3_bind_int64(st, i++, s->start.from);
-		sqlite3_bind_int64(st, i++, s->start.to);
-	}
+	bind_one(st, ":user", s->user, 0);
+	bind_one(st, ":queue", s->queue, 0);
+	bind_one(st, ":name", g, 0);
+	bind_one(st, ":s0", NULL, s->sub.from);
+	bind_one(st, ":s1", NULL, s->sub.to);
+	bind_one(st, ":c0", NULL, s->end.from);
+	bind_one(st, ":c1", NULL, s->end.to);
+	bind_one(st, ":d0", NULL, s->start.from);
+	bind_one(st, ":d1", NULL, s->start.to);
+	free(g);
 }
 
 struct job {

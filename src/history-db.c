@@ -14,6 +14,7 @@
 #include "acct.h"
 #include "evlog.h"
 #include "history.h"
+#include "idxset.h"
 #include "lsf.h"
 #include "util.h"
 
@@ -30,7 +31,7 @@ static const char schema[] =
 "  submit_time INTEGER, start_time INTEGER, end_time INTEGER,"
 "  exec_hosts TEXT, slots INTEGER, status INTEGER,"
 "  exit_status INTEGER, exit_reason INTEGER, cpu_time REAL,"
-"  max_mem_kb INTEGER,"
+"  max_mem_kb INTEGER, array_base TEXT,"
 "  PRIMARY KEY (jobid, idx)) WITHOUT ROWID;"
 "CREATE INDEX IF NOT EXISTS jobs_user ON jobs (user, submit_time);"
 "CREATE INDEX IF NOT EXISTS jobs_end ON jobs (end_time);"
@@ -66,15 +67,17 @@ static const char *const stmt_sql[S_NSTMT] = {
 	    " (jobid, idx, time, type, crc, line) VALUES (?,?,?,?,?,?)",
 	[S_JOB_NEW] = "INSERT OR REPLACE INTO jobs (jobid, idx, user, uid,"
 	    " queue, app, project, name, command, cwd, from_host,"
-	    " submit_time, start_time, end_time, slots, status)"
-	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0,0,?,1)",
-	/* An element's row starts as a copy of its array's. */
+	    " submit_time, start_time, end_time, slots, status, array_base)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0,0,?,1,?)",
+	/* An element's row starts as a copy of its array's, named as
+	 * bjobs names it ("name[3]"). */
 	[S_JOB_ELEM] = "INSERT OR IGNORE INTO jobs (jobid, idx, user, uid,"
 	    " queue, app, project, name, command, cwd, from_host,"
-	    " submit_time, start_time, end_time, slots, status)"
-	    " SELECT jobid, ?2, user, uid, queue, app, project, name,"
-	    " command, cwd, from_host, submit_time, 0, 0, slots, 1"
-	    " FROM jobs WHERE jobid = ?1 AND idx = 0",
+	    " submit_time, start_time, end_time, slots, status, array_base)"
+	    " SELECT jobid, ?2, user, uid, queue, app, project,"
+	    " coalesce(array_base, '') || '[' || ?2 || ']',"
+	    " command, cwd, from_host, submit_time, 0, 0, slots, 1,"
+	    " array_base FROM jobs WHERE jobid = ?1 AND idx = 0",
 	[S_START] = "UPDATE jobs SET start_time = ?3, exec_hosts = ?4,"
 	    " slots = ?5, status = 4, end_time = 0"
 	    " WHERE jobid = ?1 AND idx = ?2",
@@ -390,6 +393,19 @@ event_apply(struct hist_db *h, struct ev_reader *r, int64_t *jobid,
 			bind_str(st, 11, q->from_host);
 			sqlite3_bind_int64(st, 12, x.submit_time);
 			sqlite3_bind_int(st, 13, q->num_procs);
+			if (q->job_name) {
+				struct idxset set;
+				char *base = NULL;
+				const char *why;
+				int limit;
+
+				idxset_init(&set);
+				if (array_spec_parse(q->job_name, INT32_MAX,
+				    &base, &set, &limit, &why) == 0)
+					bind_str(st, 14, base);
+				idxset_release(&set);
+				free(base);
+			}
 			rc = step(h, S_JOB_NEW, cause);
 		}
 		ev_job_new_release(&x);

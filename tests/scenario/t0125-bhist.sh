@@ -128,6 +128,19 @@ wait_for sh -c "bhist -l $run | grep -q 'Completed <exit>'"
 expect_eq "-u nobody" "No matching job found" "$(bhist -a -u nobody 2>&1)"
 expect_match "-t: each line names its job" "^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8}: Job <$done_j>, Submitted from host" "$(bhist -t $done_j $exit_j)"
 
+# Arrays: one row per element, named as bjobs names it; the array's own
+# row only while no element has run.
+arr=$(submit -J "arr[1-2]" -o /dev/null true)
+harr=$(submit -J "harr[1-2]" -H -o /dev/null true)
+bkill "$harr" >/dev/null
+wait_for sh -c "bhist -a -J arr | grep -q '^$arr\[2\]'"
+wait_for sh -c "bhist -l $harr | grep -q 'Completed <exit>'"
+expect_eq "array: one row per element" "$arr[1] arr[1]
+$arr[2] arr[2]" "$(bhist -a -J arr | awk 'NR > 2 { print $1, $3 }')"
+expect_match "array: an element's -l" "^Job <$arr\[2\]>, Job Name <arr\[2\]>," "$(bhist -l "$arr[2]")"
+expect_eq "array killed before any element ran: its own row" "$harr harr[1-2]" \
+    "$(bhist -a -J 'harr*' | awk 'NR > 2 { print $1, $3 }')"
+
 # An ordinary user reads it too (read-only: the WAL's index is root's).
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	expect_eq "bhist as another user" "$(bhist -a -u all -w)" \

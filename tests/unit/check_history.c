@@ -264,6 +264,47 @@ START_TEST(test_acct)
 }
 END_TEST
 
+START_TEST(test_array)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_job_new n;
+	struct ev_job_start st;
+	struct hist_db *h;
+	char *path = tmpdb(), *cause, *d;
+	bool damaged;
+
+	h = hist_db_open(path, &damaged, &cause);
+	ck_assert_ptr_nonnull(h);
+	memset(&n, 0, sizeof(n));
+	submit_req_init(&n.req);
+	n.jobid = 5;
+	n.user = "ann";
+	n.queue = "normal";
+	n.submit_time = 100;
+	n.req.job_name = "a[1-3]%2";
+	n.req.command = "run";
+	ev_job_new_write(&sb, 100, &n);
+	memset(&st, 0, sizeof(st));
+	st.jobid = 5;
+	st.idx = 2;
+	st.status = JOB_STAT_RUN;
+	strv_push(&st.exec_hosts, "hosta");
+	ev_job_start_write(&sb, 101, &st);
+	strv_release(&st.exec_hosts);
+	ck_assert_int_eq(apply(h, &sb), 2);
+	d = dump(h);
+	/* The array's row, and its element's, named as bjobs names it. */
+	ck_assert_ptr_nonnull(strstr(d, "5|0|ann|normal||a[1-3]%2|"));
+	ck_assert_ptr_nonnull(strstr(d, "5|2|ann|normal||a[2]|run|"));
+	/* The element's record is filed under it. */
+	ck_assert_ptr_nonnull(strstr(d, "5|2|101|JOB_START|"));
+	free(d);
+	hist_db_close(h);
+	sb_release(&sb);
+	free(path);
+}
+END_TEST
+
 /* A record rendered as bhist -l prints it, without its date. */
 static char *
 rendered(struct hist_render *rd, const struct strbuf *sb)
@@ -385,6 +426,7 @@ history_suite(void)
 	tcase_add_test(tc, test_times);
 	tcase_add_test(tc, test_writer);
 	tcase_add_test(tc, test_acct);
+	tcase_add_test(tc, test_array);
 	tcase_add_test(tc, test_render);
 	suite_add_tcase(s, tc);
 	return s;
