@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -253,6 +254,8 @@ hist_db_open_ro(const char *path, char **cause)
 	if (rc != SQLITE_OK) {
 		*cause = xasprintf("%s: %s", path, rc == SQLITE_NOTADB ?
 		    "not a job history database (mbatchd rebuilds it)" :
+		    access(path, F_OK) < 0 ? "no job history here (mbatchd"
+		    " keeps it in its log directory, on the master host)" :
 		    sqlite3_errstr(rc));
 		hist_db_close(h);
 		return NULL;
