@@ -82,6 +82,9 @@ DAEMON_LIBS := $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsystem
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
 
 LIB_SRC	:= $(sort $(wildcard src/*.c))
+# sqlite3's side of the library: the daemons' and bhist's, not the static
+# commands' (below).
+HIST_SRC := src/history-db.c
 LIB_OBJ	:= $(LIB_SRC:%.c=$(O)/%.o)
 LIB	:= $(O)/lib/liblsf.a
 
@@ -135,7 +138,7 @@ $(CMD_O)/include/%.h: $(INCDIR)/%.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-$(CMD_LIB): $(patsubst %.c,$(CMD_O)/%.o,$(filter-out src/conn.c src/conn-auth.c,$(LIB_SRC)))
+$(CMD_LIB): $(patsubst %.c,$(CMD_O)/%.o,$(filter-out src/conn.c src/conn-auth.c $(HIST_SRC),$(LIB_SRC)))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 endif
@@ -143,6 +146,15 @@ endif
 $(O)/bin/%: $(CMD_O)/cmds/%.o $(CMD_COMMON_OBJ) $(CMD_LIB)
 	@mkdir -p $(dir $@)
 	$(CMD_CC) $(LDFLAGS) $(CMD_LDFLAGS) -o $@ $^ $(CMD_LIBS)
+
+# The history readers (bhist) link sqlite3, which musl's static build has
+# no copy of: they are built with the system's compiler, dynamically.  A
+# history query is not on a workflow tool's hot path as bjobs is.
+HIST_CMDS := bhist
+$(HIST_CMDS:%=$(O)/bin/%): $(O)/bin/%: $(O)/cmds/%.o \
+    $(patsubst %.c,$(O)/%.o,$(filter-out cmds/cmd-malloc.c cmds/cmd-fortify.c,$(CMD_COMMON_SRC))) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lsqlite3 -lmunge -lm
 
 define daemon_rule
 $(O)/sbin/$(1): $$(patsubst %.c,$(O)/%.o,$$(wildcard daemons/$(1)/*.c)) \

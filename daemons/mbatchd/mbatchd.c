@@ -80,6 +80,7 @@ end_of_turn(void)
 	duplog_check();
 	/* lsb.acct after lsb.events: a record is never written twice. */
 	acct_flush();
+	history_kick();
 	outbox_flush();
 	/* After the answers: a switch copies every live job's records. */
 	log_switch_check();
@@ -366,6 +367,8 @@ main(int argc, char **argv)
 	log_open(&mbd->log, mbd->evpath, valid_end);
 	exc_replayed();
 	duplog_attach();
+	/* After replay, so that it never delays the start. */
+	history_start();
 	log_info("replayed %s: %zu jobs in %llu ms, next job ID %lld",
 	    mbd->evpath, mbd->njobs, (unsigned long long)(mono_ms() - t0),
 	    (long long)mbd->next_jobid);
@@ -415,6 +418,7 @@ main(int argc, char **argv)
 	(void)evlog_flush(&mbd->envlog);
 	(void)evlog_flush(&mbd->log);
 	acct_close();
+	history_stop();
 	evlog_close(&mbd->envlog);
 	evlog_close(&mbd->log);
 	listener_free(l_cmd);

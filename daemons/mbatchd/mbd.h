@@ -579,6 +579,11 @@ void	 acct_flush(void);
 void	 acct_sync(void);
 void	 acct_close(void);
 
+/* mbd-history.c: the job history database, kept by a thread. */
+void	 history_start(void);
+void	 history_kick(void);	/* lsb.events or lsb.acct grew */
+void	 history_stop(void);
+
 /* mbd-evlog.c */
 off_t	 log_record(struct strbuf *rec);
 void	 outbox_add(struct conn *, struct wbuf *);	/* takes w */

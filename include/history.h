@@ -1,0 +1,116 @@
+/*
+ * Job history: LSB_SHAREDIR/<cluster>/logdir/lsb.history.db, an sqlite3
+ * database (WAL) that mbatchd's history thread (mbd-history.c) keeps from
+ * lsb.events, its generations and lsb.acct, and that bhist and bacct read.
+ * The logs stay the truth: the database is a derived index, rebuilt from
+ * them when it is lost, damaged or behind.
+ *
+ * Tables (the schema is in history-db.c, nowhere else):
+ *	jobs	one row per job (jobid, idx): who, where, when, how it ended;
+ *	events	the job's timeline: each lsb.events record naming it, its
+ *		type, time and raw line (read back with the record reader);
+ *	acct	lsb.acct's JOB_FINISH records, with the columns bacct selects
+ *		and sums on, and the raw line;
+ *	meta	the schema version and how far each source was read.
+ * A record is applied once: events and acct rows are unique by (jobid,
+ * time, the line's checksum), and a record that is already there changes
+ * nothing, so reading a source again from an earlier position (a crash
+ * between a commit and the next, a rebuild) is harmless.
+ */
+#ifndef LSF_HISTORY_H
+#define LSF_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define HISTORY_DB_NAME	"lsb.history.db"
+
+/* The states whose time bhist sums, in its column order. */
+enum hist_state {
+	HS_PEND, HS_PSUSP, HS_RUN, HS_USUSP, HS_SSUSP, HS_UNKWN, HS_NSTATES,
+	HS_END = HS_NSTATES, HS_NONE
+};
+
+/*
+ * Time in each state (history.c, pure): feed the job's records in order
+ * with hist_times_feed, then hist_times_end.  The clock is the caller's
+ * (now, for a job not yet finished).
+ */
+struct hist_times {
+	enum hist_state	 state;
+	int64_t		 since;
+	int64_t		 secs[HS_NSTATES];
+	int64_t		 end;		/* when it finished, else 0 */
+};
+void	 hist_times_init(struct hist_times *);
+/* A record of type with its time, and for JOB_STATUS its status bits
+ * (JOB_NEW: JOB_STAT_PSUSP when submitted held; others: 0). */
+void	 hist_times_feed(struct hist_times *, const char *type, int64_t when,
+	    int status);
+/* The total up to the end (finished) or now. */
+int64_t	 hist_times_end(struct hist_times *, int64_t now);
+/* The state a JOB_STATUS status means. */
+enum hist_state hist_state_of(int status);
+
+/*
+ * bhist -l's lines for a job's records (history-render.c), fed in order:
+ * what came before decides some wording (who stopped it, what it is
+ * resumed from).
+ */
+struct hist_render {
+	FILE		*fp;
+	const char	*indent;	/* before each line */
+	char		 tag[48];	/* after its date: "Job <N>, " (-t) */
+	bool		 brief;		/* -b: the submission without details */
+	enum hist_state	 state;
+	const char	*sig_user;	/* of the last JOB_SIGNAL */
+	char		 sig_user_buf[64];
+};
+void	 hist_render_init(struct hist_render *, FILE *, bool brief,
+	    const char *indent);
+void	 hist_render_line(struct hist_render *, const char *type,
+	    const char *line, size_t len);
+
+/* The database (history-db.c). */
+struct hist_db;
+/* Open for writing, creating or upgrading the schema; NULL with *cause.
+ * *damaged says sqlite found the file corrupt (the caller moves it aside
+ * and starts again). */
+struct hist_db *hist_db_open(const char *path, bool *damaged, char **cause);
+/* Open read-only (bhist, bacct): NULL with *cause. */
+struct hist_db *hist_db_open_ro(const char *path, char **cause);
+void	 hist_db_close(struct hist_db *);
+/* Has a statement found the file damaged?  The writer starts again. */
+bool	 hist_db_damaged(struct hist_db *);
+/* The underlying handle, for readers' own queries. */
+struct sqlite3	*hist_db_handle(struct hist_db *);
+
+/* Writing: records between begin and commit are one transaction. */
+int	 hist_db_begin(struct hist_db *, char **cause);
+int	 hist_db_commit(struct hist_db *, char **cause);
+void	 hist_db_rollback(struct hist_db *);
+/*
+ * One lsb.events line (without its newline), or one lsb.acct line: 1
+ * applied, 0 already there or not a job's record, -1 with *cause when it
+ * is damaged (the caller logs it and goes on: the log's own reader
+ * stops mbatchd on damage, history only skips).
+ */
+int	 hist_db_event(struct hist_db *, const char *line, size_t len,
+	    char **cause);
+int	 hist_db_acct(struct hist_db *, const char *line, size_t len,
+	    char **cause);
+/* How far a source was read: its file's identity and the offset. */
+struct hist_pos {
+	uint64_t	 dev;
+	uint64_t	 ino;
+	int64_t		 off;
+};
+int	 hist_db_get_pos(struct hist_db *, const char *source,
+	    struct hist_pos *);	/* 0 none saved, 1 found */
+int	 hist_db_set_pos(struct hist_db *, const char *source,
+	    const struct hist_pos *, char **cause);
+
+#endif

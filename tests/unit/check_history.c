@@ -1,0 +1,445 @@
+/*
+ * The job history: the time spent in each state (history.c), the
+ * database writer (history-db.c: a record applied twice changes nothing,
+ * records copied forward by a switch are not new, positions are kept),
+ * and bhist -l's line for each kind of record (history-render.c).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "acct.h"
+#include "evlog.h"
+#include "history.h"
+#include "lsf.h"
+#include "util.h"
+
+START_TEST(test_times)
+{
+	struct hist_times t;
+
+	hist_times_init(&t);
+	hist_times_feed(&t, "JOB_NEW", 100, 0);
+	hist_times_feed(&t, "JOB_START", 110, 0);
+	hist_times_feed(&t, "JOB_EXECUTE", 111, 0);
+	hist_times_feed(&t, "JOB_STATUS", 120, JOB_STAT_USUSP);
+	hist_times_feed(&t, "JOB_STATUS", 125, JOB_STAT_SSUSP);
+	hist_times_feed(&t, "JOB_STATUS", 127, JOB_STAT_RUN);
+	hist_times_feed(&t, "JOB_STATUS", 140, JOB_STAT_DONE);
+	/* A finished job's figures do not grow with the clock. */
+	ck_assert_int_eq(hist_times_end(&t, 1000), 40);
+	ck_assert_int_eq(t.secs[HS_PEND], 10);
+	ck_assert_int_eq(t.secs[HS_RUN], 23);
+	ck_assert_int_eq(t.secs[HS_USUSP], 5);
+	ck_assert_int_eq(t.secs[HS_SSUSP], 2);
+	ck_assert_int_eq(t.end, 140);
+
+	/* Held at submission, released, requeued after a run, unfinished. */
+	hist_times_init(&t);
+	hist_times_feed(&t, "JOB_NEW", 0 + 100, JOB_STAT_PSUSP);
+	hist_times_feed(&t, "JOB_STATUS", 103, JOB_STAT_PEND);
+	hist_times_feed(&t, "JOB_START", 104, 0);
+	hist_times_feed(&t, "JOB_STATUS", 108, JOB_STAT_PEND);
+	hist_times_feed(&t, "JOB_START", 110, 0);
+	hist_times_feed(&t, "JOB_STATUS", 111, JOB_STAT_UNKWN);
+	ck_assert_int_eq(hist_times_end(&t, 120), 20);
+	ck_assert_int_eq(t.secs[HS_PSUSP], 3);
+	ck_assert_int_eq(t.secs[HS_PEND], 3);
+	ck_assert_int_eq(t.secs[HS_RUN], 5);
+	ck_assert_int_eq(t.secs[HS_UNKWN], 9);
+	ck_assert_int_eq(t.end, 0);
+
+	/* Records before its submission are not its history. */
+	hist_times_init(&t);
+	hist_times_feed(&t, "JOB_STATUS", 50, JOB_STAT_RUN);
+	ck_assert_int_eq(hist_times_end(&t, 60), 0);
+}
+END_TEST
+
+/* Records of one job's life, as mbatchd writes them. */
+static void
+job_records(struct strbuf *sb, int64_t jobid, const char *queue)
+{
+	struct ev_job_new n;
+	struct ev_job_start s;
+	struct ev_job_status st;
+	struct ev_job_switch sw;
+
+	memset(&n, 0, sizeof(n));
+	submit_req_init(&n.req);
+	n.jobid = jobid;
+	n.uid = 1000;
+	n.user = "ann";
+	n.submit_time = 1000;
+	n.queue = "normal";
+	n.req.job_name = "sim";
+	n.req.command = "./sim -x";
+	n.req.sub_cwd = "/home/ann";
+	n.req.from_host = "hosta";
+	n.req.num_procs = 1;
+	n.req.project = "p1";
+	ev_job_new_write(sb, 1000, &n);
+	memset(&sw, 0, sizeof(sw));
+	sw.jobid = jobid;
+	sw.queue = (char *)queue;
+	sw.user = "ann";
+	ev_job_switch_write(sb, 1001, &sw);
+	memset(&s, 0, sizeof(s));
+	s.jobid = jobid;
+	s.status = JOB_STAT_RUN;
+	strv_push(&s.exec_hosts, "hostb");
+	strv_push(&s.exec_hosts, "hostb");
+	ev_job_start_write(sb, 1005, &s);
+	strv_release(&s.exec_hosts);
+	memset(&st, 0, sizeof(st));
+	st.jobid = jobid;
+	st.status = JOB_STAT_EXIT;
+	st.exit_status = 3 << 8;
+	st.cpu_time = 1.5;
+	st.end_time = 1020;
+	st.max_mem_kb = 2048;
+	st.exit_info = TERM_OWNER;
+	ev_job_status_write(sb, 1020, &st);
+}
+
+/* Apply every line of buf; the number applied. */
+static int
+apply(struct hist_db *h, const struct strbuf *sb)
+{
+	const char *p = sb->buf, *end = sb->buf + sb->len, *nl;
+	char *cause;
+	int n = 0, rc;
+
+	ck_assert_int_eq(hist_db_begin(h, &cause), 0);
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		rc = hist_db_event(h, p, (size_t)(nl - p), &cause);
+		ck_assert_msg(rc >= 0, "%s", rc < 0 ? cause : "");
+		n += rc;
+	}
+	ck_assert_int_eq(hist_db_commit(h, &cause), 0);
+	return n;
+}
+
+/* The whole database as text, to compare. */
+static char *
+dump(struct hist_db *h)
+{
+	struct strbuf sb = STRBUF_INIT;
+	static const char *const q[] = {
+		"SELECT jobid, idx, user, queue, project, name, command, cwd,"
+		" from_host, submit_time, start_time, end_time, exec_hosts,"
+		" slots, status, exit_status, exit_reason, cpu_time,"
+		" max_mem_kb FROM jobs ORDER BY jobid, idx",
+		"SELECT jobid, idx, time, type, line FROM events ORDER BY seq",
+		"SELECT jobid, user, queue, end_time, status, cpu_time"
+		" FROM acct ORDER BY seq",
+	};
+	sqlite3_stmt *st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(q); i++) {
+		ck_assert_int_eq(sqlite3_prepare_v2(hist_db_handle(h), q[i],
+		    -1, &st, NULL), SQLITE_OK);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			for (int c = 0; c < sqlite3_column_count(st); c++) {
+				const char *v = (const char *)
+				    sqlite3_column_text(st, c);
+
+				sb_addf(&sb, "%s|", v ? v : "NULL");
+			}
+			sb_addc(&sb, '\n');
+		}
+		sqlite3_finalize(st);
+		sb_adds(&sb, "--\n");
+	}
+	return sb_detach(&sb);
+}
+
+static char *
+tmpdb(void)
+{
+	char dir[] = "/tmp/check_history.XXXXXX";
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	return xasprintf("%s/%s", dir, HISTORY_DB_NAME);
+}
+
+START_TEST(test_writer)
+{
+	struct strbuf sb = STRBUF_INIT, copied = STRBUF_INIT;
+	struct hist_db *h;
+	struct hist_pos p = { 1, 2, 3 }, got;
+	char *path = tmpdb(), *cause, *once, *twice;
+	bool damaged;
+
+	h = hist_db_open(path, &damaged, &cause);
+	ck_assert_ptr_nonnull(h);
+	job_records(&sb, 7, "other");
+	ck_assert_int_eq(apply(h, &sb), 4);
+	once = dump(h);
+	ck_assert_ptr_nonnull(strstr(once, "7|0|ann|other|p1|sim|./sim -x|"
+	    "/home/ann|hosta|1000|1005|1020|hostb hostb|2|32|768|14|1.5|"
+	    "2048|\n"));
+	/* The same records again (a catch-up from an earlier position)
+	 * change nothing; nor do they out of order. */
+	ck_assert_int_eq(apply(h, &sb), 0);
+	twice = dump(h);
+	ck_assert_str_eq(once, twice);
+	free(twice);
+	/* A switch copies a live job's records forward verbatim: they are
+	 * not new either; what follows them is. */
+	sb_add(&copied, sb.buf, sb.len);
+	{
+		struct ev_log_switch ls = { 7 };
+		struct ev_job_requeue rq = { 7, 0 };
+
+		ev_log_switch_write(&copied, 1030, &ls);
+		ev_job_requeue_write(&copied, 1031, &rq);
+	}
+	ck_assert_int_eq(apply(h, &copied), 1);
+	twice = dump(h);
+	ck_assert_str_ne(once, twice);
+	ck_assert_ptr_nonnull(strstr(twice, "|JOB_REQUEUE|"));
+	free(twice);
+	/* Positions. */
+	ck_assert_int_eq(hist_db_get_pos(h, "events", &got), 0);
+	ck_assert_int_eq(hist_db_set_pos(h, "events", &p, &cause), 0);
+	ck_assert_int_eq(hist_db_get_pos(h, "events", &got), 1);
+	ck_assert_int_eq(got.dev, 1);
+	ck_assert_int_eq(got.ino, 2);
+	ck_assert_int_eq(got.off, 3);
+	/* Damage is reported, and not applied. */
+	ck_assert_int_eq(hist_db_event(h, "\"JOB_NEW\" \"10.1\" 5 @00000000",
+	    28, &cause), -1);
+	free(cause);
+	hist_db_close(h);
+	/* Readers see it read-only. */
+	h = hist_db_open_ro(path, &cause);
+	ck_assert_ptr_nonnull(h);
+	twice = dump(h);
+	ck_assert_ptr_nonnull(strstr(twice, "|JOB_REQUEUE|"));
+	free(twice);
+	hist_db_close(h);
+	free(once);
+	sb_release(&sb);
+	sb_release(&copied);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_acct)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct acct_finish a;
+	struct hist_db *h;
+	char *path = tmpdb(), *cause, *d;
+	bool damaged;
+
+	h = hist_db_open(path, &damaged, &cause);
+	ck_assert_ptr_nonnull(h);
+	acct_finish_init(&a);
+	a.jobid = 9;
+	a.user = "bob";
+	a.queue = "normal";
+	a.project = "p2";
+	a.status = JOB_STAT_DONE;
+	a.utime = 2.0;
+	a.stime = 0.5;
+	a.end_time = 2000;
+	a.submit_time = 1900;
+	a.start_time = 1950;
+	acct_finish_write(&sb, &a);
+	ck_assert_int_eq(hist_db_acct(h, sb.buf, sb.len - 1, &cause), 1);
+	ck_assert_int_eq(hist_db_acct(h, sb.buf, sb.len - 1, &cause), 0);
+	d = dump(h);
+	ck_assert_ptr_nonnull(strstr(d, "9|bob|normal|2000|64|2.5|\n"));
+	free(d);
+	hist_db_close(h);
+	sb_release(&sb);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_array)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ev_job_new n;
+	struct ev_job_start st;
+	struct hist_db *h;
+	char *path = tmpdb(), *cause, *d;
+	bool damaged;
+
+	h = hist_db_open(path, &damaged, &cause);
+	ck_assert_ptr_nonnull(h);
+	memset(&n, 0, sizeof(n));
+	submit_req_init(&n.req);
+	n.jobid = 5;
+	n.user = "ann";
+	n.queue = "normal";
+	n.submit_time = 100;
+	n.req.job_name = "a[1-3]%2";
+	n.req.command = "run";
+	ev_job_new_write(&sb, 100, &n);
+	memset(&st, 0, sizeof(st));
+	st.jobid = 5;
+	st.idx = 2;
+	st.status = JOB_STAT_RUN;
+	strv_push(&st.exec_hosts, "hosta");
+	ev_job_start_write(&sb, 101, &st);
+	strv_release(&st.exec_hosts);
+	ck_assert_int_eq(apply(h, &sb), 2);
+	d = dump(h);
+	/* The array's row, and its element's, named as bjobs names it. */
+	ck_assert_ptr_nonnull(strstr(d, "5|0|ann|normal||a[1-3]%2|"));
+	ck_assert_ptr_nonnull(strstr(d, "5|2|ann|normal||a[2]|run|"));
+	/* The element's record is filed under it. */
+	ck_assert_ptr_nonnull(strstr(d, "5|2|101|JOB_START|"));
+	free(d);
+	hist_db_close(h);
+	sb_release(&sb);
+	free(path);
+}
+END_TEST
+
+/* A record rendered as bhist -l prints it, without its date. */
+static char *
+rendered(struct hist_render *rd, const struct strbuf *sb)
+{
+	char *out = NULL, *p;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	const char *line = sb->buf, *end = sb->buf + sb->len, *nl;
+	struct ev_reader r;
+	const char *why;
+
+	rd->fp = fp;
+	for (; line < end; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(end - line));
+		ck_assert_int_eq(evr_init(&r, line, (size_t)(nl - line), &why),
+		    0);
+		hist_render_line(rd, r.type, line, (size_t)(nl - line));
+	}
+	fclose(fp);
+	/* Strip the dates: "Wed Nov  2 01:23:45: ". */
+	for (p = out; (p = strstr(p, ": ")) != NULL; ) {
+		char *bol = p;
+
+		while (bol > out && bol[-1] != '\n')
+			bol--;
+		memmove(bol, p + 2, strlen(p + 2) + 1);
+		p = bol;
+		p = strchr(p, '\n');
+		if (p == NULL)
+			break;
+	}
+	return out;
+}
+
+START_TEST(test_render)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct hist_render rd;
+	struct ev_job_signal sg;
+	struct ev_job_status st;
+	struct ev_job_execute ex;
+	struct ev_job_modify m;
+	char *out;
+
+	hist_render_init(&rd, NULL, false, "");
+	job_records(&sb, 7, "other");
+	out = rendered(&rd, &sb);
+	ck_assert_str_eq(out,
+	    "Submitted from host <hosta>, to Queue <normal>, CWD </home/ann>;\n"
+	    "Switched to Queue <other> by user or administrator <ann>;\n"
+	    "Dispatched to 2 Hosts/Processors <2*hostb>;\n"
+	    "Exited with exit code 3. The CPU time used is 1.5 seconds;\n"
+	    "Completed <exit>; TERM_OWNER: job killed by owner.\n");
+	free(out);
+
+	/* Started, stopped by its owner, resumed, done. */
+	sb_reset(&sb);
+	hist_render_init(&rd, NULL, false, "");
+	rd.state = HS_RUN;
+	memset(&ex, 0, sizeof(ex));
+	ex.jobid = 7;
+	ex.pid = 42;
+	ex.exec_home = "/home/ann";
+	ex.exec_cwd = "/w";
+	ev_job_execute_write(&sb, 1006, &ex);
+	memset(&sg, 0, sizeof(sg));
+	sg.jobid = 7;
+	sg.signal = "STOP";
+	sg.user = "ann";
+	ev_job_signal_write(&sb, 1007, &sg);
+	memset(&st, 0, sizeof(st));
+	st.jobid = 7;
+	st.status = JOB_STAT_USUSP;
+	ev_job_status_write(&sb, 1007, &st);
+	sg.signal = "CONT";
+	ev_job_signal_write(&sb, 1008, &sg);
+	st.status = JOB_STAT_RUN;
+	ev_job_status_write(&sb, 1008, &st);
+	sg.signal = "KILL";
+	sg.flags = SIG_F_REQUEUE;
+	ev_job_signal_write(&sb, 1009, &sg);
+	st.status = JOB_STAT_PEND;
+	ev_job_status_write(&sb, 1010, &st);
+	memset(&m, 0, sizeof(m));
+	submit_req_init(&m.req);
+	m.jobid = 7;
+	m.user = "ann";
+	m.set = MOD_NAME;
+	m.req.job_name = "new";
+	ev_job_modify_write(&sb, 1011, &m);
+	st.status = JOB_STAT_DONE | JOB_STAT_PDONE;
+	st.cpu_time = 0.25;
+	ev_job_status_write(&sb, 1012, &st);
+	out = rendered(&rd, &sb);
+	ck_assert_str_eq(out,
+	    "Starting (Pid 42);\n"
+	    "Running with execution home </home/ann>, Execution CWD </w>,"
+	    " Execution Pid <42>;\n"
+	    "Suspended by the user or administrator <ann>;\n"
+	    "Resumed by the user or administrator <ann>;\n"
+	    "Signal <REQUEUE_PEND> requested by the user or administrator"
+	    " <ann>;\n"
+	    "Pending: Job has been requeued;\n"
+	    "Parameters of Job are changed: Job name changes to : new; by"
+	    " user or administrator <ann>;\n"
+	    "Done successfully. The CPU time used is 0.2 seconds;\n"
+	    "Post job process done successfully;\n");
+	free(out);
+	sb_release(&sb);
+}
+END_TEST
+
+static Suite *
+history_suite(void)
+{
+	Suite *s = suite_create("history");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_times);
+	tcase_add_test(tc, test_writer);
+	tcase_add_test(tc, test_acct);
+	tcase_add_test(tc, test_array);
+	tcase_add_test(tc, test_render);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(history_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
