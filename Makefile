@@ -154,7 +154,7 @@ HIST_CMDS := bhist
 $(HIST_CMDS:%=$(O)/bin/%): $(O)/bin/%: $(O)/cmds/%.o \
     $(patsubst %.c,$(O)/%.o,$(filter-out cmds/cmd-malloc.c cmds/cmd-fortify.c,$(CMD_COMMON_SRC))) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lsqlite3 -lmunge -lm
+	$(CC) $(LDFLAGS) -o $@ $^ -lsqlite3 -lyaml -ljansson -lmunge -lm
 
 define daemon_rule
 $(O)/sbin/$(1): $$(patsubst %.c,$(O)/%.o,$$(wildcard daemons/$(1)/*.c)) \
