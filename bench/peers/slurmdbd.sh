@@ -17,13 +17,16 @@
 #
 # Environment:
 #	BENCH_SCALE		N = 1,000,000 * BENCH_SCALE (at least 1,000)
-#	W14_RUNS		calls of each small query (default 50)
+#	W14_RUNS		calls of each one-job query (default 50)
+#	W14_MID_RUNS		calls of each one-user and one-day query
+#				(default 11: sacct takes seconds there)
 #	W14_BIG_RUNS		calls of the queries over all N (default 5)
 #	SLURM_ADDR		loopback address of the daemons (127.0.0.62)
 #	KEEP=1			keep the temporary directory
 #
 # Nothing under /etc is read or written: mariadbd runs with
-# --no-defaults, every Slurm command gets SLURM_CONF, slurmdbd -f.
+# --no-defaults, every Slurm command gets SLURM_CONF (slurmdbd reads the
+# slurmdbd.conf beside it).
 # Everything started here is stopped at exit and the directory removed.
 . "$(dirname "$0")/../lib.sh"
 B_NAME=slurmdbd
@@ -32,6 +35,7 @@ export TZ=UTC
 SLURM_ADDR=${SLURM_ADDR:-127.0.0.62}
 N=$(scaled 1000000 1000)
 R=${W14_RUNS:-50}
+RM=${W14_MID_RUNS:-11}
 RB=${W14_BIG_RUNS:-5}
 T0=1767225600			# 2026-01-01 00:00:00 UTC, as histgen
 NODE=acctnode
@@ -226,6 +230,14 @@ PartitionName=run Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
 EOF
 }
 
+# slurmctld has registered with slurmdbd: before, a job's start record is
+# not sent, and slurmdbd makes the job's row from its end record alone
+# (job name "allocation", no partition or account).
+ctld_registered() {
+	[ -n "$(sacctmgr -n -P list cluster "$CL" format=ControlHost \
+	    2>/dev/null)" ]
+}
+
 node_idle() {
 	[ "$(sinfo -h -n "$NODE" -o %T 2>/dev/null | sort -u)" = idle ]
 }
@@ -241,13 +253,17 @@ start_slurm() {
 	slurmd -D -N "$NODE" >>"$D/log/slurmd.out" 2>&1 &
 	PIDS="$PIDS $!"
 	WAIT_SECS=60 wait_for node_idle || die "slurm did not come up"
+	WAIT_SECS=60 wait_for ctld_registered ||
+	    die "slurmctld did not register with slurmdbd"
 }
 
 # The real jobs: one that succeeds, one that exits 3; both must be in
-# slurmdbd's job table, ended, with their batch step.
+# slurmdbd's job table, ended, from their start record too (partition
+# set), with their batch step.
 real_jobs_done() {
 	[ "$(sql slurm_acct_db -e "SELECT COUNT(*) FROM ${CL}_job_table
-	    WHERE time_end > 0 AND state IN (3, 5)")" -ge 2 ] &&
+	    WHERE time_end > 0 AND state IN (3, 5)
+	    AND \`partition\` = 'run'")" -ge 2 ] &&
 	[ "$(sql slurm_acct_db -e "SELECT COUNT(*) FROM ${CL}_step_table
 	    WHERE id_step = -5 AND time_end > 0")" -ge 2 ]
 }
@@ -260,7 +276,8 @@ run_real_jobs() {
 	WAIT_SECS=120 wait_for real_jobs_done ||
 	    die "the real jobs did not reach slurmdbd"
 	say "real rows:"
-	sql slurm_acct_db -e "SELECT * FROM ${CL}_job_table\G" |
+	mariadb --no-defaults -S "$D/mysql.sock" -u root slurm_acct_db \
+	    -e "SELECT * FROM ${CL}_job_table\G" |
 	    sed 's/^/#   /' >&2
 }
 
@@ -290,7 +307,8 @@ generate() {
 	tj=${CL}_job_table
 	tjs=${CL}_step_table
 	tmpl=$(sql slurm_acct_db -e "SELECT job_db_inx FROM $tj
-	    WHERE state = 3 ORDER BY job_db_inx LIMIT 1")
+	    WHERE state = 3 AND \`partition\` = 'run'
+	    ORDER BY job_db_inx LIMIT 1")
 	[ -n "$tmpl" ] || die "no real completed job to model on"
 	GEN=(
 	    [mod_time]="$T0 + s.seq + 32"
@@ -405,8 +423,8 @@ sacct_side() {
 	    sacct -a -X -n -o "$fmt" -S "$d1" -E "$d2"
 	timeit sacct_one "$R" sacct -j "$mid"
 	timeit sacct_one_long "$R" sacct -j "$mid" -l
-	timeit sacct_user "$R" sacct -u "$u7" -S "$s" -E "$e"
-	timeit sacct_day "$R" sacct -a -X -n -o "$fmt" -S "$d1" -E "$d2"
+	timeit sacct_user "$RM" sacct -u "$u7" -S "$s" -E "$e"
+	timeit sacct_day "$RM" sacct -a -X -n -o "$fmt" -S "$d1" -E "$d2"
 	check_lines "sacct -a all" "$N" sacct -a -X -n -o "$fmt" -S "$s" -E "$e"
 	timeit sacct_all "$RB" sacct -a -X -n -o "$fmt" -S "$s" -E "$e"
 }
@@ -429,10 +447,10 @@ ours_side() {
 	check_lines "bhist -a -u u7" $((N / 100)) bhist -a -u u7
 	timeit bhist_l_one "$R" bhist -l "$mid"
 	timeit bhist_one "$R" bhist "$mid"
-	timeit bhist_user "$R" bhist -a -u u7
+	timeit bhist_user "$RM" bhist -a -u u7
 	if [ -x "$BUILD/bin/bacct" ]; then
 		timeit bacct_all "$RB" bacct -u all
-		timeit bacct_user "$R" bacct -u u7
+		timeit bacct_user "$RM" bacct -u u7
 	else
 		say "no bacct in $BUILD/bin: its rows are left to fill"
 	fi
