@@ -430,7 +430,7 @@ sacct_side() {
 }
 
 ours_side() {
-	local mid=$((N / 2)) db t0 t1 day=2026/01/01/00:00,2026/01/01/23:59
+	local mid=$((N / 2)) db t0 t1 day=2026/01/01/00:00,2026/01/02/00:00
 
 	. "$BTOP/tools/cluster-conf.sh"
 	cluster_conf "$D/lsf" 1 LOG_ERR root >/dev/null
@@ -448,7 +448,8 @@ ours_side() {
 	timeit bhist_l_one "$R" bhist -l "$mid"
 	timeit bhist_one "$R" bhist "$mid"
 	timeit bhist_user "$RM" bhist -a -u u7
-	# One day, as Slurm's: the jobs submitted on 2026-01-01 (TZ=UTC).
+	# One day, as Slurm's: the jobs submitted on 2026-01-01 (TZ=UTC; the
+	# range is of whole minutes, so the end is the next day's 00:00).
 	check_lines "bhist one day" $((N < 86400 ? N : 86399)) \
 	    bhist -a -u all -S "$day"
 	timeit bhist_day "$RM" bhist -a -u all -S "$day"
