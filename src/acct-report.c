@@ -161,11 +161,11 @@ acct_summary_write(struct strbuf *sb, const struct acct_sums *s,
 	    f1(a, (double)s->wait_sum / (double)n), NULL, NULL);
 	pair(sb, "Maximum wait time in queue:", f1(a, (double)s->wait_max),
 	    "Minimum wait time in queue:", f1(b, (double)s->wait_min));
-	sb_addf(sb, " Average turnaround time:%11lld (seconds/job)\n",
+	sb_addf(sb, " Average turnaround time:%10lld (seconds/job)\n",
 	    (long long)(s->turn_sum / n));
 	pair(sb, "Maximum turnaround time:", d(a, s->turn_max),
 	    "Minimum turnaround time:", d(b, s->turn_min));
-	sb_addf(sb, " Average hog factor of a job:%7.2f ( cpu time /"
+	sb_addf(sb, " Average hog factor of a job:%6.2f ( cpu time /"
 	    " turnaround time )\n", s->hog_sum / (double)n);
 	pair(sb, "Maximum hog factor of a job:", f2(a, s->hog_max),
 	    "Minimum hog factor of a job:", f2(b, s->hog_min));
