@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -386,12 +385,11 @@ one_job(sqlite3_stmt *st, bool longf, bool wide)
 		jobfmt_stamp(&sb, a.end_time);
 		if (done)
 			sb_adds(&sb, "Completed <done>.");
-		else if (WIFSIGNALED(a.exit_status))
-			sb_addf(&sb, "Completed <exit>; exit code %d.",
-			    128 + WTERMSIG(a.exit_status));
+		else if ((why = term_reason_name(a.exit_info)) != NULL)
+			sb_addf(&sb, "Completed <exit>; %s: %s.", why,
+			    term_reason_text(a.exit_info));
 		else
-			sb_addf(&sb, "Completed <exit>; exit code %d.",
-			    WEXITSTATUS(a.exit_status));
+			sb_adds(&sb, "Completed <exit>.");
 		printf("%s\n", sb.buf);
 	}
 	hog = turn > 0 ? cpu / (double)turn : 0.0;
