@@ -11,6 +11,7 @@
  * cost is the index's and not a walk of every record in C; -b and -l
  * read the matching rows back, and the details each one's raw record.
  */
+#include <pthread.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,14 +208,30 @@ prepare(sqlite3 *db, struct strbuf *sb, const struct sel *s)
 	" CASE WHEN start_time > 0 THEN end_time - start_time ELSE 0 END" \
 	" AS run"
 
-/* 1 if some job matched, with the sums. */
-static int
-summary_sums(sqlite3 *db, const struct sel *s, struct acct_sums *a)
-{
-	struct strbuf sb = STRBUF_INIT;
-	sqlite3_stmt *st;
-	int64_t n = 0;
+/* One part of the SUMMARY's period, summed by its own connection. */
+struct part {
+	const char	*path;
+	const struct sel *s;
+	int64_t		 lo, hi;	/* end_time */
+	int64_t		 n;
+	struct acct_sums a;
+	char		*error;
+};
 
+static void *
+part_sums(void *arg)
+{
+	struct part *p = arg;
+	struct strbuf sb = STRBUF_INIT;
+	struct acct_sums *a = &p->a;
+	struct hist_db *h;
+	sqlite3_stmt *st;
+	char *cause;
+
+	if ((h = hist_db_open_ro(p->path, &cause)) == NULL) {
+		p->error = cause;
+		return NULL;
+	}
 	sb_adds(&sb, "SELECT count(*), total(status = 64), total(status = 32),"
 	    " total(cpu), max(cpu), min(cpu), total(wait), max(wait),"
 	    " min(wait), total(turn), max(turn), min(turn),"
@@ -223,12 +240,13 @@ summary_sums(sqlite3 *db, const struct sel *s, struct acct_sums *a)
 	    " status, cpu, wait, turn, run, CASE WHEN turn > 0 THEN"
 	    " cpu / turn ELSE 0 END AS hog FROM (SELECT end_time, status, "
 	    FIGURES " FROM acct");
-	where(&sb, s);
-	sb_adds(&sb, "))");
-	st = prepare(db, &sb, s);
-	memset(a, 0, sizeof(*a));
+	where(&sb, p->s);
+	sb_adds(&sb, " AND end_time BETWEEN :lo AND :hi))");
+	st = prepare(hist_db_handle(h), &sb, p->s);
+	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":lo"), p->lo);
+	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":hi"), p->hi);
 	if (sqlite3_step(st) == SQLITE_ROW &&
-	    (n = sqlite3_column_int64(st, 0)) > 0) {
+	    (p->n = sqlite3_column_int64(st, 0)) > 0) {
 		a->ndone = sqlite3_column_int64(st, 1);
 		a->nexit = sqlite3_column_int64(st, 2);
 		a->cpu_sum = sqlite3_column_double(st, 3);
@@ -251,6 +269,94 @@ summary_sums(sqlite3 *db, const struct sel *s, struct acct_sums *a)
 	}
 	sqlite3_finalize(st);
 	sb_release(&sb);
+	hist_db_close(h);
+	return NULL;
+}
+
+#define MAX(x, y)	((x) > (y) ? (x) : (y))
+#define MIN(x, y)	((x) < (y) ? (x) : (y))
+
+/*
+ * 1 if some job matched, with the sums.  sqlite evaluates the figures
+ * row by row on one core: the period is cut in two at its middle and
+ * each half summed by its own thread and connection (a WAL reader each),
+ * the halves then combined.  Most jobs end at no particular time, so the
+ * halves are near enough in size.
+ */
+static int
+summary_sums(const char *path, sqlite3 *db, const struct sel *s,
+    struct acct_sums *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct part p[2];
+	sqlite3_stmt *st;
+	pthread_t t;
+	int64_t lo = 0, hi = -1, n = 0;
+
+	sb_adds(&sb, "SELECT min(end_time), max(end_time) FROM acct");
+	where(&sb, s);
+	st = prepare(db, &sb, s);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		lo = sqlite3_column_int64(st, 0);
+		hi = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	sb_release(&sb);
+	memset(a, 0, sizeof(*a));
+	if (hi < lo)
+		return 0;
+	memset(p, 0, sizeof(p));
+	for (int i = 0; i < 2; i++) {
+		p[i].path = path;
+		p[i].s = s;
+	}
+	p[0].lo = lo;
+	p[0].hi = lo + (hi - lo) / 2;
+	p[1].lo = p[0].hi + 1;
+	p[1].hi = hi;
+	if (pthread_create(&t, NULL, part_sums, &p[1]) != 0)
+		part_sums(&p[1]);
+	else {
+		part_sums(&p[0]);
+		pthread_join(t, NULL);
+		goto joined;
+	}
+	part_sums(&p[0]);
+joined:
+	for (int i = 0; i < 2; i++) {
+		const struct acct_sums *x = &p[i].a;
+
+		if (p[i].error != NULL)
+			die("%s", p[i].error);
+		if (p[i].n == 0)
+			continue;
+		if (n == 0) {
+			*a = *x;
+			n = p[i].n;
+			continue;
+		}
+		n += p[i].n;
+		a->ndone += x->ndone;
+		a->nexit += x->nexit;
+		a->cpu_sum += x->cpu_sum;
+		a->cpu_max = MAX(a->cpu_max, x->cpu_max);
+		a->cpu_min = MIN(a->cpu_min, x->cpu_min);
+		a->wait_sum += x->wait_sum;
+		a->wait_max = MAX(a->wait_max, x->wait_max);
+		a->wait_min = MIN(a->wait_min, x->wait_min);
+		a->turn_sum += x->turn_sum;
+		a->turn_max = MAX(a->turn_max, x->turn_max);
+		a->turn_min = MIN(a->turn_min, x->turn_min);
+		a->hog_sum += x->hog_sum;
+		a->hog_max = MAX(a->hog_max, x->hog_max);
+		a->hog_min = MIN(a->hog_min, x->hog_min);
+		a->run_sum += x->run_sum;
+		a->run_max = MAX(a->run_max, x->run_max);
+		a->run_min = MIN(a->run_min, x->run_min);
+		a->first_end = MIN(a->first_end, x->first_end);
+		a->last_end = MAX(a->last_end, x->last_end);
+	}
 	return n > 0;
 }
 
@@ -500,7 +606,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "bacct: %s\n", cause);
 		exit(255);
 	}
-	if (!summary_sums(hist_db_handle(h), &s, &sums)) {
+	if (!summary_sums(path, hist_db_handle(h), &s, &sums)) {
 		hist_db_close(h);
 		printf("No matching job found\n");
 		return 255;
