@@ -608,7 +608,7 @@ main(int argc, char **argv)
 	}
 	if (!summary_sums(path, hist_db_handle(h), &s, &sums)) {
 		hist_db_close(h);
-		printf("No matching job found\n");
+		fprintf(stderr, "No matching job found\n");
 		return 255;
 	}
 	header(&s);
