@@ -315,15 +315,13 @@ summary_sums(const char *path, sqlite3 *db, const struct sel *s,
 	p[0].hi = lo + (hi - lo) / 2;
 	p[1].lo = p[0].hi + 1;
 	p[1].hi = hi;
-	if (pthread_create(&t, NULL, part_sums, &p[1]) != 0)
-		part_sums(&p[1]);
-	else {
+	if (pthread_create(&t, NULL, part_sums, &p[1]) == 0) {
 		part_sums(&p[0]);
 		pthread_join(t, NULL);
-		goto joined;
+	} else {
+		part_sums(&p[0]);
+		part_sums(&p[1]);
 	}
-	part_sums(&p[0]);
-joined:
 	for (int i = 0; i < 2; i++) {
 		const struct acct_sums *x = &p[i].a;
 
