@@ -9,6 +9,7 @@
  * missing database answers "not found", as before history existed.
  */
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 
@@ -23,6 +24,7 @@
 #define HJ_RETRY_SECS		5
 
 static struct hist_db	*hj_db;
+static struct stat	 hj_st_db;	/* the file it has open */
 static int64_t		 hj_failed;	/* when opening last failed */
 
 enum { HJ_ROW, HJ_ELEMS, HJ_EVENTS, HJ_NSTMT };
@@ -54,14 +56,27 @@ hj_open(void)
 {
 	char *path, *cause;
 	int64_t now = time(NULL);
+	struct stat sb;
+	bool there;
 
-	if (hj_db)
-		return true;
-	if (hj_failed && now - hj_failed < HJ_RETRY_SECS)
-		return false;
 	path = xasprintf("%s/%s", mbd->logdir, HISTORY_DB_NAME);
+	there = stat(path, &sb) == 0;
+	/* The writer moves a damaged database aside and builds a new one
+	 * under the name: follow the name, not the old file. */
+	if (hj_db && (!there || sb.st_ino != hj_st_db.st_ino ||
+	    sb.st_dev != hj_st_db.st_dev))
+		hj_close();
+	if (hj_db) {
+		free(path);
+		return true;
+	}
+	if (!there || (hj_failed && now - hj_failed < HJ_RETRY_SECS)) {
+		free(path);
+		return false;
+	}
 	hj_db = hist_db_open_ro(path, &cause);
 	free(path);
+	hj_st_db = sb;
 	if (hj_db == NULL) {
 		free(cause);
 		hj_failed = now;
