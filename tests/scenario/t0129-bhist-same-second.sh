@@ -48,7 +48,8 @@ nres=$(statuses | awk '$5 == 4' | wc -l)
 
 susp() { bhist -l "$j" | grep -c ': Suspended by the user or administrator'; }
 resumed() { bhist -l "$j" | grep -c ': Resumed by the user or administrator'; }
-wait_for sh -c "[ \$(bhist -l $j | grep -c ': Suspended by the user') -ge $nstop ]"
+at_least() { [ "$("$1")" -ge "$2" ]; }
+wait_for at_least susp "$nstop"
 expect_eq "bhist -l: every suspension" "$nstop" "$(susp)"
 expect_eq "bhist -l: every resumption" "$nres" "$(resumed)"
 
@@ -59,11 +60,10 @@ last=$(submit -o /dev/null true)
 wait_for sh -c "bhist -l $last | grep -q 'Done successfully'" ||
     fail "the job after the switch is not in the history"
 expect_eq "after a switch: every suspension, once" "$nstop" "$(susp)"
-before=$(bhist -l "$j" | sed '/^Summary of time/,$d')
 
 mbd_restart
 bresume "$j" >/dev/null
-wait_for sh -c "[ \$(bhist -l $j | grep -c ': Resumed by the user') -gt $nres ]" ||
+wait_for at_least resumed $((nres + 1)) ||
     fail "a record after the restart is not in the history"
 expect_eq "after a restart: every suspension, once" "$nstop" "$(susp)"
 expect_eq "after a restart: one more resumption" "$((nres + 1))" "$(resumed)"
@@ -72,8 +72,12 @@ before=$(bhist -l "$j" | sed '/^Summary of time/,$d')
 old=$(pgrep -P "$PID_sbatchd_hosta" -x mbatchd)
 kill -9 "$old"
 rm -f "$DB" "$DB-wal" "$DB-shm"
-wait_for sh -c "p=\$(pgrep -P $PID_sbatchd_hosta -x mbatchd) && [ \"\$p\" != $old ] && bqueues >/dev/null" ||
-    fail "mbatchd did not come back"
+back() {
+	local p
+	p=$(pgrep -P "$PID_sbatchd_hosta" -x mbatchd) && [ "$p" != "$old" ] &&
+	    bqueues >/dev/null
+}
+wait_for back || fail "mbatchd did not come back"
 wait_for sh -c "bhist -l $last | grep -q 'Done successfully'" ||
     fail "the database was not rebuilt"
 expect_eq "after a rebuild: the same history" "$before" \
