@@ -130,9 +130,9 @@ where(struct strbuf *sb, const struct sel *s)
 		    " '% ' || :host || ' %'");
 	if (s->status != 0)
 		sb_addf(sb, " AND status = %d", s->status);
-	/* Exceptions (overrun, underrun, idle) are not detected: none. */
+	/* Jobs that raised an exception (overrun, underrun, idle). */
 	if (s->except)
-		sb_adds(sb, " AND 0");
+		sb_adds(sb, " AND except_mask != 0");
 	if (s->end.set)
 		sb_adds(sb, " AND end_time BETWEEN :e0 AND :e1");
 	if (s->sub.set)

@@ -20,7 +20,7 @@
 #include "util.h"
 
 /* Bumped when the schema changes: an older database is rebuilt. */
-#define HIST_SCHEMA	2
+#define HIST_SCHEMA	3
 
 static const char schema[] =
 "CREATE TABLE IF NOT EXISTS meta ("
@@ -51,6 +51,7 @@ static const char schema[] =
 "  exit_info INTEGER, cpu_time REAL, max_mem_kb INTEGER,"
 "  max_swap_kb INTEGER, num_procs INTEGER, exec_hosts TEXT,"
 "  crc INTEGER NOT NULL, line TEXT NOT NULL, ord INTEGER NOT NULL,"
+"  except_mask INTEGER NOT NULL DEFAULT 0,"
 "  UNIQUE (jobid, end_time, crc, ord));"
 /* bacct's SUMMARY sums these columns: its indexes by user and by end
  * hold them all, so that a summary reads the index and not the rows with
@@ -104,11 +105,11 @@ static const char *const stmt_sql[S_NSTMT] = {
 	    " queue, project, app, name, from_host, submit_time,"
 	    " begin_time, start_time, end_time, status, exit_status,"
 	    " exit_info, cpu_time, max_mem_kb, max_swap_kb, num_procs,"
-	    " exec_hosts, crc, line, ord) VALUES (?1,?2,?3,?4,?5,?6,"
+	    " exec_hosts, crc, line, ord, except_mask) VALUES (?1,?2,?3,?4,?5,?6,"
 	    " (SELECT app FROM jobs WHERE jobid = ?1 AND idx IN (?2, 0)"
 	    " ORDER BY idx DESC LIMIT 1),"
 	    " ?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,"
-	    " ?23)",
+	    " ?23,?24)",
 	[S_GETPOS] = "SELECT value FROM meta WHERE key = ?",
 	[S_SETPOS] = "INSERT OR REPLACE INTO meta (key, value) VALUES (?,?)",
 };
@@ -617,6 +618,7 @@ hist_db_acct(struct hist_db *h, const char *line, size_t len, int ord,
 	sqlite3_bind_int64(st, 21, line_crc(line, len));
 	sqlite3_bind_text(st, 22, line, (int)len, SQLITE_TRANSIENT);
 	sqlite3_bind_int(st, 23, ord);
+	sqlite3_bind_int(st, 24, a.except_mask);
 	rc = step(h, S_ACCT, cause);
 	free(hosts);
 	acct_finish_release(&a);

@@ -9,6 +9,8 @@
 
 need_root
 cluster_init 1
+# Jobs that exit abnormally in short within a minute are underruns: -x.
+sed -i 's/^QUEUE_NAME = short$/&\nJOB_UNDERRUN = 1/' "$LSB_CONF/lsb.queues"
 cluster_start
 cd "$T_DIR/jobs"
 chmod 1777 "$T_DIR/jobs"
@@ -106,7 +108,13 @@ expect_eq "-d" 3/0 "$(counts -u all -d)"
 expect_eq "-e" 0/3 "$(counts -u all -e)"
 expect_eq "-m hosta" 3/3 "$(counts -u all -m hosta)"
 expect_eq "-m another host" "No matching job found" "$(bacct -u all -m hostz 2>&1)"
-expect_eq "-x: no exceptions" "No matching job found" "$(bacct -u all -x 2>&1)"
+# e1 and n2 exited at once in short: underruns, in lsb.acct's exceptMask.
+expect_eq "-x: the two underruns" "0/2" "$(counts -u all -x)"
+expect_eq "-x with a job ID that had none" "No matching job found" \
+    "$(bacct -x "$d1" 2>&1)"
+check "lsb.acct: e1's exceptMask is set" sh -c \
+    "grep '^\"JOB_FINISH\" \"[^\"]*\" [0-9]* $e1 ' '$ACCT' | grep -q '\"\" \"\" 2 \"\" 0 '"
+
 today=$(date +%Y/%m/%d)
 expect_eq "-C today" 3/3 "$(counts -u all -C "$today,")"
 expect_eq "-C a day long ago" "No matching job found" "$(bacct -u all -C 2020/1/1,2020/1/2 2>&1)"
