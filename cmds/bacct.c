@@ -567,7 +567,7 @@ main(int argc, char **argv)
 		case O_SS: parse_range("-S", v, &s.sub); break;
 		case O_DD: parse_range("-D", v, &s.start); break;
 		case O_V:
-			printf("lsf-sched bacct\n");
+			print_version();
 			exit(0);
 		case O_H:
 			usage(0);
