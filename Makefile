@@ -150,7 +150,7 @@ $(O)/bin/%: $(CMD_O)/cmds/%.o $(CMD_COMMON_OBJ) $(CMD_LIB)
 # The history readers (bhist) link sqlite3, which musl's static build has
 # no copy of: they are built with the system's compiler, dynamically.  A
 # history query is not on a workflow tool's hot path as bjobs is.
-HIST_CMDS := bhist
+HIST_CMDS := bhist bacct
 $(HIST_CMDS:%=$(O)/bin/%): $(O)/bin/%: $(O)/cmds/%.o \
     $(patsubst %.c,$(O)/%.o,$(filter-out cmds/cmd-malloc.c cmds/cmd-fortify.c,$(CMD_COMMON_SRC))) $(LIB)
 	@mkdir -p $(dir $@)

@@ -24,6 +24,7 @@
 
 #include <sqlite3.h>
 
+#include "acct-report.h"
 #include "client.h"
 #include "cmdopt.h"
 #include "conf.h"
@@ -91,81 +92,16 @@ usage(int rc)
 	exit(rc);
 }
 
-/* One end of LSF's time range: [[[year/]month/]day/]hour:minute, or
- * [[year/]month/]day; 0 for an empty end. */
-static int
-parse_time(const char *s, bool upper, int64_t *out)
-{
-	struct tm tm;
-	time_t t = (time_t)now;
-	int v[5], n = 0;
-	const char *p = s;
-	bool hm = strchr(s, ':') != NULL;
-
-	if (*s == '\0') {
-		*out = upper ? INT64_MAX : 0;
-		return 0;
-	}
-	while (*p && n < 5) {
-		char *e;
-
-		v[n++] = (int)strtol(p, &e, 10);
-		if (e == p)
-			return -1;
-		p = e;
-		if (*p == '/' || *p == ':')
-			p++;
-		else if (*p != '\0')
-			return -1;
-	}
-	localtime_r(&t, &tm);
-	tm.tm_sec = 0;
-	if (hm) {
-		if (n < 2)
-			return -1;
-		tm.tm_min = v[n - 1];
-		tm.tm_hour = v[n - 2];
-		n -= 2;
-	} else {
-		tm.tm_hour = upper ? 23 : 0;
-		tm.tm_min = upper ? 59 : 0;
-		tm.tm_sec = upper ? 59 : 0;
-	}
-	if (n >= 1)
-		tm.tm_mday = v[n - 1];
-	if (n >= 2)
-		tm.tm_mon = v[n - 2] - 1;
-	if (n >= 3)
-		tm.tm_year = v[n - 3] - 1900;
-	tm.tm_isdst = -1;
-	*out = (int64_t)mktime(&tm);
-	return 0;
-}
 
 static void
 parse_range(const char *opt, const char *s, struct range *r)
 {
-	const char *comma = strchr(s, ',');
-	char *a;
-
+	/* The same time ranges as bacct's (src/acct-report.c). */
+	if (acct_range_parse(s, now, &r->from, &r->to) < 0) {
+		fprintf(stderr, "%s: Bad time specification for %s\n", s, opt);
+		exit(255);
+	}
 	r->set = true;
-	if (comma == NULL) {
-		if (parse_time(s, false, &r->from) < 0 ||
-		    parse_time(s, true, &r->to) < 0)
-			goto bad;
-		return;
-	}
-	a = xstrndup(s, (size_t)(comma - s));
-	if (parse_time(a, false, &r->from) < 0 ||
-	    parse_time(comma + 1, true, &r->to) < 0) {
-		free(a);
-		goto bad;
-	}
-	free(a);
-	return;
-bad:
-	fprintf(stderr, "%s: Bad time specification for %s\n", s, opt);
-	exit(255);
 }
 
 static void
@@ -545,7 +481,7 @@ main(int argc, char **argv)
 		case O_CC: parse_range("-C", v, &s.end); break;
 		case O_DD: parse_range("-D", v, &s.start); break;
 		case O_V:
-			printf("lsf-sched bhist\n");
+			print_version();
 			exit(0);
 		case O_H:
 			usage(0);

@@ -53,6 +53,7 @@ struct acct_finish {
 	int64_t		 max_mem_kb;	/* maxRMem, -1 unknown */
 	int64_t		 max_swap_kb;	/* maxRSwap, -1 unknown */
 	int		 exit_info;	/* TERM_* */
+	int		 except_mask;	/* JOB_EXC_* it triggered */
 	char		*post_exec;
 	uint32_t	 options2;	/* SUB2_* */
 	int64_t		 run_limit;	/* seconds, 0 none */

@@ -13,9 +13,17 @@
  *		and sums on, and the raw line;
  *	meta	the schema version and how far each source was read.
  * A record is applied once: events and acct rows are unique by (jobid,
- * time, the line's checksum), and a record that is already there changes
- * nothing, so reading a source again from an earlier position (a crash
- * between a commit and the next, a rebuild) is harmless.
+ * time, the line's checksum, ord), ord being how many byte-identical
+ * lines come before the line in its file (struct hist_ord).  Identical
+ * records (bstop, bresume, bstop in one second) are so counted, not
+ * collapsed, while a record that is already there changes nothing:
+ * reading a source again from an earlier position (a crash between a
+ * commit and the next, a rebuild, a replica under another inode) gives
+ * each line the ord it had.  Counting from the file's start (the records
+ * a switch copied forward included) gives the same ords in every
+ * generation: a switch copies all records of a live job, verbatim and in
+ * their order, so a job's identical lines come before one another in the
+ * same number in the old file and the new one.
  */
 #ifndef LSF_HISTORY_H
 #define LSF_HISTORY_H
@@ -99,9 +107,9 @@ void	 hist_db_rollback(struct hist_db *);
  * stops mbatchd on damage, history only skips).
  */
 int	 hist_db_event(struct hist_db *, const char *line, size_t len,
-	    char **cause);
+	    int ord, char **cause);
 int	 hist_db_acct(struct hist_db *, const char *line, size_t len,
-	    char **cause);
+	    int ord, char **cause);
 /* How far a source was read: its file's identity and the offset. */
 struct hist_pos {
 	uint64_t	 dev;
@@ -112,5 +120,18 @@ int	 hist_db_get_pos(struct hist_db *, const char *source,
 	    struct hist_pos *);	/* 0 none saved, 1 found */
 int	 hist_db_set_pos(struct hist_db *, const char *source,
 	    const struct hist_pos *, char **cause);
+
+/*
+ * A line's ord (history-ord.c): hist_ord_next gives how many lines
+ * identical to it the map has counted, and counts it.  A reader that
+ * starts in the middle of a file first counts what comes before
+ * (hist_ord_scan, complete lines only).
+ */
+struct hist_ord;
+struct hist_ord	*hist_ord_new(void);
+void	 hist_ord_free(struct hist_ord *);
+void	 hist_ord_clear(struct hist_ord *);
+int	 hist_ord_next(struct hist_ord *, const char *line, size_t len);
+void	 hist_ord_scan(struct hist_ord *, const char *buf, size_t len);
 
 #endif

@@ -69,7 +69,7 @@ acct_finish_write(struct strbuf *sb, const struct acct_finish *x)
 	/* LSF 10 */
 	ev_str(sb, "");				/* rsvId */
 	ev_str(sb, "");				/* sla */
-	ev_int(sb, 0);				/* exceptMask */
+	ev_int(sb, x->except_mask);		/* exceptMask */
 	ev_str(sb, "");				/* additionalInfo */
 	ev_int(sb, x->exit_info);		/* exitInfo */
 	ev_str(sb, "");				/* warningAction */
@@ -156,7 +156,9 @@ acct_finish_read(struct ev_reader *r, struct acct_finish *x)
 	/* LSF 10's, where the record has them. */
 	if (evr_at_end(r))
 		return r->err ? -1 : 0;
-	skip(r, 4);			/* rsvId sla exceptMask additionalInfo */
+	skip(r, 2);				/* rsvId sla */
+	evr_i32(r, &x->except_mask);
+	skip(r, 1);				/* additionalInfo */
 	evr_i32(r, &x->exit_info);
 	skip(r, 5);	/* warningAction ... app (chargedSAAP licenseProject) */
 	evr_str(r, &x->post_exec);

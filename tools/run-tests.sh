@@ -184,7 +184,7 @@ done
 
 # Some of them again, on daemons and commands built with ASan and UBSan
 # (make check builds build-asan): a report fails them.
-ASAN_SCENARIOS=${ASAN_SCENARIOS:-"t0002 t0008 t0012 t0016 t0028 t0034 t0073 t0097 t0107"}
+ASAN_SCENARIOS=${ASAN_SCENARIOS:-"t0002 t0008 t0012 t0016 t0028 t0034 t0073 t0097 t0107 t0125 t0126 t0128"}
 if [ -z "$pattern" ] && [ -z "${BUILD:-}" ] && [ -x build-asan/sbin/mbatchd ]; then
 	for n in $ASAN_SCENARIOS; do
 		t=$(ls tests/scenario/$n-*.sh 2>/dev/null | head -n 1)

@@ -29,8 +29,9 @@ apply(struct hist_db *h, struct strbuf *sb, bool acct)
 
 	for (; p < end; p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(end - p));
-		if ((acct ? hist_db_acct(h, p, (size_t)(nl - p), &cause) :
-		    hist_db_event(h, p, (size_t)(nl - p), &cause)) < 0) {
+		/* Every line differs: each is the first of its kind. */
+		if ((acct ? hist_db_acct(h, p, (size_t)(nl - p), 0, &cause) :
+		    hist_db_event(h, p, (size_t)(nl - p), 0, &cause)) < 0) {
 			fprintf(stderr, "histgen: %s\n", cause);
 			exit(1);
 		}

@@ -419,6 +419,7 @@ main(int argc, char **argv)
 	(void)evlog_flush(&mbd->log);
 	acct_close();
 	history_stop();
+	histjob_shutdown();
 	evlog_close(&mbd->envlog);
 	evlog_close(&mbd->log);
 	listener_free(l_cmd);

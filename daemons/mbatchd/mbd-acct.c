@@ -115,6 +115,7 @@ acct_add(struct job *j, int32_t idx, int64_t now)
 		a.idx = j->idx;
 		a.max_mem_kb = j->max_mem_kb;
 		a.exit_info = j->exit_reason;
+		a.except_mask = j->exceptions;
 		a.avg_mem_kb = j->avg_mem_kb;
 	}
 	a.command = command;

@@ -5,7 +5,10 @@
  * that also save how far each file was read.  A crash at any point
  * leaves the database at a commit; the next start reads on from there,
  * and a record read twice is recognised and skipped, so nothing is lost
- * or doubled.
+ * or doubled.  Identical records are told apart by their ord (how many
+ * identical lines precede them in the file, history.h): the thread
+ * counts the file's lines as it applies them, and counts those before
+ * where it starts when it starts anywhere else than where it stopped.
  *
  * The loop wakes the thread after a turn that wrote (a byte on a pipe,
  * one until the thread has woken); the thread gathers what comes in the
@@ -30,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -59,6 +63,11 @@ struct tail {
 	char		*buf;
 	size_t		 cap;
 	uint64_t	 nbad;
+	/* Identical lines before the next one to read: the map counts
+	 * file (dev, ino) up to ord_off. */
+	struct hist_ord	*ord;
+	uint64_t	 ord_dev, ord_ino;
+	off_t		 ord_off;
 };
 
 static void
@@ -80,6 +89,44 @@ same(const struct stat *st, const struct hist_pos *p)
 	return (uint64_t)st->st_dev == p->dev && (uint64_t)st->st_ino == p->ino;
 }
 
+/*
+ * Make t's map count fd's lines before off.  The usual case reads on
+ * where the last read ended and has nothing to do; a start, a switch (a
+ * newer generation from its history's start) or a failed transaction
+ * counts the file again from its start, which only hashes lines.
+ */
+static int
+ord_seek(struct tail *t, int fd, const char *path, off_t off)
+{
+	struct hist_pos p;
+	const char *base;
+	size_t size;
+	char *cause;
+
+	pos_of(fd, off, &p);
+	if (t->ord == NULL)
+		t->ord = hist_ord_new();
+	else if (p.dev == t->ord_dev && p.ino == t->ord_ino &&
+	    off == t->ord_off)
+		return 0;
+	hist_ord_clear(t->ord);
+	t->ord_dev = t->ord_ino = 0;
+	if (off > 0) {
+		if (evlog_map_fd(fd, path, &base, &size, &cause) < 0) {
+			log_warnx("history: %s", cause);
+			free(cause);
+			return -1;
+		}
+		hist_ord_scan(t->ord, base, size < (size_t)off ? size :
+		    (size_t)off);
+		munmap((void *)base, size);
+	}
+	t->ord_dev = p.dev;
+	t->ord_ino = p.ino;
+	t->ord_off = off;
+	return 0;
+}
+
 /* Apply the complete lines of fd from off on; 0 or -1 (logged). */
 static int
 tail_file(struct tail *t, int fd, const char *path, off_t off)
@@ -94,6 +141,8 @@ tail_file(struct tail *t, int fd, const char *path, off_t off)
 		t->cap = HIST_CHUNK;
 		t->buf = xmalloc(t->cap);
 	}
+	if (ord_seek(t, fd, path, off) < 0)
+		return -1;
 	for (;;) {
 		ssize_t got;
 		size_t used = 0;
@@ -116,7 +165,7 @@ tail_file(struct tail *t, int fd, const char *path, off_t off)
 		for (;;) {
 			char *nl = memchr(t->buf + used, '\n', have - used);
 			size_t len;
-			int rc;
+			int rc, ord;
 
 			if (nl == NULL)
 				break;
@@ -126,9 +175,10 @@ tail_file(struct tail *t, int fd, const char *path, off_t off)
 					goto fail;
 				open_tx = true;
 			}
-			rc = t->acct ?
-			    hist_db_acct(t->db, t->buf + used, len, &cause) :
-			    hist_db_event(t->db, t->buf + used, len, &cause);
+			ord = hist_ord_next(t->ord, t->buf + used, len);
+			rc = t->acct ? hist_db_acct(t->db, t->buf + used,
+			    len, ord, &cause) : hist_db_event(t->db,
+			    t->buf + used, len, ord, &cause);
 			if (rc < 0) {
 				/* The log's own readers judge damage. */
 				if (t->nbad++ < 10)
@@ -151,6 +201,7 @@ tail_file(struct tail *t, int fd, const char *path, off_t off)
 		memmove(t->buf, t->buf + used, have - used);
 		have -= used;
 		off += used;
+		t->ord_off = off;
 		if (open_tx) {
 			pos_of(fd, off, &p);
 			if (hist_db_set_pos(t->db, t->source, &p, &cause) < 0 ||
@@ -165,6 +216,8 @@ fail:
 	free(cause);
 	if (open_tx)
 		hist_db_rollback(t->db);
+	/* Counted lines that are not in: count again next time. */
+	t->ord_dev = t->ord_ino = 0;
 	return -1;
 }
 
@@ -348,6 +401,8 @@ hist_main(void *arg)
 		close(cur_ac);
 	free(ev.buf);
 	free(ac.buf);
+	hist_ord_free(ev.ord);
+	hist_ord_free(ac.ord);
 	if (ev.db)
 		hist_db_close(ev.db);
 	return NULL;

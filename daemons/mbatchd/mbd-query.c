@@ -207,6 +207,7 @@ struct jref {
 	struct job	*j;
 	int32_t		 vidx;
 	int		 vstat;
+	struct job_info	*hi;		/* from history (j NULL): bjobs <id> */
 };
 
 static int
@@ -231,7 +232,8 @@ state_wanted(const struct jq *jq, const struct jref *r, bool by_id)
 	bool fin = JOB_STAT_FINISHED(s);
 	int64_t end = ref_end(r);
 
-	if (fin && end > 0 && jq->now - end > jq->clean)
+	/* Asked by ID, it is found until cleaned, then from history. */
+	if (fin && end > 0 && jq->now - end > jq->clean && !by_id)
 		return false;
 	if (f & JQ_PEND)
 		return JOB_STAT_PENDING(s);
@@ -283,6 +285,7 @@ jvec_push(struct jvec *jv, struct job *j, int32_t vidx, int vstat)
 	jv->v[jv->n].j = j;
 	jv->v[jv->n].vidx = vidx;
 	jv->v[jv->n].vstat = vstat;
+	jv->v[jv->n].hi = NULL;
 	jv->n++;
 }
 
@@ -291,7 +294,7 @@ static void
 want_push(const struct jq *jq, struct jvec *jv, struct job *j, int32_t vidx,
     int vstat, bool by_id)
 {
-	struct jref r = { j, vidx, vstat };
+	struct jref r = { j, vidx, vstat, NULL };
 
 	if (job_wanted(jq, &r, by_id))
 		jvec_push(jv, j, vidx, vstat);
@@ -342,7 +345,7 @@ static void
 push_virtual(const struct jq *jq, struct jvec *jv, struct job *p,
     const struct idxset *set, int vstat, bool by_id)
 {
-	struct jref r = { p, 1, vstat };
+	struct jref r = { p, 1, vstat, NULL };
 
 	/* Judge once: every element of the set looks the same. */
 	if (set->count == 0 || !job_wanted(jq, &r, by_id))
@@ -411,6 +414,37 @@ collect_array(struct jq *jq, struct jvec *out, struct job *p)
 		    cmp_index);
 }
 
+/*
+ * A finished job mbatchd no longer has, from history, if the options
+ * would show it: asked by ID, not -p, -r or -s; -m and -J do not look.
+ */
+static void
+collect_history(struct jq *jq, struct jvec *out, const struct job_id *id)
+{
+	struct job_info **v = NULL;
+	size_t n = 0;
+
+	if (jq->q.flags & (JQ_PEND | JQ_RUN | JQ_SUSP | JQ_ARRAY) ||
+	    jq->on_host || jq->q.job_name)
+		return;
+	if (!histjob_lookup(id, (jq->q.flags & JQ_LONG) != 0, &v, &n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct job_info *ji = v[i];
+
+		if ((jq->user && strcmp(ji->user, jq->user) != 0) ||
+		    (jq->q.queue && strcmp(ji->queue, jq->q.queue) != 0) ||
+		    (jq->q.app && (ji->app == NULL ||
+		    strcmp(ji->app, jq->q.app) != 0))) {
+			histjob_release(ji);
+			continue;
+		}
+		jvec_push(out, NULL, 0, 0);
+		out->v[out->n - 1].hi = ji;
+	}
+	free(v);
+}
+
 /* bjobs <id>[<idx>]: false when there is no such job or element. */
 static bool
 collect_id(struct jq *jq, struct jvec *out, const struct job_id *id)
@@ -429,7 +463,9 @@ collect_id(struct jq *jq, struct jvec *out, const struct job_id *id)
 			    true);
 		else if (idxset_contains(&p->arr->gone, id->idx))
 			want_push(jq, out, p, id->idx, JOB_STAT_EXIT, true);
-	}
+	} else if (j == NULL && (id->idx == 0 ||
+	    job_find(id->jobid, 0) == NULL))
+		collect_history(jq, out, id);
 	return out->n > before;
 }
 
@@ -502,7 +538,9 @@ send_jobs(struct conn *c, uint32_t seq, struct jvec *jv, struct job_id *miss,
 		for (size_t k = 0; k < n; k++) {
 			struct job_info *ji = &jl.jobs[jl.njobs++];
 
-			if (flags & JQ_ARRAY)
+			if (jv->v[i + k].hi)
+				*ji = *jv->v[i + k].hi;
+			else if (flags & JQ_ARRAY)
 				fill_array(jv->v[i + k].j, ji, want);
 			else
 				fill_ref(&jv->v[i + k], ji, want,
@@ -516,7 +554,8 @@ send_jobs(struct conn *c, uint32_t seq, struct jvec *jv, struct job_id *miss,
 		job_list_pack(&w, &jl);
 		wbuf_end_frame(&w);
 		for (size_t k = 0; k < jl.njobs; k++)
-			info_release(&jl.jobs[k]);
+			if (jv->v[i + k].hi == NULL)
+				info_release(&jl.jobs[k]);
 		free(jl.jobs);
 		conn_send(c, &w);
 		wbuf_reset(&w);
@@ -534,8 +573,11 @@ collect_arrays(struct jq *jq, struct jvec *in, struct jvec *out)
 	gen++;
 	for (size_t i = 0; i < in->n; i++) {
 		struct job *j = in->v[i].j;
-		struct job *p = JOB_IS_ELEMENT(j) ? job_find(j->jobid, 0) : j;
+		struct job *p;
 
+		if (j == NULL)
+			continue;
+		p = JOB_IS_ELEMENT(j) ? job_find(j->jobid, 0) : j;
 		if (p == NULL || !JOB_IS_PARENT(p) || p->arr->seen == gen)
 			continue;
 		p->arr->seen = gen;
@@ -604,6 +646,8 @@ query_jobs(struct conn *c, uint32_t seq, struct rbuf *r)
 	}
 	send_jobs(c, seq, &jv, miss, nmiss, jq.q.flags,
 	    jq.q.fields ? jq.q.fields : JI_ALL);
+	for (size_t i = 0; i < jv.n; i++)
+		histjob_release(jv.v[i].hi);
 	free(jv.v);
 	free(miss);
 	free(jq.on_host);

@@ -282,12 +282,13 @@ sched_finish_job(struct job *j, const struct job_status *st)
 		ev.max_mem_kb = st->max_mem_kb;
 	if (st->avg_mem_kb >= 0)
 		ev.avg_mem_kb = st->avg_mem_kb;
+	/* An underrun before the record: lsb.acct's exceptMask has it. */
+	exc_job_ended(j, status, ev.end_time);
 	job_status_record(j, &ev);
 	client_job_event(j, JE_FINISHED);
 	/* Its record counted the exit against the host (exc_exit_apply). */
 	if (h != NULL)
 		exc_host_due(h);
-	exc_job_ended(j, status, ev.end_time);
 	/* Its post-exec may have ended too while mbatchd was away. */
 	if (st->post_exec_status >= 0)
 		postexec_done(j, st);

@@ -579,6 +579,12 @@ void	 acct_flush(void);
 void	 acct_sync(void);
 void	 acct_close(void);
 
+/* mbd-histjob.c: bjobs <id> of a cleaned job, from history. */
+bool	 histjob_lookup(const struct job_id *, bool longform,
+	    struct job_info ***, size_t *);
+void	 histjob_release(struct job_info *);
+void	 histjob_shutdown(void);
+
 /* mbd-history.c: the job history database, kept by a thread. */
 void	 history_start(void);
 void	 history_kick(void);	/* lsb.events or lsb.acct grew */

@@ -3258,6 +3258,7 @@ START_TEST(test_acct_finish)
 	x.idx = 3;
 	x.max_mem_kb = 2048;
 	x.exit_info = 14;
+	x.except_mask = JOB_EXC_UNDERRUN | JOB_EXC_IDLE;
 	x.options2 = 5136;
 	x.run_limit = 600;
 	x.avg_mem_kb = 1024;
@@ -3301,7 +3302,7 @@ START_TEST(test_acct_finish)
 	ck_assert_str_eq(tok[52], "2");			/* maxNumProcessors */
 	ck_assert_str_eq(tok[55], "3");			/* idx */
 	ck_assert_str_eq(tok[56], "2048");		/* maxRMem */
-	ck_assert_str_eq(tok[62], "0");			/* exceptMask */
+	ck_assert_str_eq(tok[62], "6");			/* exceptMask */
 	ck_assert_str_eq(tok[64], "14");		/* exitInfo */
 	ck_assert_str_eq(tok[74], "5136");		/* options2 */
 	ck_assert_str_eq(tok[83], "1024");		/* avgMem */
@@ -3328,6 +3329,7 @@ START_TEST(test_acct_finish)
 	ck_assert_int_eq(y.idx, 3);
 	ck_assert_int_eq(y.max_mem_kb, 2048);
 	ck_assert_int_eq(y.exit_info, 14);
+	ck_assert_int_eq(y.except_mask, JOB_EXC_UNDERRUN | JOB_EXC_IDLE);
 	ck_assert_uint_eq(y.options2, 5136);
 	ck_assert_int_eq(y.run_limit, 600);
 	ck_assert_int_eq(y.avg_mem_kb, 1024);

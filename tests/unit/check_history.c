@@ -106,22 +106,51 @@ job_records(struct strbuf *sb, int64_t jobid, const char *queue)
 	ev_job_status_write(sb, 1020, &st);
 }
 
-/* Apply every line of buf; the number applied. */
+/*
+ * Apply the lines of a file from offset from on, as the writer does
+ * when it starts there: the lines before it counted, not applied.  The
+ * number applied.
+ */
 static int
-apply(struct hist_db *h, const struct strbuf *sb)
+apply_from(struct hist_db *h, const struct strbuf *sb, size_t from)
 {
-	const char *p = sb->buf, *end = sb->buf + sb->len, *nl;
+	const char *p = sb->buf + from, *end = sb->buf + sb->len, *nl;
+	struct hist_ord *o = hist_ord_new();
 	char *cause;
 	int n = 0, rc;
 
+	hist_ord_scan(o, sb->buf, from);
 	ck_assert_int_eq(hist_db_begin(h, &cause), 0);
 	for (; p < end; p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(end - p));
-		rc = hist_db_event(h, p, (size_t)(nl - p), &cause);
+		rc = hist_db_event(h, p, (size_t)(nl - p),
+		    hist_ord_next(o, p, (size_t)(nl - p)), &cause);
 		ck_assert_msg(rc >= 0, "%s", rc < 0 ? cause : "");
 		n += rc;
 	}
 	ck_assert_int_eq(hist_db_commit(h, &cause), 0);
+	hist_ord_free(o);
+	return n;
+}
+
+/* Apply every line of buf; the number applied. */
+static int
+apply(struct hist_db *h, const struct strbuf *sb)
+{
+	return apply_from(h, sb, 0);
+}
+
+static int
+count(struct hist_db *h, const char *sql)
+{
+	sqlite3_stmt *st;
+	int n = -1;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(hist_db_handle(h), sql, -1, &st,
+	    NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
 	return n;
 }
 
@@ -214,7 +243,7 @@ START_TEST(test_writer)
 	ck_assert_int_eq(got.off, 3);
 	/* Damage is reported, and not applied. */
 	ck_assert_int_eq(hist_db_event(h, "\"JOB_NEW\" \"10.1\" 5 @00000000",
-	    28, &cause), -1);
+	    28, 0, &cause), -1);
 	free(cause);
 	hist_db_close(h);
 	/* Readers see it read-only. */
@@ -253,8 +282,13 @@ START_TEST(test_acct)
 	a.submit_time = 1900;
 	a.start_time = 1950;
 	acct_finish_write(&sb, &a);
-	ck_assert_int_eq(hist_db_acct(h, sb.buf, sb.len - 1, &cause), 1);
-	ck_assert_int_eq(hist_db_acct(h, sb.buf, sb.len - 1, &cause), 0);
+	ck_assert_int_eq(hist_db_acct(h, sb.buf, sb.len - 1, 0, &cause), 1);
+	ck_assert_int_eq(hist_db_acct(h, sb.buf, sb.len - 1, 0, &cause), 0);
+	/* The same record again in the same file (a requeued job that
+	 * ran and ended twice in one second): counted, not collapsed. */
+	ck_assert_int_eq(hist_db_acct(h, sb.buf, sb.len - 1, 1, &cause), 1);
+	ck_assert_int_eq(hist_db_acct(h, sb.buf, sb.len - 1, 1, &cause), 0);
+	ck_assert_int_eq(count(h, "SELECT count(*) FROM acct"), 2);
 	d = dump(h);
 	ck_assert_ptr_nonnull(strstr(d, "9|bob|normal|2000|64|2.5|\n"));
 	free(d);
@@ -302,6 +336,165 @@ START_TEST(test_array)
 	hist_db_close(h);
 	sb_release(&sb);
 	free(path);
+}
+END_TEST
+
+/* bstop, bresume, bstop in one second: the second stop is the same
+ * bytes as the first. */
+static void
+stop_resume_stop(struct strbuf *sb, int64_t jobid, int64_t when)
+{
+	struct ev_job_status st;
+
+	memset(&st, 0, sizeof(st));
+	st.jobid = jobid;
+	st.status = JOB_STAT_USUSP;
+	ev_job_status_write(sb, when, &st);
+	st.status = JOB_STAT_RUN;
+	ev_job_status_write(sb, when, &st);
+	st.status = JOB_STAT_USUSP;
+	ev_job_status_write(sb, when, &st);
+}
+
+/* The offset just after the nth line of sb holding what. */
+static size_t
+after(const struct strbuf *sb, const char *what, int nth)
+{
+	const char *p = sb->buf;
+
+	for (; nth > 0; nth--) {
+		p = strstr(p, what);
+		ck_assert_ptr_nonnull(p);
+		p = strchr(p, '\n') + 1;
+	}
+	return (size_t)(p - sb->buf);
+}
+
+/* Events rows of job 7 stopped by its user (USUSP, 16). */
+static int
+stops(struct hist_db *h)
+{
+	return count(h, "SELECT count(*) FROM events WHERE jobid = 7 AND"
+	    " type = 'JOB_STATUS' AND line LIKE '%\"JOB_STATUS\" % 7 16 %'");
+}
+
+START_TEST(test_identical)
+{
+	struct strbuf old = STRBUF_INIT, cur = STRBUF_INIT;
+	struct hist_db *h;
+	char *path = tmpdb(), *path2 = tmpdb(), *cause, *a, *b;
+	const char *l1, *l2;
+	size_t mid, start;
+	bool damaged;
+
+	h = hist_db_open(path, &damaged, &cause);
+	ck_assert_ptr_nonnull(h);
+	job_records(&old, 7, "other");
+	/* Not finished yet: drop its JOB_STATUS EXIT. */
+	old.len = after(&old, "\"JOB_START\"", 1);
+	stop_resume_stop(&old, 7, 1010);
+	l1 = old.buf + after(&old, "\"JOB_START\"", 1);
+	l2 = old.buf + after(&old, "\"JOB_STATUS\"", 2);
+	ck_assert_int_eq(memcmp(l1, l2, (size_t)(strchr(l1, '\n') - l1)),
+	    0);
+	/* Both stops are kept; the file again adds nothing. */
+	ck_assert_int_eq(apply(h, &old), 6);
+	ck_assert_int_eq(stops(h), 2);
+	ck_assert_int_eq(apply(h, &old), 0);
+	ck_assert_int_eq(stops(h), 2);
+	/* A byte-identical replica read from its start (another inode,
+	 * so no saved position): nothing new either. */
+	ck_assert_int_eq(apply_from(h, &old, 0), 0);
+	hist_db_close(h);
+
+	/* Resume between the two stops: the second is new, the first is
+	 * not applied again. */
+	h = hist_db_open(path2, &damaged, &cause);
+	ck_assert_ptr_nonnull(h);
+	mid = after(&old, "\"JOB_STATUS\"", 1);
+	{
+		struct strbuf head = STRBUF_INIT;
+
+		sb_add(&head, old.buf, mid);
+		ck_assert_int_eq(apply(h, &head), 4);
+		sb_release(&head);
+	}
+	ck_assert_int_eq(stops(h), 1);
+	ck_assert_int_eq(apply_from(h, &old, mid), 2);
+	ck_assert_int_eq(stops(h), 2);
+	/* A catch-up from before the first stop adds nothing. */
+	ck_assert_int_eq(apply_from(h, &old, after(&old, "\"JOB_START\"",
+	    1)), 0);
+	ck_assert_int_eq(stops(h), 2);
+	a = dump(h);
+
+	/* A switch copies the live job's records forward, then a third
+	 * stop of the same second follows the LOG_SWITCH: read from the
+	 * new file's history start, only it is new. */
+	sb_add(&cur, old.buf, old.len);
+	{
+		struct ev_log_switch ls = { 7 };
+		struct ev_job_status st;
+
+		ev_log_switch_write(&cur, 1010, &ls);
+		memset(&st, 0, sizeof(st));
+		st.jobid = 7;
+		st.status = JOB_STAT_RUN;
+		ev_job_status_write(&cur, 1010, &st);
+		st.status = JOB_STAT_USUSP;
+		ev_job_status_write(&cur, 1010, &st);
+	}
+	start = after(&cur, "\"LOG_SWITCH\"", 1);
+	ck_assert_int_eq(apply_from(h, &cur, start), 2);
+	ck_assert_int_eq(stops(h), 3);
+	free(a);
+	a = dump(h);
+	hist_db_close(h);
+
+	/* Rebuilt from the new file alone (the old one gone): the same
+	 * history, in the same order. */
+	unlink(path);
+	h = hist_db_open(path, &damaged, &cause);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(apply(h, &cur), 8);
+	ck_assert_int_eq(stops(h), 3);
+	b = dump(h);
+	ck_assert_str_eq(a, b);
+	/* And the old file read again after it adds nothing. */
+	ck_assert_int_eq(apply(h, &old), 0);
+	hist_db_close(h);
+	free(a);
+	free(b);
+	sb_release(&old);
+	sb_release(&cur);
+	free(path);
+	free(path2);
+}
+END_TEST
+
+START_TEST(test_ord)
+{
+	struct hist_ord *o = hist_ord_new();
+	const char buf[] = "a\nb\na\na\n";
+
+	ck_assert_int_eq(hist_ord_next(o, "a", 1), 0);
+	ck_assert_int_eq(hist_ord_next(o, "b", 1), 0);
+	ck_assert_int_eq(hist_ord_next(o, "a", 1), 1);
+	ck_assert_int_eq(hist_ord_next(o, "ab", 2), 0);
+	hist_ord_clear(o);
+	/* Only complete lines are counted. */
+	hist_ord_scan(o, buf, sizeof(buf) - 2);
+	ck_assert_int_eq(hist_ord_next(o, "a", 1), 2);
+	ck_assert_int_eq(hist_ord_next(o, "b", 1), 1);
+	/* Many lines: the map grows and keeps its counts. */
+	hist_ord_clear(o);
+	for (int i = 0; i < 5000; i++) {
+		char l[16];
+
+		snprintf(l, sizeof(l), "l%d", i % 2500);
+		ck_assert_int_eq(hist_ord_next(o, l, strlen(l)), i / 2500);
+	}
+	hist_ord_free(o);
 }
 END_TEST
 
@@ -427,6 +620,8 @@ history_suite(void)
 	tcase_add_test(tc, test_writer);
 	tcase_add_test(tc, test_acct);
 	tcase_add_test(tc, test_array);
+	tcase_add_test(tc, test_identical);
+	tcase_add_test(tc, test_ord);
 	tcase_add_test(tc, test_render);
 	suite_add_tcase(s, tc);
 	return s;
