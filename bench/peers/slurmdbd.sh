@@ -454,8 +454,10 @@ ours_side() {
 	    bhist -a -u all -S "$day"
 	timeit bhist_day "$RM" bhist -a -u all -S "$day"
 	if [ -x "$BUILD/bin/bacct" ]; then
-		timeit bacct_all "$RB" bacct -u all
+		check_lines "bacct -u all" 5 bacct -u all
+		timeit bacct_all "$RM" bacct -u all
 		timeit bacct_user "$RM" bacct -u u7
+		timeit bacct_day "$RM" bacct -u all -S "$day"
 	else
 		say "no bacct in $BUILD/bin: its rows are left to fill"
 	fi
