@@ -6,7 +6,10 @@
 # 21; 12 master failover, issue 23), workload 9 (bench/sim/run.sh, bench/w09-cluster50.sh), the
 # fairshare accuracy checks (bench/sim/fsacc.sh, part w9acc) and Slurm
 # side by side (bench/peers/slurm.sh, skipped when BENCH_NO_SLURM is
-# set; BENCH_ONLY=w11 runs Slurm's workload 11 with ours).  Every
+# set; BENCH_ONLY=w11 runs Slurm's workload 11 with ours), and workload
+# 14, history at scale: sacct on Slurm's slurmdbd with MariaDB against
+# bhist (bench/peers/slurmdbd.sh, issue 24; skipped when BENCH_NO_SLURM
+# is set, alone with BENCH_ONLY=w14).  Every
 # RESULT|key|value|unit line goes to bench/out/results.tsv; then one
 # table (bench/out/table.txt) and plots (bench/out/*.png, with gnuplot).
 #
@@ -16,6 +19,7 @@
 #	BENCH_ONLY=w10 bench/run.sh		# load-based suspension only
 #	BENCH_ONLY=w11 bench/run.sh		# preemption, ours and Slurm's
 #	BENCH_ONLY=w12 bench/run.sh		# master failover only
+#	BENCH_ONLY=w14 bench/run.sh		# history: sacct and bhist
 #	BENCH_ONLY=w9acc bench/run.sh		# fairshare accuracy only
 #						# (w9 runs it too)
 #	bench/run.sh -t				# only the table and plots
@@ -136,6 +140,9 @@ run_all() {
 			# Workload 11 is ours beside Slurm's, in the same run.
 			run_part slurm env SLURM_WORKLOADS=11 \
 			    bash "$BENCH/peers/slurm.sh"
+		fi
+		if [ -f "$BENCH/peers/slurmdbd.sh" ] && want w14; then
+			run_part w14 bash "$BENCH/peers/slurmdbd.sh"
 		fi
 	fi
 	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$BENCH_OUT/machine.txt"
