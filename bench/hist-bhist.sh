@@ -11,7 +11,7 @@ BUILD=${BUILD:-$BTOP/build}
 N=${1:-100000}
 R=${2:-50}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/histbench.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+trap 'munge_stop "$dir"; rm -rf "$dir"' EXIT
 . "$BTOP/tools/cluster-conf.sh"
 cluster_conf "$dir" 1 LOG_ERR root >/dev/null
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$BTOP/include" -o "$dir/histgen" \
