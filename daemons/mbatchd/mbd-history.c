@@ -364,7 +364,7 @@ hist_main(void *arg)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	/* History takes what CPU scheduling and answers leave: on a busy
 	 * master it lags a little and catches up in bigger batches. */
-	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
 	if ((ev.db = open_db(false)) == NULL)
 		return NULL;
 	ac.db = ev.db;
