@@ -84,7 +84,7 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubu
 LIB_SRC	:= $(sort $(wildcard src/*.c))
 # sqlite3's side of the library: the daemons' and bhist's, not the static
 # commands' (below).
-HIST_SRC := src/history-db.c
+HIST_SRC := src/history-db.c src/history-open.c
 LIB_OBJ	:= $(LIB_SRC:%.c=$(O)/%.o)
 LIB	:= $(O)/lib/liblsf.a
 

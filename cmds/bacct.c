@@ -534,10 +534,9 @@ main(int argc, char **argv)
 	struct sel s;
 	struct acct_sums sums;
 	struct strbuf out = STRBUF_INIT;
-	const struct lsf_config *c;
 	struct hist_db *h;
 	bool longf = false, brief = false, wide = false, anyuser = false;
-	char *path, *cause, **ids;
+	char *path, **ids;
 	const char *v;
 	int id, nids;
 
@@ -586,24 +585,10 @@ main(int argc, char **argv)
 	/* Asked by ID, a job is counted whoever owns it. */
 	if (nids > 0 && s.user == NULL)
 		anyuser = true;
-	if (!anyuser && s.user == NULL) {
-		struct passwd *pw = getpwuid(getuid());
+	if (!anyuser && s.user == NULL)
+		s.user = hist_invoker();
 
-		if (pw == NULL)
-			die("cannot find your user name");
-		s.user = xstrdup(pw->pw_name);
-	}
-
-	c = client_config(CONF_SHARED);
-	if (c->lsf.sharedir == NULL)
-		die("LSB_SHAREDIR is not set in %s", c->lsf.path ?
-		    c->lsf.path : "lsf.conf");
-	path = xasprintf("%s/%s/logdir/%s", c->lsf.sharedir, c->cluster.name,
-	    HISTORY_DB_NAME);
-	if ((h = hist_db_open_ro(path, &cause)) == NULL) {
-		fprintf(stderr, "bacct: %s\n", cause);
-		exit(255);
-	}
+	h = hist_db_open_cmd("bacct", &path);
 	if (!summary_sums(path, hist_db_handle(h), &s, &sums)) {
 		hist_db_close(h);
 		fprintf(stderr, "No matching job found\n");

@@ -436,14 +436,13 @@ main(int argc, char **argv)
 {
 	struct cmdopt_state cs;
 	struct sel s;
-	const struct lsf_config *c;
 	struct hist_db *h;
 	struct job *jobs = NULL;
 	size_t njobs = 0;
 	sqlite3_stmt *st;
 	bool longf = false, brief = false, wide = false, chron = false,
 	    anyuser = false;
-	char *path, *cause, *sql, **ids;
+	char *sql, **ids;
 	const char *v;
 	int id, nids;
 
@@ -505,24 +504,10 @@ main(int argc, char **argv)
 		s.states = F_PEND | F_RUN | F_SUSP;
 	if (nids > 0 && s.user == NULL)
 		anyuser = true;
-	if (!anyuser && s.user == NULL) {
-		struct passwd *pw = getpwuid(getuid());
+	if (!anyuser && s.user == NULL)
+		s.user = hist_invoker();
 
-		if (pw == NULL)
-			die("cannot find your user name");
-		s.user = xstrdup(pw->pw_name);
-	}
-
-	c = client_config(CONF_SHARED);
-	if (c->lsf.sharedir == NULL)
-		die("LSB_SHAREDIR is not set in %s", c->lsf.path ?
-		    c->lsf.path : "lsf.conf");
-	path = xasprintf("%s/%s/logdir/%s", c->lsf.sharedir, c->cluster.name,
-	    HISTORY_DB_NAME);
-	if ((h = hist_db_open_ro(path, &cause)) == NULL) {
-		fprintf(stderr, "bhist: %s\n", cause);
-		exit(255);
-	}
+	h = hist_db_open_cmd("bhist", NULL);
 	sql = sel_sql(&s);
 	if (sqlite3_prepare_v2(hist_db_handle(h), sql, -1, &st, NULL) !=
 	    SQLITE_OK)

@@ -88,6 +88,11 @@ struct hist_db;
  * *damaged says sqlite found the file corrupt (the caller moves it aside
  * and starts again). */
 struct hist_db *hist_db_open(const char *path, bool *damaged, char **cause);
+/* bhist's and bacct's: the cluster's database read-only (its path in
+ * *path if not NULL), and the invoker's user name; they exit on failure
+ * (history-open.c). */
+struct hist_db *hist_db_open_cmd(const char *prog, char **path);
+char	*hist_invoker(void);
 /* Open read-only (bhist, bacct): NULL with *cause. */
 struct hist_db *hist_db_open_ro(const char *path, char **cause);
 void	 hist_db_close(struct hist_db *);
