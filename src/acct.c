@@ -8,6 +8,32 @@
 #include <string.h>
 
 #include "acct.h"
+#include "lsf.h"
+
+/*
+ * exceptMask in LSF's bits, as its lsb.events JOB_EXCEPTION documents
+ * them: 0x02 overrun, 0x04 underrun; idle, which came later, is 0x80
+ * here (not checked against LSF).
+ */
+#define LSF_EXCEPT_OVERRUN	0x02
+#define LSF_EXCEPT_UNDERRUN	0x04
+#define LSF_EXCEPT_IDLE		0x80
+
+static int
+except_to_lsf(int bits)
+{
+	return (bits & JOB_EXC_OVERRUN ? LSF_EXCEPT_OVERRUN : 0) |
+	    (bits & JOB_EXC_UNDERRUN ? LSF_EXCEPT_UNDERRUN : 0) |
+	    (bits & JOB_EXC_IDLE ? LSF_EXCEPT_IDLE : 0);
+}
+
+static int
+except_from_lsf(int mask)
+{
+	return (mask & LSF_EXCEPT_OVERRUN ? JOB_EXC_OVERRUN : 0) |
+	    (mask & LSF_EXCEPT_UNDERRUN ? JOB_EXC_UNDERRUN : 0) |
+	    (mask & LSF_EXCEPT_IDLE ? JOB_EXC_IDLE : 0);
+}
 
 void
 acct_finish_init(struct acct_finish *x)
@@ -69,7 +95,7 @@ acct_finish_write(struct strbuf *sb, const struct acct_finish *x)
 	/* LSF 10 */
 	ev_str(sb, "");				/* rsvId */
 	ev_str(sb, "");				/* sla */
-	ev_int(sb, x->except_mask);		/* exceptMask */
+	ev_int(sb, except_to_lsf(x->except_mask));	/* exceptMask */
 	ev_str(sb, "");				/* additionalInfo */
 	ev_int(sb, x->exit_info);		/* exitInfo */
 	ev_str(sb, "");				/* warningAction */
@@ -158,6 +184,7 @@ acct_finish_read(struct ev_reader *r, struct acct_finish *x)
 		return r->err ? -1 : 0;
 	skip(r, 2);				/* rsvId sla */
 	evr_i32(r, &x->except_mask);
+	x->except_mask = except_from_lsf(x->except_mask);
 	skip(r, 1);				/* additionalInfo */
 	evr_i32(r, &x->exit_info);
 	skip(r, 5);	/* warningAction ... app (chargedSAAP licenseProject) */

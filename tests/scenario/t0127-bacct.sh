@@ -113,7 +113,7 @@ expect_eq "-x: the two underruns" "0/2" "$(counts -u all -x)"
 expect_eq "-x with a job ID that had none" "No matching job found" \
     "$(bacct -x "$d1" 2>&1)"
 check "lsb.acct: e1's exceptMask is set" sh -c \
-    "grep '^\"JOB_FINISH\" \"[^\"]*\" [0-9]* $e1 ' '$ACCT' | grep -q '\"\" \"\" 2 \"\" 0 '"
+    "grep '^\"JOB_FINISH\" \"[^\"]*\" [0-9]* $e1 ' '$ACCT' | grep -q '\"\" \"\" 4 \"\" 0 '"
 
 today=$(date +%Y/%m/%d)
 expect_eq "-C today" 3/3 "$(counts -u all -C "$today,")"

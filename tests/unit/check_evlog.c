@@ -3302,7 +3302,7 @@ START_TEST(test_acct_finish)
 	ck_assert_str_eq(tok[52], "2");			/* maxNumProcessors */
 	ck_assert_str_eq(tok[55], "3");			/* idx */
 	ck_assert_str_eq(tok[56], "2048");		/* maxRMem */
-	ck_assert_str_eq(tok[62], "6");			/* exceptMask */
+	ck_assert_str_eq(tok[62], "132");		/* exceptMask: 0x04|0x80 */
 	ck_assert_str_eq(tok[64], "14");		/* exitInfo */
 	ck_assert_str_eq(tok[74], "5136");		/* options2 */
 	ck_assert_str_eq(tok[83], "1024");		/* avgMem */
