@@ -30,6 +30,21 @@ void	 log_warn(const char *, ...) PRINTF(1, 2);
 void	 log_warnx(const char *, ...) PRINTF(1, 2);
 void	 log_info(const char *, ...) PRINTF(1, 2);
 void	 log_debug(const char *, ...) PRINTF(1, 2);
+/*
+ * What a peer can cause at will (a timeout, a refused frame or
+ * handshake) is logged at most RATELOG_BURST times every RATELOG_MS for
+ * each kind, then counted: a few refusals are each logged, a thousand
+ * hostile connections do not write a thousand lines.  One struct
+ * ratelog per kind, zeroed.
+ */
+#define RATELOG_MS	10000
+#define RATELOG_BURST	5
+struct ratelog {
+	uint64_t	 since;		/* this window's first line */
+	unsigned	 lines;		/* written in it */
+	unsigned	 skipped;
+};
+void	 log_limited(struct ratelog *, const char *, ...) PRINTF(2, 3);
 /* For set_die_routine: die() and BUG() go to the log. */
 void	 log_die_routine(const char *msg);
 void	 fatal(const char *, ...) PRINTF(1, 2) NORETURN;

@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	13
+#define PROTO_VERSION	14
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -24,8 +24,11 @@ enum msg_type {
 	MSG_ERROR		= 2,	/* struct msg_error */
 	MSG_PING		= 3,	/* no body; answered with MSG_OK */
 	MSG_REDIRECT		= 4,	/* str: the master host to ask */
-	MSG_AUTH		= 5,	/* str: MUNGE credential (auth.h) */
-	MSG_AUTH_OK		= 6,	/* str: the answer's credential */
+	/* The MUNGE handshake, in its order (include/auth.h). */
+	MSG_AUTH_HELLO		= 7,	/* struct auth_hello */
+	MSG_AUTH_CHALLENGE	= 8,	/* str: the server's credential */
+	MSG_AUTH		= 5,	/* str: the client's credential */
+	MSG_AUTH_OK		= 6,	/* no body: accepted */
 
 	/* 100-199: commands to mbatchd */
 	MSG_SUBMIT		= 100,	/* struct submit_req */
@@ -853,6 +856,14 @@ struct lim_load_list {
 	struct lim_host	*hosts;
 	uint32_t	 nhosts;
 };
+/* The first frame of a handshake: a claim, not yet proven. */
+struct auth_hello {
+	uint32_t	 from_role;	/* enum auth_role */
+	char		*from_host;
+	uint32_t	 to_role;
+	char		*to_host;
+	char		*nonce;		/* the client's */
+};
 struct lim_probe_reply {
 	char		*host;
 	char		*master;	/* who it believes is master */
@@ -950,7 +961,8 @@ struct fs_list {				/* MSG_FS_LIST */
 	M(peek_req) M(peek_reply) M(admin_req) M(admin_result_list)	\
 	M(user_list) M(wait_reply) M(sbd_limits) M(sbd_job_susp)	\
 	M(app_list) M(limit_list) M(fs_query) M(fs_list)		\
-	M(restart_req) M(submit_pack) M(submit_pack_reply)
+	M(restart_req) M(submit_pack) M(submit_pack_reply)		\
+	M(auth_hello)
 #define PROTO_ITEMS(M)							\
 	M(job_info) M(job_result) M(queue_info) M(host_info)		\
 	M(admin_result) M(user_info) M(app_info) M(limit_info)		\

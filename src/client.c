@@ -143,11 +143,20 @@ mbd_connect_tcp(char **cause)
 	}
 	reply_release(&rp);
 	me = net_local_hostname();
-	if (auth_init(c, cause) < 0 ||
-	    auth_client_fd(fd, AUTH_CMD, me, AUTH_MBD, ci.master,
-	    MBD_TCP_TIMEOUT_MS, cause) < 0) {
+	if (auth_init(c, cause) < 0) {
 		close(fd);
 		fd = -2;
+	} else if (auth_client_fd(fd, AUTH_CMD, me, AUTH_MBD, ci.master,
+	    MBD_TCP_TIMEOUT_MS, cause) < 0) {
+		/* Silence, or a hang-up, is an mbatchd not up yet. */
+		bool refused = errno == EACCES;
+
+		close(fd);
+		fd = refused ? -2 : -1;
+		if (!refused) {
+			free(*cause);
+			*cause = NULL;
+		}
 	}
 	free(me);
 	lim_cluster_info_release(&ci);

@@ -24,40 +24,7 @@ static void conn_free(struct conn *);
 static void conn_readcb(struct bufferevent *, void *);
 static void listener_forget(struct listener *, struct conn *);
 
-/*
- * What a peer can cause at will (a timeout, a refused frame) is logged at
- * most once every RATELOG_MS for each kind, with a count of the rest: a
- * thousand hostile connections must not write a thousand lines each.
- */
-#define RATELOG_MS	10000
-struct ratelog {
-	uint64_t	 last;
-	unsigned	 skipped;
-};
 static struct ratelog rl_frame, rl_wait, rl_out, rl_room;
-
-static void PRINTF(2, 3)
-log_limited(struct ratelog *rl, const char *fmt, ...)
-{
-	uint64_t now = mono_ms();
-	char buf[512];
-	va_list ap;
-
-	if (rl->last != 0 && now - rl->last < RATELOG_MS) {
-		rl->skipped++;
-		return;
-	}
-	va_start(ap, fmt);
-	(void)vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (rl->skipped > 0)
-		log_warnx("%s (and %u more like it in the last %d s)", buf,
-		    rl->skipped, (int)((now - rl->last) / 1000));
-	else
-		log_warnx("%s", buf);
-	rl->last = now;
-	rl->skipped = 0;
-}
 
 const char *
 conn_name(const struct conn *c)
@@ -197,7 +164,8 @@ conn_readcb(struct bufferevent *bev, void *arg)
 	bool progressed = false;
 
 	c->busy++;
-	while (!c->dead && !c->paused && c->why_close == NULL) {
+	while (!c->dead && !c->paused && c->why_close == NULL &&
+	    !c->close_after_write) {
 		size_t avail = evbuffer_get_length(in);
 		unsigned char hdrbuf[WIRE_HDR_LEN];
 		struct wire_hdr h;

@@ -180,3 +180,31 @@ fatalx(const char *fmt, ...)
 	va_end(ap);
 	exit(1);
 }
+
+void
+log_limited(struct ratelog *rl, const char *fmt, ...)
+{
+	uint64_t now = mono_ms();
+	char buf[512];
+	va_list ap;
+
+	if (rl->lines > 0 && now - rl->since >= RATELOG_MS)
+		rl->lines = 0;
+	if (rl->lines >= RATELOG_BURST) {
+		rl->skipped++;
+		return;
+	}
+	va_start(ap, fmt);
+	(void)vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (rl->lines == 0 && rl->skipped > 0)
+		log_warnx("%s (and %u more like it in the last %d s)", buf,
+		    rl->skipped, (int)((now - rl->since) / 1000));
+	else
+		log_warnx("%s", buf);
+	if (rl->lines == 0) {
+		rl->since = now;
+		rl->skipped = 0;
+	}
+	rl->lines++;
+}

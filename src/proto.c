@@ -428,6 +428,10 @@ PROTO_IMPL(lim_host, LIM_HOST_FIELDS)
 	F(STR, master) F(LIST, hosts, nhosts, lim_host, 64)
 PROTO_IMPL(lim_load_list, LIM_LOAD_LIST_FIELDS)
 
+#define AUTH_HELLO_FIELDS(F)						\
+	F(U32, from_role) F(STR, from_host) F(U32, to_role) F(STR, to_host) \
+	F(STR, nonce)
+PROTO_IMPL(auth_hello, AUTH_HELLO_FIELDS)
 #define LIM_PROBE_REPLY_FIELDS(F)	F(STR, host) F(STR, master)
 PROTO_IMPL(lim_probe_reply, LIM_PROBE_REPLY_FIELDS)
 
@@ -556,7 +560,7 @@ static const struct {
 } msg_names[] = {
 #define N(x)	{ x, #x }
 	N(MSG_OK), N(MSG_ERROR), N(MSG_PING), N(MSG_REDIRECT),
-	N(MSG_AUTH), N(MSG_AUTH_OK),
+	N(MSG_AUTH_HELLO), N(MSG_AUTH_CHALLENGE), N(MSG_AUTH), N(MSG_AUTH_OK),
 	N(MSG_SUBMIT), N(MSG_JOB_QUERY), N(MSG_JOB_SIGNAL),
 	N(MSG_QUEUE_QUERY), N(MSG_HOST_QUERY), N(MSG_PARAM_QUERY),
 	N(MSG_JOB_WAIT), N(MSG_MBD_CONF_QUERY), N(MSG_SUBMIT_REPLY),

@@ -550,6 +550,12 @@ VISIT(lim_load_list)
 	VSTR(master); VLIST(hosts, nhosts, lim_host);
 }
 
+VISIT(auth_hello)
+{
+	VU32(from_role); VSTR(from_host); VU32(to_role); VSTR(to_host);
+	VSTR(nonce);
+}
+
 VISIT(lim_probe_reply)
 {
 	VSTR(host); VSTR(master);
@@ -755,6 +761,7 @@ WRAP(sbd_limits)
 WRAP(sbd_job_susp)
 WRAP(lim_host)
 WRAP(lim_load_list)
+WRAP(auth_hello)
 WRAP(lim_probe_reply)
 WRAP(lim_cluster_info)
 WRAP(ctrl_req)
@@ -813,6 +820,7 @@ static const struct codec codecs[] = {
 	ENTRY(sbd_job_susp, MSG_SBD_JOB_SUSP),
 	ENTRY(lim_host, MSG_LIM_REPORT),
 	ENTRY(lim_load_list, MSG_LIM_LOAD_LIST),
+	ENTRY(auth_hello, MSG_AUTH_HELLO),
 	ENTRY(lim_probe_reply, MSG_LIM_PROBE_REPLY),
 	ENTRY(lim_cluster_info, MSG_LIM_CLUSTER_INFO),
 	ENTRY(ctrl_req, MSG_JOB_CONTROL),
