@@ -38,6 +38,18 @@
  *		idle for ever (an sbatchd's is).  0: no timeout.
  */
 #define CONN_OUT_PAUSE	(256u * 1024)
+/*
+ * Input: the bytes buffered for frames not yet whole are charged to who
+ * sent them, a uid (a Unix-socket peer, an authenticated command) or,
+ * before it has proven one, an address; a peer over CONN_PEER_IN_MAX,
+ * or all of them over CONN_TOTAL_IN_MAX, is not read until some of it
+ * is handed on or closed (its wait_ms still runs, so a partial frame
+ * held for ever is closed).  The largest frame fits in a peer's share,
+ * so one whole frame is always possible.  Proven daemons (lim, sbatchd,
+ * mbatchd, and our own uid on a Unix socket) are not charged.
+ */
+#define CONN_PEER_IN_MAX	((size_t)64 * 1024 * 1024)
+#define CONN_TOTAL_IN_MAX	((size_t)512 * 1024 * 1024)
 struct conn_limits {
 	uint32_t	 max_frame;
 	size_t		 max_out;
@@ -80,6 +92,12 @@ struct conn {
 	const char		*why_close;	/* deferred close: why */
 	uint64_t		 nframes;	/* frames read */
 	bool			 paused;	/* not reading: output unread */
+	bool			 starved;	/* not reading: over its input
+						 * share (CONN_PEER_IN_MAX) */
+	size_t			 charged;	/* input bytes charged ... */
+	uint64_t		 charge_key;	/* ... to this peer */
+	size_t			 peak_in;	/* most input ever buffered */
+	TAILQ_ENTRY(conn)	 starve_entry;	/* while starved */
 	struct listener		*owner;		/* counted against its limits */
 	TAILQ_ENTRY(conn)	 entry;		/* in owner's list */
 	uint64_t		 peer_key;	/* uid or address, for owner */
@@ -117,6 +135,9 @@ void		 conn_close(struct conn *);
 void		 conn_close_after_write(struct conn *);
 /* Bytes queued for writing and not yet sent. */
 size_t		 conn_pending_out(const struct conn *);
+/* Input bytes charged to peers, in all and to the peer of c. */
+size_t		 conn_input_total(void);
+size_t		 conn_input_of(const struct conn *);
 /*
  * Write what is queued now, outside the loop, waiting up to timeout_ms
  * for a full socket: for a last answer before the process exits or

@@ -1,5 +1,6 @@
 /* Framed connections over libevent bufferevents. */
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "auth.h"
 #include "conn.h"
 #include "net.h"
 #include "log.h"
@@ -24,7 +26,130 @@ static void conn_free(struct conn *);
 static void conn_readcb(struct bufferevent *, void *);
 static void listener_forget(struct listener *, struct conn *);
 
-static struct ratelog rl_frame, rl_wait, rl_out, rl_room;
+static struct ratelog rl_frame, rl_wait, rl_out, rl_room, rl_starve;
+
+/*
+ * The input charged to each peer (include/conn.h, CONN_PEER_IN_MAX): an
+ * open-addressing table of the peers holding any, key 0 free.
+ */
+struct charge {
+	uint64_t	 key;
+	size_t		 bytes;
+};
+static struct charge	*charges;
+static size_t		 charges_cap, ncharges;
+static size_t		 input_total;
+static TAILQ_HEAD(, conn) starving = TAILQ_HEAD_INITIALIZER(starving);
+/* Freed input is given back to the system a moment later. */
+#define TRIM_AFTER_BYTES	((size_t)1024 * 1024)
+static struct event	*ev_trim;
+static size_t		 trim_owed;	/* input freed since the last trim */
+
+static size_t
+charge_slot(uint64_t key, size_t cap)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+}
+
+static struct charge *
+charge_find(uint64_t key)
+{
+	if (charges_cap == 0)
+		return NULL;
+	for (size_t i = charge_slot(key, charges_cap);; i = (i + 1) &
+	    (charges_cap - 1)) {
+		if (charges[i].key == key)
+			return &charges[i];
+		if (charges[i].key == 0)
+			return NULL;
+	}
+}
+
+static void
+charge_grow(void)
+{
+	struct charge *old = charges;
+	size_t oldcap = charges_cap;
+
+	charges_cap = oldcap ? oldcap * 2 : 64;
+	charges = xcalloc(charges_cap, sizeof(*charges));
+	for (size_t i = 0; i < oldcap; i++) {
+		size_t j;
+
+		if (old[i].key == 0)
+			continue;
+		for (j = charge_slot(old[i].key, charges_cap); charges[j].key;
+		    j = (j + 1) & (charges_cap - 1))
+			;
+		charges[j] = old[i];
+	}
+	free(old);
+}
+
+/* Backward-shift deletion: no tombstones left behind. */
+static void
+charge_remove(struct charge *e)
+{
+	size_t i = (size_t)(e - charges), j = i;
+
+	for (;;) {
+		size_t k;
+
+		j = (j + 1) & (charges_cap - 1);
+		if (charges[j].key == 0)
+			break;
+		k = charge_slot(charges[j].key, charges_cap);
+		/* Does j's home lie cyclically in (i, j]?  Then it stays. */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		charges[i] = charges[j];
+		i = j;
+	}
+	charges[i].key = 0;
+	charges[i].bytes = 0;
+	ncharges--;
+}
+
+static void
+charge_add(uint64_t key, size_t add, size_t sub)
+{
+	struct charge *e = charge_find(key);
+
+	if (e == NULL) {
+		if (add == 0)
+			return;
+		if ((ncharges + 1) * 2 > charges_cap)
+			charge_grow();
+		size_t i = charge_slot(key, charges_cap);
+
+		while (charges[i].key != 0)
+			i = (i + 1) & (charges_cap - 1);
+		e = &charges[i];
+		e->key = key;
+		e->bytes = 0;
+		ncharges++;
+	}
+	e->bytes += add;
+	e->bytes -= sub < e->bytes ? sub : e->bytes;
+	input_total += add;
+	input_total -= sub < input_total ? sub : input_total;
+	if (e->bytes == 0)
+		charge_remove(e);
+}
+
+size_t
+conn_input_total(void)
+{
+	return input_total;
+}
+
+size_t
+conn_input_of(const struct conn *c)
+{
+	const struct charge *e = charge_find(c->charge_key);
+
+	return e ? e->bytes : 0;
+}
 
 const char *
 conn_name(const struct conn *c)
@@ -156,6 +281,134 @@ conn_max_frame(const struct conn *c)
 	return c->lim.max_frame;
 }
 
+static uint64_t addr_key(const struct sockaddr *);
+
+/* Proven daemons and connections we made are not charged. */
+static bool
+conn_exempt(const struct conn *c)
+{
+	if (c->owner == NULL)
+		return true;
+	if (c->auth_role != AUTH_NONE && c->auth_role != AUTH_CMD)
+		return true;
+	return c->have_cred && c->uid == geteuid();
+}
+
+/* Whom c's input is charged to: its uid once known, else its address. */
+static uint64_t
+conn_charge_key(const struct conn *c)
+{
+	if (c->have_cred)
+		return (1ull << 32) | (uint32_t)c->uid;
+	if (c->peerlen > 0)
+		return addr_key((const struct sockaddr *)&c->peer);
+	return 3ull << 32;
+}
+
+/* Read from c again unless something else holds it back. */
+static void
+conn_resume_read(struct conn *c)
+{
+	if (c->dead || c->paused || c->starved || c->close_after_write ||
+	    c->why_close)
+		return;
+	bufferevent_enable(c->bev, EV_READ);
+}
+
+/* Input was handed on or freed: read the starved peers with room. */
+static void
+conn_feed_starving(void)
+{
+	struct conn *c, *next;
+
+	if (input_total > CONN_TOTAL_IN_MAX / 4 * 3)
+		return;
+	for (c = TAILQ_FIRST(&starving); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, starve_entry);
+		if (conn_input_of(c) > CONN_PEER_IN_MAX / 4 * 3)
+			continue;
+		TAILQ_REMOVE(&starving, c, starve_entry);
+		c->starved = false;
+		conn_resume_read(c);
+	}
+}
+
+/*
+ * Charge c for what its input buffer holds now, and stop reading it if
+ * its peer (or everyone) is over the share.
+ */
+static void
+conn_charge(struct conn *c)
+{
+	size_t now = 0, was = c->charged;
+	uint64_t key = c->charge_key;
+
+	if (!c->dead) {
+		now = evbuffer_get_length(bufferevent_get_input(c->bev));
+		if (now > c->peak_in)
+			c->peak_in = now;
+		if (conn_exempt(c))
+			now = 0;
+		else
+			key = conn_charge_key(c);
+	}
+	if (key != c->charge_key && was > 0) {
+		charge_add(c->charge_key, 0, was);
+		was = 0;
+	}
+	c->charge_key = key;
+	if (now > was)
+		charge_add(key, now - was, 0);
+	else if (now < was)
+		charge_add(key, 0, was - now);
+	c->charged = now;
+	if (now < was || (c->starved && now == 0))
+		conn_feed_starving();
+	if (c->dead || c->starved || now == 0 ||
+	    (conn_input_of(c) <= CONN_PEER_IN_MAX &&
+	    input_total <= CONN_TOTAL_IN_MAX))
+		return;
+	log_limited(&rl_starve, "%s: %zu bytes of unfinished requests from "
+	    "this peer (%zu from all), over its share: not read until some "
+	    "of it is done", conn_name(c), conn_input_of(c), input_total);
+	c->starved = true;
+	TAILQ_INSERT_TAIL(&starving, c, starve_entry);
+	bufferevent_disable(c->bev, EV_READ);
+}
+
+static void
+trim_cb(evutil_socket_t fd, short what, void *arg)
+{
+	trim_owed = 0;
+	(void)malloc_trim(0);
+}
+
+/* The charge of a closing c is given back, and its memory soon after. */
+static void
+conn_uncharge(struct conn *c)
+{
+	if (c->starved) {
+		TAILQ_REMOVE(&starving, c, starve_entry);
+		c->starved = false;
+	}
+	if (c->charged > 0) {
+		charge_add(c->charge_key, 0, c->charged);
+		c->charged = 0;
+		conn_feed_starving();
+	}
+	trim_owed += c->peak_in;
+	if (trim_owed < TRIM_AFTER_BYTES || c->bev == NULL)
+		return;
+	if (ev_trim == NULL)
+		ev_trim = evtimer_new(bufferevent_get_base(c->bev), trim_cb,
+		    NULL);
+	if (ev_trim && !evtimer_pending(ev_trim, NULL)) {
+		struct timeval tv = { 1, 0 };
+
+		evtimer_add(ev_trim, &tv);
+	}
+}
+
 static void
 conn_readcb(struct bufferevent *bev, void *arg)
 {
@@ -203,8 +456,10 @@ conn_readcb(struct bufferevent *bev, void *arg)
 		if (!c->dead)
 			evbuffer_drain(in, h.len);
 	}
-	if (!c->dead)
+	if (!c->dead) {
+		conn_charge(c);
 		conn_wait_arm(c, progressed);
+	}
 	c->busy--;
 	if (c->dead && c->busy == 0)
 		conn_free(c);
@@ -225,7 +480,7 @@ conn_writecb(struct bufferevent *bev, void *arg)
 	if (c->paused && !c->close_after_write && c->why_close == NULL &&
 	    out <= conn_pause_at(c) / 2) {
 		c->paused = false;
-		bufferevent_enable(bev, EV_READ);
+		conn_resume_read(c);
 		conn_readcb(bev, c);
 	}
 }
@@ -396,6 +651,7 @@ conn_pending_out(const struct conn *c)
 static void
 conn_free(struct conn *c)
 {
+	conn_uncharge(c);
 	if (c->owner)
 		listener_forget(c->owner, c);
 	if (c->ev_wait)
@@ -462,21 +718,14 @@ listener_forget(struct listener *ctx, struct conn *c)
 	c->owner = NULL;
 }
 
-/* Who a peer is, for max_per_peer: its uid, or its address. */
+/* An IP address as a peer key (uids are (1 << 32) | uid). */
 static uint64_t
-peer_key(int fd, const struct sockaddr *sa)
+addr_key(const struct sockaddr *sa)
 {
 	uint64_t k = 0xcbf29ce484222325ull;
 	const uint8_t *p;
-	uid_t uid;
-	gid_t gid;
-	pid_t pid;
 
 	switch (sa->sa_family) {
-	case AF_UNIX:
-		if (net_peer_cred(fd, &uid, &gid, &pid) < 0)
-			return 1ull << 63;
-		return (1ull << 32) | (uint32_t)uid;
 	case AF_INET:
 		return (2ull << 32) |
 		    ((const struct sockaddr_in *)sa)->sin_addr.s_addr;
@@ -486,7 +735,22 @@ peer_key(int fd, const struct sockaddr *sa)
 			k = (k ^ p[i]) * 0x100000001b3ull;
 		return k | (1ull << 62);
 	}
-	return 0;
+	return 3ull << 32;
+}
+
+/* Who a peer is, for max_per_peer: its uid, or its address. */
+static uint64_t
+peer_key(int fd, const struct sockaddr *sa)
+{
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+
+	if (sa->sa_family != AF_UNIX)
+		return addr_key(sa);
+	if (net_peer_cred(fd, &uid, &gid, &pid) < 0)
+		return 1ull << 63;
+	return (1ull << 32) | (uint32_t)uid;
 }
 
 /*

@@ -9,6 +9,11 @@
  *	unread	send bjobs requests (every job, every field) as fast as the
  *		daemon reads them, and never read a reply
  *	drip	send a frame one byte a second
+ *	partial	send all but the last bytes of a 16 MB request (the
+ *		largest a command may send), then nothing more
+ *	refused	over TCP, a hello for nobody and then a burst of
+ *		frames, again each time the daemon closes it: what
+ *		follows a refused handshake must not be read
  *
  * or, as mode "silent", listens on TARGET (a path), accepts every
  * connection and never answers: an mbatchd that hangs; as mode "slam",
@@ -35,8 +40,11 @@
 #include "wire.h"
 
 #define BIG_FRAME	(64u * 1024 * 1024)
+#define PARTIAL_FRAME	(WIRE_MAX_REQUEST - 64)
+#define PARTIAL_HELD	16		/* bytes never sent */
+#define REFUSED_FRAMES	256
 
-enum mode { IDLE, BIG, UNREAD, DRIP, SILENT, SLAM };
+enum mode { IDLE, BIG, UNREAD, DRIP, PARTIAL, REFUSED, SILENT, SLAM };
 
 struct peer {
 	int	 fd;
@@ -93,17 +101,38 @@ dial(void)
 }
 
 static void
-big_header(uint8_t *h)
+frame_header(uint8_t *h, uint32_t len, uint16_t type)
 {
 	memset(h, 0, WIRE_HDR_LEN);
-	h[0] = BIG_FRAME >> 24;
-	h[1] = (BIG_FRAME >> 16) & 0xff;
-	h[2] = (BIG_FRAME >> 8) & 0xff;
-	h[3] = BIG_FRAME & 0xff;
-	h[4] = MSG_PING >> 8;
-	h[5] = MSG_PING & 0xff;
+	h[0] = len >> 24;
+	h[1] = (len >> 16) & 0xff;
+	h[2] = (len >> 8) & 0xff;
+	h[3] = len & 0xff;
+	h[4] = type >> 8;
+	h[5] = type & 0xff;
 	h[6] = PROTO_VERSION >> 8;
 	h[7] = PROTO_VERSION & 0xff;
+}
+
+/* A hello for no daemon, then frames an sbatchd would send. */
+static struct wbuf refused;
+
+static void
+make_refused(void)
+{
+	struct auth_hello h = {
+		.from_role = 2, .from_host = (char *)"hostb",
+		.to_role = 3, .to_host = (char *)"nosuchhost",
+		.nonce = (char *)"0123456789abcdef0123456789abcdef",
+	};
+	struct job_status st;
+
+	wbuf_init(&refused);
+	auth_hello_frame(&refused, MSG_AUTH_HELLO, 0, &h);
+	job_status_init(&st);
+	st.jobid = 1;
+	for (int i = 0; i < REFUSED_FRAMES; i++)
+		job_status_frame(&refused, MSG_SBD_JOB_STATUS, 0, &st);
 }
 
 /* Send what the mode sends next, as much as the socket takes. */
@@ -116,11 +145,30 @@ feed(struct peer *p)
 
 	for (;;) {
 		switch (mode) {
+		case PARTIAL:
+			if (p->off >= PARTIAL_FRAME - PARTIAL_HELD)
+				return 0;
+			if (p->off < WIRE_HDR_LEN) {
+				frame_header(h, PARTIAL_FRAME, MSG_SUBMIT);
+				n = send(p->fd, h + p->off,
+				    WIRE_HDR_LEN - p->off, MSG_NOSIGNAL);
+			} else
+				n = send(p->fd, zeros, sizeof(zeros) <
+				    PARTIAL_FRAME - PARTIAL_HELD - p->off ?
+				    sizeof(zeros) : PARTIAL_FRAME -
+				    PARTIAL_HELD - p->off, MSG_NOSIGNAL);
+			break;
+		case REFUSED:
+			if (p->off >= refused.len)
+				return 0;
+			n = send(p->fd, refused.data + p->off,
+			    refused.len - p->off, MSG_NOSIGNAL);
+			break;
 		case BIG:
 			if (p->off >= BIG_FRAME)
 				return 0;
 			if (p->off < WIRE_HDR_LEN) {
-				big_header(h);
+				frame_header(h, BIG_FRAME, MSG_PING);
 				n = send(p->fd, h + p->off,
 				    WIRE_HDR_LEN - p->off, MSG_NOSIGNAL);
 			} else
@@ -218,7 +266,7 @@ int
 main(int argc, char **argv)
 {
 	static const char *names[] = { "idle", "big", "unread", "drip",
-	    "silent", "slam" };
+	    "partial", "refused", "silent", "slam" };
 	struct peer *peers;
 	struct pollfd *pfd;
 	time_t end, last_drip = 0;
@@ -226,8 +274,8 @@ main(int argc, char **argv)
 
 	if (argc != 5 || (n = atol(argv[3])) <= 0 ||
 	    (secs = atol(argv[4])) <= 0) {
-		fprintf(stderr, "usage: flood idle|big|unread|drip|silent|"
-		    "slam TARGET N SECONDS\n");
+		fprintf(stderr, "usage: flood idle|big|unread|drip|partial|"
+		    "refused|silent|slam TARGET N SECONDS\n");
 		return 2;
 	}
 	for (mode = IDLE; mode <= SLAM; mode++)
@@ -241,6 +289,7 @@ main(int argc, char **argv)
 	if (mode == SILENT || mode == SLAM)
 		return silent(secs);
 	make_query();
+	make_refused();
 	peers = calloc((size_t)n, sizeof(*peers));
 	pfd = calloc((size_t)n, sizeof(*pfd));
 	for (long i = 0; i < n; i++) {
@@ -255,7 +304,8 @@ main(int argc, char **argv)
 			pfd[i].fd = peers[i].fd;
 			/* Replies are not read: POLLIN would spin. */
 			pfd[i].events = mode == UNREAD ? POLLOUT :
-			    mode == BIG ? POLLIN | POLLOUT : POLLIN;
+			    mode == BIG || mode == PARTIAL ||
+			    mode == REFUSED ? POLLIN | POLLOUT : POLLIN;
 			pfd[i].revents = 0;
 		}
 		(void)poll(pfd, (nfds_t)n, 100);
