@@ -495,6 +495,9 @@ const struct queue_conf	*config_queue(const struct lsf_config *, const char *);
 const struct app_conf	*config_app(const struct lsf_config *, const char *);
 const struct cluster_host *config_cluster_host(const struct lsf_config *,
 	    const char *);
+/* Whether a host may become master: in LSF_MASTER_LIST, or, without
+ * one, any server host of lsf.cluster (the LIM's election order). */
+bool	 config_master_candidate(const struct lsf_config *, const char *host);
 /* The cluster's host that this machine's own name is (the same name, or
  * the same up to the domain), or NULL. */
 const struct cluster_host *config_cluster_host_local(const struct lsf_config *,

@@ -26,6 +26,13 @@
 
 #define MAXHOSTNAMELEN_LSF	256
 
+/* In LSB_SHAREDIR/<cluster>/logdir: "host pid" of the running mbatchd,
+ * for the commands (its lock file, mbatchd.lock, is its own). */
+#define MBD_HOST_FILE		"mbatchd.host"
+/* The descriptor on which an mbatchd started by sbatchd says, with one
+ * byte, that it serves its port (sbd-child.c). */
+#define MBD_READY_ENV		"LSF_MBD_READY_FD"
+
 /* Job states (jStatus). */
 #define JOB_STAT_NULL		0x00
 #define JOB_STAT_PEND		0x01

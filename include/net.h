@@ -44,6 +44,15 @@ bool	 net_same_ip(const struct sockaddr *, const struct sockaddr *);
 
 /* A non-blocking listening TCP socket on addr (SO_REUSEADDR). */
 int	 net_listen_tcp(const struct host_addr *, char **cause);
+/*
+ * A listening socket handed to a program this process executes (the
+ * mbatchd that sbatchd starts, a daemon restarting itself): it stays
+ * open across exec, and LSF_LISTEN_<port> names it, so that the
+ * program's net_listen_tcp of that port takes it instead of binding.
+ * The port is never free in between, so no ordinary user can bind it
+ * while the daemon restarts.  Call it just before exec.
+ */
+void	 net_listen_pass(int fd, uint16_t port);
 /* A blocking TCP connection to addr, from local (may be NULL), with a
  * timeout in milliseconds.  -1 with errno. */
 int	 net_connect_tcp(const struct host_addr *to,

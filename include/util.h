@@ -115,7 +115,10 @@ uint32_t crc32c_hw(uint32_t crc, const void *, size_t);
 bool	 crc32c_hw_available(void);
 
 /* Close every descriptor >= lowfd except keep (or -1). */
+/* Close every descriptor from lowfd up but keep and those passed on. */
 void	 close_fds_from(int lowfd, int keep);
+/* Keep fd open across exec, and through close_fds_from. */
+void	 fd_pass_on_exec(int fd);
 int	 set_nonblock(int fd);
 /* mkdir -p: path and its missing parents; -1 with errno if path is not
  * there after. */

@@ -163,34 +163,73 @@ mbd_connect_tcp(char **cause)
 	return fd;
 }
 
+/* Where mbatchd runs, as MBD_HOST_FILE says. */
+enum mbd_where {
+	MBD_UNKNOWN,		/* no file: try its socket, then TCP */
+	MBD_HERE,		/* this host: its Unix socket only */
+	MBD_ELSEWHERE,		/* another host: TCP */
+};
+
+/* Is addr one of this machine's own (can we bind it)? */
+static bool
+address_is_mine(const struct host_addr *a)
+{
+	struct host_addr b = *a;
+	int fd, rc;
+
+	if (b.ss.ss_family == AF_INET)
+		((struct sockaddr_in *)&b.ss)->sin_port = 0;
+	else if (b.ss.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&b.ss)->sin6_port = 0;
+	else
+		return false;
+	if ((fd = socket(b.ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return false;
+	rc = bind(fd, (struct sockaddr *)&b.ss, b.len);
+	close(fd);
+	return rc == 0;
+}
+
 /*
  * The Unix socket in LSB_SHAREDIR reaches mbatchd only from its own
- * machine: on NFS a socket file does not connect across hosts.  Hosts
- * that share one kernel (the tests' network namespaces, LSF_LOCAL_HOST
- * naming the host a command runs on) would reach it from anywhere, past
- * a cut network; there the lock file's "host pid" says whose it is.
+ * machine: on NFS a socket file does not connect across hosts.  So the
+ * host mbatchd last ran on (MBD_HOST_FILE, rewritten by each mbatchd as
+ * it takes the lock) decides: from that host a command uses the socket
+ * alone, and waits for it while mbatchd restarts instead of handing its
+ * credential to whatever listens on mbatchd's TCP port then; from any
+ * other host, TCP.  Hosts that share one kernel (the tests' network
+ * namespaces) are told apart by LSF_LOCAL_HOST, which names the host a
+ * command runs on; otherwise a host is this one if its address is one
+ * of this machine's.
  */
-static bool
-mbd_socket_is_local(const struct lsf_config *c)
+static enum mbd_where
+mbd_where(const struct lsf_config *c)
 {
 	const char *me = getenv(LSF_LOCAL_HOST_ENV);
 	char *path, buf[256], *host;
+	struct host_addr a;
+	enum mbd_where w;
 	ssize_t n;
 	int fd;
 
-	if (me == NULL || *me == '\0')
-		return true;
-	path = xasprintf("%s/%s/logdir/mbatchd.lock", c->lsf.sharedir,
-	    c->cluster.name ? c->cluster.name : "cluster");
+	path = xasprintf("%s/%s/logdir/%s", c->lsf.sharedir,
+	    c->cluster.name ? c->cluster.name : "cluster", MBD_HOST_FILE);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	free(path);
 	if (fd < 0)
-		return false;
+		return MBD_UNKNOWN;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	buf[n > 0 ? n : 0] = '\0';
 	host = strtok(buf, " \n");
-	return host != NULL && strcasecmp(host, me) == 0;
+	if (host == NULL)
+		return MBD_UNKNOWN;
+	if (me && *me)
+		return strcasecmp(host, me) == 0 ? MBD_HERE : MBD_ELSEWHERE;
+	if (net_resolve(host, 0, &a) < 0)
+		return MBD_UNKNOWN;
+	w = address_is_mine(&a) ? MBD_HERE : MBD_ELSEWHERE;
+	return w;
 }
 
 int
@@ -207,20 +246,31 @@ mbd_connect(void)
 	int fd;
 
 	for (;;) {
+		/*
+		 * Asked again each time: a failover moves mbatchd.  The
+		 * socket is tried first, so a command on the master host
+		 * reads nothing more while mbatchd is up; with
+		 * LSF_LOCAL_HOST the file decides first, since the socket
+		 * would connect from every host of one kernel.
+		 */
+		enum mbd_where w = !path ? MBD_ELSEWHERE :
+		    getenv(LSF_LOCAL_HOST_ENV) ? mbd_where(c) : MBD_UNKNOWN;
 		int err = path ? ECONNREFUSED : ENOENT;
 		const char *what = path ? "mbatchd is not on this host, and "
 		    "none on the master's port" : "no LSB_SHAREDIR, and no "
 		    "mbatchd on the master's port";
 
-		if (path && mbd_socket_is_local(c)) {
+		if (w != MBD_ELSEWHERE) {
 			what = path;
 			fd = net_connect_unix(path);
 			if (fd >= 0)
 				break;
 			err = errno;
+			if (w == MBD_UNKNOWN)
+				w = mbd_where(c);
 		}
-		/* Not on the master host, or mbatchd is restarting. */
-		fd = mbd_connect_tcp(&cause);
+		/* Not on the master host (never from it: see mbd_where). */
+		fd = w == MBD_HERE ? -1 : mbd_connect_tcp(&cause);
 		if (fd >= 0)
 			break;
 		if (fd == -2) {

@@ -328,6 +328,21 @@ config_cluster_host(const struct lsf_config *cfg, const char *name)
 	return NULL;
 }
 
+bool
+config_master_candidate(const struct lsf_config *cfg, const char *host)
+{
+	const struct cluster_host *ch = config_cluster_host(cfg, host);
+
+	if (ch == NULL || !ch->server)
+		return false;
+	if (cfg->lsf.master_list.n == 0)
+		return true;
+	for (size_t i = 0; i < cfg->lsf.master_list.n; i++)
+		if (strcasecmp(cfg->lsf.master_list.v[i], host) == 0)
+			return true;
+	return false;
+}
+
 const struct cluster_host *
 config_cluster_host_local(const struct lsf_config *cfg, const char *local)
 {

@@ -148,10 +148,70 @@ net_addr_str(const struct sockaddr *sa, socklen_t len)
 	return out;
 }
 
+#define LISTEN_ENV	"LSF_LISTEN_%u"
+
+static uint16_t
+addr_port(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)ss)->sin_port);
+	if (ss->ss_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
+	return 0;
+}
+
+/*
+ * The socket net_listen_pass handed us for a's port, if it is one
+ * listening on a's address and port: -1 otherwise (then the name is
+ * forgotten, and the caller binds).
+ */
+static int
+listen_inherited(const struct host_addr *a)
+{
+	char name[32], *s;
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd, on = 0, type = 0;
+	socklen_t ol = sizeof(on), tl = sizeof(type);
+	long v;
+
+	snprintf(name, sizeof(name), LISTEN_ENV, addr_port(&a->ss));
+	if ((s = getenv(name)) == NULL)
+		return -1;
+	fd = parse_long(s, &v) == 0 && v > 2 && v < 65536 ? (int)v : -1;
+	(void)unsetenv(name);
+	if (fd < 0 || getsockname(fd, (struct sockaddr *)&ss, &len) < 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &ol) < 0 || !on ||
+	    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 ||
+	    type != SOCK_STREAM || addr_port(&ss) != addr_port(&a->ss) ||
+	    !net_same_ip((const struct sockaddr *)&ss,
+	    (const struct sockaddr *)&a->ss))
+		return -1;
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 || set_nonblock(fd) < 0)
+		return -1;
+	return fd;
+}
+
+void
+net_listen_pass(int fd, uint16_t port)
+{
+	char name[32], val[16];
+
+	if (fd < 0)
+		return;
+	fd_pass_on_exec(fd);
+	snprintf(name, sizeof(name), LISTEN_ENV, port);
+	snprintf(val, sizeof(val), "%d", fd);
+	(void)setenv(name, val, 1);
+}
+
 int
 net_listen_tcp(const struct host_addr *a, char **cause)
 {
 	int fd, on = 1;
+
+	if ((fd = listen_inherited(a)) >= 0)
+		return fd;
 
 	fd = socket(a->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 	    0);

@@ -642,6 +642,32 @@ crc32c(uint32_t crc, const void *buf, size_t len)
 
 /* descriptors */
 
+static int	passed_fds[8];
+static int	npassed;
+
+void
+fd_pass_on_exec(int fd)
+{
+	int fl = fcntl(fd, F_GETFD);
+
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFD, fl & ~FD_CLOEXEC);
+	for (int i = 0; i < npassed; i++)
+		if (passed_fds[i] == fd)
+			return;
+	if (npassed < (int)ARRAY_SIZE(passed_fds))
+		passed_fds[npassed++] = fd;
+}
+
+static bool
+fd_passed(long fd)
+{
+	for (int i = 0; i < npassed; i++)
+		if (passed_fds[i] == fd)
+			return true;
+	return false;
+}
+
 void
 close_fds_from(int lowfd, int keep)
 {
@@ -650,7 +676,7 @@ close_fds_from(int lowfd, int keep)
 
 	if (d == NULL) {
 		for (int fd = lowfd; fd < 1024; fd++)
-			if (fd != keep)
+			if (fd != keep && !fd_passed(fd))
 				close(fd);
 		return;
 	}
@@ -659,7 +685,8 @@ close_fds_from(int lowfd, int keep)
 
 		if (parse_long(de->d_name, &fd) < 0)
 			continue;
-		if (fd >= lowfd && fd != keep && fd != dirfd(d))
+		if (fd >= lowfd && fd != keep && fd != dirfd(d) &&
+		    !fd_passed(fd))
 			close((int)fd);
 	}
 	closedir(d);

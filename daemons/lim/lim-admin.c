@@ -199,6 +199,8 @@ lim_restart(void)
 	if (sockpath)
 		(void)unlink(sockpath);
 	elim_stop();
+	/* The port stays ours: no one can bind it while we restart. */
+	net_listen_pass(lim->lfd, lim->conf.lsf.lim_port);
 	close_fds_from(3, -1);
 	execv("/proc/self/exe", lim->argv);
 	execvp(lim->argv[0], lim->argv);

@@ -245,6 +245,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "lim: %s\n", cause);
 		exit(1);
 	}
+	lim->lfd = fd;
 	daemon_start(&lim->opts, &lim->conf);
 	signal(SIGPIPE, SIG_IGN);
 

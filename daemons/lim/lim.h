@@ -44,6 +44,8 @@ struct lim {
 	const struct cluster_host *self_conf;
 	char			*host;		/* our name */
 	struct host_addr	 addr;		/* our address (port 0) */
+	int			 lfd;		/* LSF_LIM_PORT: kept across
+						 * limrestart */
 
 	/* Our own host. */
 	struct load_sampler	 sampler;

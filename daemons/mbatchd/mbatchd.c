@@ -114,7 +114,7 @@ tick_cb(evutil_socket_t fd, short ev, void *arg)
 /*
  * One mbatchd per cluster: whoever holds the lock on the log directory.
  * The holder writes "host pid" into the lock file, so that another one
- * can say who it is.  Held from this host, it is a second mbatchd
+ * can say who it is, and into MBD_HOST_FILE for the commands.  Held from this host, it is a second mbatchd
  * started by mistake: refuse at once.  Held from another host, it is
  * most likely the mbatchd of the master that is giving way to us (its
  * LIM follows us now, its sbatchd stops it): wait for it.  flock is
@@ -132,20 +132,85 @@ lock_holder(int fd, char *buf, size_t len, char **host, char **pid)
 	*pid = *host ? strtok(NULL, " \n") : NULL;
 }
 
+/*
+ * The lock file is mbatchd's alone (0600): any process that can open a
+ * file can flock it, and a user holding it would keep every mbatchd
+ * from starting.  One left readable by an earlier version is replaced,
+ * once we hold its lock, by a private one renamed over it; the inode
+ * check after each flock makes a holder of the old inode (or of a file
+ * renamed away under us) try again on the one the name now has.  Who
+ * holds it is told to the commands by MBD_HOST_FILE instead.
+ */
+static bool
+lock_is_the_file(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static int
+lock_replace(int fd, const char *path)
+{
+	char *tmp = xasprintf("%s.new", path);
+	int nfd;
+
+	(void)unlink(tmp);
+	nfd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (nfd < 0 || flock(nfd, LOCK_EX | LOCK_NB) < 0 ||
+	    rename(tmp, path) < 0) {
+		log_warn("%s: cannot make it private", path);
+		if (nfd >= 0)
+			close(nfd);
+		(void)unlink(tmp);
+		free(tmp);
+		return fd;
+	}
+	free(tmp);
+	close(fd);
+	return nfd;
+}
+
+/* "host pid" for the commands (client.c), replaced whole. */
+static void
+write_host_file(const char *me)
+{
+	char *path = xasprintf("%s/%s", mbd->logdir, MBD_HOST_FILE);
+	char *tmp = xasprintf("%s.tmp", path);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0 || write_all(fd, me, strlen(me)) < 0 ||
+	    fchmod(fd, 0644) < 0 || close(fd) < 0 || rename(tmp, path) < 0) {
+		log_warn("%s", path);
+		(void)unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+}
+
 static void
 take_lock(void)
 {
 	char *path = xasprintf("%s/mbatchd.lock", mbd->logdir);
 	char buf[512], *host, *pid, *me;
+	struct stat st;
 	bool told = false;
 
-	mbd->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (mbd->lockfd < 0)
-		fatal("%s", path);
-	while (flock(mbd->lockfd, LOCK_EX | LOCK_NB) < 0) {
+	for (;;) {
+		mbd->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		if (mbd->lockfd < 0)
+			fatal("%s", path);
+		if (flock(mbd->lockfd, LOCK_EX | LOCK_NB) == 0) {
+			if (lock_is_the_file(mbd->lockfd, path))
+				break;
+			close(mbd->lockfd);
+			continue;
+		}
 		if (errno != EWOULDBLOCK)
 			fatal("flock %s", path);
 		lock_holder(mbd->lockfd, buf, sizeof(buf), &host, &pid);
+		close(mbd->lockfd);
 		if (host && pid && strcasecmp(host, mbd->host) == 0) {
 			/* Started by hand, most likely: tell the terminal. */
 			fprintf(stderr, "mbatchd: another mbatchd (pid %s on "
@@ -160,10 +225,13 @@ take_lock(void)
 		told = true;
 		sleep(1);
 	}
+	if (fstat(mbd->lockfd, &st) == 0 && (st.st_mode & 077))
+		mbd->lockfd = lock_replace(mbd->lockfd, path);
 	me = xasprintf("%s %ld\n", mbd->host, (long)getpid());
 	if (ftruncate(mbd->lockfd, 0) < 0 ||
 	    pwrite(mbd->lockfd, me, strlen(me), 0) != (ssize_t)strlen(me))
 		log_warn("%s: cannot record the holder", path);
+	write_host_file(me);
 	free(me);
 	free(path);
 }
@@ -289,6 +357,23 @@ log_open(struct evlog *lg, const char *path, off_t valid_end)
 		fatalx("%s", cause);
 }
 
+/* The sbatchd that started us serves our port until we say we do. */
+static void
+tell_ready(void)
+{
+	const char *s = getenv(MBD_READY_ENV);
+	long fd;
+
+	if (s == NULL)
+		return;
+	(void)unsetenv(MBD_READY_ENV);
+	if (parse_long(s, &fd) < 0 || fd < 3 || fd > 65535)
+		return;
+	if (write((int)fd, "1", 1) != 1)
+		log_warn("telling sbatchd we are ready");
+	(void)fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+}
+
 /*
  * The descriptors this process may open are shared out: sbatchds get
  * MAX_SBD_CONNS (LSF's default, 2 per host and 200 more, at most half),
@@ -402,6 +487,7 @@ main(int argc, char **argv)
 	log_mbd_start();
 	mbd_sched_dirty();
 	end_of_turn();
+	tell_ready();
 	log_info("mbatchd ready on %s", mbd->sockpath);
 
 	while (!stopping && !mbd->restart) {

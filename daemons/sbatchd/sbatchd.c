@@ -136,6 +136,7 @@ sbd_reexec(void)
 {
 	log_info("restarting");
 	notify_before_exec();
+	net_listen_pass(sbd->mbd_lfd, sbd->conf.lsf.mbd_port);
 	close_fds_from(3, -1);
 	execv("/proc/self/exe", sbd->argv);
 	execvp(sbd->argv[0], sbd->argv);
@@ -238,6 +239,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "sbatchd: %s\n", cause);
 		exit(1);
 	}
+	sbd->sbd_lfd = fd_sbd;
+	sbd->mbd_lfd = -1;
 	sbd->statedir = xasprintf("%s/%s", sbd->conf.lsf.sbd_statedir,
 	    sbd->host);
 	jobsdir = xasprintf("%s/jobs", sbd->statedir);
@@ -270,6 +273,8 @@ main(int argc, char **argv)
 
 		evsignal_add(ev, NULL);
 	}
+	/* As soon as we can serve it: before any user could bind it. */
+	child_hold_port();
 	l_sbd = listener_new(sbd->base, fd_sbd, jobs_sup_accept, NULL);
 	l_sup = listener_new(sbd->base, fd_sup, jobs_sup_accept, NULL);
 	/*
@@ -302,6 +307,9 @@ main(int argc, char **argv)
 
 	event_base_dispatch(sbd->base);
 
+	/* Our port stays ours across the exec: a copy outlives l_sbd. */
+	if (sbd->restart)
+		net_listen_pass(dup(sbd->sbd_lfd), sbd->conf.lsf.sbd_port);
 	listener_free(l_sbd);
 	listener_free(l_sup);
 	(void)unlink(sbd->sockpath);

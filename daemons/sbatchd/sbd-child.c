@@ -6,6 +6,7 @@
  * it when the host stops being master or sbatchd itself stops.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -58,18 +59,129 @@ mbatchd_path(void)
 	return xstrdup("mbatchd");
 }
 
+/*
+ * On a master candidate sbatchd holds mbatchd's port from its own start
+ * (as root, at boot, before any user could bind it) and hands it to
+ * each mbatchd it starts: the port is never free while mbatchd restarts
+ * or fails over here, so no ordinary user can listen on it and be taken
+ * for mbatchd.  Connections that arrive in between wait in the backlog
+ * for the next mbatchd.  If it cannot be held (someone has it already),
+ * mbatchd binds it itself, as before; we try again at each start.
+ */
+/*
+ * While no mbatchd of ours serves the port (none runs, or it is still
+ * replaying, or waiting for the lock), what connects is closed at once,
+ * as a free port would refuse it: clients see "not responding" and try
+ * again, instead of waiting in the backlog for an answer that may never
+ * come.  A few at a time, so a flood costs little.
+ */
+static void
+port_refuse_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	for (int i = 0; i < 32; i++) {
+		int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+		if (c < 0)
+			break;
+		close(c);
+	}
+}
+
+static void
+port_refusing(bool on)
+{
+	if (sbd->mbd_lfd < 0)
+		return;
+	if (sbd->ev_mbd_port == NULL) {
+		sbd->ev_mbd_port = event_new(sbd->base, sbd->mbd_lfd,
+		    EV_READ | EV_PERSIST, port_refuse_cb, NULL);
+		if (sbd->ev_mbd_port == NULL)
+			fatalx("event_new failed");
+	}
+	if (on)
+		event_add(sbd->ev_mbd_port, NULL);
+	else
+		event_del(sbd->ev_mbd_port);
+}
+
+void
+child_hold_port(void)
+{
+	struct host_addr a;
+	char *cause = NULL;
+
+	if (sbd->mbd_lfd >= 0 ||
+	    !config_master_candidate(&sbd->conf, sbd->host) ||
+	    net_resolve(sbd->host, sbd->conf.lsf.mbd_port, &a) < 0)
+		return;
+	sbd->mbd_lfd = net_listen_tcp(&a, &cause);
+	if (sbd->mbd_lfd < 0) {
+		log_warnx("cannot hold mbatchd's port for it: %s", cause);
+		free(cause);
+		return;
+	}
+	port_refusing(!sbd->mbd_ready);
+}
+
+/* mbatchd writes a byte once it serves the port; EOF once it is gone. */
+static void
+ready_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	char b;
+	ssize_t n = read(fd, &b, 1);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n == 1) {
+		sbd->mbd_ready = true;
+		port_refusing(false);
+		return;
+	}
+	event_free(sbd->ev_mbd_ready);
+	sbd->ev_mbd_ready = NULL;
+	close(fd);
+	sbd->mbd_ready = false;
+	port_refusing(true);
+}
+
+/* The pipe mbatchd tells its readiness on: its end into *wfd. */
+static void
+ready_pipe(int *wfd)
+{
+	int p[2];
+
+	*wfd = -1;
+	if (sbd->mbd_lfd < 0 || pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+		return;
+	if (sbd->ev_mbd_ready) {
+		close(event_get_fd(sbd->ev_mbd_ready));
+		event_free(sbd->ev_mbd_ready);
+	}
+	sbd->ev_mbd_ready = event_new(sbd->base, p[0], EV_READ | EV_PERSIST,
+	    ready_cb, NULL);
+	event_add(sbd->ev_mbd_ready, NULL);
+	sbd->mbd_ready = false;
+	port_refusing(true);
+	*wfd = p[1];
+}
+
 static void
 start_mbatchd(void)
 {
 	char *path;
 	pid_t pid;
+	int wfd;
 
 	if (sbd->mbd_child > 0 || sbd->stopping || !am_master())
 		return;
+	child_hold_port();
+	ready_pipe(&wfd);
 	path = mbatchd_path();
 	pid = fork();
 	if (pid < 0) {
 		log_warn("fork for mbatchd");
+		if (wfd >= 0)
+			close(wfd);
 		free(path);
 		return;
 	}
@@ -89,11 +201,21 @@ start_mbatchd(void)
 			argv[n++] = sbd->opts.envdir;
 		}
 		argv[n] = NULL;
+		net_listen_pass(sbd->mbd_lfd, sbd->conf.lsf.mbd_port);
+		if (wfd >= 0) {
+			char v[16];
+
+			fd_pass_on_exec(wfd);
+			snprintf(v, sizeof(v), "%d", wfd);
+			(void)setenv(MBD_READY_ENV, v, 1);
+		}
 		close_fds_from(3, -1);
 		execv(path, argv);
 		log_warn("exec %s", path);
 		_exit(127);
 	}
+	if (wfd >= 0)
+		close(wfd);
 	log_info("started mbatchd (pid %d)", (int)pid);
 	sbd->mbd_child = pid;
 	sbd->mbd_started_ms = mono_ms();

@@ -95,6 +95,12 @@ struct sbd {
 	int			 term_interval;
 
 	/* mbatchd, when this host is master. */
+	int			 sbd_lfd;	/* LSB_SBD_PORT, held */
+	int			 mbd_lfd;	/* LSB_MBD_PORT, held for
+						 * mbatchd on a candidate */
+	struct event		*ev_mbd_port;	/* refusing on it meanwhile */
+	struct event		*ev_mbd_ready;	/* mbatchd's readiness pipe */
+	bool			 mbd_ready;	/* it serves the port now */
 	pid_t			 mbd_child;
 	uint64_t		 mbd_started_ms;
 	int			 mbd_backoff_ms;
@@ -171,6 +177,7 @@ void	 spares_renew(void);
 #define SBD_PRI_IDLE	2
 
 /* sbd-child.c */
+void	 child_hold_port(void);
 void	 child_master_changed(void);
 void	 child_reaped(pid_t, int status);
 void	 child_stop(void);

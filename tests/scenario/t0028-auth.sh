@@ -2,10 +2,13 @@
 # Daemons prove who they are with MUNGE (include/auth.h), each side's
 # credential bound to one connection: an ordinary user who binds a
 # host's address cannot act as its sbatchd or LIM, a credential made for
-# one connection is refused on another (replayed or relayed).
+# one connection is refused on another (replayed or relayed), a user
+# cannot bind mbatchd's port while mbatchd restarts (its sbatchd holds
+# it), and commands on the master host wait for mbatchd's socket
+# instead of going to that port meanwhile.
 . "$(dirname "$0")/lib.sh"
 
-need_root
+need_root ss
 
 cluster_init 3
 cluster_start
@@ -65,6 +68,44 @@ expect_eq "a load report without a handshake is refused" 0 "$?"
 expect_match "by the master LIM" 'refused: User permission denied' "$out"
 expect_match "which logs it" 'load report for hostb refused: not an authenticated LIM' \
     "$(cat "$T_DIR/log/lim.log.hosta")"
+
+# mbatchd's port while mbatchd is down: its sbatchd holds it, so a user
+# cannot take it, and the next mbatchd is handed the same socket.
+held() {
+	ss -ltnpH "sport = :$mport" | grep -q "sbatchd"
+}
+check "sbatchd holds mbatchd's port" held
+mbd_down
+check "the port stays bound while mbatchd is down" held
+out=$(as_nobody "$fake" squat 127.0.0.11 "$mport" 1)
+expect_eq "a user cannot bind it" 2 "$?"
+expect_match "says so" 'Address already in use' "$out"
+
+# A command on the master host waits for mbatchd's socket: it does not
+# go to the TCP port (mbatchd would log a command's handshake there).
+before=$(grep -c 'authenticated as command' "$mlog")
+( bjobs -u all >"$T_DIR/wait.out" 2>&1; echo "rc $?" >>"$T_DIR/wait.out" ) &
+waiter=$!
+check "the command is waiting" wait_for grep -q 'still trying' "$T_DIR/wait.out"
+mbd_up
+wait "$waiter"
+expect_match "and is answered once mbatchd is back" '^rc 0$' "$(cat "$T_DIR/wait.out")"
+expect_eq "through the socket, not TCP" "$before" \
+    "$(grep -c 'authenticated as command' "$mlog")"
+mpid=$(mbd_pid)
+check "the new mbatchd listens on the socket sbatchd held" \
+    sh -c "ss -ltnpH 'sport = :$mport' | grep -q 'pid=$mpid,'"
+
+# hostb's sbatchd, restarted by hrestart, keeps its own port all along.
+check "every host registers with the new mbatchd" wait_for all_hosts_ok
+sport=$(sed -n 's/^LSB_SBD_PORT=//p' "$LSF_CONF/lsf.conf")
+bpid=$PID_sbatchd_hostb
+badmin hrestart hostb >"$T_DIR/hrestart.out" 2>&1
+check "hostb's sbatchd restarted" wait_for grep -q 'restarting' \
+    "$T_DIR/log/sbatchd.log.hostb"
+check "and registered again" wait_for all_hosts_ok
+check "with the same socket on its port" \
+    sh -c "ss -ltnpH 'src 127.0.0.12:$sport' | grep -q 'pid=$bpid,'"
 
 id=$(submit -o /dev/null true)
 check "a job runs" wait_for job_is "$id" DONE
