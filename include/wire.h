@@ -118,5 +118,8 @@ int	 wire_parse_hdr(const void *p, size_t avail, struct wire_hdr *hdr,
  * timeout, EPROTO on a bad frame). */
 int	 wire_send(int fd, const struct wbuf *);
 int	 wire_recv(int fd, struct wire_hdr *, uint8_t **body, int timeout_ms);
+/* The same, refusing (EMSGSIZE) a frame announcing more than max bytes. */
+int	 wire_recv_max(int fd, struct wire_hdr *, uint8_t **body,
+	    int timeout_ms, uint32_t max);
 
 #endif

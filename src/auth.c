@@ -19,6 +19,7 @@
 #include "wire.h"
 
 #define CLAIM_MAGIC	"lsf-auth 2"
+#define AUTH_FRAME_MAX	(16u * 1024)
 
 static const char *const role_names[] = {
 	[AUTH_NONE] = "none",
@@ -579,7 +580,9 @@ recv_step(int fd, uint16_t want, int timeout_ms, char **cred, char **cause)
 
 	if (cred)
 		*cred = NULL;
-	if (wire_recv(fd, &h, &body, timeout_ms) < 0) {
+	/* A credential is some 300 bytes: whoever answers is not trusted
+	 * with more of our memory than that before it proves itself. */
+	if (wire_recv_max(fd, &h, &body, timeout_ms, AUTH_FRAME_MAX) < 0) {
 		*cause = xstrdup("no answer to the handshake");
 		errno = ETIMEDOUT;
 		return -1;

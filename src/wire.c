@@ -548,6 +548,13 @@ read_full(int fd, uint8_t *p, size_t n, int timeout_ms)
 int
 wire_recv(int fd, struct wire_hdr *h, uint8_t **body, int timeout_ms)
 {
+	return wire_recv_max(fd, h, body, timeout_ms, WIRE_MAX_FRAME);
+}
+
+int
+wire_recv_max(int fd, struct wire_hdr *h, uint8_t **body, int timeout_ms,
+    uint32_t max)
+{
 	uint8_t hdr[WIRE_HDR_LEN];
 	const char *why;
 	size_t blen;
@@ -557,6 +564,10 @@ wire_recv(int fd, struct wire_hdr *h, uint8_t **body, int timeout_ms)
 		return -1;
 	if (wire_parse_hdr(hdr, sizeof(hdr), h, &why) < 0) {
 		errno = EPROTO;
+		return -1;
+	}
+	if (h->len > max) {
+		errno = EMSGSIZE;
 		return -1;
 	}
 	blen = h->len - WIRE_HDR_LEN;
