@@ -2,8 +2,9 @@
 # Daemons prove who they are with MUNGE (include/auth.h), each side's
 # credential bound to one connection: an ordinary user who binds a
 # host's address cannot act as its sbatchd or LIM, a credential made for
-# one connection is refused on another (replayed or relayed), a user
-# cannot bind mbatchd's port while mbatchd restarts (its sbatchd holds
+# one connection is refused on another (replayed or relayed), a squatter
+# on a free daemon port gets no credential, a user cannot bind mbatchd's
+# port while mbatchd restarts (its sbatchd holds
 # it), and commands on the master host wait for mbatchd's socket
 # instead of going to that port meanwhile.
 . "$(dirname "$0")/lib.sh"
@@ -68,6 +69,20 @@ expect_eq "a load report without a handshake is refused" 0 "$?"
 expect_match "by the master LIM" 'refused: User permission denied' "$out"
 expect_match "which logs it" 'load report for hostb refused: not an authenticated LIM' \
     "$(cat "$T_DIR/log/lim.log.hosta")"
+
+# A daemon's port that no daemon holds (hostc's LIM is dead): a user can
+# bind it, but the daemons that come to it refuse its challenge, made
+# with the user's own credential, and send it none of theirs.
+kill "$PID_lim_hostc"
+wait "$PID_lim_hostc" 2>/dev/null
+out=$(as_nobody "$fake" squat 127.0.0.13 "$lport" 3)
+expect_eq "the squatter of hostc's LIM port got no credential" 0 "$?"
+expect_match "though hostc's sbatchd came to it" '^connections [1-9][0-9]*, credentials 0$' "$out"
+expect_match "which refused it, and says why" \
+    'LIM: not talking to it: it did not prove to be lim on hostc: its credential is uid 65534.s' \
+    "$(cat "$T_DIR/log/sbatchd.log.hostc")"
+start_daemon lim hostc
+check "hostc's LIM is back" wait_for all_hosts_ok
 
 # mbatchd's port while mbatchd is down: its sbatchd holds it, so a user
 # cannot take it, and the next mbatchd is handed the same socket.
