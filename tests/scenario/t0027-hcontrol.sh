@@ -18,17 +18,8 @@ EOS
 chmod 755 "$T_DIR/rsh"
 echo "LSF_RSH=$T_DIR/rsh" >>"$LSF_CONF/lsf.conf"
 
-# Daemons started through the commands are not lib.sh's to stop: find
-# them by this cluster's LSF_ENVDIR in their environment.
-stop_started() {
-	local p
-	for p in $(pgrep -x 'lim|sbatchd|mbatchd'); do
-		tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" |
-		    grep -qx "LSF_ENVDIR=$LSF_ENVDIR" && kill "$p" 2>/dev/null
-	done
-	sleep 0.2
-}
-trap 'stop_started; cluster_stop' EXIT
+# The daemons started through the commands are stopped by cluster_stop
+# too: it finds them by this cluster's LSF_ENVDIR in their environment.
 cluster_start
 cd "$T_DIR/jobs"
 
