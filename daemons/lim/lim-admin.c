@@ -200,9 +200,7 @@ lim_restart(void)
 		(void)unlink(sockpath);
 	elim_stop();
 	close_fds_from(3, -1);
-	execv("/proc/self/exe", lim->argv);
-	execvp(lim->argv[0], lim->argv);
-	fatal("cannot execute %s again", lim->argv[0]);
+	daemon_reexec(&lim->opts, lim->argv);
 }
 
 /*

@@ -137,9 +137,7 @@ sbd_reexec(void)
 	log_info("restarting");
 	notify_before_exec();
 	close_fds_from(3, -1);
-	execv("/proc/self/exe", sbd->argv);
-	execvp(sbd->argv[0], sbd->argv);
-	fatal("cannot execute %s again", sbd->argv[0]);
+	daemon_reexec(&sbd->opts, sbd->argv);
 }
 
 static void
