@@ -328,6 +328,28 @@ config_cluster_host(const struct lsf_config *cfg, const char *name)
 	return NULL;
 }
 
+void
+config_master_candidates(const struct lsf_config *cfg, struct strv *out,
+    struct strv *ignored)
+{
+	const struct strv *ml = &cfg->lsf.master_list;
+
+	for (size_t i = 0; i < ml->n; i++) {
+		const struct cluster_host *ch =
+		    config_cluster_host(cfg, ml->v[i]);
+
+		if (ch != NULL && ch->server)
+			strv_push(out, ch->name);
+		else if (ignored != NULL)
+			strv_push(ignored, ml->v[i]);
+	}
+	if (ml->n > 0)
+		return;
+	for (int i = 0; i < cfg->cluster.nhosts; i++)
+		if (cfg->cluster.hosts[i].server)
+			strv_push(out, cfg->cluster.hosts[i].name);
+}
+
 const struct cluster_host *
 config_cluster_host_local(const struct lsf_config *cfg, const char *local)
 {
