@@ -147,7 +147,11 @@ lsf_conf_get() {
 cluster_stop() {
 	local p left i
 	[ -n "$T_DIR" ] || return 0
-	for p in $T_PIDS; do kill "$p" 2>/dev/null; done
+	# A stopped daemon (a test's SIGSTOP) is woken to hear it.
+	for p in $T_PIDS; do
+		kill "$p" 2>/dev/null
+		kill -CONT "$p" 2>/dev/null
+	done
 	for p in $T_PIDS; do wait "$p" 2>/dev/null; done
 	# Then every other process of the cluster, so that nothing
 	# outlives the test: asked to stop (a stopped one woken to hear
