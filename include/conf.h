@@ -495,8 +495,14 @@ const struct queue_conf	*config_queue(const struct lsf_config *, const char *);
 const struct app_conf	*config_app(const struct lsf_config *, const char *);
 const struct cluster_host *config_cluster_host(const struct lsf_config *,
 	    const char *);
-/* Whether a host may become master: in LSF_MASTER_LIST, or, without
- * one, any server host of lsf.cluster (the LIM's election order). */
+/*
+ * The master candidates in the order the LIMs elect them: the hosts of
+ * LSF_MASTER_LIST that are server hosts of lsf.cluster, else every server
+ * host.  Names of the list that are not go to *ignored (may be NULL).
+ */
+void	 config_master_candidates(const struct lsf_config *, struct strv *out,
+	    struct strv *ignored);
+/* Whether a host is one of them. */
 bool	 config_master_candidate(const struct lsf_config *, const char *host);
 /* The cluster's host that this machine's own name is (the same name, or
  * the same up to the domain), or NULL. */

@@ -25,6 +25,7 @@ struct daemon_opts {
 	bool		 check;
 	char		*host;		/* -N, else the local host name */
 	char		*envdir;	/* -e */
+	char		*exe;		/* the program as started, or NULL */
 	int		 argc;		/* what is left after the options */
 	char		**argv;
 };
@@ -94,6 +95,14 @@ void	 daemon_config_host(struct daemon_opts *, struct lsf_config *,
 	    unsigned parts);
 /* Open the log (LSF_LOGDIR/<name>.log.<host>) and daemonize unless -f/-d. */
 void	 daemon_start(const struct daemon_opts *, const struct lsf_config *);
+/*
+ * Execute the daemon again with argv (its whole command line, argv[0]
+ * included) from the path it was started by, so an upgraded file is what
+ * runs and the process keeps its name (not "exe", as an exec of
+ * /proc/self/exe would name it); then from /proc/self/exe, if that path
+ * is gone.  Descriptors are the caller's to close first.
+ */
+void	 daemon_reexec(const struct daemon_opts *, char **argv) NORETURN;
 /* Path of a daemon's log file, allocated (NULL without LSF_LOGDIR). */
 char	*daemon_log_path(const struct lsf_config *, const char *name,
 	    const char *host);

@@ -328,19 +328,40 @@ config_cluster_host(const struct lsf_config *cfg, const char *name)
 	return NULL;
 }
 
+void
+config_master_candidates(const struct lsf_config *cfg, struct strv *out,
+    struct strv *ignored)
+{
+	const struct strv *ml = &cfg->lsf.master_list;
+
+	for (size_t i = 0; i < ml->n; i++) {
+		const struct cluster_host *ch =
+		    config_cluster_host(cfg, ml->v[i]);
+
+		if (ch != NULL && ch->server)
+			strv_push(out, ch->name);
+		else if (ignored != NULL)
+			strv_push(ignored, ml->v[i]);
+	}
+	if (ml->n > 0)
+		return;
+	for (int i = 0; i < cfg->cluster.nhosts; i++)
+		if (cfg->cluster.hosts[i].server)
+			strv_push(out, cfg->cluster.hosts[i].name);
+}
+
 bool
 config_master_candidate(const struct lsf_config *cfg, const char *host)
 {
-	const struct cluster_host *ch = config_cluster_host(cfg, host);
+	struct strv cand = STRV_INIT;
+	bool yes;
 
-	if (ch == NULL || !ch->server)
-		return false;
-	if (cfg->lsf.master_list.n == 0)
-		return true;
-	for (size_t i = 0; i < cfg->lsf.master_list.n; i++)
-		if (strcasecmp(cfg->lsf.master_list.v[i], host) == 0)
-			return true;
-	return false;
+	config_master_candidates(cfg, &cand, NULL);
+	yes = false;
+	for (size_t i = 0; i < cand.n && !yes; i++)
+		yes = strcasecmp(cand.v[i], host) == 0;
+	strv_release(&cand);
+	return yes;
 }
 
 const struct cluster_host *

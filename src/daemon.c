@@ -2,10 +2,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,6 +25,36 @@ usage(const char *name)
 	exit(1);
 }
 
+/*
+ * The program to execute again (daemon_reexec), taken at start: argv[0]
+ * when it is a path to the very file we run, made absolute (a detached
+ * daemon works in /), so that a link (LSF_SERVERDIR's) stays a link and
+ * an upgrade that replaced the file, or what the link names, is what
+ * runs next, as an administrator expects of a restart; else the file
+ * /proc/self/exe names now.
+ */
+static char *
+self_path(const char *argv0)
+{
+	char buf[PATH_MAX];
+	struct stat a, b;
+	ssize_t n;
+
+	if (argv0 != NULL && strchr(argv0, '/') != NULL &&
+	    stat(argv0, &a) == 0 && stat("/proc/self/exe", &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		if (argv0[0] == '/')
+			return xstrdup(argv0);
+		if (getcwd(buf, sizeof(buf)) != NULL)
+			return xasprintf("%s/%s", buf, argv0);
+	}
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
 void
 daemon_getopt(struct daemon_opts *o, const char *name, int argc, char **argv)
 {
@@ -31,6 +63,14 @@ daemon_getopt(struct daemon_opts *o, const char *name, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->name = name;
 	progname = name;
+	/*
+	 * The kernel names a process after the last part of the path it
+	 * was executed by: one executed through /proc/self/exe (by an
+	 * older version's restart) would be "exe", which pgrep -x, ps -o
+	 * comm and systemd's status show.  Our own name, whatever the path.
+	 */
+	(void)prctl(PR_SET_NAME, name);
+	o->exe = self_path(argc > 0 ? argv[0] : NULL);
 	while ((ch = getopt(argc, argv, "dfnN:e:Vh")) != -1) {
 		switch (ch) {
 		case 'd':
@@ -134,6 +174,19 @@ daemon_config_host(struct daemon_opts *o, struct lsf_config *c,
 		    c->cluster.path ? c->cluster.path : "the cluster file");
 		exit(1);
 	}
+}
+
+void
+daemon_reexec(const struct daemon_opts *o, char **argv)
+{
+	if (o->exe != NULL) {
+		execv(o->exe, argv);
+		log_warn("cannot execute %s again", o->exe);
+	}
+	/* The file that runs, if the one started is gone. */
+	execv("/proc/self/exe", argv);
+	execvp(argv[0], argv);
+	fatal("cannot execute %s again", argv[0]);
 }
 
 char *

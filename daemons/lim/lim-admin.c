@@ -202,9 +202,7 @@ lim_restart(void)
 	/* The port stays ours: no one can bind it while we restart. */
 	net_listen_pass(lim->lfd, lim->conf.lsf.lim_port);
 	close_fds_from(3, -1);
-	execv("/proc/self/exe", lim->argv);
-	execvp(lim->argv[0], lim->argv);
-	fatal("cannot execute %s again", lim->argv[0]);
+	daemon_reexec(&lim->opts, lim->argv);
 }
 
 /*

@@ -27,18 +27,12 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "lim-elect.h"
 #include "lim.h"
 #include "log.h"
 
-#define PROBE_TIMEOUT_MS	1000
-/*
- * A LIM that answers the connect may still be inside a probe of its own,
- * blocked on a candidate the network has cut off: give it that long and
- * more before passing it by.  With equal bounds, two LIMs of the cut-off
- * side each took the other for dead in turn, and a follower never found
- * its side's new master.
- */
-#define PROBE_ANSWER_MS		(3 * PROBE_TIMEOUT_MS)
+/* The probes' bounds are in lim-elect.h: mbatchd's rule for a lost host
+ * gives a host the time they add up to. */
 /* Long enough for badmin hrestart (sbatchd executes itself again and
  * subscribes anew: tens of ms), short against a cluster without
  * mbatchd: issue 23 asks for batch service back within 2 s. */
@@ -53,26 +47,13 @@ static void up_closed(struct conn *, void *);
 void
 elect_init(void)
 {
-	struct strv *cand = &lim->candidates;
+	struct strv *cand = &lim->candidates, ignored = STRV_INIT;
 
-	if (lim->conf.lsf.master_list.n > 0) {
-		for (size_t i = 0; i < lim->conf.lsf.master_list.n; i++) {
-			const struct cluster_host *ch = config_cluster_host(
-			    &lim->conf, lim->conf.lsf.master_list.v[i]);
-
-			if (ch == NULL || !ch->server) {
-				log_warnx("LSF_MASTER_LIST host %s is not a "
-				    "server host of the cluster; ignored",
-				    lim->conf.lsf.master_list.v[i]);
-				continue;
-			}
-			strv_push(cand, ch->name);
-		}
-	} else {
-		for (int i = 0; i < lim->conf.cluster.nhosts; i++)
-			if (lim->conf.cluster.hosts[i].server)
-				strv_push(cand, lim->conf.cluster.hosts[i].name);
-	}
+	config_master_candidates(&lim->conf, cand, &ignored);
+	for (size_t i = 0; i < ignored.n; i++)
+		log_warnx("LSF_MASTER_LIST host %s is not a server host of "
+		    "the cluster; ignored", ignored.v[i]);
+	strv_release(&ignored);
 	lim->self_rank = -1;
 	for (size_t i = 0; i < cand->n; i++)
 		if (strcasecmp(cand->v[i], lim->host) == 0)
@@ -124,11 +105,11 @@ probe(const char *host, char **master_out)
 	*master_out = NULL;
 	if (net_resolve(host, lim->conf.lsf.lim_port, &to) < 0)
 		return -1;
-	fd = net_connect_tcp(&to, &from, PROBE_TIMEOUT_MS);
+	fd = net_connect_tcp(&to, &from, LIM_PROBE_TIMEOUT_MS);
 	if (fd < 0)
 		return -1;
 	if (auth_client_fd(fd, AUTH_LIM, lim->host, AUTH_LIM, host,
-	    PROBE_ANSWER_MS, &cause) < 0) {
+	    LIM_PROBE_ANSWER_MS, &cause) < 0) {
 		log_warnx("LIM on %s: not following it: %s", host, cause);
 		free(cause);
 		close(fd);
@@ -139,7 +120,7 @@ probe(const char *host, char **master_out)
 	put_str(&w, lim->host);
 	wbuf_end_frame(&w);
 	if (wire_send(fd, &w) < 0 ||
-	    wire_recv(fd, &h, &body, PROBE_ANSWER_MS) < 0 ||
+	    wire_recv(fd, &h, &body, LIM_PROBE_ANSWER_MS) < 0 ||
 	    h.type != MSG_LIM_PROBE_REPLY) {
 		wbuf_release(&w);
 		free(body);

@@ -483,6 +483,7 @@ main(int argc, char **argv)
 	tv.tv_usec = 0;
 	event_add(mbd->ev_tick, &tv);
 
+	mbd->master_ms = (int64_t)mono_ms();
 	lim_feed_start();
 	log_mbd_start();
 	mbd_sched_dirty();

@@ -2,12 +2,16 @@
  * Lost execution hosts.  A host whose sbatchd connection is gone and
  * whose LIM is down too (bhosts: unavail) is in doubt: its started jobs
  * show UNKWN.  Every MBD_SLEEP_TIME it is probed (has its sbatchd come
- * back, does its LIM report again?); after MAX_SBD_FAIL failed probes it
- * is lost: its rerunnable jobs go back to the head of their queue, to
- * run again elsewhere with LSB_RESTART=Y, the others end EXIT with
- * TERM_ZOMBIE, and the owners are told by mail (job_lost).  A host whose
- * sbatchd registers without a job it ran, or says the job's supervisor
- * is gone (the host went down with it), settles the job the same way.
+ * back, does its LIM report again?); after MAX_SBD_FAIL failed probes,
+ * counted only once it has had the time a healthy host needs to find
+ * this master (hostfail.h: after a failover the hosts' LIMs take a
+ * while to find the new one, and a healthy host must keep its jobs
+ * meanwhile), it is lost: its rerunnable jobs go back to the head of
+ * their queue, to run again elsewhere with LSB_RESTART=Y, the others end
+ * EXIT with TERM_ZOMBIE, and the owners are told by mail (job_lost).  A
+ * host whose sbatchd registers without a job it ran, or says the job's
+ * supervisor is gone (the host went down with it), settles the job the
+ * same way.
  * A host whose LIM still reports is not in doubt: only its sbatchd is
  * away, and its jobs run on (an sbatchd restart keeps them).  While
  * mbatchd has no load feed from the master LIM, no probe counts.  If the
@@ -22,6 +26,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,7 +36,7 @@
 bool
 host_in_doubt(const struct mhost *h)
 {
-	return h->sbd_fails > 0 && h->sbd == NULL && !h->lim_up;
+	return h->hf.doubt && h->sbd == NULL && !h->lim_up;
 }
 
 /* A started job on a host in doubt: UNKWN for bjobs. */
@@ -155,38 +160,79 @@ job_lost(struct job *j, struct mhost *h)
 
 /* MAX_SBD_FAIL probes failed: settle the fate of its jobs, once. */
 static void
-host_lost(struct mhost *h)
+host_lost(struct mhost *h, const struct hostfail_params *hp, int64_t now)
 {
-	log_warnx("host %s: no sbatchd and no LIM for %d probes; its jobs "
-	    "are lost", h->name, h->sbd_fails);
+	log_warnx("host %s: no sbatchd and no LIM for %lld s, %d probes "
+	    "after the %lld s a host has to find the master; its jobs are "
+	    "lost", h->name, (long long)((now - hostfail_since(hp, &h->hf)) /
+	    1000), h->hf.fails, (long long)(hp->grace_ms / 1000));
 	for (struct job *j = mbd->jobs_head; j; j = j->next)
 		if (runs_on(j, h))
 			job_lost(j, h);
 	mbd_sched_dirty();
 }
 
-/* Each second (the tick); a probe each MBD_SLEEP_TIME. */
+/* Our place in the candidates the LIMs walk (the last if not there). */
+static int
+master_rank(void)
+{
+	struct strv cand = STRV_INIT;
+	size_t i;
+
+	config_master_candidates(&mbd->conf, &cand, NULL);
+	for (i = 0; i < cand.n; i++)
+		if (strcasecmp(cand.v[i], mbd->host) == 0)
+			break;
+	strv_release(&cand);
+	return (int)i;
+}
+
+/*
+ * Each second (the tick): a host that answers is seen, so that its time
+ * is counted from its last second; a probe each MBD_SLEEP_TIME.
+ */
 void
 hostfail_tick(void)
 {
 	static int64_t last;
 	const struct lsb_params *p = &mbd->conf.params;
-	int every = p->mbd_sleep_time > 0 ? p->mbd_sleep_time : 10;
-	int max = p->max_sbd_fail > 0 ? p->max_sbd_fail : 3;
-	int64_t now = time(NULL);
+	int64_t every = (int64_t)(p->mbd_sleep_time > 0 ?
+	    p->mbd_sleep_time : 10) * 1000;
+	int64_t now = (int64_t)mono_ms();
+	struct hostfail_params hp;
 
+	for (int i = 0; i < mbd->nhosts; i++) {
+		struct mhost *h = mbd->hosts[i];
+
+		if (h->sbd != NULL || h->lim_up)
+			hostfail_seen(&h->hf, now);
+	}
 	/* Without the LIM's word a host's LIM is not known to be down. */
 	if (now - last < every || !lim_feed_ok())
 		return;
 	last = now;
+	hp.max_sbd_fail = p->max_sbd_fail > 0 ? p->max_sbd_fail : 3;
+	hp.grace_ms = hostfail_grace_ms(mbd->conf.cluster.exinterval,
+	    mbd->conf.cluster.host_inactivity_limit, master_rank());
+	hp.start_ms = mbd->master_ms;
+	hp.feed_ms = lim_feed_since();
 	for (int i = 0; i < mbd->nhosts; i++) {
 		struct mhost *h = mbd->hosts[i];
+		bool doubt = h->hf.doubt;
+		int64_t left;
 
-		if (h->sbd != NULL || h->lim_up) {
-			h->sbd_fails = 0;
+		if (h->sbd != NULL || h->lim_up)
+			continue;
+		if (hostfail_probe(&hp, &h->hf, now) == HOSTFAIL_LOST) {
+			host_lost(h, &hp, now);
 			continue;
 		}
-		if (h->sbd_fails < max && ++h->sbd_fails == max)
-			host_lost(h);
+		if (doubt || h->hf.lost)
+			continue;
+		left = hostfail_since(&hp, &h->hf) + hp.grace_ms +
+		    hp.max_sbd_fail * every - now;
+		log_info("host %s: no sbatchd and no LIM; in doubt, lost if "
+		    "still silent in about %lld s", h->name,
+		    (long long)(left > 0 ? left / 1000 : 0));
 	}
 }

@@ -17,6 +17,7 @@ static void lim_connect(void);
 static struct strv *excl_sent;
 static bool lim_ready;		/* subscribed on the current connection */
 static bool lim_fed;		/* a host table came on it */
+static int64_t fed_ms;		/* when the first one came */
 
 static void
 update_host(struct mhost *h, const struct lim_host *lh)
@@ -79,6 +80,8 @@ lim_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 				update_host(mh, &ll.hosts[i]);
 		}
 		lim_load_list_release(&ll);
+		if (!lim_fed)
+			fed_ms = (int64_t)mono_ms();
 		lim_fed = true;
 		mbd_sched_dirty();
 		break;
@@ -206,6 +209,12 @@ bool
 lim_feed_ok(void)
 {
 	return lim_fed;
+}
+
+int64_t
+lim_feed_since(void)
+{
+	return lim_fed ? fed_ms : 0;
 }
 
 void

@@ -16,7 +16,7 @@
  *	mbd-query.c	bjobs, bqueues, bhosts, bparams, showconf
  *	mbd-signal.c	bkill
  *	mbd-sbd.c	sbatchd connections: register, status, start, signal
- *	mbd-hostfail.c	lost hosts: UNKWN, MAX_SBD_FAIL, rerun or exit
+ *	mbd-hostfail.c	lost hosts: UNKWN, the grace, MAX_SBD_FAIL, rerun or exit
  *	mbd-lim.c	the master LIM's load feed
  *	mbd-sched.c	running the policy and carrying out its decisions
  *	mbd-limits.c	the limits that apply to a job; pending past -t
@@ -60,6 +60,7 @@
 #include "conn.h"
 #include "daemon.h"
 #include "evlog.h"
+#include "hostfail.h"
 #include "idxset.h"
 #include "net.h"
 #include "policy.h"
@@ -261,7 +262,7 @@ struct mhost {
 	const struct lsb_host_conf *bconf;
 	struct host_addr addr;
 	struct conn	*sbd;		/* registered sbatchd */
-	int		 sbd_fails;	/* failed probes: no sbatchd, no LIM */
+	struct hostfail_host hf;	/* probes: no sbatchd, no LIM */
 	bool		 lim_up;
 	bool		 lim_locked;	/* lsadmin limlock, LIM run window */
 	bool		 closed_adm;
@@ -336,6 +337,8 @@ struct mbd {
 	 * switch: MAX_JOB_NUM of them switch it (log_switch_check). */
 	uint64_t		 log_nfinished;
 	int64_t			 switch_retry;	/* after a failed switch */
+	/* Master from then (mono_ms): the hosts' time to find us. */
+	int64_t			 master_ms;
 
 	/* State. */
 	struct mhost		**hosts;
@@ -769,6 +772,8 @@ void	 sbd_send(struct mhost *, struct wbuf *, bool after_log);
 /* mbd-lim.c */
 void	 lim_feed_start(void);
 bool	 lim_feed_ok(void);
+/* When the current feed's first host table came (mono_ms), 0 none. */
+int64_t	 lim_feed_since(void);
 /* Tell the LIM which hosts run an exclusive job (lsload shows them
  * lockU), when that changed since it was last told. */
 void	 lim_send_exclusive(void);

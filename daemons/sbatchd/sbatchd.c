@@ -138,9 +138,7 @@ sbd_reexec(void)
 	notify_before_exec();
 	net_listen_pass(sbd->mbd_lfd, sbd->conf.lsf.mbd_port);
 	close_fds_from(3, -1);
-	execv("/proc/self/exe", sbd->argv);
-	execvp(sbd->argv[0], sbd->argv);
-	fatal("cannot execute %s again", sbd->argv[0]);
+	daemon_reexec(&sbd->opts, sbd->argv);
 }
 
 static void

@@ -114,12 +114,61 @@ cluster_start() {
 	wait_for all_hosts_ok || { dump_logs; fail "cluster did not come up"; exit 1; }
 }
 
+# The processes of this cluster, whoever started them: every one whose
+# environment names its LSF_ENVDIR (the daemons lib.sh started, those
+# that badmin hstartup or lsadmin limstartup started through LSF_RSH,
+# any daemon executed again by a restart, the jobs' supervisors, most
+# jobs, munged), this shell and the subshell asking excepted.
+cluster_pids() {
+	local f p
+	[ -n "${LSF_ENVDIR:-}" ] || return 0
+	for f in $(grep -lzxF "LSF_ENVDIR=$LSF_ENVDIR" /proc/[0-9]*/environ \
+	    2>/dev/null); do
+		p=${f#/proc/}
+		p=${p%/environ}
+		[ "$p" = $$ ] || [ "$p" = "$BASHPID" ] || echo "$p"
+	done
+}
+
+# listen_pids HOST PORT: the processes listening on HOST's address and
+# PORT, found by the socket and not by name (outside netns mode).
+listen_pids() {
+	local ip
+	ip=$(awk -v h="$1" '$2 == h { print $1 }' "$LSF_CONF/hosts")
+	ss -ltnpH "src $ip:$2" 2>/dev/null | grep -o 'pid=[0-9]*' |
+	    sed 's/^pid=//' | sort -u
+}
+
+# lsf_conf_get NAME: its value in this cluster's lsf.conf.
+lsf_conf_get() {
+	sed -n "s/^$1=//p" "$LSF_CONF/lsf.conf" | tail -n 1
+}
+
 cluster_stop() {
-	local p
+	local p left i
 	[ -n "$T_DIR" ] || return 0
-	for p in $T_PIDS; do kill "$p" 2>/dev/null; done
+	# A stopped daemon (a test's SIGSTOP) is woken to hear it.
+	for p in $T_PIDS; do
+		kill "$p" 2>/dev/null
+		kill -CONT "$p" 2>/dev/null
+	done
 	for p in $T_PIDS; do wait "$p" 2>/dev/null; done
-	# Jobs outlive sbatchd by design: end those of this cluster.
+	# Then every other process of the cluster, so that nothing
+	# outlives the test: asked to stop (a stopped one woken to hear
+	# it), then killed if still there after a while.
+	left=$(cluster_pids)
+	if [ -n "$left" ]; then
+		kill -TERM $left 2>/dev/null
+		kill -CONT $left 2>/dev/null
+		for i in $(seq 1 100); do
+			left=$(cluster_pids)
+			[ -n "$left" ] || break
+			sleep 0.05
+		done
+		[ -z "$left" ] || kill -KILL $left 2>/dev/null
+	fi
+	# Jobs outlive sbatchd by design: end those of this cluster that
+	# run without its environment too.
 	pkill -KILL -f "$T_DIR" 2>/dev/null
 	for f in "$T_DIR"/work/c1/sbd/*/jobs/*/lock; do
 		[ -e "$f" ] && fuser -k -KILL "$f" >/dev/null 2>&1

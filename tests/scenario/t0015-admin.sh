@@ -273,6 +273,14 @@ out=$(lsadmin limrestart hostc 2>/dev/null)
 expect_eq "limrestart says done" "Restart LIM on <hostc> ...... done" "$out"
 wait_for sh -c "p=\$(pgrep -f 'lim -N hostc -e $LSF_CONF') && [ \"\$p\" != $lp ]"
 check "the LIM has a new PID" test -n "$(limpid)" -a "$(limpid)" != "$lp"
+# found_as NAME PID: pgrep -x NAME finds it, and ps names it NAME (an
+# exec of /proc/self/exe would have named it "exe").
+found_as() {
+	pgrep -x "$1" | grep -qx "$2" &&
+	    [ "$(ps -o comm= -p "$2")" = "$1" ]
+}
+check "pgrep -x lim finds the restarted LIM, ps names it lim" \
+    found_as lim "$(limpid)"
 wait_for sh -c "lsload hostc | grep -q ' ok '"
 check "lsid still answers" lsid
 expect_match "and the restarted LIM reports" "hostc +ok" "$(lsload hostc)"
@@ -284,6 +292,7 @@ expect_eq "limrestart of the master" "Restart LIM on <hosta> ...... done" "$out"
 wait_for sh -c "[ \$(grep -c 'lim starting' $T_DIR/log/lim.log.hosta) -gt $n0 ]"
 check "the master LIM started over" test \
     "$(grep -c "lim starting" "$T_DIR/log/lim.log.hosta")" -gt "$n0"
+check "with its PID and its name" found_as lim "$PID_lim_hosta"
 wait_for lsid
 wait_for all_hosts_ok
 check "the cluster is whole again" all_hosts_ok

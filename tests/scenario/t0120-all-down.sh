@@ -47,8 +47,13 @@ check "the jobs beyond the slots pend" sh -c \
     "[ \"\$(bjobs -noheader -o stat $p1 $p2 | tr '\n' ' ')\" = 'PEND PEND ' ]"
 
 # The power loss: every daemon, every supervisor, every job (the job
-# last, so that no supervisor lives to see its end).
+# last, so that no supervisor lives to see its end).  The daemons are
+# stopped first, all at once as power goes: killed one after the other,
+# hostb's LIM once saw the master's go, elected itself, and its sbatchd
+# started an mbatchd before their own kills came, which then held the
+# lock against the one the test starts.
 mbd=$(pgrep -P "$PID_sbatchd_hosta" -x mbatchd)
+kill -STOP $mbd $T_PIDS 2>/dev/null
 kill -9 $mbd $T_PIDS 2>/dev/null
 for f in "$T_DIR"/work/c1/sbd/*/jobs/*/lock; do
 	[ -e "$f" ] && fuser -k -KILL "$f" >/dev/null 2>&1
