@@ -184,12 +184,8 @@ server_hello(struct conn *c, const struct wire_hdr *h, struct rbuf *r)
 		server_fail(c, h->seq, "malformed hello");
 		return;
 	}
-	/* A daemon's role must come from its host's address. */
-	if (auth_hs_server_hello(&a->hs, c->fd, a->hs.me, a->hs.myhost,
-	    &hello, &mine, &cause) == 0 && hello.from_role != AUTH_CMD &&
-	    !from_claimed_host(c, hello.from_host))
-		cause = xasprintf("%s %s: the address is not that host's",
-		    auth_role_name(hello.from_role), hello.from_host);
+	(void)auth_hs_server_hello(&a->hs, c->fd, a->hs.me, a->hs.myhost,
+	    &hello, &mine, &cause);
 	auth_hello_release(&hello);
 	if (cause) {
 		server_fail(c, h->seq, cause);
@@ -216,8 +212,16 @@ server_proof(struct conn *c, const struct wire_hdr *h, struct rbuf *r)
 		server_fail(c, h->seq, "malformed credential");
 		return;
 	}
+	/*
+	 * A daemon's role must come from its host's address.  Only once
+	 * its credential is a daemon's: the name is looked up, and an
+	 * unproven peer must not make us wait on a resolver.
+	 */
 	if (auth_hs_server_proof(&a->hs, cred, &uid, &gid, &cause) == 0 &&
-	    a->check) {
+	    a->hs.them != AUTH_CMD && !from_claimed_host(c, a->hs.theirhost))
+		cause = xasprintf("%s %s: the address is not that host's",
+		    auth_role_name(a->hs.them), a->hs.theirhost);
+	if (cause == NULL && a->check) {
 		memset(&cl, 0, sizeof(cl));
 		cl.kind = AUTH_PROOF;
 		cl.from_role = a->hs.them;
