@@ -1,7 +1,8 @@
 /*
- * Job history: LSB_SHAREDIR/<cluster>/logdir/lsb.history.db, an sqlite3
- * database (WAL) that mbatchd's history thread (mbd-history.c) keeps from
- * lsb.events, its generations and lsb.acct, and that bhist and bacct read.
+ * Job history: lsb.history.db in LSB_SHAREDIR/<cluster>/logdir, or in
+ * LSB_HIST_DB_DIR, an sqlite3 database (WAL) that mbatchd's history
+ * thread (mbd-history.c) keeps from lsb.events, its generations and
+ * lsb.acct, and that bhist and bacct read.
  * The logs stay the truth: the database is a derived index, rebuilt from
  * them when it is lost, damaged or behind.
  *
@@ -88,6 +89,11 @@ struct hist_db;
  * *damaged says sqlite found the file corrupt (the caller moves it aside
  * and starts again). */
 struct hist_db *hist_db_open(const char *path, bool *damaged, char **cause);
+/* Where the cluster's database is: in LSB_HIST_DB_DIR if lsf.conf sets
+ * it, else in LSB_SHAREDIR/<cluster>/logdir; allocated (history-open.c).
+ * mbatchd's writer and reader, bhist and bacct all find it here. */
+struct lsf_config;
+char	*hist_db_path(const struct lsf_config *);
 /* bhist's and bacct's: the cluster's database read-only (its path in
  * *path if not NULL), and the invoker's user name; they exit on failure
  * (history-open.c). */

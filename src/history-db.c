@@ -262,7 +262,8 @@ hist_db_open_ro(const char *path, char **cause)
 		*cause = xasprintf("%s: %s", path, rc == SQLITE_NOTADB ?
 		    "not a job history database (mbatchd rebuilds it)" :
 		    access(path, F_OK) < 0 ? "no job history here (mbatchd"
-		    " keeps it in its log directory, on the master host)" :
+		    " keeps it on the master host, in LSB_HIST_DB_DIR or its"
+		    " log directory)" :
 		    sqlite3_errstr(rc));
 		hist_db_close(h);
 		return NULL;

@@ -1,7 +1,8 @@
 /*
- * The history database as bhist and bacct open it: the cluster's, named
- * by the lsf.conf the commands read, read-only, and the invoker's user
- * name for their default selection.  A failure is said and exits 255.
+ * Where the history database is, and opening it as bhist and bacct do:
+ * the cluster's, named by the lsf.conf the commands read, read-only, and
+ * the invoker's user name for their default selection.  A failure is
+ * said and exits 255.
  */
 #include <pwd.h>
 #include <stdio.h>
@@ -13,6 +14,15 @@
 #include "history.h"
 #include "util.h"
 
+char *
+hist_db_path(const struct lsf_config *c)
+{
+	if (c->lsf.hist_dir != NULL)
+		return xasprintf("%s/%s", c->lsf.hist_dir, HISTORY_DB_NAME);
+	return xasprintf("%s/%s/logdir/%s", c->lsf.sharedir, c->cluster.name,
+	    HISTORY_DB_NAME);
+}
+
 struct hist_db *
 hist_db_open_cmd(const char *prog, char **pathp)
 {
@@ -20,11 +30,10 @@ hist_db_open_cmd(const char *prog, char **pathp)
 	struct hist_db *h;
 	char *path, *cause;
 
-	if (c->lsf.sharedir == NULL)
+	if (c->lsf.sharedir == NULL && c->lsf.hist_dir == NULL)
 		die("LSB_SHAREDIR is not set in %s", c->lsf.path ?
 		    c->lsf.path : "lsf.conf");
-	path = xasprintf("%s/%s/logdir/%s", c->lsf.sharedir, c->cluster.name,
-	    HISTORY_DB_NAME);
+	path = hist_db_path(c);
 	if ((h = hist_db_open_ro(path, &cause)) == NULL) {
 		fprintf(stderr, "%s: %s\n", prog, cause);
 		exit(255);

@@ -54,28 +54,24 @@ hj_close(void)
 static bool
 hj_open(void)
 {
-	char *path, *cause;
+	const char *path;
+	char *cause;
 	int64_t now = time(NULL);
 	struct stat sb;
 	bool there;
 
-	path = xasprintf("%s/%s", mbd->logdir, HISTORY_DB_NAME);
+	path = mbd->histpath;
 	there = stat(path, &sb) == 0;
 	/* The writer moves a damaged database aside and builds a new one
 	 * under the name: follow the name, not the old file. */
 	if (hj_db && (!there || sb.st_ino != hj_st_db.st_ino ||
 	    sb.st_dev != hj_st_db.st_dev))
 		hj_close();
-	if (hj_db) {
-		free(path);
+	if (hj_db)
 		return true;
-	}
-	if (!there || (hj_failed && now - hj_failed < HJ_RETRY_SECS)) {
-		free(path);
+	if (!there || (hj_failed && now - hj_failed < HJ_RETRY_SECS))
 		return false;
-	}
 	hj_db = hist_db_open_ro(path, &cause);
-	free(path);
 	hj_st_db = sb;
 	if (hj_db == NULL) {
 		free(cause);

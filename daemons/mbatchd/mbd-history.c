@@ -49,6 +49,7 @@
 #define HIST_CHUNK	(1 << 20)	/* bytes read at once */
 #define HIST_IDLE_MS	5000
 #define HIST_GATHER_MS	200		/* records gathered after a wake */
+#define HIST_RETRY_MS	30000		/* opens again when it could not */
 
 static pthread_t	 hist_thread;
 static bool		 hist_running;
@@ -324,10 +325,11 @@ move_aside(const char *path)
 	free(aside);
 }
 
+/* NULL when it cannot, said once in a row of failures (*failed). */
 static struct hist_db *
-open_db(bool fresh)
+open_db(bool fresh, bool *failed)
 {
-	char *path = xasprintf("%s/%s", mbd->logdir, HISTORY_DB_NAME);
+	const char *path = mbd->histpath;
 	struct hist_db *db;
 	char *cause;
 	bool damaged;
@@ -342,11 +344,39 @@ open_db(bool fresh)
 		db = hist_db_open(path, &damaged, &cause);
 	}
 	if (db == NULL) {
-		log_warnx("history: %s; no job history is kept", cause);
+		if (!*failed)
+			log_warnx("history: %s; no job history is kept until"
+			    " it can be opened (trying every %d seconds)",
+			    cause, HIST_RETRY_MS / 1000);
 		free(cause);
+		*failed = true;
+		return NULL;
 	}
-	free(path);
+	if (*failed)
+		log_info("history: %s is open again: catching up from the"
+		    " logs", path);
+	*failed = false;
 	return db;
+}
+
+/* Wait for a kick or ms. */
+static void
+hist_wait(int ms)
+{
+	const struct timespec gather = { 0, HIST_GATHER_MS * 1000000L };
+	struct pollfd pfd;
+	char drain[64];
+
+	pfd.fd = hist_pipe[0];
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, ms) > 0) {
+		/* One transaction for a burst of turns, not one each: a
+		 * job is still in within a second. */
+		nanosleep(&gather, NULL);
+		atomic_store(&hist_kicked, false);
+		while (read(hist_pipe[0], drain, sizeof(drain)) > 0)
+			;
+	}
 }
 
 static void *
@@ -354,41 +384,36 @@ hist_main(void *arg)
 {
 	struct tail ev = { .source = "events" };
 	struct tail ac = { .source = "acct", .acct = true };
-	struct pollfd pfd;
 	int cur_ev = -1, cur_ac = -1;
-	char drain[64];
+	bool failed = false, fresh = false;
 	sigset_t all;
-	const struct timespec gather = { 0, HIST_GATHER_MS * 1000000L };
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	/* History takes what CPU scheduling and answers leave: on a busy
 	 * master it lags a little and catches up in bigger batches. */
 	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
-	if ((ev.db = open_db(false)) == NULL)
-		return NULL;
-	ac.db = ev.db;
 	while (!atomic_load(&hist_stop)) {
+		if (ev.db == NULL) {
+			/* Its directory may not be there yet (a disk still
+			 * to be mounted): history starts when it is. */
+			ev.db = ac.db = open_db(fresh, &failed);
+			fresh = false;
+			if (ev.db == NULL) {
+				hist_wait(HIST_RETRY_MS);
+				continue;
+			}
+		}
 		(void)tail_events(&ev, &cur_ev);
 		(void)tail_acct(&ac, &cur_ac);
 		if (hist_db_damaged(ev.db)) {
 			/* From scratch: every generation again. */
 			hist_db_close(ev.db);
-			if ((ev.db = open_db(true)) == NULL)
-				break;
-			ac.db = ev.db;
+			ev.db = ac.db = NULL;
+			fresh = true;
 			continue;
 		}
-		pfd.fd = hist_pipe[0];
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, HIST_IDLE_MS) > 0) {
-			/* One transaction for a burst of turns, not one each:
-			 * a job is still in within a second. */
-			nanosleep(&gather, NULL);
-			atomic_store(&hist_kicked, false);
-			while (read(hist_pipe[0], drain, sizeof(drain)) > 0)
-				;
-		}
+		hist_wait(HIST_IDLE_MS);
 	}
 	/* What was written before the stop is in. */
 	if (ev.db) {
@@ -411,6 +436,15 @@ hist_main(void *arg)
 void
 history_start(void)
 {
+	struct conf_diag d;
+
+	/* A directory that will not do is said with its lsf.conf line;
+	 * the thread keeps trying it. */
+	conf_diag_init(&d);
+	lsf_conf_check_hist(&mbd->conf.lsf, &d);
+	for (size_t i = 0; i < d.msgs.n; i++)
+		log_warnx("%s", d.msgs.v[i]);
+	conf_diag_release(&d);
 	if (pipe2(hist_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
 		log_warn("history: pipe");
 		return;
