@@ -112,6 +112,7 @@ struct lsf_conf {
 	/* The job history's database (include/history.h). */
 	char		*hist_dir;	/* LSB_HIST_DB_DIR, NULL: the logdir */
 	int		 hist_dir_line;	/* its line, for lsf_conf_check_hist */
+	int		 hist_wal_limit; /* LSB_HIST_WAL_LIMIT, MB */
 	int		 lim_port;	/* LSF_LIM_PORT */
 	int		 mbd_port;	/* LSB_MBD_PORT */
 	int		 sbd_port;	/* LSB_SBD_PORT */

@@ -83,6 +83,46 @@ void	 hist_render_init(struct hist_render *, FILE *, bool brief,
 void	 hist_render_line(struct hist_render *, const char *type,
 	    const char *line, size_t len);
 
+/*
+ * The bound on the write-ahead log (history-wal.c, pure).  A reader's
+ * transaction keeps the WAL from being checkpointed past the snapshot it
+ * reads and from starting again at its beginning, so while one is open
+ * every commit makes the WAL longer.  The writer asks before each record
+ * whether its transaction may take it: the frames in the WAL, what the
+ * transaction's records may add (hist_wal_cost) and its fixed part must
+ * fit under the bound.  When they do not, the transaction is committed;
+ * when a new one has no room, all of the WAL must be checkpointed and
+ * the WAL started again first, which a reader on an older snapshot
+ * prevents: the writer then adds nothing until it can.  The logs keep
+ * what it has not read, so history falls behind and catches up; nothing
+ * is lost.  Frames are the WAL's unit: a page and its 24-byte header.
+ */
+#define HIST_WAL_CKPT		1000	/* frames: sqlite's autocheckpoint */
+struct hist_wal {
+	int64_t		 limit;		/* frames the WAL may hold; 0: no bound */
+	int64_t		 ckpt;		/* frames from which to checkpoint */
+	int64_t		 frames;	/* in the WAL after the last commit */
+	int64_t		 fixed;		/* a transaction's fixed part: the most
+					 * one added beyond its records' cost */
+	int64_t		 txn;		/* the open transaction's records' cost */
+	int		 page;		/* the database's page size */
+};
+/* A bound of limit bytes (0: none) on a database of page_size pages. */
+void	 hist_wal_init(struct hist_wal *, int64_t limit, int page_size);
+/* The frames a record of a line of len bytes may add. */
+int64_t	 hist_wal_cost(const struct hist_wal *, size_t len);
+/* May the open transaction (or a new one) take a record of len bytes? */
+bool	 hist_wal_fits(const struct hist_wal *, size_t len);
+/* It has taken one. */
+void	 hist_wal_add(struct hist_wal *, size_t len);
+/* A commit left frames in the WAL; true if a checkpoint is due. */
+bool	 hist_wal_commit(struct hist_wal *, int64_t frames);
+void	 hist_wal_rollback(struct hist_wal *);
+/* A checkpoint of all of it emptied the WAL. */
+void	 hist_wal_restart(struct hist_wal *);
+/* A WAL of frames pages, in bytes. */
+int64_t	 hist_wal_bytes(int64_t frames, int page_size);
+
 /* The database (history-db.c). */
 struct hist_db;
 /* Open for writing, creating or upgrading the schema; NULL with *cause.
@@ -111,6 +151,18 @@ struct sqlite3	*hist_db_handle(struct hist_db *);
 int	 hist_db_begin(struct hist_db *, char **cause);
 int	 hist_db_commit(struct hist_db *, char **cause);
 void	 hist_db_rollback(struct hist_db *);
+/*
+ * The WAL's bound (struct hist_wal): limit bytes, 0 for none (the
+ * default).  Before each record of len bytes the writer asks
+ * hist_db_wal_fits whether the open transaction may take it (if not, it
+ * commits first), and before a transaction hist_db_wal_room: 1 go on, 0
+ * the WAL is full and a reader holds it (write nothing now, ask again
+ * later), -1 with *cause.
+ */
+void	 hist_db_wal_limit(struct hist_db *, int64_t limit);
+bool	 hist_db_wal_fits(struct hist_db *, size_t len);
+int	 hist_db_wal_room(struct hist_db *, size_t len, char **cause);
+int64_t	 hist_db_wal_bytes(struct hist_db *);	/* as the last commit left it */
 /*
  * One lsb.events line (without its newline), or one lsb.acct line: 1
  * applied, 0 already there or not a job's record, -1 with *cause when it

@@ -24,6 +24,7 @@ lsf_conf_init(struct lsf_conf *c)
 	c->unit_for_limits = xstrdup("KB");
 	c->mailto = xstrdup("!U");
 	c->mailprog = xstrdup("/usr/lib/sendmail");
+	c->hist_wal_limit = DEF_HIST_WAL_LIMIT;
 }
 
 void
@@ -147,7 +148,7 @@ get_pack(struct lsf_conf *c, const struct conf_kvs *kv, struct conf_diag *d)
 		    e->val);
 }
 
-/* Where the job history's database is. */
+/* The job history: where its database is, and its WAL's bound. */
 static void
 get_hist(struct lsf_conf *c, const struct conf_kvs *kv, struct conf_diag *d)
 {
@@ -163,6 +164,12 @@ get_hist(struct lsf_conf *c, const struct conf_kvs *kv, struct conf_diag *d)
 			c->hist_dir_line = e->line;
 		}
 	}
+	e = last_kv(kv, "LSB_HIST_WAL_LIMIT");
+	if (e != NULL && !conf_blank(e->val) &&
+	    conf_int(e->val, 1, 65536, &c->hist_wal_limit) < 0)
+		conf_diag_error(d, c->path, e->line,
+		    "LSB_HIST_WAL_LIMIT must be a number of MB 1-65536, not "
+		    "\"%s\"", e->val);
 }
 
 /*
