@@ -139,6 +139,23 @@ char	*hist_db_path(const struct lsf_config *);
  * (history-open.c). */
 struct hist_db *hist_db_open_cmd(const char *prog, char **path);
 char	*hist_invoker(void);
+/*
+ * Readers' transactions kept short (history-open.c): a read transaction
+ * holds the writer's WAL (struct hist_wal), so a command never keeps one
+ * open while it prints, which may wait on a pager for as long as its
+ * user reads.  hist_rowids: what a query's first column gives (rowids),
+ * in its order, read to the end at once.  hist_rows_each: for each of
+ * them the row by_id gives (bound to ?1), a chunk at a time, each chunk
+ * in a transaction of its own that has ended before fn sees its rows.
+ * The rows they are used on are never changed once written, so the
+ * chunks agree with the snapshot the rowids came from.  Both exit on a
+ * database error.
+ */
+struct sqlite3_stmt;
+struct sqlite3_value;
+int64_t	*hist_rowids(struct sqlite3_stmt *, size_t *n);
+void	 hist_rows_each(struct sqlite3_stmt *by_id, const int64_t *ids,
+	    size_t n, void (*fn)(struct sqlite3_value **, void *), void *arg);
 /* Open read-only (bhist, bacct): NULL with *cause. */
 struct hist_db *hist_db_open_ro(const char *path, char **cause);
 void	 hist_db_close(struct hist_db *);

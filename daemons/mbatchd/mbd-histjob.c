@@ -6,7 +6,10 @@
  *
  * The connection is the main thread's own, read-only, opened on first
  * use and separate from the history thread's.  It never waits: a busy or
- * missing database answers "not found", as before history existed.
+ * missing database answers "not found", as before history existed.  Its
+ * read transaction lasts one lookup, every statement reset before the
+ * answer goes: one left open would hold the writer's WAL
+ * (history-wal.c) for as long as mbatchd runs.
  */
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -209,6 +212,12 @@ histjob_lookup(const struct job_id *id, bool longform,
 			break;
 	}
 	sqlite3_reset(st);
+	for (int i = 0; i < HJ_NSTMT; i++)
+		if (sqlite3_stmt_busy(hj_st[i])) {
+			/* The transaction would outlive the lookup. */
+			log_warnx("history: a lookup left its statement open");
+			sqlite3_reset(hj_st[i]);
+		}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		/* Busy, or damaged: not found, and a fresh connection next
 		 * time (the writer may have rebuilt the file). */

@@ -2,8 +2,9 @@
  * The job history: the time spent in each state (history.c), the
  * database writer (history-db.c: a record applied twice changes nothing,
  * records copied forward by a switch are not new, positions are kept),
- * bhist -l's line for each kind of record (history-render.c), and the
- * WAL's bound (history-wal.c) against a reader that holds it.
+ * bhist -l's line for each kind of record (history-render.c), the
+ * WAL's bound (history-wal.c) against a reader that holds it, and the
+ * readers' chunked reads (history-open.c).
  */
 #include <sys/stat.h>
 
@@ -817,6 +818,71 @@ START_TEST(test_wal_reader)
 }
 END_TEST
 
+/* hist_rows_each: rows in the order asked, chunk by chunk, and no
+ * transaction open while they are handed over. */
+struct rows_seen {
+	sqlite3		*db;
+	sqlite3_stmt	*by_id;
+	int64_t		 n;
+	int64_t		 last;
+	bool		 in_order;
+	bool		 outside;
+};
+
+static void
+row_seen(sqlite3_value **v, void *arg)
+{
+	struct rows_seen *rs = arg;
+	int64_t seq = sqlite3_value_int64(v[0]);
+
+	if (rs->n > 0 && seq >= rs->last)
+		rs->in_order = false;
+	rs->last = seq;
+	rs->n++;
+	if (!sqlite3_get_autocommit(rs->db) || sqlite3_stmt_busy(rs->by_id))
+		rs->outside = false;
+}
+
+START_TEST(test_rows_each)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct hist_db *h;
+	struct rows_seen rs = { .in_order = true, .outside = true };
+	sqlite3_stmt *st;
+	char *path = tmpdb(), *cause;
+	int64_t *ids;
+	size_t n;
+	bool damaged;
+
+	h = hist_db_open(path, &damaged, &cause);
+	ck_assert_ptr_nonnull(h);
+	for (int64_t j = 1; j <= 700; j++)
+		job_records(&sb, j, "normal");
+	ck_assert_int_eq(apply(h, &sb), 2800);
+	hist_db_close(h);
+	h = hist_db_open_ro(path, &cause);
+	ck_assert_ptr_nonnull(h);
+	rs.db = hist_db_handle(h);
+	/* Newest first, to see the order kept across chunks. */
+	ck_assert_int_eq(sqlite3_prepare_v2(rs.db, "SELECT seq FROM events"
+	    " ORDER BY seq DESC", -1, &st, NULL), SQLITE_OK);
+	ids = hist_rowids(st, &n);
+	sqlite3_finalize(st);
+	ck_assert_int_eq(n, 2800);
+	ck_assert_int_eq(sqlite3_prepare_v2(rs.db, "SELECT seq, line FROM"
+	    " events WHERE seq = ?1", -1, &rs.by_id, NULL), SQLITE_OK);
+	hist_rows_each(rs.by_id, ids, n, row_seen, &rs);
+	ck_assert_int_eq(rs.n, 2800);
+	ck_assert(rs.in_order);
+	ck_assert(rs.outside);
+	sqlite3_finalize(rs.by_id);
+	free(ids);
+	hist_db_close(h);
+	sb_release(&sb);
+	free(path);
+}
+END_TEST
+
 static Suite *
 history_suite(void)
 {
@@ -832,6 +898,7 @@ history_suite(void)
 	tcase_add_test(tc, test_render);
 	tcase_add_test(tc, test_wal_bound);
 	tcase_add_test(tc, test_wal_reader);
+	tcase_add_test(tc, test_rows_each);
 	suite_add_tcase(s, tc);
 	return s;
 }
