@@ -429,20 +429,28 @@ amount(int64_t kb, char *buf, size_t len)
 		snprintf(buf, len, "%.1fG", (double)kb / (1024.0 * 1024.0));
 }
 
-/* One job of -b or -l, from its raw record and its row's figures. */
+struct form {
+	bool		 longf;
+	bool		 wide;
+};
+
+/* One job of -b or -l, from its raw record and its row's figures (the
+ * columns of jobs()'s by_id). */
 static void
-one_job(sqlite3_stmt *st, bool longf, bool wide)
+one_job(sqlite3_value **v, void *arg)
 {
+	const struct form *f = arg;
+	bool longf = f->longf, wide = f->wide;
 	struct ev_reader r;
 	struct acct_finish a;
 	struct strbuf sb = STRBUF_INIT;
 	char mem[24], swp[24];
-	const char *line = (const char *)sqlite3_column_text(st, 0), *why;
-	size_t len = (size_t)sqlite3_column_bytes(st, 0);
-	double cpu = sqlite3_column_double(st, 1), hog;
-	int64_t wait = sqlite3_column_int64(st, 2);
-	int64_t turn = sqlite3_column_int64(st, 3);
-	const char *app = (const char *)sqlite3_column_text(st, 5);
+	const char *line = (const char *)sqlite3_value_text(v[0]), *why;
+	size_t len = (size_t)sqlite3_value_bytes(v[0]);
+	double cpu = sqlite3_value_double(v[1]), hog;
+	int64_t wait = sqlite3_value_int64(v[2]);
+	int64_t turn = sqlite3_value_int64(v[3]);
+	const char *app = (const char *)sqlite3_value_text(v[5]);
 	char id[48], *hosts;
 	bool done;
 
@@ -511,19 +519,32 @@ one_job(sqlite3_stmt *st, bool longf, bool wide)
 	acct_finish_release(&a);
 }
 
+/*
+ * -b and -l: the matching jobs' rowids first, then their rows a chunk at
+ * a time, so that no transaction is open while bacct prints (its output
+ * may wait on a pager: history-open.c).
+ */
 static void
 jobs(sqlite3 *db, const struct sel *s, bool longf, bool wide)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sqlite3_stmt *st;
+	struct form f = { longf, wide };
+	sqlite3_stmt *st, *by_id;
+	int64_t *ids;
+	size_t n;
 
-	sb_adds(&sb, "SELECT line, " FIGURES ", app FROM acct");
+	sb_adds(&sb, "SELECT seq FROM acct");
 	where(&sb, s);
 	sb_adds(&sb, " ORDER BY end_time, seq");
 	st = prepare(db, &sb, s);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		one_job(st, longf, wide);
+	ids = hist_rowids(st, &n);
 	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "SELECT line, " FIGURES ", app FROM acct"
+	    " WHERE seq = ?1", -1, &by_id, NULL) != SQLITE_OK)
+		die("%s", sqlite3_errmsg(db));
+	hist_rows_each(by_id, ids, n, one_job, &f);
+	sqlite3_finalize(by_id);
+	free(ids);
 	sb_release(&sb);
 }
 

@@ -302,6 +302,41 @@ times_of(sqlite3 *db, const struct job *j, struct hist_times *t)
 	return hist_times_end(t, now);
 }
 
+/* A job's records in memory, read in a transaction that has ended before
+ * any is printed (history-open.c). */
+struct ev_row {
+	char		*type;
+	int64_t		 time;
+	char		*line;
+	size_t		 len;
+};
+
+static struct ev_row *
+rows_of(sqlite3 *db, const struct job *j, size_t *n)
+{
+	sqlite3_stmt *st = events_of(db, j);
+	struct ev_row *v = NULL;
+	int rc;
+
+	*n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(st, 0);
+		const char *line = (const char *)sqlite3_column_text(st, 2);
+		struct ev_row *r;
+
+		v = xrealloc(v, (*n + 1) * sizeof(*v));
+		r = &v[(*n)++];
+		r->type = xstrdup(type ? type : "");
+		r->time = sqlite3_column_int64(st, 1);
+		r->len = (size_t)sqlite3_column_bytes(st, 2);
+		r->line = xstrndup(line ? line : "", r->len);
+	}
+	if (rc != SQLITE_DONE)
+		die("%s", sqlite3_errmsg(db));
+	sqlite3_reset(st);
+	return v;
+}
+
 static void
 job_id_str(const struct job *j, char *buf, size_t len)
 {
@@ -336,7 +371,8 @@ long_job(sqlite3 *db, const struct job *j, bool brief)
 {
 	struct hist_render rd;
 	struct hist_times t;
-	sqlite3_stmt *st;
+	struct ev_row *rows;
+	size_t n;
 	int64_t total;
 	char id[32], tbuf[64];
 
@@ -348,13 +384,17 @@ long_job(sqlite3 *db, const struct job *j, bool brief)
 	printf(" User <%s>, Project <%s>, Command <%s>\n",
 	    j->user ? j->user : "", j->project && *j->project ? j->project :
 	    "default", j->command ? j->command : "");
-	st = events_of(db, j);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		hist_render_line(&rd, (const char *)sqlite3_column_text(st, 0),
-		    (const char *)sqlite3_column_text(st, 2),
-		    (size_t)sqlite3_column_bytes(st, 2));
-	sqlite3_reset(st);
-	total = times_of(db, j, &t);
+	rows = rows_of(db, j, &n);
+	hist_times_init(&t);
+	for (size_t i = 0; i < n; i++) {
+		hist_render_line(&rd, rows[i].type, rows[i].line, rows[i].len);
+		hist_times_feed(&t, rows[i].type, rows[i].time,
+		    status_of(rows[i].type, rows[i].line, rows[i].len));
+		free(rows[i].type);
+		free(rows[i].line);
+	}
+	free(rows);
+	total = hist_times_end(&t, now);
 	fmt_time_long(t.end ? t.end : now, tbuf, sizeof(tbuf));
 	printf("\nSummary of time in seconds spent in various states by  %s\n",
 	    tbuf);
@@ -383,12 +423,38 @@ chrono_cmp(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+struct chrono {
+	struct chrono_job *cj;
+	size_t		 n;
+};
+
+static void
+chrono_line(sqlite3_value **v, void *arg)
+{
+	struct chrono *c = arg;
+	struct chrono_job key, *found;
+
+	key.jobid = sqlite3_value_int64(v[3]);
+	key.idx = sqlite3_value_int(v[4]);
+	found = bsearch(&key, c->cj, c->n, sizeof(*c->cj), chrono_cmp);
+	if (found == NULL)
+		return;		/* an element not asked for */
+	hist_render_line(&found->rd, (const char *)sqlite3_value_text(v[0]),
+	    (const char *)sqlite3_value_text(v[2]),
+	    (size_t)sqlite3_value_bytes(v[2]));
+}
+
+/* The records' rowids in time order, then the records a chunk at a time:
+ * no transaction is open while they are printed (history-open.c). */
 static void
 chrono(sqlite3 *db, const struct job *jobs, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct chrono_job *cj = xcalloc(n, sizeof(*cj)), key, *found;
-	sqlite3_stmt *st;
+	struct chrono_job *cj = xcalloc(n, sizeof(*cj));
+	struct chrono c = { cj, n };
+	sqlite3_stmt *st, *by_id;
+	int64_t *ids;
+	size_t nids;
 
 	for (size_t i = 0; i < n; i++) {
 		char id[32];
@@ -400,26 +466,21 @@ chrono(sqlite3 *db, const struct job *jobs, size_t n)
 		snprintf(cj[i].rd.tag, sizeof(cj[i].rd.tag), "Job <%s>, ", id);
 	}
 	qsort(cj, n, sizeof(*cj), chrono_cmp);
-	sb_adds(&sb, "SELECT type, time, line, jobid, idx FROM events WHERE"
-	    " jobid IN (");
+	sb_adds(&sb, "SELECT seq FROM events WHERE jobid IN (");
 	for (size_t i = 0; i < n; i++)
 		sb_addf(&sb, "%s%lld", i ? "," : "", (long long)jobs[i].jobid);
 	sb_adds(&sb, ") ORDER BY time, seq");
 	if (sqlite3_prepare_v2(db, sb.buf, -1, &st, NULL) != SQLITE_OK)
 		die("%s", sqlite3_errmsg(db));
 	sb_release(&sb);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		key.jobid = sqlite3_column_int64(st, 3);
-		key.idx = sqlite3_column_int(st, 4);
-		found = bsearch(&key, cj, n, sizeof(*cj), chrono_cmp);
-		if (found == NULL)
-			continue;	/* an element not asked for */
-		hist_render_line(&found->rd,
-		    (const char *)sqlite3_column_text(st, 0),
-		    (const char *)sqlite3_column_text(st, 2),
-		    (size_t)sqlite3_column_bytes(st, 2));
-	}
+	ids = hist_rowids(st, &nids);
 	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "SELECT type, time, line, jobid, idx FROM"
+	    " events WHERE seq = ?1", -1, &by_id, NULL) != SQLITE_OK)
+		die("%s", sqlite3_errmsg(db));
+	hist_rows_each(by_id, ids, nids, chrono_line, &c);
+	sqlite3_finalize(by_id);
+	free(ids);
 	free(cj);
 }
 

@@ -109,6 +109,10 @@ struct lsf_conf {
 	char		*libdir;	/* LSF_LIBDIR: mbatchd's plug-in */
 	char		*sbd_statedir;	/* LSB_SBD_STATEDIR (extension) */
 	char		*localdir;	/* LSB_LOCALDIR: duplicate log */
+	/* The job history's database (include/history.h). */
+	char		*hist_dir;	/* LSB_HIST_DB_DIR, NULL: the logdir */
+	int		 hist_dir_line;	/* its line, for lsf_conf_check_hist */
+	int		 hist_wal_limit; /* LSB_HIST_WAL_LIMIT, MB */
 	int		 lim_port;	/* LSF_LIM_PORT */
 	int		 mbd_port;	/* LSB_MBD_PORT */
 	int		 sbd_port;	/* LSB_SBD_PORT */
@@ -122,6 +126,12 @@ struct lsf_conf {
 };
 /* The value of a key as written in lsf.conf, or NULL. */
 const char *lsf_conf_get(const struct lsf_conf *, const char *key);
+/*
+ * LSB_HIST_DB_DIR as mbatchd needs it on its host: a directory it can
+ * write (warnings: history is not kept while it cannot, the jobs are).
+ * badmin ckconfig, mbatchd -n and mbatchd's start.
+ */
+void	 lsf_conf_check_hist(const struct lsf_conf *, struct conf_diag *);
 
 /* lsf.shared */
 enum res_type { RES_BOOLEAN, RES_NUMERIC, RES_STRING };

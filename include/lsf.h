@@ -24,6 +24,9 @@
 #define DEF_MBD_PORT		6881
 #define DEF_SBD_PORT		6882
 
+/* The job history's WAL bound, MB (lsf.conf LSB_HIST_WAL_LIMIT). */
+#define DEF_HIST_WAL_LIMIT	64
+
 #define MAXHOSTNAMELEN_LSF	256
 
 /* In LSB_SHAREDIR/<cluster>/logdir: "host pid" of the running mbatchd,

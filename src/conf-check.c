@@ -43,6 +43,9 @@ conf_check_warn(const char *envdir, unsigned parts, bool verbose, FILE *out,
 
 	conf_diag_init(&d);
 	(void)config_load(&cfg, envdir, parts, &d);
+	/* What only mbatchd's host can say: checked where this runs. */
+	if ((parts & CONF_LSB) && (cfg.loaded & CONF_LSF))
+		lsf_conf_check_hist(&cfg.lsf, &d);
 	fputs("\nChecking configuration files ...\n\n", out);
 	if (verbose) {
 		reading(out, cfg.lsf.path);

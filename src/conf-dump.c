@@ -71,6 +71,11 @@ dump_lsf(const struct lsf_conf *c, FILE *fp)
 	fprintf(fp, "%sLSB_SBD_STATEDIR = %s\n", p, str(c->sbd_statedir));
 	if (c->localdir != NULL)
 		fprintf(fp, "%sLSB_LOCALDIR = %s\n", p, c->localdir);
+	if (c->hist_dir != NULL)
+		fprintf(fp, "%sLSB_HIST_DB_DIR = %s\n", p, c->hist_dir);
+	if (c->hist_wal_limit != DEF_HIST_WAL_LIMIT)
+		fprintf(fp, "%sLSB_HIST_WAL_LIMIT = %d\n", p,
+		    c->hist_wal_limit);
 	fprintf(fp, "%sLSF_LIM_PORT = %d\n", p, c->lim_port);
 	fprintf(fp, "%sLSB_MBD_PORT = %d\n", p, c->mbd_port);
 	fprintf(fp, "%sLSB_SBD_PORT = %d\n", p, c->sbd_port);

@@ -1,9 +1,13 @@
 /* $LSF_ENVDIR/lsf.conf: shell-like KEY=value lines, no sections. */
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "conf-lex.h"
 
@@ -20,6 +24,7 @@ lsf_conf_init(struct lsf_conf *c)
 	c->unit_for_limits = xstrdup("KB");
 	c->mailto = xstrdup("!U");
 	c->mailprog = xstrdup("/usr/lib/sendmail");
+	c->hist_wal_limit = DEF_HIST_WAL_LIMIT;
 }
 
 void
@@ -38,6 +43,7 @@ lsf_conf_release(struct lsf_conf *c)
 	free(c->bindir);
 	free(c->sbd_statedir);
 	free(c->localdir);
+	free(c->hist_dir);
 	strv_release(&c->master_list);
 	free(c->unit_for_limits);
 	free(c->log_mask);
@@ -142,6 +148,69 @@ get_pack(struct lsf_conf *c, const struct conf_kvs *kv, struct conf_diag *d)
 		    e->val);
 }
 
+/* The job history: where its database is, and its WAL's bound. */
+static void
+get_hist(struct lsf_conf *c, const struct conf_kvs *kv, struct conf_diag *d)
+{
+	const struct conf_kv *e = last_kv(kv, "LSB_HIST_DB_DIR");
+
+	if (e != NULL && !conf_blank(e->val)) {
+		if (e->val[0] != '/')
+			conf_diag_error(d, c->path, e->line,
+			    "LSB_HIST_DB_DIR must be an absolute path, not "
+			    "\"%s\"", e->val);
+		else {
+			c->hist_dir = xstrdup(e->val);
+			c->hist_dir_line = e->line;
+		}
+	}
+	e = last_kv(kv, "LSB_HIST_WAL_LIMIT");
+	if (e != NULL && !conf_blank(e->val) &&
+	    conf_int(e->val, 1, 65536, &c->hist_wal_limit) < 0)
+		conf_diag_error(d, c->path, e->line,
+		    "LSB_HIST_WAL_LIMIT must be a number of MB 1-65536, not "
+		    "\"%s\"", e->val);
+}
+
+/*
+ * Can mbatchd write in dir?  It runs as root, which writes anywhere but
+ * on a read-only file system (or an NFS export that squashes root, which
+ * only the write itself tells): a check run by another user asks that.
+ */
+static bool
+root_can_write(const char *dir)
+{
+	struct statvfs vfs;
+
+	if (geteuid() == 0)
+		return access(dir, W_OK) == 0;
+	if (statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY)) {
+		errno = EROFS;
+		return false;
+	}
+	return true;
+}
+
+void
+lsf_conf_check_hist(const struct lsf_conf *c, struct conf_diag *d)
+{
+	struct stat st;
+	const char *why = NULL;
+
+	if (c->hist_dir == NULL)
+		return;
+	if (stat(c->hist_dir, &st) < 0)
+		why = strerror(errno);
+	else if (!S_ISDIR(st.st_mode))
+		why = "not a directory";
+	else if (!root_can_write(c->hist_dir))
+		why = strerror(errno);
+	if (why != NULL)
+		conf_diag_warn(d, c->path, c->hist_dir_line,
+		    "LSB_HIST_DB_DIR %s: %s; mbatchd keeps no job history "
+		    "until it can write there", c->hist_dir, why);
+}
+
 int
 lsf_conf_read(struct lsf_conf *c, const char *envdir, unsigned parts,
     struct conf_diag *d)
@@ -199,6 +268,7 @@ lsf_conf_read(struct lsf_conf *c, const char *envdir, unsigned parts,
 		strv_split_ws(&c->master_list, e->val);
 	get_unit(c, &kv, d);
 	get_pack(c, &kv, d);
+	get_hist(c, &kv, d);
 	get_default(&kv, "LSB_MAILTO", &c->mailto);
 	get_default(&kv, "LSB_MAILPROG", &c->mailprog);
 

@@ -2,7 +2,9 @@
  * The history database (history.h): its schema, the writer's statements,
  * and opening it for readers.  Only mbatchd's history thread writes; it
  * is the one connection that does, so the writer needs no locking of its
- * own, and readers (WAL) never wait for it nor it for them.
+ * own, and readers (WAL) never wait for it.  It checkpoints itself, and
+ * under a bound (hist_db_wal_limit) waits for readers only when the WAL
+ * is full, a second at most, then holds off (history-wal.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -119,7 +121,15 @@ struct hist_db {
 	sqlite3_stmt	*st[S_NSTMT];
 	bool		 ro;
 	bool		 damaged;	/* sqlite found the file corrupt */
+	struct hist_wal	 wal;		/* the writer's bound on its WAL */
+	int		 page_size;
+	int64_t		 wal_frames;	/* what the last commit left */
 };
+
+/* The writer waits this long for readers when it must start the WAL
+ * again, before it holds off: a bhist takes milliseconds. */
+#define HIST_RESTART_WAIT_MS	1000
+#define HIST_BUSY_MS		5000
 
 bool
 hist_db_damaged(struct hist_db *h)
@@ -167,18 +177,34 @@ hist_db_close(struct hist_db *h)
 }
 
 static int
-user_version(struct hist_db *h)
+pragma_int(struct hist_db *h, const char *sql)
 {
 	sqlite3_stmt *st;
 	int v = -1;
 
-	if (sqlite3_prepare_v2(h->db, "PRAGMA user_version", -1, &st,
-	    NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return v;
+}
+
+static int
+user_version(struct hist_db *h)
+{
+	return pragma_int(h, "PRAGMA user_version");
+}
+
+static int
+wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	struct hist_db *h = arg;
+
+	(void)db;
+	(void)name;
+	h->wal_frames = frames;
+	return SQLITE_OK;
 }
 
 struct hist_db *
@@ -196,7 +222,7 @@ hist_db_open(const char *path, bool *damaged, char **cause)
 		*cause = xasprintf("%s: %s", path, sqlite3_errstr(rc));
 		goto fail;
 	}
-	sqlite3_busy_timeout(h->db, 5000);
+	sqlite3_busy_timeout(h->db, HIST_BUSY_MS);
 	/* Readers open it read-only: the -wal and -shm files must stay
 	 * when the writer closes, or they could not. */
 	sqlite3_file_control(h->db, NULL, SQLITE_FCNTL_PERSIST_WAL, &persist);
@@ -230,6 +256,11 @@ hist_db_open(const char *path, bool *damaged, char **cause)
 			goto damage;
 		}
 	}
+	h->page_size = pragma_int(h, "PRAGMA page_size");
+	hist_wal_init(&h->wal, 0, h->page_size);
+	/* The commits' frames come here, and the checkpoints are the
+	 * writer's (hist_db_commit): this replaces sqlite's own. */
+	sqlite3_wal_hook(h->db, wal_hook, h);
 	return h;
 damage:
 	*damaged = is_damage(rc) || is_damage(sqlite3_extended_errcode(h->db));
@@ -254,7 +285,7 @@ hist_db_open_ro(const char *path, char **cause)
 	h->ro = true;
 	rc = sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READONLY, NULL);
 	if (rc == SQLITE_OK) {
-		sqlite3_busy_timeout(h->db, 5000);
+		sqlite3_busy_timeout(h->db, HIST_BUSY_MS);
 		if (user_version(h) != HIST_SCHEMA)
 			rc = SQLITE_NOTADB;
 	}
@@ -262,7 +293,8 @@ hist_db_open_ro(const char *path, char **cause)
 		*cause = xasprintf("%s: %s", path, rc == SQLITE_NOTADB ?
 		    "not a job history database (mbatchd rebuilds it)" :
 		    access(path, F_OK) < 0 ? "no job history here (mbatchd"
-		    " keeps it in its log directory, on the master host)" :
+		    " keeps it on the master host, in LSB_HIST_DB_DIR or its"
+		    " log directory)" :
 		    sqlite3_errstr(rc));
 		hist_db_close(h);
 		return NULL;
@@ -279,7 +311,75 @@ hist_db_begin(struct hist_db *h, char **cause)
 int
 hist_db_commit(struct hist_db *h, char **cause)
 {
-	return exec(h, "COMMIT", cause) == SQLITE_OK ? 0 : -1;
+	int nlog, nckpt;
+
+	if (exec(h, "COMMIT", cause) != SQLITE_OK)
+		return -1;
+	/*
+	 * As sqlite's own checkpoint after a commit: as much as the
+	 * readers' snapshots allow, never waiting; when that is all of it,
+	 * the next transaction starts the WAL again from its beginning
+	 * (unless a reader is still in it).
+	 */
+	if (hist_wal_commit(&h->wal, h->wal_frames))
+		(void)sqlite3_wal_checkpoint_v2(h->db, NULL,
+		    SQLITE_CHECKPOINT_PASSIVE, &nlog, &nckpt);
+	return 0;
+}
+
+void
+hist_db_wal_limit(struct hist_db *h, int64_t limit)
+{
+	int nlog = 0, nckpt = 0;
+
+	hist_wal_init(&h->wal, limit, h->page_size);
+	/* What a crash left in it counts. */
+	if (sqlite3_wal_checkpoint_v2(h->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+	    &nlog, &nckpt) == SQLITE_OK && nlog > 0)
+		h->wal.frames = h->wal_frames = nlog;
+}
+
+bool
+hist_db_wal_fits(struct hist_db *h, size_t len)
+{
+	return hist_wal_fits(&h->wal, len);
+}
+
+int
+hist_db_wal_room(struct hist_db *h, size_t len, char **cause)
+{
+	int rc, nlog = 0, nckpt = 0;
+
+	*cause = NULL;
+	if (hist_wal_fits(&h->wal, len))
+		return 1;
+	/*
+	 * Full: checkpoint all of it and empty the file, which needs every
+	 * reader out of the WAL.  One on an older snapshot makes sqlite
+	 * wait (the busy handler) and then give up: the writer holds off,
+	 * and the WAL stays as it is.
+	 */
+	sqlite3_busy_timeout(h->db, HIST_RESTART_WAIT_MS);
+	rc = sqlite3_wal_checkpoint_v2(h->db, NULL, SQLITE_CHECKPOINT_TRUNCATE,
+	    &nlog, &nckpt);
+	sqlite3_busy_timeout(h->db, HIST_BUSY_MS);
+	if (rc == SQLITE_OK) {
+		hist_wal_restart(&h->wal);
+		h->wal_frames = 0;
+		return 1;
+	}
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		return 0;
+	if (is_damage(rc))
+		h->damaged = true;
+	*cause = xstrdup(sqlite3_errmsg(h->db));
+	return -1;
+}
+
+int64_t
+hist_db_wal_bytes(struct hist_db *h)
+{
+	return hist_wal_bytes(h->wal.frames, h->page_size);
 }
 
 void
@@ -289,6 +389,7 @@ hist_db_rollback(struct hist_db *h)
 
 	(void)exec(h, "ROLLBACK", &cause);
 	free(cause);
+	hist_wal_rollback(&h->wal);
 }
 
 static int
@@ -524,6 +625,7 @@ hist_db_event(struct hist_db *h, const char *line, size_t len, int ord,
 	struct ev_sw_rec x;
 
 	*cause = NULL;
+	hist_wal_add(&h->wal, len);
 	if (len == 0 || line[0] == '#')
 		return 0;		/* the header */
 	if (evr_init(&r, line, len, &why) < 0) {
@@ -581,6 +683,7 @@ hist_db_acct(struct hist_db *h, const char *line, size_t len, int ord,
 	int rc;
 
 	*cause = NULL;
+	hist_wal_add(&h->wal, len);
 	if (evr_init(&r, line, len, &why) < 0) {
 		*cause = xstrdup(why);
 		return -1;

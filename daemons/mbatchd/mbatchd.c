@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "history.h"
 #include "log.h"
 #include "mbd.h"
 #include "timefmt.h"
@@ -424,6 +425,9 @@ main(int argc, char **argv)
 	    mbd->cluster);
 	mbd->evpath = xasprintf("%s/lsb.events", mbd->logdir);
 	mbd->envpath = xasprintf("%s/lsb.envs", mbd->logdir);
+	/* Where the job history is stays as at the start, as the log's
+	 * place does: a reconfig does not move it. */
+	mbd->histpath = hist_db_path(&mbd->conf);
 	mbd->sockpath = xasprintf("%s/%s/mbatchd.sock", mbd->conf.lsf.sharedir,
 	    mbd->cluster);
 	if (mkdir_parents(mbd->logdir, 0755) < 0) {

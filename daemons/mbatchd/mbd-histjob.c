@@ -6,7 +6,10 @@
  *
  * The connection is the main thread's own, read-only, opened on first
  * use and separate from the history thread's.  It never waits: a busy or
- * missing database answers "not found", as before history existed.
+ * missing database answers "not found", as before history existed.  Its
+ * read transaction lasts one lookup, every statement reset before the
+ * answer goes: one left open would hold the writer's WAL
+ * (history-wal.c) for as long as mbatchd runs.
  */
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -54,28 +57,24 @@ hj_close(void)
 static bool
 hj_open(void)
 {
-	char *path, *cause;
+	const char *path;
+	char *cause;
 	int64_t now = time(NULL);
 	struct stat sb;
 	bool there;
 
-	path = xasprintf("%s/%s", mbd->logdir, HISTORY_DB_NAME);
+	path = mbd->histpath;
 	there = stat(path, &sb) == 0;
 	/* The writer moves a damaged database aside and builds a new one
 	 * under the name: follow the name, not the old file. */
 	if (hj_db && (!there || sb.st_ino != hj_st_db.st_ino ||
 	    sb.st_dev != hj_st_db.st_dev))
 		hj_close();
-	if (hj_db) {
-		free(path);
+	if (hj_db)
 		return true;
-	}
-	if (!there || (hj_failed && now - hj_failed < HJ_RETRY_SECS)) {
-		free(path);
+	if (!there || (hj_failed && now - hj_failed < HJ_RETRY_SECS))
 		return false;
-	}
 	hj_db = hist_db_open_ro(path, &cause);
-	free(path);
 	hj_st_db = sb;
 	if (hj_db == NULL) {
 		free(cause);
@@ -213,6 +212,12 @@ histjob_lookup(const struct job_id *id, bool longform,
 			break;
 	}
 	sqlite3_reset(st);
+	for (int i = 0; i < HJ_NSTMT; i++)
+		if (sqlite3_stmt_busy(hj_st[i])) {
+			/* The transaction would outlive the lookup. */
+			log_warnx("history: a lookup left its statement open");
+			sqlite3_reset(hj_st[i]);
+		}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		/* Busy, or damaged: not found, and a fresh connection next
 		 * time (the writer may have rebuilt the file). */

@@ -23,6 +23,15 @@
  * (evlog_history_start_fd: the records copied forward are not new), then
  * the new lsb.events.  A database that is missing, of another schema or
  * damaged is rebuilt from every generation there is.
+ *
+ * Readers: a reader's transaction keeps sqlite from checkpointing the
+ * WAL past its snapshot, so while one is open the WAL grows with every
+ * commit.  The thread bounds it (LSB_HIST_WAL_LIMIT, history-wal.c):
+ * when the WAL is full and a reader still holds an old snapshot, the
+ * thread writes nothing more, with every position saved, and looks again
+ * each second; the logs keep what it has not read, so it catches up from
+ * there once the reader is gone.  mbatchd's loop and its logs never wait
+ * for any of this.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,17 +58,30 @@
 #define HIST_CHUNK	(1 << 20)	/* bytes read at once */
 #define HIST_IDLE_MS	5000
 #define HIST_GATHER_MS	200		/* records gathered after a wake */
+#define HIST_HELD_MS	1000		/* looks again while held back */
+#define HIST_RETRY_MS	30000		/* opens again when it could not */
+#define HIST_SAY_SECS	60		/* says a hold at most this often */
 
 static pthread_t	 hist_thread;
 static bool		 hist_running;
 static int		 hist_pipe[2] = { -1, -1 };
 static atomic_bool	 hist_stop;
 static atomic_bool	 hist_kicked;	/* a byte is on its way */
+static int64_t		 hist_limit;	/* bytes: LSB_HIST_WAL_LIMIT */
+
+/* Episodes of being held back by a reader, for the log. */
+struct hold {
+	uint64_t	 since;		/* when this one began (ms), 0: none */
+	uint64_t	 said_at;	/* when one was last logged */
+	unsigned	 unsaid;	/* episodes since, not logged */
+	bool		 said;		/* this one was logged */
+};
 
 struct tail {
 	struct hist_db	*db;
 	const char	*source;	/* "events" or "acct" */
 	bool		 acct;
+	bool		 held;		/* the WAL is full: stopped before */
 	char		*buf;
 	size_t		 cap;
 	uint64_t	 nbad;
@@ -127,7 +149,11 @@ ord_seek(struct tail *t, int fd, const char *path, off_t off)
 	return 0;
 }
 
-/* Apply the complete lines of fd from off on; 0 or -1 (logged). */
+/*
+ * Apply the complete lines of fd from off on; 0, -1 (logged), or 1 when
+ * the WAL is full and a reader holds it (t->held): the lines before the
+ * one it stopped at are in, with the position after them.
+ */
 static int
 tail_file(struct tail *t, int fd, const char *path, off_t off)
 {
@@ -136,6 +162,7 @@ tail_file(struct tail *t, int fd, const char *path, off_t off)
 	uint64_t n = 0;
 	char *cause = NULL;
 	bool open_tx = false;
+	int room;
 
 	if (t->buf == NULL) {
 		t->cap = HIST_CHUNK;
@@ -170,10 +197,30 @@ tail_file(struct tail *t, int fd, const char *path, off_t off)
 			if (nl == NULL)
 				break;
 			len = (size_t)(nl - (t->buf + used));
+			if (open_tx && !hist_db_wal_fits(t->db, len)) {
+				/* The WAL's bound ends this transaction. */
+				pos_of(fd, off + used, &p);
+				if (hist_db_set_pos(t->db, t->source, &p,
+				    &cause) < 0 ||
+				    hist_db_commit(t->db, &cause) < 0)
+					goto fail;
+				open_tx = false;
+			}
 			if (!open_tx) {
+				/* Room in the WAL for one more transaction? */
+				if ((room = hist_db_wal_room(t->db, len,
+				    &cause)) < 0)
+					goto fail;
+				if (room == 0) {
+					/* The map has counted up to here. */
+					t->ord_off = off + (off_t)used;
+					t->held = true;
+					return 1;
+				}
 				if (hist_db_begin(t->db, &cause) < 0)
 					goto fail;
 				open_tx = true;
+				n = 0;
 			}
 			ord = hist_ord_next(t->ord, t->buf + used, len);
 			rc = t->acct ? hist_db_acct(t->db, t->buf + used,
@@ -189,7 +236,7 @@ tail_file(struct tail *t, int fd, const char *path, off_t off)
 				cause = NULL;
 			}
 			used += len + 1;
-			if (++n % HIST_BATCH == 0) {
+			if (++n == HIST_BATCH) {
 				pos_of(fd, off + used, &p);
 				if (hist_db_set_pos(t->db, t->source, &p,
 				    &cause) < 0 ||
@@ -259,6 +306,7 @@ tail_events(struct tail *t, int *cur)
 		p.off = 0;
 	}
 	for (size_t i = k; i < gs.n && rc == 0; i++) {
+		/* Held back (rc 1): the next look goes on from here. */
 		off_t from = (off_t)p.off;
 
 		if (i > k &&
@@ -324,10 +372,11 @@ move_aside(const char *path)
 	free(aside);
 }
 
+/* NULL when it cannot, said once in a row of failures (*failed). */
 static struct hist_db *
-open_db(bool fresh)
+open_db(bool fresh, bool *failed)
 {
-	char *path = xasprintf("%s/%s", mbd->logdir, HISTORY_DB_NAME);
+	const char *path = mbd->histpath;
 	struct hist_db *db;
 	char *cause;
 	bool damaged;
@@ -342,11 +391,76 @@ open_db(bool fresh)
 		db = hist_db_open(path, &damaged, &cause);
 	}
 	if (db == NULL) {
-		log_warnx("history: %s; no job history is kept", cause);
+		if (!*failed)
+			log_warnx("history: %s; no job history is kept until"
+			    " it can be opened (trying every %d seconds)",
+			    cause, HIST_RETRY_MS / 1000);
 		free(cause);
+		*failed = true;
+		return NULL;
 	}
-	free(path);
+	if (*failed)
+		log_info("history: %s is open again: catching up from the"
+		    " logs", path);
+	*failed = false;
+	hist_db_wal_limit(db, hist_limit);
 	return db;
+}
+
+/* Wait for a kick or ms. */
+static void
+hist_wait(int ms)
+{
+	const struct timespec gather = { 0, HIST_GATHER_MS * 1000000L };
+	struct pollfd pfd;
+	char drain[64];
+
+	pfd.fd = hist_pipe[0];
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, ms) > 0) {
+		/* One transaction for a burst of turns, not one each: a
+		 * job is still in within a second. */
+		nanosleep(&gather, NULL);
+		atomic_store(&hist_kicked, false);
+		while (read(hist_pipe[0], drain, sizeof(drain)) > 0)
+			;
+	}
+}
+
+/*
+ * A reader holds the WAL, full (held), or history has all the logs say
+ * again (!held): said at the start of an episode, at most once a minute,
+ * and when the history has caught up after it.
+ */
+static void
+hold_say(struct hold *h, struct hist_db *db, bool held)
+{
+	uint64_t now = mono_ms();
+
+	if (held && h->since == 0) {
+		h->since = now;
+		h->said = h->said_at == 0 ||
+		    now - h->said_at >= HIST_SAY_SECS * 1000;
+		if (!h->said) {
+			h->unsaid++;
+			return;
+		}
+		log_warnx("history: held back by a reader of %s: its"
+		    " write-ahead log is full (%.1f MB, LSB_HIST_WAL_LIMIT=%lld)"
+		    " and the reader's transaction keeps it from being"
+		    " checkpointed; history waits and catches up from the logs"
+		    " when it ends%s", mbd->histpath,
+		    (double)hist_db_wal_bytes(db) / (1 << 20),
+		    (long long)(hist_limit >> 20),
+		    h->unsaid ? " (and was held back shortly before)" : "");
+		h->said_at = now;
+		h->unsaid = 0;
+	} else if (!held && h->since != 0) {
+		if (h->said)
+			log_info("history: caught up, %.1f s after a reader"
+			    " held it back", (double)(now - h->since) / 1000);
+		h->since = 0;
+	}
 }
 
 static void *
@@ -354,43 +468,47 @@ hist_main(void *arg)
 {
 	struct tail ev = { .source = "events" };
 	struct tail ac = { .source = "acct", .acct = true };
-	struct pollfd pfd;
-	int cur_ev = -1, cur_ac = -1;
-	char drain[64];
+	struct hold hold = { 0 };
+	int cur_ev = -1, cur_ac = -1, rc;
+	bool failed = false, fresh = false;
 	sigset_t all;
-	const struct timespec gather = { 0, HIST_GATHER_MS * 1000000L };
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	/* History takes what CPU scheduling and answers leave: on a busy
 	 * master it lags a little and catches up in bigger batches. */
 	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
-	if ((ev.db = open_db(false)) == NULL)
-		return NULL;
-	ac.db = ev.db;
 	while (!atomic_load(&hist_stop)) {
-		(void)tail_events(&ev, &cur_ev);
-		(void)tail_acct(&ac, &cur_ac);
+		if (ev.db == NULL) {
+			/* Its directory may not be there yet (a disk still
+			 * to be mounted): history starts when it is. */
+			ev.db = ac.db = open_db(fresh, &failed);
+			fresh = false;
+			if (ev.db == NULL) {
+				hist_wait(HIST_RETRY_MS);
+				continue;
+			}
+		}
+		ev.held = ac.held = false;
+		/* Held back, lsb.acct waits too: the WAL is full. */
+		if ((rc = tail_events(&ev, &cur_ev)) != 1 &&
+		    tail_acct(&ac, &cur_ac) != 0)
+			rc = -1;
 		if (hist_db_damaged(ev.db)) {
 			/* From scratch: every generation again. */
 			hist_db_close(ev.db);
-			if ((ev.db = open_db(true)) == NULL)
-				break;
-			ac.db = ev.db;
+			ev.db = ac.db = NULL;
+			fresh = true;
 			continue;
 		}
-		pfd.fd = hist_pipe[0];
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, HIST_IDLE_MS) > 0) {
-			/* One transaction for a burst of turns, not one each:
-			 * a job is still in within a second. */
-			nanosleep(&gather, NULL);
-			atomic_store(&hist_kicked, false);
-			while (read(hist_pipe[0], drain, sizeof(drain)) > 0)
-				;
-		}
+		if (ev.held || ac.held)
+			hold_say(&hold, ev.db, true);
+		else if (rc == 0)
+			hold_say(&hold, ev.db, false);	/* all in */
+		hist_wait(ev.held || ac.held ? HIST_HELD_MS : HIST_IDLE_MS);
 	}
-	/* What was written before the stop is in. */
+	/* What was written before the stop is in, unless a reader holds
+	 * the WAL: then the next start reads it. */
 	if (ev.db) {
 		(void)tail_events(&ev, &cur_ev);
 		(void)tail_acct(&ac, &cur_ac);
@@ -411,6 +529,16 @@ hist_main(void *arg)
 void
 history_start(void)
 {
+	struct conf_diag d;
+
+	/* A directory that will not do is said with its lsf.conf line;
+	 * the thread keeps trying it. */
+	conf_diag_init(&d);
+	lsf_conf_check_hist(&mbd->conf.lsf, &d);
+	for (size_t i = 0; i < d.msgs.n; i++)
+		log_warnx("%s", d.msgs.v[i]);
+	conf_diag_release(&d);
+	hist_limit = (int64_t)mbd->conf.lsf.hist_wal_limit << 20;
 	if (pipe2(hist_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
 		log_warn("history: pipe");
 		return;

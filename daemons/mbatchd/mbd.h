@@ -329,6 +329,7 @@ struct mbd {
 	char			*logdir;	/* LSB_SHAREDIR/<cluster>/logdir */
 	char			*evpath;	/* .../lsb.events */
 	char			*envpath;	/* .../lsb.envs (private) */
+	char			*histpath;	/* lsb.history.db (history.h) */
 	char			*sockpath;
 	int			 lockfd;
 	struct evlog		 log;

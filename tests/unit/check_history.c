@@ -2,8 +2,12 @@
  * The job history: the time spent in each state (history.c), the
  * database writer (history-db.c: a record applied twice changes nothing,
  * records copied forward by a switch are not new, positions are kept),
- * and bhist -l's line for each kind of record (history-render.c).
+ * bhist -l's line for each kind of record (history-render.c), the
+ * WAL's bound (history-wal.c) against a reader that holds it, and the
+ * readers' chunked reads (history-open.c).
  */
+#include <sys/stat.h>
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -610,6 +614,275 @@ START_TEST(test_render)
 }
 END_TEST
 
+/* The WAL's bound, as the writer asks it (history-wal.c). */
+START_TEST(test_wal_bound)
+{
+	struct hist_wal w;
+
+	/* None: every record, sqlite's own checkpoint. */
+	hist_wal_init(&w, 0, 4096);
+	ck_assert(hist_wal_fits(&w, 300));
+	for (int i = 0; i < 100000; i++)
+		hist_wal_add(&w, 300);
+	ck_assert(hist_wal_fits(&w, 1 << 20));
+	ck_assert(!hist_wal_commit(&w, 999));
+	ck_assert(hist_wal_commit(&w, 1000));
+	ck_assert(hist_wal_commit(&w, 1000000));
+	ck_assert(hist_wal_fits(&w, 300));
+	ck_assert_int_eq(hist_wal_bytes(0, 4096), 0);
+	ck_assert_int_eq(hist_wal_bytes(2, 4096), 32 + 2 * 4120);
+
+	/* A record's charge: two frames, and twice the pages of its line. */
+	ck_assert_int_eq(hist_wal_cost(&w, 0), 2);
+	ck_assert_int_eq(hist_wal_cost(&w, 300), 3);
+	ck_assert_int_eq(hist_wal_cost(&w, 2048), 3);
+	ck_assert_int_eq(hist_wal_cost(&w, 2049), 4);
+	ck_assert_int_eq(hist_wal_cost(&w, 100000), 2 + 49);
+
+	/* 1 MB of 4 KB pages: 254 frames, a checkpoint from a quarter. */
+	hist_wal_init(&w, 1 << 20, 4096);
+	ck_assert_int_eq(w.limit, 254);
+	ck_assert_int_eq(w.ckpt, 63);
+	ck_assert_int_eq(w.fixed, 32);
+	/* An empty WAL: 74 records of 3 frames and the fixed 32 fit (254),
+	 * the 75th does not. */
+	for (int i = 0; i < 74; i++) {
+		ck_assert(hist_wal_fits(&w, 300));
+		hist_wal_add(&w, 300);
+	}
+	ck_assert(!hist_wal_fits(&w, 300));
+	/* They added 40 frames: the charge was enough, the fixed part
+	 * stays. */
+	ck_assert(!hist_wal_commit(&w, 40));
+	ck_assert_int_eq(w.fixed, 32);
+	ck_assert_int_eq(w.txn, 0);
+	/* 40 + 32 + 3k <= 254: 60 records. */
+	for (int i = 0; i < 60; i++) {
+		ck_assert(hist_wal_fits(&w, 300));
+		hist_wal_add(&w, 300);
+	}
+	ck_assert(!hist_wal_fits(&w, 300));
+	ck_assert(hist_wal_commit(&w, 100));	/* 60 more: due */
+	/* One record alone added 50: a fixed part of 47 from now on. */
+	hist_wal_add(&w, 300);
+	ck_assert(hist_wal_commit(&w, 150));
+	ck_assert_int_eq(w.fixed, 47);
+	/* 150 + 47 + 3k <= 254: 19 records; after 55 more frames, none
+	 * for a new transaction. */
+	for (int i = 0; i < 19; i++) {
+		ck_assert(hist_wal_fits(&w, 300));
+		hist_wal_add(&w, 300);
+	}
+	ck_assert(!hist_wal_fits(&w, 300));
+	ck_assert(hist_wal_commit(&w, 205));
+	ck_assert(!hist_wal_fits(&w, 300));	/* 205 + 47 + 3 > 254 */
+	ck_assert(hist_wal_fits(&w, 0));	/* a header: 2 */
+	/* A long line needs more room than a short one. */
+	ck_assert(!hist_wal_fits(&w, 8192));
+	/* A checkpoint of all of it empties it: room again. */
+	hist_wal_restart(&w);
+	ck_assert(hist_wal_fits(&w, 300));
+	/* sqlite began again at the first frame of a transaction: all of
+	 * its frames are the transaction's. */
+	hist_wal_add(&w, 300);
+	ck_assert(!hist_wal_commit(&w, 30));
+	ck_assert(hist_wal_commit(&w, 100));
+	ck_assert_int_eq(w.fixed, 70);
+	hist_wal_add(&w, 300);
+	ck_assert(!hist_wal_commit(&w, 20));
+	ck_assert_int_eq(w.frames, 20);
+	ck_assert_int_eq(w.fixed, 70);
+	/* A rolled back transaction charges nothing. */
+	hist_wal_add(&w, 300);
+	hist_wal_rollback(&w);
+	ck_assert_int_eq(w.txn, 0);
+	/* An empty WAL takes a record bigger than the bound. */
+	hist_wal_restart(&w);
+	ck_assert(hist_wal_fits(&w, 10 << 20));
+	hist_wal_add(&w, 10 << 20);
+	ck_assert(!hist_wal_fits(&w, 300));
+	/* Tiny bounds and pages. */
+	hist_wal_init(&w, 100, 4096);
+	ck_assert_int_eq(w.limit, 1);
+	ck_assert_int_eq(w.ckpt, 1);
+	ck_assert(hist_wal_fits(&w, 300));
+	hist_wal_add(&w, 300);
+	ck_assert(!hist_wal_fits(&w, 300));
+	hist_wal_init(&w, 1 << 20, 0);
+	ck_assert_int_eq(w.limit, 254);
+}
+END_TEST
+
+static int64_t
+file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
+}
+
+/*
+ * A reader that holds a transaction open: the writer fills the WAL up
+ * to its bound, then holds off with nothing lost; once the reader lets
+ * go the WAL starts again and the rest goes in.
+ */
+/*
+ * Apply the lines from *pp to end as the writer does under its bound: a
+ * transaction ends at the bound or at 32 records; 0 when the WAL is
+ * full and held, with *pp at the first line not applied, else 1.  *max:
+ * the most the -wal file took.
+ */
+static int
+write_bounded(struct hist_db *h, const char **pp, const char *end,
+    const char *wal, int64_t *max)
+{
+	const char *p = *pp, *nl;
+	char *cause;
+	int room = 1;
+
+	while (p < end) {
+		int n = 0;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if ((room = hist_db_wal_room(h, (size_t)(nl - p), &cause)) != 1)
+			break;
+		ck_assert_int_eq(hist_db_begin(h, &cause), 0);
+		for (; p < end && n < 32; p = nl + 1, n++) {
+			nl = memchr(p, '\n', (size_t)(end - p));
+			if (!hist_db_wal_fits(h, (size_t)(nl - p)))
+				break;
+			ck_assert_int_eq(hist_db_event(h, p, (size_t)(nl - p),
+			    0, &cause), 1);
+		}
+		ck_assert_int_eq(hist_db_commit(h, &cause), 0);
+		if (file_size(wal) > *max)
+			*max = file_size(wal);
+	}
+	*pp = p;
+	return room;
+}
+
+START_TEST(test_wal_reader)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct hist_db *h;
+	sqlite3 *r;
+	char *path = tmpdb(), *wal, *cause;
+	const char *p, *end;
+	int64_t jobs, limit = 1 << 20, max = 0;
+	bool damaged;
+
+	wal = xasprintf("%s-wal", path);
+	h = hist_db_open(path, &damaged, &cause);
+	ck_assert_ptr_nonnull(h);
+	hist_db_wal_limit(h, limit);
+	job_records(&sb, 1, "normal");
+	ck_assert_int_eq(apply(h, &sb), 4);
+	ck_assert_int_eq(sqlite3_open_v2(path, &r, SQLITE_OPEN_READONLY,
+	    NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(r, "BEGIN; SELECT count(*) FROM jobs",
+	    NULL, NULL, NULL), SQLITE_OK);
+	/* 5,000 jobs' records, in transactions as the writer cuts them. */
+	sb_reset(&sb);
+	for (int64_t j = 2; j <= 5001; j++)
+		job_records(&sb, j, "normal");
+	p = sb.buf;
+	end = sb.buf + sb.len;
+	ck_assert_int_eq(write_bounded(h, &p, end, wal, &max), 0);
+	ck_assert_msg(max <= limit && max > limit / 2, "the WAL reached %lld"
+	    " bytes of %lld", (long long)max, (long long)limit);
+	jobs = count(h, "SELECT count(*) FROM jobs");
+	ck_assert_msg(jobs > 10 && jobs < 5001, "held back after %lld jobs",
+	    (long long)jobs);
+	/* Held, it stays held: nothing was written. */
+	ck_assert_int_eq(hist_db_wal_room(h, 300, &cause), 0);
+	ck_assert_int_eq(file_size(wal), max);
+	/* The reader lets go: the WAL is checkpointed and emptied, and the
+	 * rest goes in from where it stopped. */
+	ck_assert_int_eq(sqlite3_exec(r, "COMMIT", NULL, NULL, NULL),
+	    SQLITE_OK);
+	ck_assert_int_eq(hist_db_wal_room(h, 300, &cause), 1);
+	ck_assert_int_eq(file_size(wal), 0);
+	max = 0;
+	ck_assert_int_eq(write_bounded(h, &p, end, wal, &max), 1);
+	ck_assert(p == end);
+	ck_assert_int_eq(count(h, "SELECT count(*) FROM jobs"), 5001);
+	ck_assert_int_eq(count(h, "SELECT count(*) FROM events"), 5001 * 4);
+	ck_assert_msg(max <= limit, "the WAL reached %lld bytes of %lld",
+	    (long long)max, (long long)limit);
+	sqlite3_close(r);
+	hist_db_close(h);
+	sb_release(&sb);
+	free(wal);
+	free(path);
+}
+END_TEST
+
+/* hist_rows_each: rows in the order asked, chunk by chunk, and no
+ * transaction open while they are handed over. */
+struct rows_seen {
+	sqlite3		*db;
+	sqlite3_stmt	*by_id;
+	int64_t		 n;
+	int64_t		 last;
+	bool		 in_order;
+	bool		 outside;
+};
+
+static void
+row_seen(sqlite3_value **v, void *arg)
+{
+	struct rows_seen *rs = arg;
+	int64_t seq = sqlite3_value_int64(v[0]);
+
+	if (rs->n > 0 && seq >= rs->last)
+		rs->in_order = false;
+	rs->last = seq;
+	rs->n++;
+	if (!sqlite3_get_autocommit(rs->db) || sqlite3_stmt_busy(rs->by_id))
+		rs->outside = false;
+}
+
+START_TEST(test_rows_each)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct hist_db *h;
+	struct rows_seen rs = { .in_order = true, .outside = true };
+	sqlite3_stmt *st;
+	char *path = tmpdb(), *cause;
+	int64_t *ids;
+	size_t n;
+	bool damaged;
+
+	h = hist_db_open(path, &damaged, &cause);
+	ck_assert_ptr_nonnull(h);
+	for (int64_t j = 1; j <= 700; j++)
+		job_records(&sb, j, "normal");
+	ck_assert_int_eq(apply(h, &sb), 2800);
+	hist_db_close(h);
+	h = hist_db_open_ro(path, &cause);
+	ck_assert_ptr_nonnull(h);
+	rs.db = hist_db_handle(h);
+	/* Newest first, to see the order kept across chunks. */
+	ck_assert_int_eq(sqlite3_prepare_v2(rs.db, "SELECT seq FROM events"
+	    " ORDER BY seq DESC", -1, &st, NULL), SQLITE_OK);
+	ids = hist_rowids(st, &n);
+	sqlite3_finalize(st);
+	ck_assert_int_eq(n, 2800);
+	ck_assert_int_eq(sqlite3_prepare_v2(rs.db, "SELECT seq, line FROM"
+	    " events WHERE seq = ?1", -1, &rs.by_id, NULL), SQLITE_OK);
+	hist_rows_each(rs.by_id, ids, n, row_seen, &rs);
+	ck_assert_int_eq(rs.n, 2800);
+	ck_assert(rs.in_order);
+	ck_assert(rs.outside);
+	sqlite3_finalize(rs.by_id);
+	free(ids);
+	hist_db_close(h);
+	sb_release(&sb);
+	free(path);
+}
+END_TEST
+
 static Suite *
 history_suite(void)
 {
@@ -623,6 +896,9 @@ history_suite(void)
 	tcase_add_test(tc, test_identical);
 	tcase_add_test(tc, test_ord);
 	tcase_add_test(tc, test_render);
+	tcase_add_test(tc, test_wal_bound);
+	tcase_add_test(tc, test_wal_reader);
+	tcase_add_test(tc, test_rows_each);
 	suite_add_tcase(s, tc);
 	return s;
 }
