@@ -686,7 +686,8 @@ evlog_switch(struct evlog *lg, const struct evlog_switch_ops *ops,
 		}
 		goto out;
 	}
-	if (ops->extra != NULL)
+	/* An empty strbuf has no buffer: memcpy from NULL is undefined. */
+	if (ops->extra != NULL && ops->extra->len > 0)
 		sb_add(&ps.out, ops->extra->buf, ops->extra->len);
 	{
 		struct ev_log_switch ls = { .last_jobid = ops->last_jobid };
