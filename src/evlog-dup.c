@@ -247,6 +247,13 @@ evlog_dup_attach(struct evlog *lg, const char *path, char **cause)
 		free(lg->dup_path);
 		lg->dup_path = xstrdup(path);
 	}
+	/* Its seal, which may still be about the file it had before. */
+	if (evlog_seal_attach(lg, cause) < 0) {
+		close(lg->dup_fd);
+		lg->dup_fd = -1;
+		lg->dup_on = false;
+		return -1;
+	}
 	return 0;
 fail:
 	*cause = xasprintf("%s: %s", path, strerror(errno));
