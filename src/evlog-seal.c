@@ -33,6 +33,7 @@ evlog_seal_fmt(char slot[EVLOG_SEAL_SLOT], const struct evlog_seal *s)
 
 	/* A host name is short; cut one that is not rather than the line. */
 	snprintf(host, sizeof(host), "%s", s->host);
+	sb_grow(&sb, EVLOG_SEAL_SLOT + 1);
 	ev_begin(&sb, "SEAL", s->when);
 	ev_int(&sb, (int64_t)s->seq);
 	ev_int(&sb, (int64_t)s->size);
@@ -45,8 +46,9 @@ evlog_seal_fmt(char slot[EVLOG_SEAL_SLOT], const struct evlog_seal *s)
 		BUG("seal line of %zu bytes", sb.len);
 	/* Blanks to the slot's width, inside the checksum: readers skip
 	 * trailing blanks. */
-	while (sb.len < EVLOG_SEAL_SLOT - 11)
-		sb_addc(&sb, ' ');
+	memset(sb.buf + sb.len, ' ', EVLOG_SEAL_SLOT - 11 - sb.len);
+	sb.len = EVLOG_SEAL_SLOT - 11;
+	sb.buf[sb.len] = '\0';
 	ev_end(&sb, 0);
 	memcpy(slot, sb.buf, EVLOG_SEAL_SLOT);
 	sb_release(&sb);
