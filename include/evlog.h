@@ -280,12 +280,16 @@ int	 evlog_seal_put(struct evlog *, const struct evlog_seal *, int sides,
 /* Internal: the duplicate just attached gets lg's seal, both slots,
  * synced (nothing without a seal). */
 int	 evlog_seal_attach(struct evlog *, char **cause);
+/* Internal: before the log at dst is made a copy of lg's, its seal
+ * becomes lg's, synced, so that no crash leaves it one about the file
+ * it had (a start makes the two logs equal before it checks seals). */
+int	 evlog_seal_before_copy(struct evlog *, const char *dst, char **cause);
 /*
- * At start with duplicate logging: the log at dst was just made a copy
- * of the log at src (caught up, or replaced when replaced): its seal
- * follows.  src's seal is copied over dst's; without one, a dst seal
- * about a file that was replaced is set aside as dst.seal.lost, which
- * keeps its job IDs.
+ * At start with duplicate logging: the log at dst is about to be made a
+ * copy of the log at src (caught up, or replaced when replaced), so its
+ * seal follows first, for the same reason.  src's seal is copied over
+ * dst's; without one, a dst seal about a file to be replaced is set
+ * aside as dst.seal.lost, which keeps its job IDs.
  */
 int	 evlog_seal_follow(const char *src, const char *dst, bool replaced,
 	    char **cause);

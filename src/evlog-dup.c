@@ -305,7 +305,10 @@ evlog_dup_resync(struct evlog *lg, char **cause)
 	/* A switch while the side was off moved generations it lacks. */
 	if (evlog_dup_sync_generations(lg->path, path, &n, cause) < 0)
 		return -1;
-	if (evlog_dup_copy_fd(lg->fd, lg->size, path, cause) < 0)
+	/* Its seal first: a crash after the copy must not leave one about
+	 * the file it had (a start makes the two equal before it checks). */
+	if (evlog_seal_before_copy(lg, path, cause) < 0 ||
+	    evlog_dup_copy_fd(lg->fd, lg->size, path, cause) < 0)
 		return -1;
 	return evlog_dup_attach(lg, path, cause);
 }

@@ -404,6 +404,43 @@ evlog_seal_open(struct evlog *lg, uint64_t seq, const char *host,
 	return 0;
 }
 
+/* lg's seal as it stands, its length lg's written one. */
+static void
+seal_now(const struct evlog *lg, struct evlog_seal *s)
+{
+	*s = lg->seal;
+	s->seq++;
+	s->size = lg->size;
+	memcpy(s->token, lg->tail, sizeof(s->token));
+	s->alt_size = 0;
+	s->alt_token[0] = '\0';
+}
+
+int
+evlog_seal_before_copy(struct evlog *lg, const char *dst, char **cause)
+{
+	char two[2 * EVLOG_SEAL_SLOT];
+	struct evlog_seal s;
+	int fd, rc = 0;
+
+	*cause = NULL;
+	if (!lg->seal_on)
+		return 0;
+	if ((fd = seal_open_one(dst, cause)) < 0)
+		return -1;
+	seal_now(lg, &s);
+	evlog_seal_fmt(two, &s);
+	memcpy(two + EVLOG_SEAL_SLOT, two, EVLOG_SEAL_SLOT);
+	if (pwrite(fd, two, sizeof(two), 0) != (ssize_t)sizeof(two) ||
+	    fdatasync(fd) < 0) {
+		*cause = xasprintf("%s%s: %s", dst, EVLOG_SEAL_SUFFIX,
+		    strerror(errno ? errno : EIO));
+		rc = -1;
+	}
+	close(fd);
+	return rc;
+}
+
 int
 evlog_seal_attach(struct evlog *lg, char **cause)
 {
@@ -422,12 +459,7 @@ evlog_seal_attach(struct evlog *lg, char **cause)
 	if (lg->dup_seal_fd >= 0)
 		close(lg->dup_seal_fd);
 	lg->dup_seal_fd = fd;
-	s = lg->seal;
-	s.seq++;
-	s.size = lg->size;
-	memcpy(s.token, lg->tail, sizeof(s.token));
-	s.alt_size = 0;
-	s.alt_token[0] = '\0';
+	seal_now(lg, &s);
 	if (evlog_seal_put(lg, &s, 2, true, true) < 0) {
 		*cause = xasprintf("%s%s: %s", lg->dup_path, EVLOG_SEAL_SUFFIX,
 		    strerror(errno));
@@ -445,14 +477,9 @@ evlog_seal_write(struct evlog *lg, int64_t next_jobid, int64_t now)
 
 	if (!lg->seal_on)
 		return 0;
-	s = lg->seal;
-	s.seq++;
+	seal_now(lg, &s);
 	s.when = now;
-	s.size = lg->size;
-	memcpy(s.token, lg->tail, sizeof(s.token));
 	s.next_jobid = next_jobid;
-	s.alt_size = 0;
-	s.alt_token[0] = '\0';
 	return evlog_seal_put(lg, &s, 3, false, false);
 }
 

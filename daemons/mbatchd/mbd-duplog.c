@@ -73,10 +73,10 @@ switch_unfinished(const char *done, const char *behind)
 	if (rc != 0 && rc != 2)
 		return false;
 	log_warnx("%s was switched and %s not: switching it", done, behind);
-	/* Its seal follows, or it would be about the file it had before
-	 * (mbd-seal.c). */
-	if (evlog_dup_finish_switch(done, behind, &cause) < 0 ||
-	    evlog_seal_follow(done, behind, true, &cause) < 0)
+	/* Its seal first, or a crash between would leave it one about
+	 * the file it had (mbd-seal.c). */
+	if (evlog_seal_follow(done, behind, true, &cause) < 0 ||
+	    evlog_dup_finish_switch(done, behind, &cause) < 0)
 		fatalx("%s; not starting", cause);
 	return true;
 }
@@ -170,8 +170,8 @@ duplog_start(void)
 			    "from it", lo, hi, (long long)off);
 			if (!(rc == 1 ? p_there : r_there))
 				log_warnx("%s was missing", lo);
-			if (evlog_dup_catch_up(hi, lo, &cause) < 0 ||
-			    evlog_seal_follow(hi, lo, false, &cause) < 0) {
+			if (evlog_seal_follow(hi, lo, false, &cause) < 0 ||
+			    evlog_dup_catch_up(hi, lo, &cause) < 0) {
 				/* A full disk must not keep the cluster
 				 * down: the longer one holds it all. */
 				log_warnx("%s", cause);

@@ -3779,6 +3779,31 @@ START_TEST(test_seal_dup)
 	ck_assert_int_eq(evlog_seal_read(dsp, &s, &cause), 1);
 	ck_assert_int_eq(s.size, file_size(dup));
 	ck_assert_int_eq(s.next_jobid, 102);
+	/* Lost, its seal left about another file, then copied back: the
+	 * seal is lg's before the copy is (evlog_seal_before_copy). */
+	close(lg.dup_fd);
+	close(lg.dup_seal_fd);
+	lg.dup_fd = lg.dup_seal_fd = -1;
+	lg.dup_on = false;
+	seal_fill(&t, 99, 7, "0000abcd", 3);
+	{
+		char slot[EVLOG_SEAL_SLOT];
+
+		evlog_seal_fmt(slot, &t);
+		spew(dsp, slot, sizeof(slot));
+	}
+	test_record(&sb, 2);
+	evlog_append(&lg, sb.buf, sb.len);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_int_eq(evlog_seal_before_copy(&lg, dup, &cause), 0);
+	ck_assert_int_eq(evlog_seal_read(dsp, &s, &cause), 1);
+	ck_assert_int_eq(s.size, lg.size);
+	ck_assert_int_eq(s.next_jobid, 102);
+	ck_assert_int_eq(evlog_dup_resync(&lg, &cause), 0);
+	ck_assert(lg.dup_on);
+	ck_assert_int_eq(evlog_seal_read(dsp, &s, &cause), 1);
+	ck_assert_int_eq(evlog_seal_match(dup, &s, &acked, &cause), 0);
+	ck_assert_int_eq(acked, file_size(dup));
 	evlog_close(&lg);
 
 	/* dst caught up from src: src's seal over dst's. */
