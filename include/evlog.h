@@ -425,7 +425,9 @@ struct evlog_switch_result {
  * generations move up by one) and a fresh lsb.events holds the records
  * chosen above, verbatim, then LOG_SWITCH; lg appends to it afterwards.
  * -1 with *cause: nothing changed when *committed is false, else the
- * new file is in place and only tidying failed.  Free res->moved.
+ * new file is in place and only tidying failed.  Free res->moved.  A
+ * sealed lg's seals say "either" file before the rename, the fresh one
+ * after (the order is in evlog-switch.c).
  */
 int	 evlog_switch(struct evlog *, const struct evlog_switch_ops *,
 	    struct evlog_switch_result *, bool *committed, char **cause);
