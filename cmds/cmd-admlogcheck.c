@@ -8,6 +8,10 @@
  *	lsb.events: offset 5123: record checksum mismatch
  *	lsb.events: offset 9001: torn last record (37 bytes without a newline)
  *	lsb.envs: 12 records, no errors found
+ *
+ * A log with a seal beside it (lsb.events.seal) is also held to it, as
+ * mbatchd's start holds it: a log shorter than what was acknowledged, or
+ * without the record that ended it there, is named with both lengths.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +23,7 @@
 
 #include "cmd-admin.h"
 #include "evlog.h"
+#include "timefmt.h"
 
 /* Bad lines named per file before the rest are only counted. */
 #define LOGCHECK_MAX	20
@@ -42,17 +47,28 @@ bad_line(struct logcheck *lc, off_t off, const char *why, const char *type)
 		printf("%s: offset %lld: %s\n", lc->path, (long long)off, why);
 }
 
-/* Every line of [base, base+size); 1 when there is a torn tail. */
+/*
+ * Every line of [base, base+size); 1 when there is a torn tail.  acked:
+ * what a seal that matches says was acknowledged, else -1.
+ */
 static int
-check_lines(struct logcheck *lc, const char *base, size_t size)
+check_lines(struct logcheck *lc, const char *base, size_t size, off_t acked)
 {
 	const char *p = base, *end = base + size, *nl, *why;
 	struct ev_reader r;
+	char *cause;
 
 	for (; p < end; p = nl + 1) {
 		off_t off = p - base;
 
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
+			if (evlog_tail_check_buf(lc->path, p,
+			    (size_t)(end - p), off, acked, &cause) < 0) {
+				if (++lc->nbad <= LOGCHECK_MAX)
+					printf("%s\n", cause);
+				free(cause);
+				return 0;
+			}
 			printf("%s: offset %lld: torn last record (%lld bytes "
 			    "without a newline); mbatchd will keep it in "
 			    "%s.torn and cut it off\n", lc->path,
@@ -84,6 +100,56 @@ check_lines(struct logcheck *lc, const char *base, size_t size)
 	return 0;
 }
 
+/*
+ * The seal beside path: 0 none or it matches (*acked then what it says
+ * was acknowledged, else -1), 1 after saying what is wrong, 255 when
+ * it cannot be read.
+ */
+static int
+check_seal(const char *path, off_t *acked)
+{
+	char *sp = xasprintf("%s%s", path, EVLOG_SEAL_SUFFIX);
+	char *cause = NULL, when[64];
+	struct evlog_seal s;
+	int rc = 0;
+
+	*acked = -1;
+	switch (evlog_seal_read(sp, &s, &cause)) {
+	case -1:
+		printf("%s: mbatchd will not start until it is moved aside "
+		    "(mv %s %s%s)\n", cause, sp, path, EVLOG_SEAL_LOST);
+		rc = 1;
+		break;
+	case 1:
+		switch (evlog_seal_match(path, &s, acked, &cause)) {
+		case -1:
+			fprintf(stderr, "%s: %s\n", progname, cause);
+			rc = 255;
+			break;
+		case 1:
+			printf("%s: acknowledged records are missing (the file "
+			    "was cut short, or replaced by another copy): "
+			    "mbatchd will not start; to start on it anyway, "
+			    "losing them: mv %s %s%s (job IDs still go on "
+			    "after %lld)\n", cause, sp, path, EVLOG_SEAL_LOST,
+			    (long long)(s.next_jobid - 1));
+			*acked = -1;
+			rc = 1;
+			break;
+		default:
+			fmt_time_full(s.when, when, sizeof(when));
+			printf("%s: sealed: mbatchd on %s had acknowledged "
+			    "%lld bytes and job IDs up to %lld at %s (%s)\n",
+			    path, s.host, (long long)*acked,
+			    (long long)(s.next_jobid - 1), when, sp);
+		}
+		break;
+	}
+	free(cause);
+	free(sp);
+	return rc;
+}
+
 /* 0 clean, 1 damaged or torn, 255 unreadable. */
 static int
 check_file(const char *path, bool missing_ok)
@@ -92,15 +158,22 @@ check_file(const char *path, bool missing_ok)
 	const char *base;
 	char *cause = NULL;
 	size_t size;
-	int fd, torn;
+	off_t acked;
+	int fd, torn, sealed;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		if (errno == ENOENT && missing_ok) {
 			printf("%s: not found (an empty log)\n", path);
-			return 0;
+			return check_seal(path, &acked);
 		}
 		fprintf(stderr, "%s: %s: %s\n", progname, path,
 		    strerror(errno));
+		return 255;
+	}
+	/* The seal first: a running mbatchd writes it after the log, so
+	 * the file then read holds at least what it says. */
+	if ((sealed = check_seal(path, &acked)) == 255) {
+		close(fd);
 		return 255;
 	}
 	if (evlog_map_fd(fd, path, &base, &size, &cause) < 0) {
@@ -110,7 +183,7 @@ check_file(const char *path, bool missing_ok)
 		return 255;
 	}
 	close(fd);
-	torn = check_lines(&lc, base, size);
+	torn = check_lines(&lc, base, size, acked);
 	if (size > 0)
 		munmap((void *)base, size);
 	if (lc.nbad > LOGCHECK_MAX)
@@ -119,10 +192,10 @@ check_file(const char *path, bool missing_ok)
 		printf("%s: %d bad line%s: mbatchd will not start until the "
 		    "file is repaired\n", path, lc.nbad,
 		    lc.nbad == 1 ? "" : "s");
-	else if (!torn && !lc.header_bad)
+	else if (!torn && !lc.header_bad && !sealed)
 		printf("%s: %llu records, no errors found\n", path,
 		    (unsigned long long)lc.nrecords);
-	return lc.nbad > 0 || torn || lc.header_bad ? 1 : 0;
+	return lc.nbad > 0 || torn || lc.header_bad || sealed ? 1 : 0;
 }
 
 int

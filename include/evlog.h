@@ -13,8 +13,11 @@
  * '\' inside strings are escaped C-style (\n, \\, \xHH) so a record stays
  * one line.  The last token, '@' and eight hex digits, is the CRC-32C of
  * the line before it: a damaged record anywhere stops start-up with the
- * file and offset; a last line without its newline (a torn write) is
- * kept aside in lsb.events.torn and cut off.  There are no comments.
+ * file and offset; a last line without its newline whose checksum also
+ * fails (a torn write) is kept aside in lsb.events.torn and cut off.
+ * There are no comments.  What mbatchd acknowledged is kept beside the
+ * log, in lsb.events.seal (below), so that a log cut at a line boundary
+ * or replaced by an older copy is refused too.
  *
  * The first line is "#<offset>" as in LSF: the offset of the first record
  * written since the last switch (before it, the records copied forward,
@@ -83,6 +86,41 @@ void	 evr_set_scratch(struct ev_reader *, struct strbuf *);
 int	 evr_borrow_begin(struct ev_reader *);
 void	 evr_borrow_end(struct ev_reader *);
 
+/*
+ * The seal: path.seal beside the log (one in each directory with
+ * LSB_LOCALDIR) says what mbatchd acknowledged, where a log cut short at
+ * a line boundary, or replaced by an older copy, cannot hide it.  One
+ * line in the records' syntax, with its own checksum token:
+ *
+ *	"SEAL" "10.1" <time> <seq> <size> "<token>" <next job ID>
+ *	    <alt size> "<alt token>" "<host>" <blanks> @1a2b3c4d
+ *
+ * size is the log's length once a turn's write and fdatasync returned,
+ * token the checksum token (8 hex digits) of the record that ends there,
+ * which a restored or different file does not have there even when it is
+ * long enough; the next job ID is the high-water of the IDs given.  The
+ * seal is written after the log's sync, so it never claims more than the
+ * disk holds, and before the answers leave, so it covers every one; it
+ * is synced once a second, at a switch and at a clean stop (a lagging
+ * seal claims less, which is safe).  The file holds two such lines of
+ * EVLOG_SEAL_SLOT bytes, each in its own sector, written in turn: a
+ * write torn by a power cut damages one, seq picks the newer good one.
+ * Around a switch both say "either": size and token of the fresh file,
+ * alt_size and alt_token of the old one (evlog_switch).
+ */
+#define EVLOG_SEAL_SLOT		512
+#define EVLOG_SEAL_HOST_MAX	64
+struct evlog_seal {
+	uint64_t	 seq;
+	int64_t		 when;		/* written */
+	off_t		 size;		/* the log's acknowledged length */
+	char		 token[9];	/* of the line ending at size, or "" */
+	int64_t		 next_jobid;
+	off_t		 alt_size;	/* a switch's other file, 0 none */
+	char		 alt_token[9];
+	char		 host[EVLOG_SEAL_HOST_MAX];	/* mbatchd's */
+};
+
 /* The log file. */
 struct evlog {
 	int		 fd;
@@ -103,18 +141,31 @@ struct evlog {
 	char		*dup_path;	/* kept while off, to catch up */
 	int		 dup_lost;	/* errno of the lost side, 0 none */
 	char		*dup_lost_path;
+	/* The checksum token of the record that ends at size ("" none). */
+	char		 tail[9];
+	/*
+	 * The seal, once evlog_seal_open made seal_on: seal_fd is path's,
+	 * dup_seal_fd dup_path's while dup_on; seal is the last written.
+	 */
+	bool		 seal_on;
+	bool		 seal_unsynced;
+	int		 seal_fd;
+	int		 dup_seal_fd;
+	struct evlog_seal seal;
 };
 
 /*
  * Replay: call cb for every record of path in order, with the record's
  * byte offset.  Every line is a record whose checksum must match, but
- * the first, which may be the header; nothing is a comment.  Only an
- * incomplete last line (no newline) is taken for a torn write: replay
- * stops before it and *valid_end is where good data ends (keep the tail
- * with evlog_keep_torn before evlog_open cuts it off).  Any complete
- * line that fails its checksum or does not parse, the last one
- * included, or a cb returning -1, fails with *cause (allocated, naming
- * the file and offset).  A missing file is an empty log.
+ * the first, which may be the header; nothing is a comment.  Replay
+ * stops quietly before an incomplete last line (no newline), which a
+ * reader of a live log meets while a record is written, and *valid_end
+ * is where good data ends; at start, evlog_tail_check says whether that
+ * line is a torn write (keep it with evlog_keep_torn before evlog_open
+ * cuts it off) or damage.  Any complete line that fails its checksum or
+ * does not parse, the last one included, or a cb returning -1, fails
+ * with *cause (allocated, naming the file and offset).  A missing file
+ * is an empty log.
  */
 typedef int (*evlog_cb)(void *arg, struct ev_reader *, off_t offset);
 int	 evlog_replay(const char *path, evlog_cb cb, void *arg,
@@ -131,6 +182,24 @@ int	 evlog_replay_fd(int fd, const char *path, evlog_cb cb, void *arg,
  */
 int	 evlog_line_check(const char *line, size_t len, off_t off,
 	    struct ev_reader *r, const char **why);
+/*
+ * The last line of a log, [line, line+len) at offset off, without its
+ * newline: a torn write (0), or damage (-1, *cause allocated, naming
+ * path and the offset).  A torn write is a write that never finished, so
+ * nothing of it was acknowledged.  A line that holds a whole record, its
+ * checksum right once the bytes after its token (a damaged newline) are
+ * set aside, is damage; one whose checksum fails is torn.  acked is the
+ * length a seal that matches the file says was acknowledged (-1
+ * without one): a line that starts there or after is torn whatever its
+ * checksum says, since a write cut by kill -9 at a page boundary can end
+ * right before a newline.
+ */
+int	 evlog_tail_check_buf(const char *path, const char *line, size_t len,
+	    off_t off, off_t acked, char **cause);
+/* The same for path's bytes from valid_end (from replay) on; 0 when
+ * there are none. */
+int	 evlog_tail_check(const char *path, off_t valid_end, off_t acked,
+	    char **cause);
 /*
  * Keep the torn tail of path, [valid_end, end of file), for inspection:
  * appended to path.torn after a "#" line saying where it came from and
@@ -162,6 +231,70 @@ bool	 evlog_dirty(const struct evlog *);
 int	 evlog_read_at(struct evlog *, off_t, struct strbuf *line);
 
 /*
+ * The seal (evlog-seal.c).  evlog_seal_fmt writes one slot, a line of
+ * EVLOG_SEAL_SLOT bytes with its newline; evlog_seal_parse reads one
+ * line [line, line+len) without it (-1 with *why).  evlog_seal_read
+ * gives the newest good slot of the seal file sealpath: 1, or 0 when
+ * there is no seal (no file, or one never written), -1 with *cause when
+ * it cannot be read or no slot is good.
+ */
+#define EVLOG_SEAL_SUFFIX	".seal"
+#define EVLOG_SEAL_LOST		".seal.lost"	/* set aside by an admin */
+void	 evlog_seal_fmt(char slot[EVLOG_SEAL_SLOT], const struct evlog_seal *);
+int	 evlog_seal_parse(const char *line, size_t len, struct evlog_seal *,
+	    const char **why);
+int	 evlog_seal_read(const char *sealpath, struct evlog_seal *,
+	    char **cause);
+/*
+ * Does the log path hold what s says was acknowledged: at least s->size
+ * bytes, a line ending there with s->token (or the same of alt_size and
+ * alt_token)?  0 with *acked the length that matched; 1 when it does not,
+ * with *why (allocated) naming path, its length and what mbatchd on
+ * s->host acknowledged and when; -1 with *why when path cannot be read.
+ * A missing log is an empty one.
+ */
+int	 evlog_seal_match(const char *path, const struct evlog_seal *,
+	    off_t *acked, char **why);
+/* The checksum token of the line of fd that ends at off: 0 with tok
+ * ("" when that line has none, as the header), -1 when no line ends
+ * there (or it cannot be read). */
+int	 evlog_token_at(int fd, off_t off, char tok[9]);
+/*
+ * Seal lg as it is written.  evlog_seal_open opens (creating them) the
+ * seals beside lg's file and its duplicate, syncs the logs and writes
+ * both slots of each, synced, with lg's size and tail, next_jobid and
+ * seq + 1 (seq: the highest read at start); a duplicate whose seal
+ * cannot be written is lost as a failed write would lose it.
+ * evlog_seal_write, after each evlog_flush, writes the next slot of each
+ * side without syncing; evlog_seal_sync syncs what was written since
+ * the last.  -1 with errno.
+ */
+int	 evlog_seal_open(struct evlog *, uint64_t seq, const char *host,
+	    int64_t next_jobid, int64_t now, char **cause);
+int	 evlog_seal_write(struct evlog *, int64_t next_jobid, int64_t now);
+int	 evlog_seal_sync(struct evlog *);
+/* Internal to evlog*.c: write s into one slot (both) of the sides
+ * asked for (1 lg's, 2 the duplicate's), synced if sync. */
+int	 evlog_seal_put(struct evlog *, const struct evlog_seal *, int sides,
+	    bool both, bool sync);
+/* Internal: the duplicate just attached gets lg's seal, both slots,
+ * synced (nothing without a seal). */
+int	 evlog_seal_attach(struct evlog *, char **cause);
+/* Internal: before the log at dst is made a copy of lg's, its seal
+ * becomes lg's, synced, so that no crash leaves it one about the file
+ * it had (a start makes the two logs equal before it checks seals). */
+int	 evlog_seal_before_copy(struct evlog *, const char *dst, char **cause);
+/*
+ * At start with duplicate logging: the log at dst is about to be made a
+ * copy of the log at src (caught up, or replaced when replaced), so its
+ * seal follows first, for the same reason.  src's seal is copied over
+ * dst's; without one, a dst seal about a file to be replaced is set
+ * aside as dst.seal.lost, which keeps its job IDs.
+ */
+int	 evlog_seal_follow(const char *src, const char *dst, bool replaced,
+	    char **cause);
+
+/*
  * Duplicate logging (evlog-dup.c).  evlog_dup_compare reads two files
  * (a missing one is empty): 0 when identical, 1 when a is a strict
  * prefix of b, 2 when b is one of a, 3 when they differ at *off; -1
@@ -180,7 +313,8 @@ int	 evlog_dup_copy_fd(int src_fd, off_t size, const char *dst,
 	    char **cause);
 int	 evlog_dup_copy(const char *src, const char *dst, char **cause);
 /* Attach path as lg's duplicate once lg is open: it must hold lg's
- * bytes, a torn tail beyond them is cut. */
+ * bytes, a torn tail beyond them is cut.  With lg sealed, its seal is
+ * written too (lg's, synced), or the attach fails. */
 int	 evlog_dup_attach(struct evlog *, const char *path, char **cause);
 /* Make each lsb.events.N of dst a copy of src's where they differ
  * (dst's beyond src's are left); *ncopied says how many were copied. */
@@ -291,7 +425,9 @@ struct evlog_switch_result {
  * generations move up by one) and a fresh lsb.events holds the records
  * chosen above, verbatim, then LOG_SWITCH; lg appends to it afterwards.
  * -1 with *cause: nothing changed when *committed is false, else the
- * new file is in place and only tidying failed.  Free res->moved.
+ * new file is in place and only tidying failed.  Free res->moved.  A
+ * sealed lg's seals say "either" file before the rename, the fresh one
+ * after (the order is in evlog-switch.c).
  */
 int	 evlog_switch(struct evlog *, const struct evlog_switch_ops *,
 	    struct evlog_switch_result *, bool *committed, char **cause);

@@ -247,6 +247,13 @@ evlog_dup_attach(struct evlog *lg, const char *path, char **cause)
 		free(lg->dup_path);
 		lg->dup_path = xstrdup(path);
 	}
+	/* Its seal, which may still be about the file it had before. */
+	if (evlog_seal_attach(lg, cause) < 0) {
+		close(lg->dup_fd);
+		lg->dup_fd = -1;
+		lg->dup_on = false;
+		return -1;
+	}
 	return 0;
 fail:
 	*cause = xasprintf("%s: %s", path, strerror(errno));
@@ -298,7 +305,10 @@ evlog_dup_resync(struct evlog *lg, char **cause)
 	/* A switch while the side was off moved generations it lacks. */
 	if (evlog_dup_sync_generations(lg->path, path, &n, cause) < 0)
 		return -1;
-	if (evlog_dup_copy_fd(lg->fd, lg->size, path, cause) < 0)
+	/* Its seal first: a crash after the copy must not leave one about
+	 * the file it had (a start makes the two equal before it checks). */
+	if (evlog_seal_before_copy(lg, path, cause) < 0 ||
+	    evlog_dup_copy_fd(lg->fd, lg->size, path, cause) < 0)
 		return -1;
 	return evlog_dup_attach(lg, path, cause);
 }

@@ -552,6 +552,11 @@ dup_switch(struct evlog *lg, struct evlog_switch_result *res)
 	close(lg->dup_fd);
 	lg->dup_fd = -1;
 	lg->dup_on = false;
+	/* Its seal says "either" (evlog_switch) until the attach below
+	 * writes the fresh file's. */
+	if (lg->dup_seal_fd >= 0)
+		close(lg->dup_seal_fd);
+	lg->dup_seal_fd = -1;
 	if (evlog_dup_copy_fd(lg->fd, lg->size, lg->dup_path, &cause) < 0 ||
 	    evlog_dup_attach(lg, lg->dup_path, &cause) < 0)
 		goto fail;
@@ -562,6 +567,9 @@ fail:
 		lg->dup_fd = -1;
 		lg->dup_on = false;
 	}
+	if (lg->dup_seal_fd >= 0)
+		close(lg->dup_seal_fd);
+	lg->dup_seal_fd = -1;
 	res->dup_cause = cause;
 out:
 	free(one);
@@ -622,6 +630,15 @@ out:
  *    place (same width).  Only history readers look at it; a crash
  *    leaves the old offset there, which they do not use (they skip the
  *    copied part of a generation up to its LOG_SWITCH record).
+ *
+ * A sealed log (evlog_seal_open) must never have a seal that the name
+ * lsb.events does not satisfy, or a crash would make a false refusal:
+ * between 1 and 2 both slots of each side's seal say "either" (the fresh
+ * file's size and token, or the old file's), synced, which every file
+ * the name may lead to from there on satisfies; after 5 lg's seal says
+ * the fresh file alone, synced, and the duplicate's follows when it is
+ * attached to its fresh copy (dup_switch).  A seal that cannot be
+ * written before the rename stops the switch: nothing is changed.
  */
 int
 evlog_switch(struct evlog *lg, const struct evlog_switch_ops *ops,
@@ -631,7 +648,7 @@ evlog_switch(struct evlog *lg, const struct evlog_switch_ops *ops,
 	struct sw w;
 	struct strbuf rec = STRBUF_INIT;
 	struct stat st_cur, st_one;
-	char hdr[EVLOG_HEADER_LEN + 1];
+	char hdr[EVLOG_HEADER_LEN + 1], tail[9];
 	char *tmp = NULL, *one = NULL, *dcopy = NULL;
 	const char *dir;
 	void *map = MAP_FAILED;
@@ -686,7 +703,8 @@ evlog_switch(struct evlog *lg, const struct evlog_switch_ops *ops,
 		}
 		goto out;
 	}
-	if (ops->extra != NULL)
+	/* An empty strbuf has no buffer: memcpy from NULL is undefined. */
+	if (ops->extra != NULL && ops->extra->len > 0)
 		sb_add(&ps.out, ops->extra->buf, ops->extra->len);
 	{
 		struct ev_log_switch ls = { .last_jobid = ops->last_jobid };
@@ -701,6 +719,26 @@ evlog_switch(struct evlog *lg, const struct evlog_switch_ops *ops,
 	if (pwrite(ps.fd, hdr, EVLOG_HEADER_LEN, 0) != EVLOG_HEADER_LEN ||
 	    fdatasync(ps.fd) < 0)
 		goto io;
+	/* The fresh file ends with LOG_SWITCH: its token. */
+	memcpy(tail, rec.buf + rec.len - 9, 8);
+	tail[8] = '\0';
+	if (lg->seal_on) {
+		struct evlog_seal t = lg->seal;
+
+		t.seq++;
+		t.when = ops->now;
+		t.size = res->new_size;
+		memcpy(t.token, tail, sizeof(t.token));
+		if (ops->last_jobid + 1 > t.next_jobid)
+			t.next_jobid = ops->last_jobid + 1;
+		t.alt_size = lg->size;
+		memcpy(t.alt_token, lg->tail, sizeof(t.alt_token));
+		if (evlog_seal_put(lg, &t, 3, true, true) < 0) {
+			*cause = xasprintf("%s%s: %s", lg->path,
+			    EVLOG_SEAL_SUFFIX, strerror(errno));
+			goto out;
+		}
+	}
 
 	/* 2. and 3. */
 	if (fstat(lg->fd, &st_cur) == 0 && stat(one, &st_one) == 0 &&
@@ -731,6 +769,7 @@ evlog_switch(struct evlog *lg, const struct evlog_switch_ops *ops,
 
 		lg->fd = ps.fd;
 		lg->size = res->new_size;
+		memcpy(lg->tail, tail, sizeof(lg->tail));
 		ps.fd = old;
 	}
 	rc = 0;
@@ -739,6 +778,15 @@ evlog_switch(struct evlog *lg, const struct evlog_switch_ops *ops,
 		*cause = xasprintf("%s: fsync: %s", dir, strerror(errno));
 		rc = -1;
 		goto out;
+	}
+	if (lg->seal_on) {
+		struct evlog_seal t = lg->seal;
+
+		t.seq++;
+		t.alt_size = 0;
+		t.alt_token[0] = '\0';
+		/* Failing, it still says "either": the fresh file passes. */
+		(void)evlog_seal_put(lg, &t, 1, false, true);
 	}
 	/* 6. A file from before headers has no line to rewrite.  A
 	 * failure costs only the date there: not worth stopping for. */

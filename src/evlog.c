@@ -724,6 +724,86 @@ copy_range(int fd, off_t from, off_t len, int out)
 	return 0;
 }
 
+/*
+ * The first whole record that [line, line+len) begins with, or 0: every
+ * " @" and eight hex digits in it is a candidate end, tried with the
+ * checksum carried along, so a long line costs one pass.
+ */
+static size_t
+whole_record(const char *line, size_t len)
+{
+	uint32_t crc = 0;
+	size_t done = 0;
+
+	for (size_t i = 0; i + 10 <= len; i++) {
+		struct ev_reader r;
+		const char *why;
+		uint32_t want = 0;
+
+		if (line[i] != ' ' || !has_crc_token(line, i + 10))
+			continue;
+		crc = crc32c(crc, line + done, i - done);
+		done = i;
+		for (size_t k = i + 2; k < i + 10; k++)
+			want = want << 4 | (uint32_t)hexval(line[k]);
+		if (crc == want && evr_init(&r, line, i + 10, &why) == 0)
+			return i + 10;
+	}
+	return 0;
+}
+
+int
+evlog_tail_check_buf(const char *path, const char *line, size_t len,
+    off_t off, off_t acked, char **cause)
+{
+	size_t whole;
+
+	*cause = NULL;
+	if (len == 0 || (acked >= 0 && off >= acked))
+		return 0;
+	if ((whole = whole_record(line, len)) == 0)
+		return 0;
+	if (whole == len)
+		*cause = xasprintf("%s: offset %lld: last record is whole but "
+		    "has no newline: damage, not a torn write", path,
+		    (long long)off);
+	else
+		*cause = xasprintf("%s: offset %lld: last record's newline is "
+		    "damaged (0x%02x at offset %lld): damage, not a torn "
+		    "write", path, (long long)off,
+		    (unsigned)(unsigned char)line[whole],
+		    (long long)(off + (off_t)whole));
+	return -1;
+}
+
+int
+evlog_tail_check(const char *path, off_t valid_end, off_t acked,
+    char **cause)
+{
+	const char *base;
+	size_t size;
+	int fd, rc = 0;
+
+	*cause = NULL;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (evlog_map_fd(fd, path, &base, &size, cause) < 0) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if ((off_t)size > valid_end)
+		rc = evlog_tail_check_buf(path, base + valid_end,
+		    size - (size_t)valid_end, valid_end, acked, cause);
+	if (size > 0)
+		munmap((void *)base, size);
+	return rc;
+}
+
 int
 evlog_keep_torn(const char *path, off_t valid_end, off_t *len, char **cause)
 {
@@ -787,7 +867,7 @@ evlog_open(struct evlog *lg, const char *path, off_t valid_end, char **cause)
 
 	memset(lg, 0, sizeof(*lg));
 	*cause = NULL;
-	lg->dup_fd = -1;
+	lg->dup_fd = lg->seal_fd = lg->dup_seal_fd = -1;
 	lg->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (lg->fd < 0) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
@@ -812,6 +892,9 @@ evlog_open(struct evlog *lg, const char *path, off_t valid_end, char **cause)
 	}
 	if (lseek(lg->fd, lg->size, SEEK_SET) < 0)
 		goto fail;
+	/* What a seal of it says ends the file (valid_end ends a line). */
+	if (evlog_token_at(lg->fd, lg->size, lg->tail) < 0)
+		lg->tail[0] = '\0';
 	lg->path = xstrdup(path);
 	return 0;
 fail:
@@ -828,6 +911,15 @@ evlog_close(struct evlog *lg)
 		(void)evlog_flush(lg);
 		close(lg->fd);
 	}
+	if (lg->seal_on) {
+		(void)evlog_seal_sync(lg);
+		if (lg->seal_fd >= 0)
+			close(lg->seal_fd);
+		if (lg->dup_seal_fd >= 0)
+			close(lg->dup_seal_fd);
+	}
+	lg->seal_on = false;
+	lg->seal_fd = lg->dup_seal_fd = -1;
 	if (lg->dup_on)
 		close(lg->dup_fd);
 	lg->dup_on = false;
@@ -863,6 +955,10 @@ dup_lose(struct evlog *lg, int err)
 {
 	close(lg->dup_fd);
 	lg->dup_fd = -1;
+	/* Its seal stays as last written: never more than its log holds. */
+	if (lg->seal_on && lg->dup_seal_fd >= 0)
+		close(lg->dup_seal_fd);
+	lg->dup_seal_fd = -1;
 	lg->dup_on = false;
 	lg->dup_lost = err;
 	free(lg->dup_lost_path);
@@ -873,13 +969,15 @@ dup_lose(struct evlog *lg, int err)
 static void
 main_lose(struct evlog *lg, int err)
 {
-	int fd = lg->fd;
+	int fd = lg->fd, sfd = lg->seal_fd;
 	char *path = lg->path;
 
 	lg->fd = lg->dup_fd;
 	lg->path = lg->dup_path;
+	lg->seal_fd = lg->dup_seal_fd;
 	lg->dup_fd = fd;
 	lg->dup_path = path;
+	lg->dup_seal_fd = sfd;
 	dup_lose(lg, err);
 }
 
@@ -957,6 +1055,15 @@ evlog_flush(struct evlog *lg)
 		dup_lose(lg, errno);
 	} else if (err != 0)
 		main_lose(lg, err);
+	/* Every record ends " @xxxxxxxx\n": its token is what a seal of
+	 * this length says ends the file. */
+	if (lg->pending.len >= 11 &&
+	    lg->pending.buf[lg->pending.len - 11] == ' ' &&
+	    lg->pending.buf[lg->pending.len - 10] == '@') {
+		memcpy(lg->tail, lg->pending.buf + lg->pending.len - 9, 8);
+		lg->tail[8] = '\0';
+	} else
+		lg->tail[0] = '\0';
 	lg->size += (off_t)lg->pending.len;
 	lg->nflushes++;
 	sb_reset(&lg->pending);

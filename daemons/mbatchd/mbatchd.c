@@ -57,6 +57,8 @@ log_flush_debug(const struct evlog *lg)
 static void
 end_of_turn(void)
 {
+	bool flushed;
+
 	if (!mbd->flush_pending)
 		return;
 	mbd->flush_pending = false;
@@ -68,9 +70,9 @@ end_of_turn(void)
 	/* Environments first: a JOB_NEW on disk must find its JOB_ENV. */
 	if (evlog_dirty(&mbd->envlog) && evlog_flush(&mbd->envlog) < 0)
 		fatal("cannot write %s", mbd->envpath);
-	if (evlog_dirty(&mbd->log))
+	if ((flushed = evlog_dirty(&mbd->log)))
 		log_flush_debug(&mbd->log);
-	if (evlog_dirty(&mbd->log) && evlog_flush(&mbd->log) < 0) {
+	if (flushed && evlog_flush(&mbd->log) < 0) {
 		/*
 		 * Nothing may be acknowledged that is not on disk, and the
 		 * in-memory state is now ahead of the log: stop, and let the
@@ -78,6 +80,9 @@ end_of_turn(void)
 		 */
 		fatal("cannot write %s", mbd->evpath);
 	}
+	/* After the sync, before the answers: it covers every one. */
+	if (flushed)
+		seal_turn();
 	duplog_check();
 	/* lsb.acct after lsb.events: a record is never written twice. */
 	acct_flush();
@@ -109,6 +114,7 @@ tick_cb(evutil_socket_t fd, short ev, void *arg)
 	sched_tick();
 	hostfail_tick();
 	acct_sync();
+	seal_tick();
 	duplog_retry();
 }
 
@@ -334,17 +340,22 @@ config_settle(void)
 }
 
 /*
- * Open a replayed log for appending.  A last line without its newline is
- * a write that did not finish: it was never acknowledged, but it is
- * kept in path.torn and said aloud before it is cut off, so that no
- * byte disappears unseen.
+ * Open a replayed log for appending.  A last line without its newline
+ * whose checksum fails (or that starts past acked, what a seal that
+ * matches says was acknowledged) is a write that did not finish: it was
+ * never acknowledged, but it is kept in path.torn and said aloud before
+ * it is cut off, so that no byte disappears unseen.  A whole record
+ * without its newline is damage.
  */
 static void
-log_open(struct evlog *lg, const char *path, off_t valid_end)
+log_open(struct evlog *lg, const char *path, off_t valid_end, off_t acked)
 {
 	char *cause = NULL;
 	off_t len;
 
+	if (evlog_tail_check(path, valid_end, acked, &cause) < 0)
+		fatalx("%s; not starting (repair or move the file aside)",
+		    cause);
 	switch (evlog_keep_torn(path, valid_end, &len, &cause)) {
 	case -1:
 		fatalx("%s; not starting", cause);
@@ -442,20 +453,24 @@ main(int argc, char **argv)
 
 	state_init();
 	duplog_start();
+	seal_start();
 	t0 = mono_ms();
 	if (replay_envs(&valid_end, &cause) < 0)
 		fatalx("%s; not starting (repair or move the file aside)",
 		    cause);
-	log_open(&mbd->envlog, mbd->envpath, valid_end);
+	log_open(&mbd->envlog, mbd->envpath, valid_end, -1);
 	/* Users' environments may hold secrets: only mbatchd reads them. */
 	if (fchmod(mbd->envlog.fd, 0600) < 0)
 		fatal("chmod %s", mbd->envpath);
 	if (replay_log(&valid_end, &cause) < 0)
 		fatalx("%s; not starting (repair or move the file aside)",
 		    cause);
-	log_open(&mbd->log, mbd->evpath, valid_end);
+	/* Before anything is cut: refuse a log that lost acknowledged
+	 * records; job IDs go on above the seal's. */
+	log_open(&mbd->log, mbd->evpath, valid_end, seal_check(valid_end));
 	exc_replayed();
 	duplog_attach();
+	seal_open();
 	/* After replay, so that it never delays the start. */
 	history_start();
 	log_info("replayed %s: %zu jobs in %llu ms, next job ID %lld",
@@ -507,7 +522,8 @@ main(int argc, char **argv)
 	else
 		log_mbd_die(0);
 	(void)evlog_flush(&mbd->envlog);
-	(void)evlog_flush(&mbd->log);
+	if (evlog_flush(&mbd->log) == 0)
+		seal_turn();	/* evlog_close syncs it */
 	acct_close();
 	history_stop();
 	histjob_shutdown();

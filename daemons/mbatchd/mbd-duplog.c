@@ -30,6 +30,7 @@
 #define DUPLOG_RETRY	10
 
 static char	*dup_other;	/* the side not replayed */
+static bool	 dup_same;	/* on, and made equal to it */
 static int64_t	 dup_next_try;
 
 /* A directory in its place is no log (and root may open it). */
@@ -72,7 +73,10 @@ switch_unfinished(const char *done, const char *behind)
 	if (rc != 0 && rc != 2)
 		return false;
 	log_warnx("%s was switched and %s not: switching it", done, behind);
-	if (evlog_dup_finish_switch(done, behind, &cause) < 0)
+	/* Its seal first, or a crash between would leave it one about
+	 * the file it had (mbd-seal.c). */
+	if (evlog_seal_follow(done, behind, true, &cause) < 0 ||
+	    evlog_dup_finish_switch(done, behind, &cause) < 0)
 		fatalx("%s; not starting", cause);
 	return true;
 }
@@ -166,7 +170,8 @@ duplog_start(void)
 			    "from it", lo, hi, (long long)off);
 			if (!(rc == 1 ? p_there : r_there))
 				log_warnx("%s was missing", lo);
-			if (evlog_dup_catch_up(hi, lo, &cause) < 0) {
+			if (evlog_seal_follow(hi, lo, false, &cause) < 0 ||
+			    evlog_dup_catch_up(hi, lo, &cause) < 0) {
 				/* A full disk must not keep the cluster
 				 * down: the longer one holds it all. */
 				log_warnx("%s", cause);
@@ -185,6 +190,7 @@ duplog_start(void)
 			start_generations(primary, replica, gen_src);
 			mbd->evpath = primary;
 			dup_other = replica;
+			dup_same = true;
 			return;
 		}
 	}
@@ -203,6 +209,13 @@ duplog_start(void)
 		mbd->evpath = primary;
 		dup_other = replica;
 	}
+}
+
+const char *
+duplog_twin(bool *same)
+{
+	*same = dup_other != NULL && dup_same;
+	return dup_other;
 }
 
 /* After log_open: the other side follows mbd->log. */

@@ -8,6 +8,9 @@
  *	mbd-evlog.c	writing records; replies that wait for the disk
  *	mbd-acct.c	lsb.acct: a JOB_FINISH record for each finished job
  *	mbd-replay.c	rebuilding the state from lsb.events
+ *	mbd-seal.c	lsb.events.seal: what was acknowledged, checked
+ *			at start, written each turn
+ *	mbd-duplog.c	LSB_LOCALDIR: the log kept twice
  *	mbd-apply.c	what each job record does: one function, live and
  *			replayed (JOB_START, _EXECUTE, _STATUS, _SIGNAL...)
  *	mbd-dump.c	badmin statedump: the durable state as text
@@ -612,6 +615,16 @@ void	 duplog_start(void);
 void	 duplog_attach(void);
 void	 duplog_check(void);
 void	 duplog_retry(void);
+/* The side not replayed (NULL without LSB_LOCALDIR); *same when it is
+ * on and holds the same bytes as mbd->evpath. */
+const char *duplog_twin(bool *same);
+
+/* mbd-seal.c */
+void	 seal_start(void);		/* after duplog_start */
+off_t	 seal_check(off_t valid_end);	/* after replay_log: acked */
+void	 seal_open(void);		/* after duplog_attach */
+void	 seal_turn(void);		/* after each flush of the log */
+void	 seal_tick(void);
 /* Data kept on disk only: the command and the environment of a job. */
 char	*job_command(struct job *);
 int	 job_new_record(struct job *, struct ev_job_new *);

@@ -2,9 +2,11 @@
  * libFuzzer target: lsb.events.  An input without a newline is one
  * record: through the checksum check, every typed reader, the switch's
  * classifier and the header parser.  A record whose checksum is wrong is
- * fixed up first, so the readers see the bytes themselves.  An input
- * with newlines is a whole file, replayed the way mbatchd starts, with
- * every record read and noted as a log switch would.
+ * fixed up first, so the readers see the bytes themselves; it is also
+ * read as a seal line (lsb.events.seal).  An input with newlines is a
+ * whole file, replayed the way mbatchd starts, with every record read
+ * and noted as a log switch would, and its last line without a newline
+ * judged torn or damaged.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -96,6 +98,12 @@ one_record(const uint8_t *data, size_t size)
 	memcpy(line, data, size);
 	snprintf(line + size, 11, " @%08" PRIx32, crc32c(0, data, size));
 	(void)evr_init(&r, (const char *)data, size, &why);
+	{
+		struct evlog_seal s;
+
+		(void)evlog_seal_parse((const char *)data, size, &s, &why);
+		(void)evlog_seal_parse(line, size + 10, &s, &why);
+	}
 	ev_sw_sel_init(&sel);
 	if (evr_init(&r, line, size + 10, &why) == 0)
 		read_all(&r, &sel, 0);
@@ -117,8 +125,11 @@ whole_file(const uint8_t *data, size_t size)
 	if (write(fd, data, size) != (ssize_t)size)
 		abort();
 	ev_sw_sel_init(&sel);
-	(void)evlog_replay_fd(fd, "lsb.events", replayed, &sel, &end,
-	    &cause);
+	if (evlog_replay_fd(fd, "lsb.events", replayed, &sel, &end,
+	    &cause) == 0 && (size_t)end < size) {
+		(void)evlog_tail_check_buf("lsb.events", (const char *)data +
+		    end, size - (size_t)end, end, -1, &cause);
+	}
 	ev_sw_decide(&sel);
 	ev_sw_sel_release(&sel);
 	free(cause);

@@ -5,7 +5,9 @@
 # every acknowledged job; a replica cut short is caught up at start; two
 # logs that differ inside stop mbatchd with both names and the offset; a
 # switch (MAX_JOB_NUM) leaves lsb.events and lsb.events.1 identical on
-# both sides, and one cut short by a crash is finished at start.
+# both sides, and one cut short by a crash is finished at start; both
+# cut alike are refused by their seals (lsb.events.seal in each
+# directory).
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
@@ -86,7 +88,7 @@ ids="$(submit -H -o /dev/null true)"
 wait_for sh -c "[ -z \"\$(bjobs -noheader -o stat $ids2 | grep -v DONE)\" ]"
 wait_for cmp -s "$pri" "$rep"
 identical "after the switch and one more job"
-for f in "$pri".*; do
+for f in "$pri".[1-9]*; do
 	check "${f##*/} is identical on both sides" cmp "$f" "$rep.${f##*.}"
 done
 mbd_restart
@@ -104,8 +106,28 @@ expect_match "mbatchd finished the replica's switch" \
     "lsb.events was switched and .* not: switching it" "$(cat "$mbdlog")"
 check "the job after the switch is known" all_known
 identical "after finishing the switch"
-for f in "$pri".*; do
+for f in "$pri".[1-9]*; do
 	check "${f##*/} is identical on both sides" cmp "$f" "$rep.${f##*.}"
 done
+
+# 7. Both copies cut at the same line boundary (both restored from one
+# old copy): nothing to catch up from, and the seal in each directory
+# says what was acknowledged.  One copy cut alone is caught up (3).
+mbd_down
+cp "$pri" "$T_DIR/pri.full"
+size=$(wc -c <"$pri")
+head -n -2 "$T_DIR/pri.full" >"$pri"
+cp "$pri" "$rep"
+out=$(timeout 20 "$SBIN/mbatchd" -d -N hosta 2>&1; echo "exit $?")
+expect_match "both copies cut alike stop mbatchd with both lengths" \
+    "$pri is $(wc -c <"$pri") bytes long, but mbatchd on hosta had \
+acknowledged $size bytes" "$out"
+expect_match "it names both seals to move aside" \
+    "mv $pri.seal $pri.seal.lost; mv $rep.seal $rep.seal.lost" "$out"
+expect_match "and it does not start" "exit [1-9]" "$out"
+cp "$T_DIR/pri.full" "$pri"
+cp "$T_DIR/pri.full" "$rep"
+mbd_up
+check "put back, every acknowledged job is known" all_known
 
 finish

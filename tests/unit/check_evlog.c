@@ -2,7 +2,8 @@
  * lsb.events: the record syntax and its checksum, every typed record
  * written and read back, old and extended records, the field positions
  * external tools read, and the log file itself: replay with torn and
- * damaged records, truncation on open, appends and reads.  Logs are
+ * damaged records, truncation on open, appends and reads; the seal
+ * beside it and the rule for a last line without its newline.  Logs are
  * written into a mkdtemp() directory per test.
  */
 #include <check.h>
@@ -3340,6 +3341,614 @@ START_TEST(test_acct_finish)
 }
 END_TEST
 
+/* the seal (evlog-seal.c) and the rule for a last line without newline */
+
+static void
+seal_fill(struct evlog_seal *s, uint64_t seq, off_t size, const char *tok,
+    int64_t next)
+{
+	memset(s, 0, sizeof(*s));
+	s->seq = seq;
+	s->when = 1700000000 + (int64_t)seq;
+	s->size = size;
+	snprintf(s->token, sizeof(s->token), "%s", tok);
+	s->next_jobid = next;
+	snprintf(s->host, sizeof(s->host), "hosta");
+}
+
+/* The token a seal of the whole file at path would hold. */
+static void
+last_token(const char *path, char tok[9])
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	ck_assert_int_eq(evlog_token_at(fd, st.st_size, tok), 0);
+	close(fd);
+}
+
+START_TEST(test_seal_fmt_parse)
+{
+	char slot[EVLOG_SEAL_SLOT];
+	struct evlog_seal s, t;
+	const char *why = NULL;
+
+	seal_fill(&s, 41, 123456, "1a2b3c4d", 1001);
+	s.alt_size = 99;
+	snprintf(s.alt_token, sizeof(s.alt_token), "deadbeef");
+	evlog_seal_fmt(slot, &s);
+	/* One line, the slot's width, in the records' syntax. */
+	ck_assert_int_eq(slot[EVLOG_SEAL_SLOT - 1], '\n');
+	ck_assert_ptr_eq(memchr(slot, '\n', EVLOG_SEAL_SLOT),
+	    slot + EVLOG_SEAL_SLOT - 1);
+	ck_assert(strncmp(slot, "\"SEAL\" \"10.1\" 1700000041 41 123456 "
+	    "\"1a2b3c4d\" 1001 99 \"deadbeef\" \"hosta\" ", 73) == 0);
+	ck_assert_int_eq(evlog_seal_parse(slot, EVLOG_SEAL_SLOT - 1, &t,
+	    &why), 0);
+	ck_assert_uint_eq(t.seq, 41);
+	ck_assert_int_eq(t.when, 1700000041);
+	ck_assert_int_eq(t.size, 123456);
+	ck_assert_str_eq(t.token, "1a2b3c4d");
+	ck_assert_int_eq(t.next_jobid, 1001);
+	ck_assert_int_eq(t.alt_size, 99);
+	ck_assert_str_eq(t.alt_token, "deadbeef");
+	ck_assert_str_eq(t.host, "hosta");
+
+	/* No token (a log of its header alone), a host name too long. */
+	seal_fill(&s, 2, EVLOG_HEADER_LEN, "", 1);
+	memset(s.host, 'h', sizeof(s.host) - 1);
+	s.host[sizeof(s.host) - 1] = '\0';
+	evlog_seal_fmt(slot, &s);
+	ck_assert_int_eq(evlog_seal_parse(slot, EVLOG_SEAL_SLOT - 1, &t,
+	    &why), 0);
+	ck_assert_str_eq(t.token, "");
+	ck_assert_uint_eq(strlen(t.host), sizeof(s.host) - 1);
+
+	/* Any bit flipped fails its checksum. */
+	for (size_t i = 0; i < EVLOG_SEAL_SLOT - 1; i += 7) {
+		char bad[EVLOG_SEAL_SLOT];
+
+		memcpy(bad, slot, sizeof(bad));
+		bad[i] ^= 0x04;
+		ck_assert_int_eq(evlog_seal_parse(bad, EVLOG_SEAL_SLOT - 1, &t,
+		    &why), -1);
+	}
+	/* A record that is not a seal, and a token that is not one. */
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		test_record(&sb, 0);
+		ck_assert_int_eq(evlog_seal_parse(sb.buf, sb.len - 1, &t,
+		    &why), -1);
+		ck_assert_str_eq(why, "not a seal");
+		sb_reset(&sb);
+		ev_begin(&sb, "SEAL", 1);
+		ev_int(&sb, 1);
+		ev_int(&sb, 100);
+		ev_str(&sb, "xyz");
+		ev_int(&sb, 5);
+		ev_end(&sb, 0);
+		ck_assert_int_eq(evlog_seal_parse(sb.buf, sb.len - 1, &t,
+		    &why), -1);
+		/* A bad token and the fields after it: nothing is leaked
+		 * (the fuzzer's regress-seal-token-leak). */
+		sb_reset(&sb);
+		ev_begin(&sb, "SEAL", 1);
+		ev_int(&sb, 1);
+		ev_int(&sb, 18);
+		ev_str(&sb, "\xb4\xb4");
+		ev_int(&sb, 5);
+		ev_int(&sb, 18);
+		ev_str(&sb, "norobs");
+		ev_str(&sb, "h");
+		ev_end(&sb, 0);
+		ck_assert_int_eq(evlog_seal_parse(sb.buf, sb.len - 1, &t,
+		    &why), -1);
+		/* An older seal without the alt fields and host reads. */
+		sb_reset(&sb);
+		ev_begin(&sb, "SEAL", 1);
+		ev_int(&sb, 1);
+		ev_int(&sb, 100);
+		ev_str(&sb, "0000abcd");
+		ev_int(&sb, 5);
+		ev_end(&sb, 0);
+		ck_assert_int_eq(evlog_seal_parse(sb.buf, sb.len - 1, &t,
+		    &why), 0);
+		ck_assert_int_eq(t.alt_size, 0);
+		ck_assert_str_eq(t.alt_token, "");
+		sb_release(&sb);
+	}
+}
+END_TEST
+
+START_TEST(test_seal_read)
+{
+	char *path = path_in("lsb.events.seal"), *cause = NULL;
+	char two[2 * EVLOG_SEAL_SLOT], zeros[2 * EVLOG_SEAL_SLOT];
+	struct evlog_seal s;
+
+	ck_assert_int_eq(evlog_seal_read(path, &s, &cause), 0);
+	ck_assert_ptr_null(cause);
+	/* Made but never written, or zeros where a power cut left them. */
+	spew(path, "", 0);
+	ck_assert_int_eq(evlog_seal_read(path, &s, &cause), 0);
+	memset(zeros, 0, sizeof(zeros));
+	spew(path, zeros, sizeof(zeros));
+	ck_assert_int_eq(evlog_seal_read(path, &s, &cause), 0);
+
+	/* The newer slot wins, wherever it is. */
+	seal_fill(&s, 7, 1000, "0000000a", 17);
+	evlog_seal_fmt(two + EVLOG_SEAL_SLOT, &s);
+	seal_fill(&s, 6, 900, "0000000b", 16);
+	evlog_seal_fmt(two, &s);
+	spew(path, two, sizeof(two));
+	ck_assert_int_eq(evlog_seal_read(path, &s, &cause), 1);
+	ck_assert_uint_eq(s.seq, 7);
+	ck_assert_int_eq(s.size, 1000);
+	/* A write torn by a power cut: the other one holds. */
+	two[EVLOG_SEAL_SLOT + 40] ^= 0x10;
+	spew(path, two, sizeof(two));
+	ck_assert_int_eq(evlog_seal_read(path, &s, &cause), 1);
+	ck_assert_uint_eq(s.seq, 6);
+	ck_assert_int_eq(s.next_jobid, 16);
+	/* A slot of zeros, first or second, does not hide the other. */
+	memset(two + EVLOG_SEAL_SLOT, 0, EVLOG_SEAL_SLOT);
+	spew(path, two, sizeof(two));
+	ck_assert_int_eq(evlog_seal_read(path, &s, &cause), 1);
+	ck_assert_uint_eq(s.seq, 6);
+	seal_fill(&s, 8, 1100, "0000000c", 18);
+	evlog_seal_fmt(two + EVLOG_SEAL_SLOT, &s);
+	memset(two, 0, EVLOG_SEAL_SLOT);
+	spew(path, two, sizeof(two));
+	ck_assert_int_eq(evlog_seal_read(path, &s, &cause), 1);
+	ck_assert_uint_eq(s.seq, 8);
+	seal_fill(&s, 6, 900, "0000000b", 16);
+	evlog_seal_fmt(two, &s);
+	/* Both damaged: refused, naming the file. */
+	two[3] ^= 0x01;
+	two[EVLOG_SEAL_SLOT + 3] ^= 0x01;
+	spew(path, two, sizeof(two));
+	ck_assert_int_eq(evlog_seal_read(path, &s, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, path));
+	ck_assert_ptr_nonnull(strstr(cause, "damaged"));
+	free(cause);
+	/* Not a seal at all. */
+	spew(path, "hello\n", 6);
+	ck_assert_int_eq(evlog_seal_read(path, &s, &cause), -1);
+	free(cause);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_seal_match)
+{
+	char *path = path_in("lsb.events"), *why = NULL, tok[9];
+	off_t off[MAXREC], size, acked;
+	struct evlog_seal s;
+	size_t len;
+	char *data;
+
+	/* Missing: only an empty seal passes. */
+	seal_fill(&s, 1, 0, "", 1);
+	ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &why), 0);
+	ck_assert_int_eq(acked, 0);
+	seal_fill(&s, 1, 500, "0000abcd", 7);
+	ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "is missing, but mbatchd on hosta "
+	    "had acknowledged 500 bytes of it and job IDs up to 6 at "));
+	free(why);
+
+	write_records(path, 0, 0, 6, off);
+	size = file_size(path);
+	last_token(path, tok);
+	ck_assert_uint_eq(strlen(tok), 8);
+	seal_fill(&s, 3, size, tok, 106);
+	ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &why), 0);
+	ck_assert_int_eq(acked, size);
+	/* Sealed earlier, more written since: what was sealed is there. */
+	seal_fill(&s, 3, off[5], "", 105);
+	{
+		int fd = open(path, O_RDONLY);
+
+		ck_assert_int_eq(evlog_token_at(fd, off[5], s.token), 0);
+		/* Not at the end of a line. */
+		ck_assert_int_eq(evlog_token_at(fd, off[5] - 3, tok), -1);
+		/* The header has no token. */
+		ck_assert_int_eq(evlog_token_at(fd, EVLOG_HEADER_LEN, tok), 0);
+		ck_assert_str_eq(tok, "");
+		close(fd);
+	}
+	ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &why), 0);
+	ck_assert_int_eq(acked, off[5]);
+
+	/* Cut at a line boundary: both lengths named. */
+	last_token(path, tok);
+	seal_fill(&s, 4, size, tok, 106);
+	data = slurp(path, &len);
+	spew(path, data, (size_t)off[5]);
+	ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &why), 1);
+	{
+		char *want = xasprintf("%s is %lld bytes long, but mbatchd on "
+		    "hosta had acknowledged %lld bytes of it", path,
+		    (long long)off[5], (long long)size);
+
+		ck_assert_msg(strstr(why, want) != NULL, "%s", why);
+		free(want);
+	}
+	ck_assert_ptr_nonnull(strstr(why, "lsb.events.seal)"));
+	free(why);
+	/* Long enough, but no line ends there. */
+	spew(path, data, len);
+	append_raw(path, "x", 1);
+	s.size = size - 1;
+	ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "has no line ending at offset"));
+	free(why);
+	/* Another file of the same length: the token tells. */
+	s.size = size;
+	data[size - 3] = data[size - 3] == '0' ? '1' : '0';
+	spew(path, data, len);
+	ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "is not the record that ended "
+	    "there"));
+	free(why);
+	/* A switch's "either": the old file passes by its alt fields. */
+	s.alt_size = s.size;
+	snprintf(s.alt_token, sizeof(s.alt_token), "%.8s",
+	    data + size - 9);
+	s.size = 40;
+	ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &why), 0);
+	ck_assert_int_eq(acked, size);
+	free(data);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_seal_writer)
+{
+	char *path = path_in("lsb.events"), *sp = path_in("lsb.events.seal");
+	char *cause = NULL, tok[9];
+	struct strbuf sb = STRBUF_INIT, raw = STRBUF_INIT;
+	struct evlog_seal s;
+	struct evlog lg;
+	off_t acked;
+
+	ck_assert_int_eq(evlog_open(&lg, path, 0, &cause), 0);
+	ck_assert_str_eq(lg.tail, "");
+	test_record(&sb, 0);
+	evlog_append(&lg, sb.buf, sb.len);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	last_token(path, tok);
+	ck_assert_str_eq(lg.tail, tok);
+	/* Open: both slots, synced, one more than the seq read. */
+	ck_assert_int_eq(evlog_seal_open(&lg, 9, "hosta", 101, 1700000001,
+	    &cause), 0);
+	ck_assert(lg.seal_on);
+	ck_assert(!lg.seal_unsynced);
+	ck_assert_int_eq(file_size(sp), 2 * EVLOG_SEAL_SLOT);
+	ck_assert_int_eq(read_file(sp, &raw), 0);
+	ck_assert(memcmp(raw.buf, raw.buf + EVLOG_SEAL_SLOT,
+	    EVLOG_SEAL_SLOT) == 0);
+	ck_assert_int_eq(evlog_seal_read(sp, &s, &cause), 1);
+	ck_assert_uint_eq(s.seq, 10);
+	ck_assert_int_eq(s.size, lg.size);
+	ck_assert_str_eq(s.token, tok);
+	ck_assert_int_eq(s.next_jobid, 101);
+	ck_assert_str_eq(s.host, "hosta");
+
+	/* Pending records are not sealed: only what a flush wrote. */
+	test_record(&sb, 1);
+	evlog_append(&lg, sb.buf, sb.len);
+	ck_assert_int_eq(evlog_seal_write(&lg, 102, 1700000002), 0);
+	ck_assert(lg.seal_unsynced);
+	ck_assert_int_eq(evlog_seal_read(sp, &s, &cause), 1);
+	ck_assert_uint_eq(s.seq, 11);
+	ck_assert_int_lt(s.size, lg.size + (off_t)lg.pending.len);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_int_eq(evlog_seal_write(&lg, 102, 1700000003), 0);
+	ck_assert_int_eq(evlog_seal_sync(&lg), 0);
+	ck_assert(!lg.seal_unsynced);
+	ck_assert_int_eq(evlog_seal_read(sp, &s, &cause), 1);
+	ck_assert_uint_eq(s.seq, 12);
+	ck_assert_int_eq(s.size, file_size(path));
+	ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &cause), 0);
+	ck_assert_int_eq(acked, file_size(path));
+	/* Slots in turn: 12 in the first, 11 in the second. */
+	sb_reset(&raw);
+	ck_assert_int_eq(read_file(sp, &raw), 0);
+	ck_assert_int_eq(file_size(sp), 2 * EVLOG_SEAL_SLOT);
+	ck_assert(strncmp(raw.buf, "\"SEAL\" \"10.1\" 1700000003 12 ", 28) ==
+	    0);
+	ck_assert(strncmp(raw.buf + EVLOG_SEAL_SLOT,
+	    "\"SEAL\" \"10.1\" 1700000002 11 ", 28) == 0);
+	/* The newer torn: the older, which claims less, holds. */
+	raw.buf[10] ^= 0x01;
+	spew(sp, raw.buf, raw.len);
+	ck_assert_int_eq(evlog_seal_read(sp, &s, &cause), 1);
+	ck_assert_uint_eq(s.seq, 11);
+	ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &cause), 0);
+	evlog_close(&lg);
+	ck_assert(!lg.seal_on);
+	sb_release(&sb);
+	sb_release(&raw);
+	free(path);
+	free(sp);
+}
+END_TEST
+
+/*
+ * A switch of a sealed log: the seal says the fresh file, and the slot
+ * left from before the rename says "either", so a crash at any point
+ * of it finds a seal that the file named lsb.events then passes.
+ */
+START_TEST(test_seal_switch)
+{
+	char *path = path_in("lsb.events"), *one = path_in("lsb.events.1");
+	char *sp = path_in("lsb.events.seal"), *cause = NULL;
+	int64_t live[] = { 2, 3, 0 };
+	struct evlog_switch_ops ops = { live_set, live, 30, 1700000100, NULL };
+	struct evlog_switch_result res;
+	struct strbuf raw = STRBUF_INIT;
+	struct evlog_seal s, other;
+	const char *why;
+	struct evlog lg;
+	bool committed;
+	off_t acked, old_size;
+
+	build_log(&lg, path);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_int_eq(evlog_seal_open(&lg, 0, "hosta", 4, 1700000050,
+	    &cause), 0);
+	old_size = lg.size;
+	ck_assert_int_eq(evlog_switch(&lg, &ops, &res, &committed, &cause),
+	    0);
+	free(res.moved);
+	ck_assert_int_eq(evlog_seal_read(sp, &s, &cause), 1);
+	ck_assert_int_eq(s.size, res.new_size);
+	ck_assert_int_eq(s.alt_size, 0);
+	/* IDs go on after the switch's last one. */
+	ck_assert_int_eq(s.next_jobid, 31);
+	ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &cause), 0);
+	ck_assert_int_eq(acked, res.new_size);
+	/* The old file, put back, fails it. */
+	ck_assert_int_eq(evlog_seal_match(one, &s, &acked, &cause), 1);
+	free(cause);
+	/* The other slot: "either". */
+	ck_assert_int_eq(read_file(sp, &raw), 0);
+	ck_assert_int_eq(evlog_seal_parse(raw.buf + ((s.seq & 1) ? 0 :
+	    EVLOG_SEAL_SLOT), EVLOG_SEAL_SLOT - 1, &other, &why), 0);
+	ck_assert_uint_eq(other.seq, s.seq - 1);
+	ck_assert_int_eq(other.size, res.new_size);
+	ck_assert_int_eq(other.alt_size, old_size);
+	ck_assert_int_eq(evlog_seal_match(path, &other, &acked, &cause), 0);
+	ck_assert_int_eq(acked, res.new_size);
+	ck_assert_int_eq(evlog_seal_match(one, &other, &acked, &cause), 0);
+	ck_assert_int_eq(acked, old_size);
+	/* Appends after it are sealed in the fresh file. */
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		test_record(&sb, 2);
+		evlog_append(&lg, sb.buf, sb.len);
+		ck_assert_int_eq(evlog_flush(&lg), 0);
+		ck_assert_int_eq(evlog_seal_write(&lg, 31, 1700000101), 0);
+		ck_assert_int_eq(evlog_seal_read(sp, &s, &cause), 1);
+		ck_assert_int_eq(s.size, file_size(path));
+		ck_assert_int_eq(evlog_seal_match(path, &s, &acked, &cause),
+		    0);
+		sb_release(&sb);
+	}
+	evlog_close(&lg);
+	sb_release(&raw);
+	free(path);
+	free(one);
+	free(sp);
+}
+END_TEST
+
+/* The duplicate gets lg's seal when it is attached; seals follow a
+ * copied log at start. */
+START_TEST(test_seal_dup)
+{
+	char *path = path_in("lsb.events"), *dup = path_in("dup.events");
+	char *dsp = path_in("dup.events.seal"), *cause = NULL;
+	char *lost = path_in("dup.events.seal.lost");
+	struct strbuf sb = STRBUF_INIT;
+	struct evlog_seal s, t;
+	struct evlog lg;
+	off_t acked;
+
+	ck_assert_int_eq(evlog_open(&lg, path, 0, &cause), 0);
+	test_record(&sb, 0);
+	evlog_append(&lg, sb.buf, sb.len);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_int_eq(evlog_seal_open(&lg, 0, "hosta", 101, 1700000001,
+	    &cause), 0);
+	ck_assert_int_eq(evlog_dup_copy(path, dup, &cause), 0);
+	ck_assert_int_eq(evlog_dup_attach(&lg, dup, &cause), 0);
+	ck_assert_int_eq(evlog_seal_read(dsp, &s, &cause), 1);
+	ck_assert_int_eq(evlog_seal_match(dup, &s, &acked, &cause), 0);
+	ck_assert_int_eq(acked, lg.size);
+	/* Both written each turn. */
+	test_record(&sb, 1);
+	evlog_append(&lg, sb.buf, sb.len);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_int_eq(evlog_seal_write(&lg, 102, 1700000002), 0);
+	ck_assert_int_eq(evlog_seal_read(dsp, &s, &cause), 1);
+	ck_assert_int_eq(s.size, file_size(dup));
+	ck_assert_int_eq(s.next_jobid, 102);
+	/* Lost, its seal left about another file, then copied back: the
+	 * seal is lg's before the copy is (evlog_seal_before_copy). */
+	close(lg.dup_fd);
+	close(lg.dup_seal_fd);
+	lg.dup_fd = lg.dup_seal_fd = -1;
+	lg.dup_on = false;
+	seal_fill(&t, 99, 7, "0000abcd", 3);
+	{
+		char slot[EVLOG_SEAL_SLOT];
+
+		evlog_seal_fmt(slot, &t);
+		spew(dsp, slot, sizeof(slot));
+	}
+	test_record(&sb, 2);
+	evlog_append(&lg, sb.buf, sb.len);
+	ck_assert_int_eq(evlog_flush(&lg), 0);
+	ck_assert_int_eq(evlog_seal_before_copy(&lg, dup, &cause), 0);
+	ck_assert_int_eq(evlog_seal_read(dsp, &s, &cause), 1);
+	ck_assert_int_eq(s.size, lg.size);
+	ck_assert_int_eq(s.next_jobid, 102);
+	ck_assert_int_eq(evlog_dup_resync(&lg, &cause), 0);
+	ck_assert(lg.dup_on);
+	ck_assert_int_eq(evlog_seal_read(dsp, &s, &cause), 1);
+	ck_assert_int_eq(evlog_seal_match(dup, &s, &acked, &cause), 0);
+	ck_assert_int_eq(acked, file_size(dup));
+	evlog_close(&lg);
+
+	/* dst caught up from src: src's seal over dst's. */
+	seal_fill(&t, 1, 5, "", 50);
+	{
+		char slot[EVLOG_SEAL_SLOT];
+
+		evlog_seal_fmt(slot, &t);
+		spew(dsp, slot, sizeof(slot));
+	}
+	ck_assert_int_eq(evlog_seal_follow(path, dup, false, &cause), 0);
+	ck_assert_int_eq(evlog_seal_read(dsp, &s, &cause), 1);
+	ck_assert_int_eq(s.next_jobid, 102);
+	/* src without one: a replaced dst's goes aside, keeping its IDs,
+	 * unless an earlier one there has higher IDs. */
+	{
+		char *sp = path_in("lsb.events.seal");
+
+		ck_assert_int_eq(unlink(sp), 0);
+		free(sp);
+	}
+	ck_assert_int_eq(evlog_seal_follow(path, dup, false, &cause), 0);
+	ck_assert(in_dir("dup.events.seal"));
+	ck_assert_int_eq(evlog_seal_follow(path, dup, true, &cause), 0);
+	ck_assert(!in_dir("dup.events.seal"));
+	ck_assert_int_eq(evlog_seal_read(lost, &s, &cause), 1);
+	ck_assert_int_eq(s.next_jobid, 102);
+	{
+		char slot[EVLOG_SEAL_SLOT];
+
+		evlog_seal_fmt(slot, &t);
+		spew(dsp, slot, sizeof(slot));
+	}
+	ck_assert_int_eq(evlog_seal_follow(path, dup, true, &cause), 0);
+	ck_assert(!in_dir("dup.events.seal"));
+	ck_assert_int_eq(evlog_seal_read(lost, &s, &cause), 1);
+	ck_assert_int_eq(s.next_jobid, 102);
+	sb_release(&sb);
+	free(path);
+	free(dup);
+	free(dsp);
+	free(lost);
+}
+END_TEST
+
+/*
+ * A last line without its newline: torn when its checksum fails, damage
+ * when it holds a whole record (its newline lost or damaged), torn
+ * whatever it holds when it starts where a matching seal says the
+ * acknowledged bytes end.
+ */
+START_TEST(test_tail_rule)
+{
+	char *path = path_in("lsb.events"), *cause = NULL, *want;
+	struct strbuf sb = STRBUF_INIT, t = STRBUF_INIT;
+	off_t off[MAXREC], good;
+	const char *rec;
+	size_t n;
+
+	write_records(path, 0, 0, 3, off);
+	good = file_size(path);
+	test_record(&sb, 3);
+	rec = sb.buf;
+	n = sb.len - 1;		/* without its newline */
+
+	/* Cut anywhere short of its token's end: torn. */
+	for (size_t cut = 1; cut < n; cut += 13) {
+		ck_assert_int_eq(evlog_tail_check_buf(path, rec, cut, good, -1,
+		    &cause), 0);
+		ck_assert_ptr_null(cause);
+	}
+	/* Whole, newline missing: damage. */
+	ck_assert_int_eq(evlog_tail_check_buf(path, rec, n, good, -1,
+	    &cause), -1);
+	want = xasprintf("%s: offset %lld: last record is whole but has no "
+	    "newline: damage, not a torn write", path, (long long)good);
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+	/* Its newline flipped to 0x0b, or 0x8a. */
+	sb_add(&t, rec, n);
+	sb_addc(&t, '\x0b');
+	ck_assert_int_eq(evlog_tail_check_buf(path, t.buf, t.len, good, -1,
+	    &cause), -1);
+	want = xasprintf("%s: offset %lld: last record's newline is damaged "
+	    "(0x0b at offset %lld): damage, not a torn write", path,
+	    (long long)good, (long long)(good + (off_t)n));
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+	t.buf[n] = (char)0x8a;
+	ck_assert_int_eq(evlog_tail_check_buf(path, t.buf, t.len, good, -1,
+	    &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "(0x8a at offset"));
+	free(cause);
+	/* ... and the next record torn after it: still damage. */
+	test_record(&sb, 4);
+	sb_add(&t, sb.buf, 30);
+	ck_assert_int_eq(evlog_tail_check_buf(path, t.buf, t.len, good, -1,
+	    &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "newline is damaged"));
+	free(cause);
+	/* Past what a matching seal says was acknowledged: torn, whole or
+	 * not (kill -9 cuts a write at a page boundary). */
+	ck_assert_int_eq(evlog_tail_check_buf(path, t.buf, t.len, good, good,
+	    &cause), 0);
+	ck_assert_int_eq(evlog_tail_check_buf(path, t.buf, n, good, good - 5,
+	    &cause), 0);
+	ck_assert_int_eq(evlog_tail_check_buf(path, t.buf, n, good, good + 1,
+	    &cause), -1);
+	free(cause);
+	/* A token inside a string that is not the record's: torn. */
+	{
+		struct ev_job_new x;
+
+		fill_job_new(&x, 0);
+		x.jobid = 7;
+		free(x.req.command);
+		x.req.command = xstrdup("echo \" @deadbeef\" \" @00000000\"");
+		sb_reset(&sb);
+		ev_job_new_write(&sb, 1700000000, &x);
+		ev_job_new_release(&x);
+		ck_assert_ptr_nonnull(memmem(sb.buf, sb.len, " @deadbeef", 10));
+		ck_assert_int_eq(evlog_tail_check_buf(path, sb.buf, sb.len - 12,
+		    good, -1, &cause), 0);
+	}
+	/* The file form: nothing after valid_end, or a torn tail. */
+	ck_assert_int_eq(evlog_tail_check(path, good, -1, &cause), 0);
+	append_raw(path, rec, n);
+	ck_assert_int_eq(evlog_tail_check(path, good, -1, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, path));
+	free(cause);
+	ck_assert_int_eq(evlog_tail_check(path, good, good, &cause), 0);
+	{
+		char *none = path_in("none");
+
+		ck_assert_int_eq(evlog_tail_check(none, 0, -1, &cause), 0);
+		free(none);
+	}
+	sb_release(&sb);
+	sb_release(&t);
+	free(path);
+}
+END_TEST
+
 static Suite *
 evlog_suite(void)
 {
@@ -3399,6 +4008,13 @@ evlog_suite(void)
 	tcase_add_test(file, test_switch_refused);
 	tcase_add_test(file, test_gens_open);
 	tcase_add_test(file, test_gens_open_during_switches);
+	tcase_add_test(rec, test_seal_fmt_parse);
+	tcase_add_test(file, test_seal_read);
+	tcase_add_test(file, test_seal_match);
+	tcase_add_test(file, test_seal_writer);
+	tcase_add_test(file, test_seal_switch);
+	tcase_add_test(file, test_seal_dup);
+	tcase_add_test(file, test_tail_rule);
 	suite_add_tcase(s, file);
 	return s;
 }
