@@ -229,12 +229,20 @@ deps:
 	@tools/install-deps.sh
 
 # Warnings are errors here; the ASan/UBSan build also runs a subset of
-# the scenario tests (tools/run-tests.sh, ASAN_SCENARIOS).
+# the scenario tests (tools/run-tests.sh, ASAN_SCENARIOS).  The three
+# builds go side by side, sharing one job server of a job per CPU, so
+# that both cores stay busy from the first object to the last link.
+NPROC	:= $(shell nproc 2>/dev/null || echo 2)
 check: deps
-	$(MAKE) DEVELOPER=1 all units
-	$(MAKE) O=build-asan SANITIZE=address,undefined DEVELOPER=1 all units
-	$(MAKE) fuzz
+	$(MAKE) -j$(NPROC) check-build-plain check-build-asan check-build-fuzz
 	tools/run-tests.sh
+
+check-build-plain:
+	$(MAKE) DEVELOPER=1 all units
+check-build-asan:
+	$(MAKE) O=build-asan SANITIZE=address,undefined DEVELOPER=1 all units
+check-build-fuzz:
+	$(MAKE) fuzz
 
 units: $(UNIT_BIN)
 
@@ -292,7 +300,8 @@ install: all
 clean:
 	rm -rf $(O)
 
-.PHONY: all deps check units demo install clean fuzz fuzz-targets bench
+.PHONY: all deps check units demo install clean fuzz fuzz-targets bench \
+	check-build-plain check-build-asan check-build-fuzz
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
