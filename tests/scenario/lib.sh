@@ -363,10 +363,15 @@ dump_logs() {
 }
 
 # wait_for CMD ARGS...: retry (every 50 ms) until it succeeds or WAIT_SECS.
+# A wait in vain says so (a "# waited" line, which fails nothing by
+# itself): one whose test goes on regardless should be a check.
 wait_for() {
 	local deadline=$(( $(date +%s) + WAIT_SECS ))
 	while ! "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -ge "$deadline" ] && return 1
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			echo "# waited ${WAIT_SECS} s in vain (${BASH_SOURCE[1]##*/}:${BASH_LINENO[0]}): $*" >&2
+			return 1
+		fi
 		sleep 0.05
 	done
 	return 0
