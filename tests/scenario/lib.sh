@@ -56,6 +56,27 @@ WAIT_SECS=${WAIT_SECS:-30}
 
 . "$TOP/tools/cluster-conf.sh"
 
+# What a test runs as another user (as_user, as_nobody, their jobs)
+# must be where that user can reach it, and a clone may sit below a
+# directory only root enters (a 0700 home): the commands and the test
+# tools are linked (copied across file systems) into $T_DIR/bin and
+# $TOOLS ($T_DIR/tools), and $T_DIR/bin goes first in PATH.
+user_reachable() {
+	local d
+	for d in bin tools; do
+		mkdir -p "$T_DIR/$d"
+	done
+	cp -al "$BUILD/bin/." "$T_DIR/bin/" 2>/dev/null ||
+	    cp -a "$BUILD/bin/." "$T_DIR/bin/"
+	for d in "$BUILD"/tests/*; do
+		case ${d##*/} in check_*) continue ;; esac
+		[ -f "$d" ] && [ -x "$d" ] || continue
+		ln "$d" "$T_DIR/tools/" 2>/dev/null || cp -a "$d" "$T_DIR/tools/"
+	done
+	TOOLS=$T_DIR/tools
+	export PATH="$T_DIR/bin:$PATH"
+}
+
 # cluster_init N [extra lsf.conf lines...]
 cluster_init() {
 	local n=$1
@@ -64,6 +85,7 @@ cluster_init() {
 	chmod 755 "$T_DIR"
 	mkdir -p "$T_DIR/jobs"
 	chmod 1777 "$T_DIR/jobs"
+	user_reachable
 	cluster_conf "$T_DIR" "$n" LOG_DEBUG root "$@"
 	cat >"$LSB_CONF/lsb.params" <<EOF
 Begin Parameters

@@ -34,7 +34,7 @@ sed -i 's/^End Parameters/MAX_PREEXEC_RETRY = 3\nEnd Parameters/' \
 cluster_start
 cd "$J"
 FROM=$(hostname)
-MEMHOG="$BUILD/tests/memhog"
+MEMHOG="$TOOLS/memhog"
 
 events() {
 	cat "$T_DIR"/work/c1/logdir/lsb.events

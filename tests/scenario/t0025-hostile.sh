@@ -18,7 +18,7 @@ ulimit -n 1024
 cluster_start
 cd "$T_DIR/jobs"
 
-FLOOD=$BUILD/tests/flood
+FLOOD=$TOOLS/flood
 SOCK=$T_DIR/work/c1/mbatchd.sock
 LIM=127.0.0.11:$(sed -n 's/^LSF_LIM_PORT=//p' "$LSF_CONF/lsf.conf")
 SECS=25

@@ -13,7 +13,7 @@ need_root ss
 
 cluster_init 3
 cluster_start
-fake="$BUILD/tests/fakepeer"
+fake="$TOOLS/fakepeer"
 mport=$(sed -n 's/^LSB_MBD_PORT=//p' "$LSF_CONF/lsf.conf")
 lport=$(sed -n 's/^LSF_LIM_PORT=//p' "$LSF_CONF/lsf.conf")
 mlog="$T_DIR/log/mbatchd.log.hosta"

@@ -26,7 +26,7 @@ EOF
 cluster_start
 cd "$T_DIR/jobs"
 FROM=$(hostname)
-MEMHOG="$BUILD/tests/memhog"
+MEMHOG="$TOOLS/memhog"
 
 reason() {
 	bjobs -noheader -o exit_reason "$1" 2>/dev/null

@@ -13,8 +13,7 @@ need_root
 cluster_init 3 LSF_LOG_MASK=LOG_INFO
 cluster_start
 cd "$T_DIR/jobs"
-FLOOD=$T_DIR/flood
-cp "$BUILD/tests/flood" "$FLOOD"
+FLOOD=$TOOLS/flood
 SOCK=$T_DIR/work/c1/mbatchd.sock
 mport=$(sed -n 's/^LSB_MBD_PORT=//p' "$LSF_CONF/lsf.conf")
 mlog="$T_DIR/log/mbatchd.log.hosta"
@@ -60,7 +59,11 @@ wait "$flood" 2>/dev/null
 given_back() {
 	[ "$(rss_mb "$MBD")" -lt $((rest + 40)) ]
 }
-check "its memory is given back when it closes" wait_for given_back
+# ASan's allocator keeps what is freed in quarantine and has no
+# malloc_trim: there this is left to the plain build.
+case ${ASAN_OPTIONS:-} in
+"") check "its memory is given back when it closes" wait_for given_back ;;
+esac
 
 # A refused handshake, then 256 frames, again and again, over TCP.
 before=$(wc -l <"$mlog")
