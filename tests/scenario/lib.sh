@@ -56,6 +56,17 @@ WAIT_SECS=${WAIT_SECS:-30}
 
 . "$TOP/tools/cluster-conf.sh"
 
+# params KEY=VALUE...: add to the cluster's lsb.params, keeping its
+# short periods (MBD_SLEEP_TIME, JOB_ACCEPT_INTERVAL...): a file of a
+# test's own loses them, and every dispatch then waits LSF's 10 s.
+params() {
+	local kv
+	for kv in "$@"; do
+		sed -i "s|^End Parameters\$|${kv%%=*} = ${kv#*=}\n&|" \
+		    "$LSB_CONF/lsb.params"
+	done
+}
+
 # What a test runs as another user (as_user, as_nobody, their jobs)
 # must be where that user can reach it, and a clone may sit below a
 # directory only root enters (a 0700 home): the commands and the test

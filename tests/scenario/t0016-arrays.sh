@@ -11,11 +11,7 @@ HOST_NAME  MXJ
 default    3
 End Host
 EOT
-cat >"$LSB_CONF/lsb.params" <<EOT
-Begin Parameters
-MAX_JOB_ARRAY_SIZE = 200000
-End Parameters
-EOT
+params MAX_JOB_ARRAY_SIZE=200000
 cluster_start
 cd "$T_DIR/jobs"
 ev="$T_DIR/work/c1/logdir/lsb.events"

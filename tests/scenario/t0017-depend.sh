@@ -5,11 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 2
-cat >"$LSB_CONF/lsb.params" <<EOT
-Begin Parameters
-MAX_USER_PRIORITY = 100
-End Parameters
-EOT
+params MAX_USER_PRIORITY=100
 cluster_start
 cd "$T_DIR/jobs"
 

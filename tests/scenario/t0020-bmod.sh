@@ -11,11 +11,7 @@ QUEUE_NAME = other
 PRIORITY   = 10
 End Queue
 EOT
-cat >"$LSB_CONF/lsb.params" <<EOT
-Begin Parameters
-MAX_USER_PRIORITY = 100
-End Parameters
-EOT
+params MAX_USER_PRIORITY=100
 cluster_start
 cd "$T_DIR/jobs"
 jid() { sed 's/Job <\([0-9]*\)>.*/\1/'; }
