@@ -73,15 +73,15 @@ wait_for sh -c "[ -z \"\$(bjobs -noheader 2>/dev/null)\" ]"
 # bhosts -l shows what running jobs reserve; duration=1 (minute) with
 # decay=1 shrinks it linearly, then lets it go.
 rsv_mem() { bhosts -l hostc | awk '$1 == "Reserved" { print $12 }'; }
+rsv_not() { [ "$(rsv_mem)" != "$1" ]; }
+rsv_is() { [ "$(rsv_mem)" = "$1" ]; }
 expect_eq "nothing reserved on an idle host" 0M "$(rsv_mem)"
 d=$(bsub -m hostc -R "rusage[mem=600:duration=1:decay=1]" sleep 300 | jid)
 wait_for job_is "$d" RUN
-wait_for sh -c "[ \"\$(bhosts -l hostc | awk '\$1 == \"Reserved\" {
-    print \$12 }')\" != 0M ]"
+check "bhosts -l shows a reservation" wait_for rsv_not 0M
 expect_match "bhosts -l: the reservation, decaying" "^(5[0-9][0-9]|600)M$" \
     "$(rsv_mem)"
-WAIT_SECS=90 wait_for sh -c "[ \"\$(bhosts -l hostc | awk '\$1 ==
-    \"Reserved\" { print \$12 }')\" = 0M ]"
+WAIT_SECS=90 wait_for rsv_is 0M
 expect_eq "after its duration it is released" 0M "$(rsv_mem)"
 check "while the job still runs" job_is "$d" RUN
 

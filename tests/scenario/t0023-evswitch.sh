@@ -71,13 +71,17 @@ held=$(submit -H -o /dev/null true)
 long="sleep 1000 # $(printf 'x%.0s' $(seq 1 300))END"
 run=$(submit -o /dev/null "$long")
 dep=$(submit -w "done($run)" -o /dev/null true)
+# bsub joins its command's words with blanks, as LSF's does: the
+# script goes as one word, so that the job's shell sees its quotes.
 arr=$(submit -J "arr[1-4]" -o /dev/null \
-    sh -c 'test $LSB_JOBINDEX -le 2 || exec sleep 1000')
+    "sh -c 'test \$LSB_JOBINDEX -le 2 || exec sleep 1000'")
 check "the jobs were submitted" test -n "$held" -a -n "$inshort" \
     -a -n "$run" -a -n "$dep" -a -n "$arr" -a -n "$killed"
 wait_for job_is "$run" RUN
-wait_for sh -c "[ \$(bjobs -noheader -o stat $arr | grep -c DONE) -eq 2 ]"
-wait_for sh -c "[ \$(bjobs -noheader -o stat $arr | grep -c RUN) -eq 2 ]"
+check "two elements of the array are done" \
+    wait_for sh -c "[ \$(bjobs -noheader -o stat $arr | grep -c DONE) -eq 2 ]"
+check "and two run on" \
+    wait_for sh -c "[ \$(bjobs -noheader -o stat $arr | grep -c RUN) -eq 2 ]"
 # An array whose pending elements are killed: 3 finished jobs at once.
 bkill "$killed" >/dev/null 2>&1
 wait_for sh -c "[ \$(bjobs -noheader -o stat $killed | grep -c EXIT) -eq 3 ]"
