@@ -335,6 +335,16 @@ clean_jobs(int64_t now)
 	}
 }
 
+static unsigned
+clean_every(void)
+{
+	int p = mbd->conf.params.clean_period;
+
+	if (p >= 0 && p < CLEAN_EVERY_TICKS)
+		return p > 0 ? (unsigned)p : 1;
+	return CLEAN_EVERY_TICKS;
+}
+
 void
 sched_tick(void)
 {
@@ -366,6 +376,11 @@ sched_tick(void)
 			    mbd->hosts[i]->window_closed ? "closed" : "opened");
 	if (pending)
 		mbd_sched_dirty();
-	if (++ticks % CLEAN_EVERY_TICKS == 0)
+	/*
+	 * Finished jobs are looked for every 30 s, or every CLEAN_PERIOD
+	 * seconds when that is shorter: a site that keeps them 10 s does
+	 * not want them kept 40.
+	 */
+	if (++ticks % clean_every() == 0)
 		clean_jobs(now);
 }
