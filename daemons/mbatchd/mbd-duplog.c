@@ -14,8 +14,10 @@
  * guessed at: mbatchd does not start.  A side that cannot be written
  * (at start, or at a flush: an error, or its file removed or replaced)
  * is left off and caught up, a whole copy and the generations it
- * lacks, every DUPLOG_RETRY seconds; the answers meanwhile mean the
- * record is on the other side.
+ * lacks, a second after it was lost and then less and less often, up
+ * to every DUPLOG_RETRY seconds (a passing fault costs a second, one
+ * that lasts a try each 10 s); the answers meanwhile mean the record is
+ * on the other side.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,6 +34,15 @@
 static char	*dup_other;	/* the side not replayed */
 static bool	 dup_same;	/* on, and made equal to it */
 static int64_t	 dup_next_try;
+static int	 dup_delay = 1;	/* seconds to the next try */
+
+/* The first try a second after a side was lost. */
+static void
+dup_lost_now(void)
+{
+	dup_delay = 1;
+	dup_next_try = time(NULL) + dup_delay;
+}
 
 /* A directory in its place is no log (and root may open it). */
 static bool
@@ -199,12 +210,12 @@ duplog_start(void)
 		    ldir, mbd->logdir);
 	if (r_ok) {
 		log_warnx("%s cannot be used: running on the replica %s "
-		    "alone, trying again every %d seconds", primary, replica,
+		    "alone, trying again within %d seconds", primary, replica,
 		    DUPLOG_RETRY);
 		dup_other = primary;
 	} else {
 		log_warnx("%s cannot be used: running on the primary %s "
-		    "alone, trying again every %d seconds", replica, primary,
+		    "alone, trying again within %d seconds", replica, primary,
 		    DUPLOG_RETRY);
 		mbd->evpath = primary;
 		dup_other = replica;
@@ -230,7 +241,7 @@ duplog_attach(void)
 	if (evlog_dup_attach(&mbd->log, dup_other, &cause) < 0) {
 		log_warnx("%s; running on %s alone", cause, mbd->log.path);
 		free(cause);
-		dup_next_try = time(NULL) + DUPLOG_RETRY;
+		dup_lost_now();
 	}
 }
 
@@ -243,10 +254,10 @@ duplog_check(void)
 	if (lg->dup_lost == 0)
 		return;
 	log_warnx("cannot write %s: %s; running on %s alone, trying again "
-	    "every %d seconds", lg->dup_lost_path, strerror(lg->dup_lost),
+	    "within %d seconds", lg->dup_lost_path, strerror(lg->dup_lost),
 	    lg->path, DUPLOG_RETRY);
 	lg->dup_lost = 0;
-	dup_next_try = time(NULL) + DUPLOG_RETRY;
+	dup_lost_now();
 }
 
 /* From the timer: copy the log to the side that was off, and go on
@@ -259,7 +270,8 @@ duplog_retry(void)
 
 	if (lg->dup_on || lg->dup_path == NULL || time(NULL) < dup_next_try)
 		return;
-	dup_next_try = time(NULL) + DUPLOG_RETRY;
+	dup_delay = dup_delay * 2 > DUPLOG_RETRY ? DUPLOG_RETRY : dup_delay * 2;
+	dup_next_try = time(NULL) + dup_delay;
 	dir = xstrdup(lg->dup_path);
 	if ((slash = strrchr(dir, '/')) != NULL)
 		*slash = '\0';
