@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <check.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,13 +193,34 @@ dump(struct hist_db *h)
 	return sb_detach(&sb);
 }
 
+/* The directories tmpdb made, removed when the test's process ends. */
+static struct strv tmpdirs = STRV_INIT;
+
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void
+tmpdirs_remove(void)
+{
+	for (size_t i = 0; i < tmpdirs.n; i++)
+		nftw(tmpdirs.v[i], rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static char *
 tmpdb(void)
 {
-	char dir[] = "/tmp/check_history.XXXXXX";
+	const char *t = getenv("TMPDIR");
+	char *dir = xasprintf("%s/check_history.XXXXXX", t && *t ? t : "/tmp");
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	return xasprintf("%s/%s", dir, HISTORY_DB_NAME);
+	if (tmpdirs.n == 0)
+		atexit(tmpdirs_remove);
+	strv_push(&tmpdirs, dir);
+	free(dir);
+	return xasprintf("%s/%s", tmpdirs.v[tmpdirs.n - 1], HISTORY_DB_NAME);
 }
 
 START_TEST(test_writer)
