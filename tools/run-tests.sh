@@ -358,6 +358,8 @@ echo "wall time: $(( $(date +%s) - t_start )) s"
 if [ -n "$failures" ]; then
 	echo "failing:$failures"
 	echo "# kept $RUN"
+elif [ -n "${KEEP:-}" ]; then
+	echo "# kept $RUN (KEEP)"
 else
 	rm -rf "$RUN"
 fi
