@@ -11,20 +11,37 @@
 # LSF_ENVDIR (exported), LSF_CONF, LSB_CONF, HOSTS (hosta hostb ...) and
 # MASTER (the first host).
 
-# Three consecutive free TCP ports on the loopback addresses.
+# pick_ports OWNER: three consecutive free TCP ports on the loopback
+# addresses.  Clusters start side by side (the tests run several at a
+# time), and a port free when looked at may be taken a moment later by
+# one starting beside: each set is claimed (mkdir is atomic) in
+# $LSF_PORT_CLAIMS for OWNER, the cluster's directory, and a claim is
+# free again once its owner's directory is gone.
+LSF_PORT_CLAIMS=${LSF_PORT_CLAIMS:-/tmp/lsf-test-ports}
 pick_ports() {
-	local base tries=0
+	local owner=$1 base tries=0 c o
+	mkdir -p "$LSF_PORT_CLAIMS" 2>/dev/null
 	while :; do
 		# Below Linux's ephemeral range (32768-60999), so no
-		# outgoing connection holds the port when a daemon binds it.
-		base=$(( 20000 + (RANDOM * 7 + $$) % 12000 ))
-		if ! ss -ltnH 2>/dev/null | awk '{print $4}' |
-		    grep -Eq ":($base|$((base + 1))|$((base + 2)))\$"; then
+		# outgoing connection holds the port when a daemon binds it;
+		# sets of three that never overlap.
+		base=$(( 20001 + (RANDOM * 7 + $$) % 4000 * 3 ))
+		c=$LSF_PORT_CLAIMS/$base
+		if [ -d "$c" ]; then
+			o=$(cat "$c/owner" 2>/dev/null)
+			# An owner gone, or one that never wrote: stale.
+			if [ -n "$o" ] && [ ! -e "$o" ]; then
+				rm -rf "$c"
+			fi
+		elif ! ss -ltnH 2>/dev/null | awk '{print $4}' |
+		    grep -Eq ":($base|$((base + 1))|$((base + 2)))\$" &&
+		    mkdir "$c" 2>/dev/null; then
+			echo "$owner" >"$c/owner"
 			echo "$base"
 			return
 		fi
 		tries=$((tries + 1))
-		[ $tries -gt 50 ] && { echo "no free ports" >&2; exit 1; }
+		[ $tries -gt 200 ] && { echo "no free ports" >&2; exit 1; }
 	done
 }
 
@@ -62,7 +79,7 @@ cluster_conf() {
 	LSF_CONF="$dir/conf"
 	LSB_CONF="$dir/conf/lsbatch/c1/configdir"
 	mkdir -p "$LSB_CONF" "$dir/work" "$dir/log"
-	base=$(pick_ports)
+	base=$(pick_ports "$dir")
 	HOSTS=""
 	: >"$LSF_CONF/hosts"
 	for i in $(seq 1 "$n"); do

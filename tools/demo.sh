@@ -95,7 +95,7 @@ mkdir -p "$conf" "$dir/work" "$dir/log" "$dir/jobs"
 chmod 1777 "$dir/jobs"
 cp -R "$top/etc/." "$conf/"
 rm -rf "$conf/systemd"
-port=$(pick_ports)
+port=$(pick_ports "$dir")
 sed -i -e "s|^LSF_CONFDIR=.*|LSF_CONFDIR=$conf|" \
     -e "s|^LSB_SHAREDIR=.*|LSB_SHAREDIR=$dir/work|" \
     -e "s|^LSF_LOGDIR=.*|LSF_LOGDIR=$dir/log|" \

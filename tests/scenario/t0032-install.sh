@@ -110,7 +110,7 @@ hostb      !         !        1        ()\\
 desk1      !         !        0        ()" "$shared/conf/lsf.cluster.cluster1"
 sed -i -e 's/^hostA /hosta /' \
     "$shared/conf/lsbatch/cluster1/configdir/lsb.hosts"
-base=$(pick_ports)
+base=$(pick_ports "$T")
 for m in $machines; do
 	mkdir -p "$T/$m/conf" "$T/$m/log" "$T/$m/sbd"
 	sed -e "s|^LSF_CONFDIR=.*|LSF_CONFDIR=$shared/conf|" \
