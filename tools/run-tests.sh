@@ -109,6 +109,10 @@ asan_scenario() {
 }
 
 do_item() {
+	# The unit suites run niced beside the scenario tests: Check's
+	# timeout of 4 s a test is made 40, for a test that waits on sqlite
+	# or a thread while the CPUs are busy.
+	export CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-10}
 	case $1 in
 	unit:*)
 		"${1#unit:}" ;;
