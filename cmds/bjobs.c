@@ -545,16 +545,32 @@ print_long(const struct job_info *j)
 		sb_reset(&sb);
 		jobfmt_stamp(&sb, now);
 		sb_adds(&sb, "Resource usage collected.");
-		jobfmt_wrap(stdout, sb.buf);
 		sb_reset(&tmp);
 		jobfmt_mem(j->mem_kb, &tmp);
-		printf("%21sMEM: %s;", "", tmp.buf);
-		printf("  SWAP: 0 Mbytes;  NTHREAD: 1\n");
-		if (j->pgid > 0) {
-			char *p = strv_join(&j->pids, " ");
+		if (jobfmt_unformatted) {
+			/* -UF: the usage on the stamped line, its parts
+			 * ended by semicolons, as LSF's. */
+			sb_addf(&sb, " MEM: %s;  SWAP: 0 Mbytes;  NTHREAD: 1;",
+			    tmp.buf);
+			if (j->pgid > 0) {
+				char *p = strv_join(&j->pids, " ");
 
-			printf("%21sPGID: %d;  PIDs: %s\n", "", j->pgid, p);
-			free(p);
+				sb_addf(&sb, "  PGID: %d;  PIDs: %s;", j->pgid,
+				    p);
+				free(p);
+			}
+			jobfmt_wrap(stdout, sb.buf);
+		} else {
+			jobfmt_wrap(stdout, sb.buf);
+			printf("%21sMEM: %s;", "", tmp.buf);
+			printf("  SWAP: 0 Mbytes;  NTHREAD: 1\n");
+			if (j->pgid > 0) {
+				char *p = strv_join(&j->pids, " ");
+
+				printf("%21sPGID: %d;  PIDs: %s\n", "",
+				    j->pgid, p);
+				free(p);
+			}
 		}
 	}
 	if (JOB_STAT_FINISHED(j->status)) {

@@ -81,13 +81,18 @@ expect_eq "-hms: runtimelimit as hh:mm:ss" "00:10:00" \
 expect_eq "without -hms in minutes" "10.0" \
     "$(bjobs -noheader -o runtimelimit "$r")"
 
-# -UF: the long format, no line cut.
+# -UF: the long format, no line cut, and every line from its start:
+# the resource usage too, once sbatchd has reported it.
+wait_for sh -c "bjobs -l $r | grep -q 'MEM:'"
 out=$(bjobs -UF "$r")
 expect_match "-UF: the first line whole" \
     "^Job <$r>, User <[^>]*>, Project <default>, Status <RUN>, Queue <[^>]*>, Command <sleep 300>" \
     "$(echo "$out" | grep -m 1 '^Job <')"
 expect_eq "-UF: no continuation lines" "" \
     "$(echo "$out" | grep -E '^ {21}[^ ]' | head -n 1)"
+expect_match "-UF: the usage on the stamped line, parts ended by ;" \
+    "^[A-Z][a-z]{2} [A-Z][a-z]{2} +[0-9]+ [0-9:]{8}: Resource usage collected\. MEM: [0-9]+ Mbytes;  SWAP: 0 Mbytes;  NTHREAD: 1;  PGID: [0-9]+;  PIDs: [0-9 ]+;\$" \
+    "$(echo "$out" | grep 'Resource usage collected')"
 # -X: accepted; host groups are never condensed anyway.
 expect_match "-X lists the job" "^$r " "$(bjobs -X -noheader "$r")"
 # -G: jobs of that user group only.
