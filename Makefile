@@ -165,9 +165,9 @@ endef
 $(foreach d,$(DAEMONS),$(eval $(call daemon_rule,$(d))))
 
 # check_mbd links mbatchd's state core, its I/O stubbed.
-MBD_CORE := state array users reserve depend limits apply dump replay apps \
-	control modify signal prepost mig rlimits preempt fairshare fsadjust \
-	chkpnt
+MBD_CORE := state array users reserve depend limits apply apply-table \
+	apply-new apply-job apply-ctrl dump replay apps control modify signal \
+	prepost mig rlimits preempt fairshare fsadjust chkpnt
 $(O)/tests/check_mbd: $(O)/tests/unit/check_mbd.o \
     $(O)/tests/unit/stubs/mbd-stubs.o \
     $(MBD_CORE:%=$(O)/daemons/mbatchd/mbd-%.o) $(LIB)

@@ -30,6 +30,7 @@
 #define LSF_EVLOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -52,6 +53,7 @@ struct ev_reader {
 	const char	*end;		/* end of fields (before the CRC) */
 	bool		 err;
 	char		 type[32];
+	int		 id;		/* enum ev_type, -1 unknown */
 	char		 version[16];
 	int64_t		 when;
 	struct strbuf	*scratch;	/* for borrowed reads, or NULL */
@@ -346,9 +348,11 @@ int	 evlog_header_read(const char *path, int64_t *v, char **cause);
  * array's elements under their array's ID), sets a piece of state that
  * outlives jobs (EVSW_CTRL: HOST_CTRL open/close, QUEUE_CTRL open/close
  * and activate/inactivate; only the last one for each key matters), or
- * is history alone (EVSW_DROP: MBD_START, MBD_DIE, LOG_SWITCH, the
- * sbatchd restarts of HOST_CTRL, types this version does not know, which
- * replay skips too).
+ * is history alone (EVSW_DROP: MBD_START, MBD_DIE, the sbatchd restarts
+ * of HOST_CTRL, types this version does not know, which replay skips
+ * too), or state the switch writes afresh (EVSW_SUMMARY: LOG_SWITCH and
+ * FS_USAGE, dropped from the copy).  EVLOG_RECORDS below says which each
+ * type is.
  *
  * One kind of record depends on jobs other than its own: a JOB_MOVE to a
  * position above 1 (btop/bbot N) counts the jobs ahead of it.  So a job
@@ -356,7 +360,14 @@ int	 evlog_header_read(const char *path, int64_t *v, char **cause);
  * JOB_CLEAN, when it was in memory when such a move that is copied was
  * made (and then its own such moves count too).
  */
-enum ev_sw_kind { EVSW_DROP, EVSW_JOB, EVSW_CTRL };
+enum ev_sw_kind {
+	EVSW_DROP,	/* history alone */
+	EVSW_JOB,	/* a job's: copied while it is in memory */
+	EVSW_CTRL,	/* host or queue state: its key's last one copied */
+	EVSW_SUMMARY,	/* state the switch writes afresh (ops->extra,
+			   LOG_SWITCH): the old ones are dropped */
+	EVSW_ENVS	/* lsb.envs' own, never in lsb.events */
+};
 struct ev_sw_rec {
 	enum ev_sw_kind	 kind;
 	int64_t		 jobid;		/* EVSW_JOB */
@@ -548,6 +559,17 @@ struct ev_mbd_die {
 	char		*comment;	/* ext: its -C */
 };
 
+/*
+ * JOB_MOVE: btop/bbot.  Whether the mover administers the job (a queue
+ * or cluster administrator: the job moves among all jobs of its
+ * priority) or owns it (among the owner's own) is decided when it is
+ * asked and kept in the record (ext), so replay does not decide again
+ * with what it knows then; a record from before says -1, and replay
+ * asks whether the user is a cluster administrator, as it did.
+ */
+#define EV_MOVE_UNKNOWN	(-1)
+#define EV_MOVE_OWN	0
+#define EV_MOVE_ALL	1
 struct ev_job_move {
 	int		 uid;
 	int64_t		 jobid;
@@ -555,6 +577,7 @@ struct ev_job_move {
 	int		 base;		/* 1 top, 2 bottom */
 	int		 idx;
 	char		*user;
+	int		 scope;		/* ext: EV_MOVE_* */
 };
 struct ev_job_switch {
 	int		 uid;
@@ -613,8 +636,15 @@ struct ev_fs_usage {
 	int64_t		 hrun_at;
 };
 
-/* HOST_CTRL opcodes: 1 open, 2 close; QUEUE_CTRL: 1 open, 2 close,
- * 3 activate, 4 inactivate. */
+/* HOST_CTRL and QUEUE_CTRL opcodes. */
+#define HCTRL_OPEN	1
+#define HCTRL_CLOSE	2
+#define HCTRL_RESTART	3	/* LSF's HOST_REBOOT: sbatchd restarted */
+#define HCTRL_SHUTDOWN	4
+#define QCTRL_OPEN	1
+#define QCTRL_CLOSE	2
+#define QCTRL_ACT	3
+#define QCTRL_INACT	4
 struct ev_ctrl {
 	int		 op;
 	char		*name;		/* host or queue */
@@ -635,36 +665,108 @@ struct ev_job_modify {
 	struct submit_req req;
 };
 
-#define EV_DECL(x)							\
-	void	 x##_write(struct strbuf *, int64_t when, const struct x *); \
-	int	 x##_read(struct ev_reader *, struct x *);		\
-	void	 x##_release(struct x *);
-EV_DECL(ev_job_new)
+/*
+ * Every record type, once.  R(NAME, id, T, sw, hist, load):
+ *
+ *	NAME	its name on disk ("JOB_START"), and EV_NAME its enum ev_type
+ *	id	its C name: ev_<id>_write writes one, and mbatchd's
+ *		apply_<id> is what it does to the state (mbd.h), live and in
+ *		replay
+ *	T	the struct its fields are read into, struct ev_<T>, with
+ *		ev_<T>_put/_read/_release (HOST_CTRL and QUEUE_CTRL share one)
+ *	sw	what a log switch does with it (enum ev_sw_kind)
+ *	hist	what history takes from it (enum ev_hist)
+ *	load	how replay reads it: READ, or PEEK (borrowed strings, for the
+ *		one record there are a million of)
+ *
+ * Each struct's fields are listed once, in LSF's order and then ours, in
+ * src/evlog-rec.c, which generates its codec from the list (JOB_NEW and
+ * JOB_MODIFY2, with LSF's conditional fields, are written by hand there).
+ * Everything that dispatches on a type is driven by this table: the
+ * reader's lookup (evr_init sets r->id), the offline check, the switch's
+ * classifier, history's extraction (src/history-db.c, src/histjob.c) and
+ * mbatchd's replay and live logging (mbd-apply-table.c); a type is added
+ * here and its apply function written, or the build fails.
+ * tests/unit/check_evlog_table.c checks every entry's parts and that the
+ * bytes on disk do not change.
+ */
+#define EVLOG_RECORDS(R)						\
+	R(JOB_NEW,	job_new,	job_new,	EVSW_JOB,	EVH_NEW,	PEEK) \
+	R(JOB_START,	job_start,	job_start,	EVSW_JOB,	EVH_START,	READ) \
+	R(JOB_EXECUTE,	job_execute,	job_execute,	EVSW_JOB,	EVH_EXECUTE,	READ) \
+	R(JOB_STATUS,	job_status,	job_status,	EVSW_JOB,	EVH_STATUS,	READ) \
+	R(JOB_SIGNAL,	job_signal,	job_signal,	EVSW_JOB,	EVH_JOB,	READ) \
+	R(JOB_CLEAN,	job_clean,	job_clean,	EVSW_JOB,	EVH_JOB,	READ) \
+	R(JOB_MOVE,	job_move,	job_move,	EVSW_JOB,	EVH_JOB,	READ) \
+	R(JOB_SWITCH,	job_switch,	job_switch,	EVSW_JOB,	EVH_QUEUE,	READ) \
+	R(JOB_REQUEUE,	job_requeue,	job_requeue,	EVSW_JOB,	EVH_JOB,	READ) \
+	R(JOB_FORCE,	job_force,	job_force,	EVSW_JOB,	EVH_JOB,	READ) \
+	R(MIG,		mig,		mig,		EVSW_JOB,	EVH_JOB,	READ) \
+	R(CHKPNT,	chkpnt,		chkpnt,		EVSW_JOB,	EVH_JOB,	READ) \
+	R(JOB_MODIFY2,	job_modify,	job_modify,	EVSW_JOB,	EVH_MODIFY,	READ) \
+	R(HOST_CTRL,	host_ctrl,	ctrl,		EVSW_CTRL,	EVH_NONE,	READ) \
+	R(QUEUE_CTRL,	queue_ctrl,	ctrl,		EVSW_CTRL,	EVH_NONE,	READ) \
+	R(MBD_START,	mbd_start,	mbd_start,	EVSW_DROP,	EVH_NONE,	READ) \
+	R(MBD_DIE,	mbd_die,	mbd_die,	EVSW_DROP,	EVH_NONE,	READ) \
+	R(LOG_SWITCH,	log_switch,	log_switch,	EVSW_SUMMARY,	EVH_NONE,	READ) \
+	R(FS_USAGE,	fs_usage,	fs_usage,	EVSW_SUMMARY,	EVH_NONE,	READ) \
+	R(JOB_ENV,	job_env,	job_env,	EVSW_ENVS,	EVH_NONE,	READ)
+
+enum ev_type {
+#define EV_ENUM(NAME, id, T, sw, hist, load)	EV_##NAME,
+	EVLOG_RECORDS(EV_ENUM)
+#undef EV_ENUM
+	EV_NTYPES
+};
+
+/*
+ * What history takes from a record: nothing (not a job's), only its
+ * place in the job's timeline, or that and the fields of the job's row
+ * (or of bjobs' answer for a finished job) it sets.
+ */
+enum ev_hist {
+	EVH_NONE, EVH_JOB, EVH_NEW, EVH_START, EVH_EXECUTE, EVH_STATUS,
+	EVH_QUEUE, EVH_MODIFY
+};
+
+/* A type's entry, for code that handles records of any type. */
+struct ev_type_info {
+	const char	*name;
+	enum ev_sw_kind	 sw;
+	enum ev_hist	 hist;
+	size_t		 size;		/* of its struct */
+	/* Where a job's record keeps its ID and index, else -1. */
+	long		 jobid_off;
+	long		 idx_off;
+	void		(*write)(struct strbuf *, int64_t, const void *);
+	int		(*read)(struct ev_reader *, void *);
+	void		(*release)(void *);
+	/* The job ID of a job's record from its leading fields alone (and
+	 * its index where that comes with it, else 0); -1 unreadable. */
+	int		(*key)(struct ev_reader *, int64_t *jobid, int *idx);
+};
+extern const struct ev_type_info ev_types[EV_NTYPES];
+/* Room for any type's struct, for code that reads records of any type
+ * (evlog-rec.c checks that each fits). */
+#define EV_RECORD_MAX	1024
+struct ev_any {
+	_Alignas(max_align_t) unsigned char b[EV_RECORD_MAX];
+};
+/* The type of that name, or -1 (a type this version does not know). */
+int	 ev_type_find(const char *name);
+
+/* Each struct's codec: _put writes a record of the given type name. */
+#define EV_STRUCT_DECL(NAME, id, T, sw, hist, load)			\
+	void	 ev_##T##_put(struct strbuf *, int64_t when,		\
+		    const char *type, const struct ev_##T *);		\
+	int	 ev_##T##_read(struct ev_reader *, struct ev_##T *);	\
+	void	 ev_##T##_release(struct ev_##T *);			\
+	void	 ev_##id##_write(struct strbuf *, int64_t when,		\
+		    const struct ev_##T *);
+EVLOG_RECORDS(EV_STRUCT_DECL)
+#undef EV_STRUCT_DECL
 /* ev_job_new_read borrowing its strings and lists (evr_borrow_begin):
  * nothing to release. */
 int	 ev_job_new_peek(struct ev_reader *, struct ev_job_new *);
-EV_DECL(ev_job_env)
-EV_DECL(ev_job_start)
-EV_DECL(ev_job_execute)
-EV_DECL(ev_job_status)
-EV_DECL(ev_job_signal)
-EV_DECL(ev_job_clean)
-EV_DECL(ev_mbd_start)
-EV_DECL(ev_mbd_die)
-EV_DECL(ev_job_move)
-EV_DECL(ev_job_switch)
-EV_DECL(ev_job_requeue)
-EV_DECL(ev_job_force)
-EV_DECL(ev_mig)
-EV_DECL(ev_chkpnt)
-EV_DECL(ev_job_modify)
-EV_DECL(ev_log_switch)
-EV_DECL(ev_fs_usage)
-#undef EV_DECL
-/* HOST_CTRL and QUEUE_CTRL share a layout. */
-void	 ev_ctrl_write(struct strbuf *, int64_t when, const char *type,
-	    const struct ev_ctrl *);
-int	 ev_ctrl_read(struct ev_reader *, struct ev_ctrl *);
-void	 ev_ctrl_release(struct ev_ctrl *);
 
 #endif

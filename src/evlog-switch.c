@@ -25,81 +25,35 @@
 
 /* the choice */
 
-/* The job ID of JOB_MODIFY2's jobIdStr, "12" or "12[3]". */
-static bool
-jobid_str(struct ev_reader *r, int64_t *jobid, int32_t *idx)
-{
-	char *s = NULL, *e;
-	long long id;
-	long x = 0;
-	bool ok = false;
-
-	if (!evr_str(r, &s))
-		return false;
-	errno = 0;
-	id = strtoll(s, &e, 10);
-	if (errno == 0 && e != s && id > 0) {
-		if (*e == '\0')
-			ok = true;
-		else if (*e == '[') {
-			char *f;
-
-			x = strtol(e + 1, &f, 10);
-			ok = f != e + 1 && f[0] == ']' && f[1] == '\0' &&
-			    x > 0 && x <= INT32_MAX;
-		}
-	}
-	free(s);
-	*jobid = id;
-	*idx = (int32_t)x;
-	if (!ok)
-		r->err = true;
-	return ok;
-}
-
+/*
+ * What the table says of the record's type (EVLOG_RECORDS): a job's
+ * record is read only as far as its job ID (and a JOB_MOVE's position);
+ * a host's or queue's, whole, for its key.
+ */
 int
 ev_sw_classify(struct ev_reader *r, struct ev_sw_rec *out)
 {
-	/* The job records replay applies, and where their job ID is. */
-	static const char *const first[] = {
-		"JOB_NEW", "JOB_START", "JOB_EXECUTE", "JOB_STATUS",
-		"JOB_SIGNAL", "JOB_CLEAN", "JOB_REQUEUE", "JOB_FORCE", "MIG",
-		"CHKPNT",
-	};
-	static const char *const second[] = { "JOB_MOVE", "JOB_SWITCH" };
-	const char *t = r->type;
+	const struct ev_type_info *ti;
 
 	memset(out, 0, sizeof(*out));
 	out->kind = EVSW_DROP;
-	for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++)
-		if (strcmp(t, first[i]) == 0) {
-			if (!evr_int(r, &out->jobid) || out->jobid <= 0)
-				return -1;
-			out->kind = EVSW_JOB;
-			out->job_new = i == 0;
-			out->job_clean = strcmp(t, "JOB_CLEAN") == 0;
-			return 0;
-		}
-	for (size_t i = 0; i < sizeof(second) / sizeof(second[0]); i++)
-		if (strcmp(t, second[i]) == 0) {
-			if (!evr_skip(r) || !evr_int(r, &out->jobid) ||
-			    out->jobid <= 0)
-				return -1;
-			out->kind = EVSW_JOB;
-			/* JOB_MOVE: position next (replay takes below 1
-			 * as 1). */
-			if (i == 0 && !evr_i32(r, &out->move_pos))
-				return -1;
-			return 0;
-		}
-	if (strcmp(t, "JOB_MODIFY2") == 0) {
-		if (!jobid_str(r, &out->jobid, &out->idx))
+	if (r->id < 0 || r->id >= EV_NTYPES)
+		return 0;	/* unknown: replay skips it too */
+	ti = &ev_types[r->id];
+	switch (ti->sw) {
+	case EVSW_JOB:
+		if (ti->key(r, &out->jobid, &out->idx) < 0 ||
+		    out->jobid <= 0)
 			return -1;
 		out->kind = EVSW_JOB;
+		out->job_new = r->id == EV_JOB_NEW;
+		out->job_clean = r->id == EV_JOB_CLEAN;
+		/* JOB_MOVE: position next (replay takes below 1 as 1). */
+		if (r->id == EV_JOB_MOVE && !evr_i32(r, &out->move_pos))
+			return -1;
 		return 0;
-	}
-	if (strcmp(t, "HOST_CTRL") == 0 || strcmp(t, "QUEUE_CTRL") == 0) {
-		bool host = t[0] == 'H';
+	case EVSW_CTRL: {
+		bool host = r->id == EV_HOST_CTRL;
 		struct ev_ctrl c;
 
 		if (ev_ctrl_read(r, &c) < 0) {
@@ -116,6 +70,11 @@ ev_sw_classify(struct ev_reader *r, struct ev_sw_rec *out)
 			    c.op <= 2 ? 'o' : 'a', c.name);
 		}
 		ev_ctrl_release(&c);
+		return 0;
+	}
+	case EVSW_DROP:
+	case EVSW_SUMMARY:
+	case EVSW_ENVS:
 		return 0;
 	}
 	return 0;

@@ -516,6 +516,7 @@ evr_init(struct ev_reader *r, const char *line, size_t len, const char **why)
 	uint32_t want = 0;
 
 	memset(r, 0, sizeof(*r));
+	r->id = -1;
 	/* " @xxxxxxxx" ends every record. */
 	if (len < 11 || line[len - 10] != ' ' || line[len - 9] != '@') {
 		*why = "record has no checksum";
@@ -541,6 +542,7 @@ evr_init(struct ev_reader *r, const char *line, size_t len, const char **why)
 		*why = "record type is malformed";
 		return -1;
 	}
+	r->id = ev_type_find(r->type);
 	if (str_decode(r, r->version, sizeof(r->version)) < 0) {
 		*why = "record version is malformed";
 		return -1;
@@ -583,6 +585,7 @@ evlog_line_check(const char *line, size_t len, off_t off,
 		if (has_crc_token(line, len))
 			return evr_init(r, line, len, why);
 		memset(r, 0, sizeof(*r));
+		r->id = -1;
 		return 0;
 	}
 	if (len == 0) {

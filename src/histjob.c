@@ -37,34 +37,53 @@ hist_job_take(struct hist_job *h, const char *type, const char *line,
 
 	if (type == NULL || line == NULL || evr_init(&r, line, len, &why) < 0)
 		return;
+	if (r.id < 0 || r.id >= EV_NTYPES)
+		return;
 	/* A later record replaces an earlier one of its type. */
-#define TAKE(name, slot, has, rd, rl)					\
-	if (strcmp(type, name) == 0) {					\
+#define TAKE(slot, has, rd, rl)						\
+	do {								\
 		if (h->has)						\
 			rl(&h->slot);					\
 		h->has = rd(&r, &h->slot) == 0;				\
 		if (!h->has)						\
 			rl(&h->slot);					\
-		return;							\
-	}
-	TAKE("JOB_NEW", new, has_new, ev_job_new_read, ev_job_new_release)
-	if (new_only)
+	} while (0)
+	switch (ev_types[r.id].hist) {
+	case EVH_NEW:
+		TAKE(new, has_new, ev_job_new_read, ev_job_new_release);
 		return;
-	if (strcmp(type, "JOB_START") == 0) {
+	case EVH_START:
+		if (new_only)
+			return;
 		/* Another run: what the last one left goes. */
 		if (h->has_exec) {
 			ev_job_execute_release(&h->exec);
 			h->has_exec = false;
 		}
 		h->start_when = r.when;
-	} else if (strcmp(type, "JOB_STATUS") == 0)
+		TAKE(start, has_start, ev_job_start_read,
+		    ev_job_start_release);
+		return;
+	case EVH_EXECUTE:
+		if (!new_only)
+			TAKE(exec, has_exec, ev_job_execute_read,
+			    ev_job_execute_release);
+		return;
+	case EVH_STATUS:
+		if (new_only)
+			return;
 		h->status_when = r.when;
-	TAKE("JOB_START", start, has_start, ev_job_start_read,
-	    ev_job_start_release)
-	TAKE("JOB_EXECUTE", exec, has_exec, ev_job_execute_read,
-	    ev_job_execute_release)
-	TAKE("JOB_STATUS", status, has_status, ev_job_status_read,
-	    ev_job_status_release)
+		TAKE(status, has_status, ev_job_status_read,
+		    ev_job_status_release);
+		return;
+	case EVH_NONE:
+	case EVH_JOB:
+	case EVH_QUEUE:
+	case EVH_MODIFY:
+		/* bjobs' answer for a finished job: what mbatchd keeps of
+		 * these is in the history's row (history-db.c). */
+		return;
+	}
 #undef TAKE
 }
 

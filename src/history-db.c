@@ -431,31 +431,22 @@ line_crc(const char *line, size_t len)
 	return (int64_t)strtoul(buf, NULL, 16);
 }
 
-#define OTHER(name, T)						\
-	else if (strcmp(r->type, name) == 0) {				\
-		struct T x;						\
-									\
-		if (T##_read(r, &x) == 0) {				\
-			*jobid = x.jobid;				\
-			*idx = x.idx;					\
-		}							\
-		T##_release(&x);					\
-	}
+/* Any other record of a job: the job it names, from its fields (the
+ * table says where they are). */
 static void
 other_job(struct ev_reader *r, int64_t *jobid, int *idx)
 {
-	if (0)
-		;
-	OTHER("JOB_EXECUTE", ev_job_execute)
-	OTHER("JOB_SIGNAL", ev_job_signal)
-	OTHER("JOB_CLEAN", ev_job_clean)
-	OTHER("JOB_REQUEUE", ev_job_requeue)
-	OTHER("JOB_FORCE", ev_job_force)
-	OTHER("MIG", ev_mig)
-	OTHER("CHKPNT", ev_chkpnt)
-	OTHER("JOB_MOVE", ev_job_move)
+	const struct ev_type_info *ti = &ev_types[r->id];
+	struct ev_any x;
+
+	if (ti->jobid_off < 0)
+		return;
+	if (ti->read(r, &x) == 0) {
+		memcpy(jobid, x.b + ti->jobid_off, sizeof(*jobid));
+		memcpy(idx, x.b + ti->idx_off, sizeof(*idx));
+	}
+	ti->release(&x);
 }
-#undef OTHER
 
 /* An array element's first record of its own: its row, from its
  * array's. */
@@ -476,13 +467,22 @@ static int
 event_apply(struct hist_db *h, struct ev_reader *r, int64_t *jobid,
     int *idx, char **cause)
 {
-	const char *t = r->type;
 	sqlite3_stmt *st;
 	int rc = 0;
 
 	*jobid = 0;
 	*idx = 0;
-	if (strcmp(t, "JOB_NEW") == 0) {
+	if (r->id < 0 || r->id >= EV_NTYPES)
+		return 0;
+	switch (ev_types[r->id].hist) {
+	case EVH_NONE:
+		break;
+	case EVH_JOB:
+	case EVH_EXECUTE:
+		/* Only their place in its timeline. */
+		other_job(r, jobid, idx);
+		break;
+	case EVH_NEW: {
 		struct ev_job_new x;
 
 		if (ev_job_new_read(r, &x) == 0) {
@@ -520,7 +520,9 @@ event_apply(struct hist_db *h, struct ev_reader *r, int64_t *jobid,
 			rc = step(h, S_JOB_NEW, cause);
 		}
 		ev_job_new_release(&x);
-	} else if (strcmp(t, "JOB_START") == 0) {
+		break;
+	}
+	case EVH_START: {
 		struct ev_job_start x;
 
 		if (ev_job_start_read(r, &x) == 0) {
@@ -541,7 +543,9 @@ start_out:
 			free(hosts);
 		}
 		ev_job_start_release(&x);
-	} else if (strcmp(t, "JOB_STATUS") == 0) {
+		break;
+	}
+	case EVH_STATUS: {
 		struct ev_job_status x;
 
 		if (ev_job_status_read(r, &x) == 0) {
@@ -565,7 +569,9 @@ start_out:
 			}
 		}
 		ev_job_status_release(&x);
-	} else if (strcmp(t, "JOB_SWITCH") == 0) {
+		break;
+	}
+	case EVH_QUEUE: {
 		struct ev_job_switch x;
 
 		if (ev_job_switch_read(r, &x) == 0) {
@@ -578,7 +584,9 @@ start_out:
 			rc = step(h, S_QUEUE, cause);
 		}
 		ev_job_switch_release(&x);
-	} else if (strcmp(t, "JOB_MODIFY2") == 0) {
+		break;
+	}
+	case EVH_MODIFY: {
 		struct ev_job_modify x;
 
 		if (ev_job_modify_read(r, &x) == 0) {
@@ -605,10 +613,8 @@ start_out:
 			}
 		}
 		ev_job_modify_release(&x);
-	} else {
-		/* The other records of a job: only their place in its
-		 * timeline. */
-		other_job(r, jobid, idx);
+		break;
+	}
 	}
 	return rc;
 }
@@ -622,7 +628,6 @@ hist_db_event(struct hist_db *h, const char *line, size_t len, int ord,
 	const char *why;
 	int64_t jobid;
 	int idx;
-	struct ev_sw_rec x;
 
 	*cause = NULL;
 	hist_wal_add(&h->wal, len);
@@ -634,13 +639,11 @@ hist_db_event(struct hist_db *h, const char *line, size_t len, int ord,
 	}
 	/* Not a job's record (MBD_START, HOST_CTRL...): not history of
 	 * jobs. */
-	copy = r;
-	if (ev_sw_classify(&copy, &x) < 0 || x.kind != EVSW_JOB) {
-		ev_sw_rec_release(&x);
+	if (r.id < 0 || r.id >= EV_NTYPES || ev_types[r.id].hist == EVH_NONE)
 		return 0;
-	}
-	jobid = x.jobid;
-	ev_sw_rec_release(&x);
+	copy = r;
+	if (ev_types[r.id].key(&copy, &jobid, &idx) < 0 || jobid <= 0)
+		return 0;
 	/* Only a record not yet there may change the job's row: applying
 	 * an older one again would undo what came after it. */
 	sqlite3_bind_int64(st, 1, jobid);

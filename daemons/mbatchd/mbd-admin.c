@@ -20,16 +20,6 @@
 #include "log.h"
 #include "mbd.h"
 
-/* Record opcodes (include/evlog.h). */
-#define HCTRL_OPEN	1
-#define HCTRL_CLOSE	2
-#define HCTRL_RESTART	3	/* LSF's HOST_REBOOT: sbatchd restarted */
-#define HCTRL_SHUTDOWN	4
-#define QCTRL_OPEN	1
-#define QCTRL_CLOSE	2
-#define QCTRL_ACT	3
-#define QCTRL_INACT	4
-
 #define LOST_AND_FOUND	"lost_and_found"
 
 struct results {
@@ -66,9 +56,11 @@ results_reply(struct conn *c, uint32_t seq, struct results *rs)
 	rs->n = 0;
 }
 
+/* A HOST_CTRL or QUEUE_CTRL record, logged and applied
+ * (mbd-apply-ctrl.c). */
 static void
-log_ctrl(const char *type, int op, const char *name, int uid,
-    const char *user, const char *comment)
+log_ctrl(bool host, int op, const char *name, int uid, const char *user,
+    const char *comment)
 {
 	struct ev_ctrl ev = {
 		.op = op,
@@ -77,26 +69,11 @@ log_ctrl(const char *type, int op, const char *name, int uid,
 		.user = (char *)user,
 		.comment = (char *)comment,
 	};
-	struct strbuf sb = STRBUF_INIT;
 
-	ev_ctrl_write(&sb, time(NULL), type, &ev);
-	log_record(&sb);
-	sb_release(&sb);
-}
-
-static void
-host_ctrl_apply(struct mhost *h, int op, const char *comment)
-{
-	h->closed_adm = op == HCTRL_CLOSE;
-	/* bhosts -l shows the comment of the close. */
-	free(h->adm_comment);
-	h->adm_comment = op == HCTRL_CLOSE && comment && *comment ?
-	    xstrdup(comment) : NULL;
-	host_refresh(h);
-	if (op == HCTRL_OPEN) {
-		exc_host_opened(h);
-		mbd_sched_dirty();
-	}
+	if (host)
+		log_apply_host_ctrl(&ev, time(NULL));
+	else
+		log_apply_queue_ctrl(&ev, time(NULL));
 }
 
 /* badmin hclose as the primary administrator, with a comment: what
@@ -108,31 +85,8 @@ admin_host_close(struct mhost *h, const char *comment)
 	struct passwd *pw = getpwnam(user);
 	int uid = pw ? (int)pw->pw_uid : 0;
 
-	log_ctrl("HOST_CTRL", HCTRL_CLOSE, h->name, uid, user, comment);
-	host_ctrl_apply(h, HCTRL_CLOSE, comment);
+	log_ctrl(true, HCTRL_CLOSE, h->name, uid, user, comment);
 	log_info("host %s closed by %s: %s", h->name, user, comment);
-}
-
-static void
-queue_ctrl_apply(struct mqueue *q, int op)
-{
-	switch (op) {
-	case QCTRL_OPEN:
-		q->open = true;
-		break;
-	case QCTRL_CLOSE:
-		q->open = false;
-		break;
-	case QCTRL_ACT:
-		q->active = true;
-		break;
-	case QCTRL_INACT:
-		q->active = false;
-		break;
-	}
-	queue_set_active(q, time(NULL));
-	if (op == QCTRL_OPEN || op == QCTRL_ACT)
-		mbd_sched_dirty();
 }
 
 /* The hosts a name stands for: a host, a host group or "all". */
@@ -173,7 +127,7 @@ host_sbd_ctrl(struct mhost *h, int op, int uid, const char *user,
 		result_add(rs, h->name, LSBE_SBD_UNREACH, NULL);
 		return;
 	}
-	log_ctrl("HOST_CTRL", op, h->name, uid, user, comment);
+	log_ctrl(true, op, h->name, uid, user, comment);
 	wbuf_init(&w);
 	msg_put_empty(&w, op == HCTRL_RESTART ? MSG_SBD_RESTART :
 	    MSG_SBD_SHUTDOWN, 0);
@@ -234,9 +188,7 @@ host_ctrl(const struct admin_req *rq, int uid, const char *user,
 				    rs);
 				continue;
 			}
-			log_ctrl("HOST_CTRL", op, h->name, uid, user,
-			    rq->comment);
-			host_ctrl_apply(h, op, rq->comment);
+			log_ctrl(true, op, h->name, uid, user, rq->comment);
 			log_info("host %s %s by %s", h->name, op == HCTRL_OPEN ?
 			    "opened" : "closed", user);
 			result_add(rs, h->name, LSBE_NO_ERROR, NULL);
@@ -291,8 +243,7 @@ queue_ctrl(const struct admin_req *rq, int uid, const char *user,
 			result_add(rs, q->name, LSBE_PERMISSION, NULL);
 			continue;
 		}
-		log_ctrl("QUEUE_CTRL", op, q->name, uid, user, rq->comment);
-		queue_ctrl_apply(q, op);
+		log_ctrl(false, op, q->name, uid, user, rq->comment);
 		log_info("queue %s %s by %s", q->name, done[op], user);
 		result_add(rs, q->name, LSBE_NO_ERROR, NULL);
 	}
@@ -433,40 +384,6 @@ admin_restart_flush(void)
 	    conn_flush_now(mbd->restart_conn, 2000) < 0)
 		log_warnx("%s: the answer to mbdrestart was not sent",
 		    mbd->restart_conn->name);
-}
-
-int
-admin_replay_ctrl(struct ev_reader *r)
-{
-	bool host = strcmp(r->type, "HOST_CTRL") == 0;
-	struct ev_ctrl ev;
-
-	if (ev_ctrl_read(r, &ev) < 0)
-		return -1;
-	if (ev.name == NULL) {
-		ev_ctrl_release(&ev);
-		return 0;
-	}
-	if (host) {
-		struct mhost *h = host_find(ev.name);
-
-		/* 3 and 4 (sbatchd restart, shutdown) change nothing here. */
-		if (h && (ev.op == HCTRL_OPEN || ev.op == HCTRL_CLOSE))
-			host_ctrl_apply(h, ev.op, ev.comment);
-		else if (h == NULL)
-			log_debug("lsb.events: HOST_CTRL for unknown host %s "
-			    "skipped", ev.name);
-	} else {
-		struct mqueue *q = queue_find(ev.name);
-
-		if (q && ev.op >= QCTRL_OPEN && ev.op <= QCTRL_INACT)
-			queue_ctrl_apply(q, ev.op);
-		else if (q == NULL)
-			log_debug("lsb.events: QUEUE_CTRL for unknown queue "
-			    "%s skipped", ev.name);
-	}
-	ev_ctrl_release(&ev);
-	return 0;
 }
 
 /*

@@ -289,7 +289,6 @@ static int
 do_move(struct job *j, struct ctl *c)
 {
 	struct ev_job_move ev;
-	struct strbuf sb = STRBUF_INIT;
 	bool top = c->rq->op == JC_TOP;
 
 	if (!may_control(c, j))
@@ -298,7 +297,6 @@ do_move(struct job *j, struct ctl *c)
 		return LSBE_JOB_FINISH;
 	if (!JOB_STAT_PENDING(j->status))
 		return LSBE_JOB_STARTED;
-	job_move(j, c->rq->position, top, !c->admin);
 	memset(&ev, 0, sizeof(ev));
 	ev.uid = c->uid;
 	ev.jobid = j->jobid;
@@ -306,9 +304,10 @@ do_move(struct job *j, struct ctl *c)
 	ev.base = top ? 1 : 2;
 	ev.idx = j->idx;
 	ev.user = (char *)c->user;
-	ev_job_move_write(&sb, time(NULL), &ev);
-	log_record(&sb);
-	sb_release(&sb);
+	/* Decided now, by who asks (a queue administrator of the job
+	 * moves it among all jobs of its priority): replay reads it. */
+	ev.scope = c->admin ? EV_MOVE_ALL : EV_MOVE_OWN;
+	log_apply_job_move(&ev, time(NULL));
 	mbd_sched_dirty();
 	return LSBE_NO_ERROR;
 }
@@ -341,7 +340,6 @@ static int
 do_switch(struct job *j, struct ctl *c)
 {
 	struct ev_job_switch ev;
-	struct strbuf sb = STRBUF_INIT;
 	int code;
 
 	if (!may_control(c, j))
@@ -361,16 +359,13 @@ do_switch(struct job *j, struct ctl *c)
 	for (int i = 0; i < j->nexec; i++)
 		if (c->dest->host_ok && !c->dest->host_ok[j->exec[i]->index])
 			return LSBE_QUEUE_HOST;
-	job_switch(j, c->dest);
 	memset(&ev, 0, sizeof(ev));
 	ev.uid = c->uid;
 	ev.jobid = j->jobid;
 	ev.queue = c->dest->name;
 	ev.idx = j->idx;
 	ev.user = (char *)c->user;
-	ev_job_switch_write(&sb, time(NULL), &ev);
-	log_record(&sb);
-	sb_release(&sb);
+	log_apply_job_switch(&ev, time(NULL));
 	/* A started job takes the new queue's thresholds. */
 	job_susp_send(j);
 	mbd_sched_dirty();
@@ -381,7 +376,6 @@ static int
 do_force(struct job *j, struct ctl *c)
 {
 	struct ev_job_force ev;
-	struct strbuf sb = STRBUF_INIT;
 	int n = j->pj.num_procs, *slots;
 
 	if (JOB_STAT_FINISHED(j->status))
@@ -404,12 +398,8 @@ do_force(struct job *j, struct ctl *c)
 	for (int i = 0; i < c->nhosts; i++)
 		strv_push(&ev.hosts, c->hosts[i]->name);
 	ev.user = (char *)c->user;
-	ev_job_force_write(&sb, time(NULL), &ev);
-	log_record(&sb);
-	sb_release(&sb);
+	log_apply_job_force(&ev, time(NULL));
 	strv_release(&ev.hosts);
-	j->forced = true;
-	j->no_susp = (c->rq->flags & JC_F_FORCE) != 0;
 	job_dispatch(j, slots, time(NULL));
 	free(slots);
 	return LSBE_NO_ERROR;

@@ -103,28 +103,6 @@ outbox_flush(void)
 	free(v);
 }
 
-int
-log_job_new(struct job *j, const struct ev_job_new *ev)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	ev_job_new_write(&sb, ev->submit_time, ev);
-	j->new_off = log_record(&sb);
-	sb_release(&sb);
-	return 0;
-}
-
-void
-log_job_clean(struct job *j)
-{
-	struct ev_job_clean ev = { .jobid = j->jobid, .idx = j->idx };
-	struct strbuf sb = STRBUF_INIT;
-
-	ev_job_clean_write(&sb, time(NULL), &ev);
-	log_record(&sb);
-	sb_release(&sb);
-}
-
 void
 log_mbd_start(void)
 {

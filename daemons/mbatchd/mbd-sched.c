@@ -307,6 +307,15 @@ ack:
 }
 
 /* Forget finished jobs older than CLEAN_PERIOD (bhist keeps them). */
+/* JOB_CLEAN: out of memory, its history kept (job_clean). */
+static void
+clean_one(struct job *j)
+{
+	struct ev_job_clean ev = { .jobid = j->jobid, .idx = j->idx };
+
+	log_apply_job_clean(&ev, time(NULL));
+}
+
 static void
 clean_jobs(int64_t now)
 {
@@ -322,15 +331,13 @@ clean_jobs(int64_t now)
 				next = next->next;
 			if (array_finished(j) &&
 			    now - array_last_end(j) > period) {
-				log_job_clean(j);
-				job_clean(j);
+				clean_one(j);
 			}
 			continue;
 		}
 		if (JOB_STAT_FINISHED(j->status) && j->end_time > 0 &&
 		    now - j->end_time > period && j->nwaiters == 0) {
-			log_job_clean(j);
-			job_clean(j);
+			clean_one(j);
 		}
 	}
 }

@@ -178,14 +178,9 @@ env_for(int uid, const struct strv *env, int64_t now)
 
 		if (e == NULL) {
 			struct ev_job_env ee = { .env_id = id, .env = *env };
-			struct strbuf sb = STRBUF_INIT;
-			off_t off;
 
-			ev_job_env_write(&sb, now, &ee);
-			off = evlog_append(&mbd->envlog, sb.buf, sb.len);
-			mbd_kick();
-			sb_release(&sb);
-			e = env_add(id, off);
+			log_apply_job_env(&ee, now);
+			e = env_find(id);
 			free(id);
 			return e;
 		}
@@ -196,6 +191,15 @@ env_for(int uid, const struct strv *env, int64_t now)
 			return e;
 	}
 	return NULL;
+}
+
+off_t
+env_log_record(struct strbuf *rec)
+{
+	off_t off = evlog_append(&mbd->envlog, rec->buf, rec->len);
+
+	mbd_kick();
+	return off;
 }
 
 struct menv *

@@ -541,29 +541,12 @@ submit_take(struct ev_job_new *evp, int uid, const char *restart_from,
 		r->project = xstrdup(mbd->conf.params.default_project ?
 		    mbd->conf.params.default_project : "default");
 
-	j = job_new(ev.jobid, 0);
-	log_job_new(j, &ev);
-	job_fill_new(j, &ev, q);
-	{
-		int code;
-
-		if (array_setup(j, mbd->conf.params.max_job_array_size,
-		    &code, &cause) < 0) {
-			/* Checked above. */
-			log_warnx("job %lld: %s", (long long)j->jobid, cause);
-			free(cause);
-			cause = NULL;
-		}
-	}
-	if (job_set_resreq(j, mbd->conf.lsf.unit_for_limits, &cause) < 0) {
-		/* Checked above; a failure here is a bug, not bad input. */
-		log_warnx("job %lld: %s", (long long)j->jobid, cause);
-		free(cause);
-	}
-	depend_attach(j);
-	job_set_status(j, r->options2 & SUB2_HOLD ? JOB_STAT_PSUSP :
-	    JOB_STAT_PEND);
-	job_make_pending(j);
+	/* The record, then the job it makes (mbd-apply-new.c), as replay
+	 * makes it. */
+	log_apply_job_new(&ev, now);
+	j = job_find(ev.jobid, 0);
+	if (j == NULL)
+		BUG("job %lld: not made by its JOB_NEW", (long long)ev.jobid);
 	mbd->nsubmitted++;
 
 	memset(rep, 0, sizeof(*rep));

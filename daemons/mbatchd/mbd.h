@@ -602,8 +602,6 @@ off_t	 log_record(struct strbuf *rec);
 void	 outbox_add(struct conn *, struct wbuf *);	/* takes w */
 void	 outbox_drop_conn(struct conn *);
 void	 outbox_flush(void);
-int	 log_job_new(struct job *, const struct ev_job_new *);
-void	 log_job_clean(struct job *);
 void	 log_mbd_start(void);
 void	 log_mbd_die(int code);
 /* End of a turn, with nothing pending: switch lsb.events when
@@ -631,10 +629,32 @@ int	 job_new_record(struct job *, struct ev_job_new *);
 int	 job_env(struct job *, struct strv *);
 int	 env_read(const struct menv *, struct strv *);
 
-/* mbd-replay.c */
+/* mbd-replay.c: lsb.envs, then lsb.events, record by record. */
 int	 replay_log(off_t *valid_end, char **cause);
-int	 replay_record(struct ev_reader *, off_t);
 int	 replay_envs(off_t *valid_end, char **cause);
+
+/*
+ * mbd-apply-table.c, from EVLOG_RECORDS (evlog.h): what each record
+ * type does to the state is apply_<id>, one function that replay calls
+ * on each record it reads and the live code on the record it has just
+ * appended, so a restarted mbatchd is in the state the old one was
+ * (t0034, check_mbd).  log_apply_<id> is the live path in one step:
+ * build the record's line, append it (lsb.envs for JOB_ENV), apply it;
+ * it gives where the record is.  A decision that depends on who asked is
+ * in the record (JOB_MOVE's scope), never made again by apply.  A type
+ * in the table without its apply_<id> does not link.
+ */
+#define MBD_APPLY_DECL(NAME, id, T, sw, hist, load)			\
+	int	 apply_##id(struct ev_##T *, int64_t when, off_t off);	\
+	off_t	 log_apply_##id(struct ev_##T *, int64_t when);
+EVLOG_RECORDS(MBD_APPLY_DECL)
+#undef MBD_APPLY_DECL
+/* One record read back, whatever its type (unknown types: nothing). */
+int	 replay_record(struct ev_reader *, off_t);
+/* lsb.envs' records go there, not to lsb.events (mbd-state.c). */
+off_t	 env_log_record(struct strbuf *rec);
+
+/* mbd-apply-new.c: JOB_NEW's job, live and replayed. */
 void	 job_fill_new(struct job *, struct ev_job_new *, struct mqueue *);
 int	 job_set_resreq(struct job *, const char *unit, char **cause);
 
@@ -801,7 +821,9 @@ void	 peek_drop_conn(struct conn *);
 /* mbd-admin.c */
 void	 admin_handle(struct conn *, uint32_t seq, struct rbuf *);
 /* HOST_CTRL and QUEUE_CTRL records, at start-up. */
-int	 admin_replay_ctrl(struct ev_reader *);
+/* HOST_CTRL and QUEUE_CTRL open, close, activate, inactivate. */
+void	 host_ctrl_apply(struct mhost *, int op, const char *comment);
+void	 queue_ctrl_apply(struct mqueue *, int op);
 void	 admin_conn_closed(struct conn *);
 /* Write mbdrestart's answer before exiting. */
 void	 admin_restart_flush(void);

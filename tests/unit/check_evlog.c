@@ -783,7 +783,7 @@ START_TEST(test_ctrl_records)
 		c.user = dup_or_null(pick(i, 1));
 		c.comment = dup_or_null(pick(i, 2));
 		sb_reset(&sb);
-		ev_ctrl_write(&sb, 20 + i, type, &c);
+		ev_ctrl_put(&sb, 20 + i, type, &c);
 		open_rec(&r, &sb, type, 20 + i);
 		ck_assert_int_eq(ev_ctrl_read(&r, &c2), 0);
 		ck_assert(evr_at_end(&r));
@@ -2447,7 +2447,7 @@ ctrl_record(struct strbuf *sb, const char *type, int op, const char *name,
 	struct ev_ctrl c = { op, (char *)name, 0, (char *)"root", NULL };
 
 	sb_reset(sb);
-	ev_ctrl_write(sb, when, type, &c);
+	ev_ctrl_put(sb, when, type, &c);
 }
 
 START_TEST(test_switch_classify)
@@ -2482,7 +2482,7 @@ START_TEST(test_switch_classify)
 	}
 	{
 		/* userId first, then the job. */
-		struct ev_job_move m = { 1000, 19, 1, 1, 3, (char *)"u" };
+		struct ev_job_move m = { 1000, 19, 1, 1, 3, (char *)"u", EV_MOVE_ALL };
 		struct ev_job_switch w = { 1000, 20, (char *)"q", 0,
 		    (char *)"u" };
 
@@ -2790,7 +2790,7 @@ build_log(struct evlog *lg, const char *path)
 	append(lg, &sb);
 	{
 		struct ev_job_clean c = { 1, 0 };
-		struct ev_job_move m = { 0, 3, 1, 1, 0, (char *)"root" };
+		struct ev_job_move m = { 0, 3, 1, 1, 0, (char *)"root", EV_MOVE_ALL };
 
 		ev_job_clean_write(&sb, 1700000014, &c);
 		append(lg, &sb);

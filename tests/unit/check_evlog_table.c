@@ -2,12 +2,16 @@
  * lsb.events as one declared table (EVLOG_RECORDS in evlog.h): every
  * type is in it once with every part (codec, switch kind, history role),
  * and the bytes on disk do not change with the code that writes them.
- * tests/unit/golden/every-record.events holds one record of each type,
- * every field set, as the writers wrote them before the table existed:
- * today's writers must write the same bytes, and today's readers must
- * read each line back to a record that writes the same line again.
+ * tests/unit/golden/every-record-v14.events holds one record of each
+ * type, every field set, as the writers wrote them before the table
+ * existed (protocol 14): today's readers must read each line to a record
+ * that writes the same fields again, followed only by fields added since
+ * (JOB_MOVE's scope).  every-record.events is the same records as
+ * today's writers write them, byte for byte: a change to it is a change
+ * of the format, to be made on purpose (GOLDEN_WRITE=1 prints it).
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +169,8 @@ write_every(struct strbuf *sb)
 	}
 	{
 		struct ev_job_move x = { .uid = 1000, .jobid = 101,
-		    .position = 2, .base = 1, .idx = 3 };
+		    .position = 2, .base = 1, .idx = 3,
+		    .scope = EV_MOVE_ALL };
 
 		x.user = xstrdup("ann");
 		ev_job_move_write(sb, WHEN + 8, &x);
@@ -243,21 +248,21 @@ write_every(struct strbuf *sb)
 		x.name = xstrdup("hostb");
 		x.user = xstrdup("root");
 		x.comment = xstrdup("disk \"full\"");
-		ev_ctrl_write(sb, WHEN + 17, "HOST_CTRL", &x);
+		ev_ctrl_put(sb, WHEN + 17, "HOST_CTRL", &x);
 		free(x.name);
 		x.name = xstrdup("normal");
 		x.op = 4;
-		ev_ctrl_write(sb, WHEN + 18, "QUEUE_CTRL", &x);
+		ev_ctrl_put(sb, WHEN + 18, "QUEUE_CTRL", &x);
 		ev_ctrl_release(&x);
 	}
 }
 
 static char *
-read_golden(size_t *len)
+read_golden(const char *name, size_t *len)
 {
 	const char *p = getenv("GOLDEN_DIR") ? getenv("GOLDEN_DIR") :
 	    GOLDEN_DIR;
-	char *path = xasprintf("%s/every-record.events", p);
+	char *path = xasprintf("%s/%s", p, name);
 	FILE *f = fopen(path, "r");
 	struct strbuf sb = STRBUF_INIT;
 	char buf[4096];
@@ -277,7 +282,7 @@ START_TEST(test_golden_written)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t len;
-	char *want = read_golden(&len);
+	char *want = read_golden("every-record.events", &len);
 
 	write_every(&sb);
 	if (getenv("GOLDEN_WRITE")) {
@@ -292,6 +297,149 @@ START_TEST(test_golden_written)
 }
 END_TEST
 
+/* The fields of a record line: after the type, before " @crc". */
+static void
+fields_of(const char *line, size_t len, const char **f, size_t *flen)
+{
+	const char *sp = memchr(line, ' ', len);
+
+	ck_assert_ptr_nonnull(sp);
+	ck_assert(len > 10 && line[len - 10] == ' ');
+	*f = sp;
+	*flen = (size_t)(line + len - 10 - sp);
+}
+
+/* Each line of the old file, read and written again, keeps its fields,
+ * whatever fields were added after them since. */
+START_TEST(test_golden_read)
+{
+	size_t len, n = 0;
+	char *old = read_golden("every-record-v14.events", &len);
+	bool seen[EV_NTYPES] = { false };
+
+	for (char *p = old, *nl; p < old + len; p = nl + 1) {
+		struct ev_reader r;
+		struct strbuf sb = STRBUF_INIT;
+		const struct ev_type_info *ti;
+		struct ev_any x;
+		const char *why, *of, *nf;
+		size_t olen, nlen;
+
+		nl = memchr(p, '\n', (size_t)(old + len - p));
+		ck_assert_ptr_nonnull(nl);
+		ck_assert_int_eq(evr_init(&r, p, (size_t)(nl - p), &why), 0);
+		ck_assert_msg(r.id >= 0, "%s: not in the table", r.type);
+		ti = &ev_types[r.id];
+		seen[r.id] = true;
+		ck_assert_int_eq(ti->read(&r, &x), 0);
+		ck_assert(evr_at_end(&r));
+		ti->write(&sb, r.when, &x);
+		ti->release(&x);
+		fields_of(p, (size_t)(nl - p), &of, &olen);
+		fields_of(sb.buf, sb.len - 1, &nf, &nlen);
+		ck_assert_msg(nlen >= olen && memcmp(of, nf, olen) == 0 &&
+		    (nlen == olen || nf[olen] == ' '),
+		    "%s: written again as\n%.*s\nnot\n%.*s", r.type,
+		    (int)(sb.len - 1), sb.buf, (int)(nl - p), p);
+		if (nlen > olen)
+			ck_assert_msg(r.id == EV_JOB_MOVE,
+			    "%s gained fields: say so in the golden test",
+			    r.type);
+		sb_release(&sb);
+		n++;
+	}
+	ck_assert_uint_eq(n, EV_NTYPES);
+	for (int i = 0; i < EV_NTYPES; i++)
+		ck_assert_msg(seen[i], "%s: no record in the golden file",
+		    ev_types[i].name);
+	free(old);
+}
+END_TEST
+
+/*
+ * Every entry has every part: a name that finds it, a codec, a job's
+ * key and fields for a job's record, a history role only for a job's
+ * record, and each role that reads a particular struct held by the one
+ * type that has it.
+ */
+START_TEST(test_table_parts)
+{
+	static const struct { enum ev_hist h; int type; } roles[] = {
+		{ EVH_NEW, EV_JOB_NEW }, { EVH_START, EV_JOB_START },
+		{ EVH_EXECUTE, EV_JOB_EXECUTE }, { EVH_STATUS, EV_JOB_STATUS },
+		{ EVH_QUEUE, EV_JOB_SWITCH }, { EVH_MODIFY, EV_JOB_MODIFY2 },
+	};
+
+	for (int i = 0; i < EV_NTYPES; i++) {
+		const struct ev_type_info *ti = &ev_types[i];
+
+		ck_assert_ptr_nonnull(ti->name);
+		ck_assert_int_eq(ev_type_find(ti->name), i);
+		ck_assert_ptr_nonnull(ti->read);
+		ck_assert_ptr_nonnull(ti->write);
+		ck_assert_ptr_nonnull(ti->release);
+		ck_assert_uint_le(ti->size, sizeof(struct ev_any));
+		if (ti->sw == EVSW_JOB) {
+			ck_assert_msg(ti->key != NULL, "%s: no key", ti->name);
+			ck_assert(ti->jobid_off >= 0 && ti->idx_off >= 0);
+		} else {
+			ck_assert_msg(ti->hist == EVH_NONE,
+			    "%s: history of no job", ti->name);
+		}
+		for (size_t k = 0; k < sizeof(roles) / sizeof(roles[0]); k++)
+			if (ti->hist == roles[k].h)
+				ck_assert_msg(i == roles[k].type,
+				    "%s: history role of another struct",
+				    ti->name);
+	}
+	ck_assert_int_eq(ev_type_find("JOB_FINISH"), -1);
+	ck_assert_int_eq(ev_type_find("NO_SUCH_TYPE"), -1);
+}
+END_TEST
+
+/* Each record's key, read from its leading fields alone, is the job ID
+ * and index its whole read gives (JOB_NEW's index is not leading: 0). */
+START_TEST(test_table_keys)
+{
+	size_t len;
+	char *cur = read_golden("every-record.events", &len);
+
+	for (char *p = cur, *nl; p < cur + len; p = nl + 1) {
+		struct ev_reader r, k;
+		const struct ev_type_info *ti;
+		struct ev_sw_rec sw;
+		struct ev_any x;
+		const char *why;
+		int64_t jobid, kid;
+		int idx, kidx;
+
+		nl = memchr(p, '\n', (size_t)(cur + len - p));
+		ck_assert_int_eq(evr_init(&r, p, (size_t)(nl - p), &why), 0);
+		ti = &ev_types[r.id];
+		k = r;
+		ck_assert_int_eq(ev_record_check(&k, &why), 0);
+		k = r;
+		ck_assert_int_eq(ev_sw_classify(&k, &sw), 0);
+		ck_assert_int_eq(sw.kind, ti->sw == EVSW_JOB ? EVSW_JOB :
+		    ti->sw == EVSW_CTRL ? EVSW_CTRL : EVSW_DROP);
+		ev_sw_rec_release(&sw);
+		if (ti->sw != EVSW_JOB)
+			continue;
+		k = r;
+		ck_assert_int_eq(ti->key(&k, &kid, &kidx), 0);
+		k = r;
+		ck_assert_int_eq(ti->read(&k, &x), 0);
+		memcpy(&jobid, x.b + ti->jobid_off, sizeof(jobid));
+		memcpy(&idx, x.b + ti->idx_off, sizeof(idx));
+		ti->release(&x);
+		ck_assert_int_eq(kid, jobid);
+		ck_assert_int_eq(jobid, 101);
+		ck_assert(kidx == idx || (r.id != EV_JOB_MODIFY2 && kidx == 0));
+	}
+	free(cur);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -301,6 +449,9 @@ main(void)
 	int nf;
 
 	tcase_add_test(tc, test_golden_written);
+	tcase_add_test(tc, test_golden_read);
+	tcase_add_test(tc, test_table_parts);
+	tcase_add_test(tc, test_table_keys);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

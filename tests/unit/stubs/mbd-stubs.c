@@ -70,10 +70,9 @@ mbd_kick(void)
 {
 }
 
-int
-admin_replay_ctrl(struct ev_reader *r)
+void
+exc_host_opened(struct mhost *h)
 {
-	return 0;
 }
 
 int
