@@ -1,13 +1,21 @@
 /*
  * The one way a record reaches the state, generated from EVLOG_RECORDS
  * (evlog.h): replay reads a record of any type and hands it to its
- * type's apply_<id>; the live code appends a record and hands the same
- * struct to the same function (log_apply_<id>).  The apply functions are
+ * type's apply_<id>; the live code appends a record and hands it, read
+ * back, to the same function (log_apply_<id>).  The apply functions are
  * in mbd-apply.c, mbd-apply-new.c and mbd-apply-ctrl.c.
  */
 #include <stdlib.h>
 
 #include "mbd.h"
+
+/*
+ * The live path applies the record as replay will: read back from the
+ * line just appended, so that what is applied is what the log holds
+ * (a NULL written as "" reads back as replay reads it, a field the
+ * writer does not keep is not seen), whatever the caller's struct held.
+ */
+static struct strbuf live_scratch = STRBUF_INIT;
 
 /* How replay reads each type: whole, or borrowing its strings. */
 #define LOAD_READ(T, r, x)	ev_##T##_read(r, x)
@@ -41,12 +49,18 @@ off_t									\
 log_apply_##id(struct ev_##T *x, int64_t when)				\
 {									\
 	struct strbuf sb = STRBUF_INIT;					\
+	struct ev_reader r;						\
+	const char *why;						\
 	off_t off;							\
 									\
 	ev_##id##_write(&sb, when, x);					\
 	off = LOG_TO_##SW(&sb);						\
+	if (evr_init(&r, sb.buf, sb.len - 1, &why) < 0)			\
+		BUG("%s record does not read back: %s", #NAME, why);	\
+	evr_set_scratch(&r, &live_scratch);				\
+	if (replay_##id(&r, off) < 0)					\
+		BUG("%s record does not apply", #NAME);			\
 	sb_release(&sb);						\
-	(void)apply_##id(x, when, off);					\
 	return off;							\
 }
 EVLOG_RECORDS(APPLY_PATHS)

@@ -285,31 +285,42 @@ job_move(struct job *j, int position, bool top, bool mine_only)
 		policy_job_insert_before(q, was, &j->pj);
 }
 
-static int
-do_move(struct job *j, struct ctl *c)
+/*
+ * btop/bbot as uid (user) asks it; admin: the user administers the job
+ * (its queue's or the cluster's administrator), so it moves among all
+ * jobs of its priority, else among its owner's.
+ */
+int
+job_move_req(struct job *j, int position, bool top, int uid,
+    const char *user, bool admin)
 {
 	struct ev_job_move ev;
-	bool top = c->rq->op == JC_TOP;
 
-	if (!may_control(c, j))
+	if (!admin && j->uid != uid)
 		return LSBE_PERMISSION;
 	if (JOB_STAT_FINISHED(j->status))
 		return LSBE_JOB_FINISH;
 	if (!JOB_STAT_PENDING(j->status))
 		return LSBE_JOB_STARTED;
 	memset(&ev, 0, sizeof(ev));
-	ev.uid = c->uid;
+	ev.uid = uid;
 	ev.jobid = j->jobid;
-	ev.position = c->rq->position < 1 ? 1 : c->rq->position;
+	ev.position = position < 1 ? 1 : position;
 	ev.base = top ? 1 : 2;
 	ev.idx = j->idx;
-	ev.user = (char *)c->user;
-	/* Decided now, by who asks (a queue administrator of the job
-	 * moves it among all jobs of its priority): replay reads it. */
-	ev.scope = c->admin ? EV_MOVE_ALL : EV_MOVE_OWN;
+	ev.user = (char *)user;
+	/* Decided now, by who asks: replay reads it from the record. */
+	ev.scope = admin ? EV_MOVE_ALL : EV_MOVE_OWN;
 	log_apply_job_move(&ev, time(NULL));
 	mbd_sched_dirty();
 	return LSBE_NO_ERROR;
+}
+
+static int
+do_move(struct job *j, struct ctl *c)
+{
+	return job_move_req(j, c->rq->position, c->rq->op == JC_TOP, c->uid,
+	    c->user, c->admin);
 }
 
 /* Move a job to another queue, keeping its state and slots. */

@@ -770,6 +770,9 @@ void	 host_locks(void);
 int	 job_stop(struct job *, int uid, const char *user, bool admin);
 int	 job_resume(struct job *, int uid, const char *user, bool admin);
 void	 job_move(struct job *, int position, bool top, bool mine_only);
+/* btop/bbot asked by uid; admin: the user administers the job. */
+int	 job_move_req(struct job *, int position, bool top, int uid,
+	    const char *user, bool admin);
 void	 job_switch(struct job *, struct mqueue *dest);
 void	 job_clear_run(struct job *);
 /* bsub -r or RERUNNABLE: bmig and MIG may migrate it. */

@@ -66,7 +66,8 @@ write_conf(void)
 	    "PRIORITY = 30\nMIG = 1\nEnd Queue\n\nBegin Queue\n"
 	    "QUEUE_NAME = pq\nPRIORITY = 30\nMAX_JOB_PREEMPT = 4\n"
 	    "RUNLIMIT = 5 10\nMEMLIMIT = 1000\nRERUNNABLE = yes\n"
-	    "End Queue\n");
+	    "End Queue\n\nBegin Queue\nQUEUE_NAME = adminq\n"
+	    "PRIORITY = 20\nADMINISTRATORS = bob\nEnd Queue\n");
 	write_file(lsb, "lsb.applications", "Begin Application\nNAME = a2\n"
 	    "MAX_JOB_PREEMPT = 2\nRUNLIMIT = 20\nMEMLIMIT = 500\n"
 	    "RERUNNABLE = no\nSUSPEND_CONTROL = SIGTSTP\nEnd Application\n"
@@ -111,11 +112,11 @@ remove_conf(void)
 	free(cmd);
 }
 
-/* Every record logged so far, applied to the state as replay does. */
+/* Each record of buf, replayed; seen[type] set for each. */
 static void
-replay_all(void)
+replay_buf(const char *p, size_t len, bool *seen)
 {
-	const char *p = mbd_stub_log.buf, *end = p + mbd_stub_log.len;
+	const char *end = p + len;
 
 	while (p && p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *why;
@@ -124,25 +125,42 @@ replay_all(void)
 		ck_assert_ptr_nonnull(nl);
 		ck_assert_msg(evr_init(&r, p, (size_t)(nl - p), &why) == 0,
 		    "record does not read back: %s", why);
+		ck_assert_msg(r.id >= 0, "%s: not a declared type", r.type);
+		if (seen)
+			seen[r.id] = true;
 		evr_set_scratch(&r, &scratch);
-		ck_assert_int_eq(replay_record(&r, p - mbd_stub_log.buf), 0);
+		ck_assert_int_eq(replay_record(&r, p - (end - len)), 0);
 		p = nl + 1;
 	}
 }
 
-/* The live state, then the replayed one: their dumps are the same. */
+/*
+ * The live state, then the replayed one: their dumps are the same.
+ * lsb.envs first (what mbatchd has appended to it), then lsb.events.
+ * seen, when given, says which types were replayed.
+ */
 static void
-assert_replay_equal(void)
+assert_replay_equal_seen(bool *seen)
 {
 	struct strbuf live = STRBUF_INIT, replayed = STRBUF_INIT;
+	struct strbuf envs = STRBUF_INIT;
 
 	state_dump(&live);
+	sb_add(&envs, mbd->envlog.pending.buf, mbd->envlog.pending.len);
 	state_fresh();
-	replay_all();
+	replay_buf(envs.buf, envs.len, seen);
+	replay_buf(mbd_stub_log.buf, mbd_stub_log.len, seen);
+	sb_release(&envs);
 	state_dump(&replayed);
 	ck_assert_str_eq(replayed.buf, live.buf);
 	sb_release(&live);
 	sb_release(&replayed);
+}
+
+static void
+assert_replay_equal(void)
+{
+	assert_replay_equal_seen(NULL);
 }
 
 /* The record just logged (from start), applied as replay applies it. */
@@ -158,19 +176,18 @@ apply_from(size_t start)
 	ck_assert_int_eq(replay_record(&r, (off_t)start), 0);
 }
 
-/* bsub: a JOB_NEW record, applied as replay applies it. */
+/* bsub's last step: its JOB_NEW logged and applied (log_apply_job_new,
+ * as submit_take does). */
 static struct job *
-submit_app(int64_t jobid, const char *queue, int options, bool hold,
-    const char *app)
+submit_full(int64_t jobid, const char *queue, int options, bool hold,
+    const char *app, const char *user, int uid)
 {
 	struct ev_job_new ev;
-	struct strbuf sb = STRBUF_INIT;
-	size_t start = mbd_stub_log.len;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.jobid = jobid;
-	ev.uid = 1000;
-	ev.user = "alice";
+	ev.uid = uid;
+	ev.user = (char *)user;
 	ev.submit_time = 1000;
 	ev.queue = (char *)queue;
 	ev.req.options = options;
@@ -181,11 +198,17 @@ submit_app(int64_t jobid, const char *queue, int options, bool hold,
 	ev.req.app = (char *)app;
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		ev.req.rlimits[i] = DEFAULT_RLIMIT;
-	ev_job_new_write(&sb, ev.submit_time, &ev);
-	log_record(&sb);
-	sb_release(&sb);
-	apply_from(start);
+	if (mbd->next_jobid <= jobid)
+		mbd->next_jobid = jobid + 1;	/* as next_jobid() gives */
+	log_apply_job_new(&ev, ev.submit_time);
 	return job_find(jobid, 0);
+}
+
+static struct job *
+submit_app(int64_t jobid, const char *queue, int options, bool hold,
+    const char *app)
+{
+	return submit_full(jobid, queue, options, hold, app, "alice", 1000);
 }
 
 static struct job *
@@ -564,6 +587,399 @@ START_TEST(test_app_profile)
 }
 END_TEST
 
+
+/* The jobs of a queue in dispatch order, as "1,2,3". */
+static char *
+queue_order(const char *queue)
+{
+	struct mqueue *q = queue_find(queue);
+	struct strbuf sb = STRBUF_INIT;
+
+	ck_assert_ptr_nonnull(q);
+	for (const struct pol_job *p = q->pq.head; p; p = p->next)
+		sb_addf(&sb, "%s%lld", p == q->pq.head ? "" : ",",
+		    (long long)JOB_OF_PJ(p)->jobid);
+	return sb.len ? sb.buf : xstrdup("");
+}
+
+#define ORDER_IS(queue, want) do {					\
+	char *o_ = queue_order(queue);					\
+									\
+	ck_assert_str_eq(o_, want);					\
+	free(o_);							\
+} while (0)
+
+/*
+ * btop by a queue administrator who is not a cluster administrator
+ * (bob, ADMINISTRATORS of adminq) moves a job among all jobs of its
+ * priority; its owner moves it among the owner's own.  The record says
+ * which, so replay puts the queue in the same order (it asked
+ * user_is_admin, which knows only cluster administrators, before).
+ */
+START_TEST(test_queue_admin_move)
+{
+	struct job *c2;
+
+	submit_full(31, "adminq", 0, false, NULL, "alice", 1000);
+	submit_full(32, "adminq", 0, false, NULL, "carol", 1001);
+	submit_full(33, "adminq", 0, false, NULL, "alice", 1000);
+	c2 = submit_full(34, "adminq", 0, false, NULL, "carol", 1001);
+	ORDER_IS("adminq", "31,32,33,34");
+	ck_assert(user_admins_job(c2, "bob", 1002));
+	ck_assert(!user_is_admin("bob", 1002));
+	ck_assert_int_eq(job_move_req(c2, 1, true, 1002, "bob", true),
+	    LSBE_NO_ERROR);
+	ORDER_IS("adminq", "34,31,32,33");
+	/* alice's bbot of her first: after her last. */
+	ck_assert_int_eq(job_move_req(job_find(31, 0), 1, false, 1000,
+	    "alice", false), LSBE_NO_ERROR);
+	ORDER_IS("adminq", "34,32,33,31");
+	/* Not hers: refused, nothing logged. */
+	ck_assert_int_eq(job_move_req(c2, 1, false, 1000, "alice", false),
+	    LSBE_PERMISSION);
+	assert_replay_equal();
+	ORDER_IS("adminq", "34,32,33,31");
+}
+END_TEST
+
+/* A JOB_MOVE written before the record kept its scope: replay decides
+ * as it did, by whether the user is a cluster administrator. */
+START_TEST(test_old_move_record)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t start;
+
+	submit_full(41, "adminq", 0, false, NULL, "alice", 1000);
+	submit_full(42, "adminq", 0, false, NULL, "carol", 1001);
+	submit_full(43, "adminq", 0, false, NULL, "alice", 1000);
+	/* uid jobid position base idx user: LSF's fields, nothing after. */
+	start = mbd_stub_log.len;
+	ev_begin(&sb, "JOB_MOVE", 1000);
+	ev_int(&sb, 0);
+	ev_int(&sb, 43);
+	ev_int(&sb, 1);
+	ev_int(&sb, 1);
+	ev_int(&sb, 0);
+	ev_str(&sb, "root");
+	ev_end(&sb, 0);
+	log_record(&sb);
+	sb_release(&sb);
+	apply_from(start);
+	ORDER_IS("adminq", "43,41,42");
+	assert_replay_equal();
+	ORDER_IS("adminq", "43,41,42");
+}
+END_TEST
+
+/*
+ * Every declared record type, made by the live code's one path for it,
+ * replays to the same state; the test fails when a type is added to
+ * EVLOG_RECORDS without a case here.
+ */
+START_TEST(test_every_type)
+{
+	bool seen[EV_NTYPES] = { false };
+	struct job *j = submit(51, false), *k = submit(52, false);
+	struct job *m = submit_to(53, "normal", SUB_RERUNNABLE, false);
+	struct mhost *hb = host_find("hostb");
+
+	{
+		struct mbd_stub_env;
+		struct strv env = STRV_INIT;
+		struct ev_job_env ee;
+
+		strv_push(&env, "A=1");
+		ee.env_id = "1000.1";
+		ee.env = env;
+		log_apply_job_env(&ee, 1000);
+		strv_release(&env);
+	}
+	{
+		struct ev_mbd_start ev = { .master = "hosta",
+		    .cluster = "c1", .nhosts = 2, .nqueues = 4,
+		    .user = "root" };
+
+		log_apply_mbd_start(&ev, 1000);
+	}
+	ck_assert_int_eq(job_move_req(k, 1, true, 0, "root", true),
+	    LSBE_NO_ERROR);
+	{
+		struct ev_job_modify ev;
+
+		memset(&ev, 0, sizeof(ev));
+		submit_req_init(&ev.req);
+		ev.jobid = 52;
+		ev.uid = 1000;
+		ev.user = "alice";
+		ev.set = MOD_NAME;
+		ev.req.job_name = xstrdup("renamed");
+		log_apply_job_modify(&ev, 1100);
+		ev.user = NULL;
+		ev_job_modify_release(&ev);
+	}
+	{
+		struct ev_job_switch ev = { .uid = 0, .jobid = 52,
+		    .queue = "adminq", .user = "root" };
+
+		log_apply_job_switch(&ev, 1200);
+	}
+	{
+		struct ev_job_force ev = { .jobid = 51, .uid = 0,
+		    .options = 1, .user = "root" };
+
+		strv_push(&ev.hosts, "hostb");
+		log_apply_job_force(&ev, 1300);
+		strv_release(&ev.hosts);
+		ck_assert(j->forced && j->no_susp);
+		job_start_record(j, &hb, 1, 1300);
+	}
+	executed(j, 800);
+	{
+		struct ev_chkpnt ev = { .jobid = 51, .period = 600,
+		    .flags = CHKPNT_F_PERIOD };
+
+		log_apply_chkpnt(&ev, 1400);
+	}
+	start(m, "hosta");
+	executed(m, 801);
+	{
+		struct ev_mig ev = { .jobid = 53, .uid = 0, .user = "root" };
+
+		log_apply_mig(&ev, 1500);
+	}
+	job_signal_record(m, "KILL", 0, "root", SIG_F_MIG);
+	job_requeue(m, false, PEND_MIGRATING);
+	ended(j, JOB_STAT_DONE, 0);
+	{
+		struct ev_job_clean ev = { .jobid = 51 };
+
+		log_apply_job_clean(&ev, 5000);
+		ck_assert_ptr_null(job_find(51, 0));
+	}
+	{
+		struct ev_ctrl h = { .op = HCTRL_CLOSE, .name = "hostb",
+		    .uid = 0, .user = "root", .comment = "for the test" };
+		struct ev_ctrl q = { .op = QCTRL_INACT, .name = "migq",
+		    .uid = 0, .user = "root" };
+
+		log_apply_host_ctrl(&h, 5100);
+		log_apply_queue_ctrl(&q, 5100);
+		ck_assert(hb->closed_adm);
+		ck_assert(!queue_find("migq")->active);
+	}
+	{
+		struct ev_log_switch ev = { .last_jobid = 500 };
+		struct ev_fs_usage fu = { .tree = "queue/normal",
+		    .path = "alice", .name = "alice", .cpu_hours = 1,
+		    .cpu_at = 5200, .hrun_at = 5200 };
+		struct ev_mbd_die die = { .master = "hosta", .user = "root" };
+
+		log_apply_fs_usage(&fu, 5200);
+		log_apply_log_switch(&ev, 5200);
+		ck_assert_int_eq(mbd->next_jobid, 501);
+		log_apply_mbd_die(&die, 5300);
+	}
+	assert_replay_equal_seen(seen);
+	for (int i = 0; i < EV_NTYPES; i++)
+		ck_assert_msg(seen[i], "%s: no record of it replayed",
+		    ev_types[i].name);
+}
+END_TEST
+
+/* A small PRNG of our own: the same sequence on every machine. */
+static uint64_t
+rnd_next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static struct job *
+rnd_job(uint64_t *s, int64_t lo, int64_t hi, bool (*ok)(const struct job *))
+{
+	int64_t n = hi - lo;
+
+	if (n <= 0)
+		return NULL;
+	for (int tries = 0; tries < 8; tries++) {
+		struct job *j = job_find(lo + (int64_t)(rnd_next(s) %
+		    (uint64_t)n), 0);
+
+		if (j && ok(j))
+			return j;
+	}
+	return NULL;
+}
+
+static bool
+is_pending(const struct job *j)
+{
+	return JOB_STAT_PENDING(j->status) && !JOB_IS_PARENT(j);
+}
+
+static bool
+is_running(const struct job *j)
+{
+	return j->status == JOB_STAT_RUN;
+}
+
+static bool
+is_started(const struct job *j)
+{
+	return JOB_STAT_STARTED(j->status);
+}
+
+static bool
+is_finished(const struct job *j)
+{
+	return JOB_STAT_FINISHED(j->status);
+}
+
+/*
+ * Random sequences of the live code's changes: submissions by three
+ * users into three queues, starts, host reports, suspensions, ends,
+ * kills, requeues, moves by owners, a queue administrator and root,
+ * switches, brun, holds, host and queue control, cleaning.  After each
+ * sequence the replayed state is the live one; on failure the seed says
+ * which sequence to run again.
+ */
+START_TEST(test_random_sequences)
+{
+	static const char *const users[] = { "alice", "carol", "bob" };
+	static const char *const queues[] = { "normal", "adminq", "migq" };
+	static const char *const hostn[] = { "hosta", "hostb" };
+	uint64_t seed = 0x9e3779b97f4a7c15ull ^ (uint64_t)(_i + 1);
+	uint64_t s = seed;
+	int64_t first = 1000 + 100 * (int64_t)_i, next = first;
+
+	for (int step = 0; step < 60; step++) {
+		struct job *j = NULL;
+		int u = (int)(rnd_next(&s) % 3);
+		struct mhost *h = host_find(hostn[rnd_next(&s) % 2]);
+
+		switch (rnd_next(&s) % 14) {
+		case 0:
+		case 1:
+			submit_full(next++, queues[rnd_next(&s) % 3], 0,
+			    rnd_next(&s) % 5 == 0, NULL, users[u], 1000 + u);
+			break;
+		case 2:
+			if ((j = rnd_job(&s, first, next, is_pending)) &&
+			    j->status == JOB_STAT_PEND)
+				job_start_record(j, &h, 1, 2000 + step);
+			break;
+		case 3:
+			if ((j = rnd_job(&s, first, next, is_running)) &&
+			    !j->executed)
+				executed(j, 100 + step);
+			break;
+		case 4:
+			if ((j = rnd_job(&s, first, next, is_running)))
+				job_status_change(j, rnd_next(&s) % 2 ?
+				    JOB_STAT_SSUSP : JOB_STAT_USUSP,
+				    SUSP_LOAD);
+			break;
+		case 5:
+			if ((j = rnd_job(&s, first, next, is_started)))
+				ended(j, rnd_next(&s) % 2 ? JOB_STAT_DONE :
+				    JOB_STAT_EXIT, 0);
+			break;
+		case 6:
+			if ((j = rnd_job(&s, first, next, is_started))) {
+				job_signal_record(j, "KILL", 1000 + u,
+				    users[u], SIG_F_REQUEUE);
+				job_requeue(j, false, PEND_REQUEUED);
+			}
+			break;
+		case 7:
+		case 8:
+			if ((j = rnd_job(&s, first, next, is_pending))) {
+				bool root = rnd_next(&s) % 4 == 0;
+				const char *who = root ? "root" : users[u];
+				int uid = root ? 0 : 1000 + u;
+
+				(void)job_move_req(j, 1 + (int)(rnd_next(&s) %
+				    3), rnd_next(&s) % 2, uid, who,
+				    user_admins_job(j, who, uid));
+			}
+			break;
+		case 9:
+			if ((j = rnd_job(&s, first, next, is_pending))) {
+				struct ev_job_switch ev = { .jobid = j->jobid,
+				    .queue = (char *)queues[rnd_next(&s) % 3],
+				    .user = "root" };
+
+				log_apply_job_switch(&ev, 3000 + step);
+			}
+			break;
+		case 10:
+			if ((j = rnd_job(&s, first, next, is_pending)) &&
+			    j->status == JOB_STAT_PEND) {
+				struct ev_job_force ev = { .jobid = j->jobid,
+				    .options = (int)(rnd_next(&s) % 2),
+				    .user = "root" };
+
+				strv_push(&ev.hosts, h->name);
+				log_apply_job_force(&ev, 3000 + step);
+				strv_release(&ev.hosts);
+				job_start_record(j, &h, 1, 3000 + step);
+			}
+			break;
+		case 11:
+			if ((j = rnd_job(&s, first, next, is_pending))) {
+				if (j->status == JOB_STAT_PEND)
+					(void)job_stop(j, 0, "root", true);
+				else
+					(void)job_resume(j, 0, "root", true);
+			}
+			break;
+		case 12: {
+			struct ev_ctrl c = { .uid = 0, .user = "root" };
+
+			if (rnd_next(&s) % 2) {
+				c.op = rnd_next(&s) % 2 ? HCTRL_OPEN :
+				    HCTRL_CLOSE;
+				c.name = h->name;
+				log_apply_host_ctrl(&c, 4000 + step);
+			} else {
+				c.op = QCTRL_OPEN + (int)(rnd_next(&s) % 4);
+				c.name = (char *)queues[rnd_next(&s) % 3];
+				log_apply_queue_ctrl(&c, 4000 + step);
+			}
+			break;
+		}
+		case 13:
+			if ((j = rnd_job(&s, first, next, is_finished))) {
+				struct ev_job_clean ev = { .jobid = j->jobid };
+
+				log_apply_job_clean(&ev, 5000 + step);
+			}
+			break;
+		}
+	}
+	{
+		struct strbuf live = STRBUF_INIT, replayed = STRBUF_INIT;
+		struct strbuf envs = STRBUF_INIT;
+
+		state_dump(&live);
+		sb_add(&envs, mbd->envlog.pending.buf,
+		    mbd->envlog.pending.len);
+		state_fresh();
+		replay_buf(envs.buf, envs.len, NULL);
+		replay_buf(mbd_stub_log.buf, mbd_stub_log.len, NULL);
+		state_dump(&replayed);
+		ck_assert_msg(strcmp(live.buf, replayed.buf) == 0,
+		    "sequence %d (seed %#llx): replayed state differs",
+		    _i, (unsigned long long)seed);
+		sb_release(&envs);
+		sb_release(&live);
+		sb_release(&replayed);
+	}
+}
+END_TEST
+
 static Suite *
 mbd_suite(void)
 {
@@ -584,6 +1000,10 @@ mbd_suite(void)
 	tcase_add_test(tc, test_ssusp_since);
 	tcase_add_test(tc, test_mig_pass);
 	tcase_add_test(tc, test_app_profile);
+	tcase_add_test(tc, test_queue_admin_move);
+	tcase_add_test(tc, test_old_move_record);
+	tcase_add_test(tc, test_every_type);
+	tcase_add_loop_test(tc, test_random_sequences, 0, 200);
 	suite_add_tcase(s, tc);
 	return s;
 }
