@@ -15,6 +15,7 @@ cat >>"$LSB_CONF/lsb.queues" <<EOT
 Begin Queue
 QUEUE_NAME = other
 PRIORITY = 20
+ADMINISTRATORS = nobody
 End Queue
 
 Begin Queue
@@ -81,6 +82,17 @@ bkill "$kr" >/dev/null
 wait_for job_is "$kr" EXIT
 wait_for job_is "$d" DONE
 wait_for job_is "$e" EXIT
+
+# MBD_DIE and MBD_START: badmin mbdrestart, the state replayed.
+badmin mbdrestart >/dev/null 2>&1
+check "mbatchd is back after mbdrestart" wait_for sh -c "bqueues >/dev/null"
+wait_for all_hosts_ok
+# MIG: a rerunnable job migrated by bmig runs again (LSB_RESTART=Y
+# makes its second run end at once).
+mg=$(submit -r -m hostc -o /dev/null "[ \"\$LSB_RESTART\" = Y ] || sleep $S")
+wait_for job_is "$mg" RUN
+bmig "$mg" >/dev/null 2>&1
+check "the migrated job runs again and ends" wait_for job_is "$mg" DONE
 
 # Fairshare: history from the finished jobs of two accounts (root's, and
 # nobody's by default), a running job charged on hostc, a pending one
@@ -196,6 +208,19 @@ p5=$(submit -m "all+1 ~hosta hostc+2 others" -outdir "od/%J_%I" \
 p6=$(submit -app fluent -o /dev/null sleep $S)
 btop "$p4" >/dev/null 2>&1
 bbot "$p1" >/dev/null 2>&1
+# A queue administrator who is not a cluster one (nobody, of queue
+# other) moves root's job among all jobs of its priority; replay must
+# not decide again with what it knows (JOB_MOVE's scope).
+o1=$(submit -q other -o /dev/null sleep $S)
+o2=$(as_nobody bsub -q other -o /dev/null sleep $S | sed -n 's/^Job <\([0-9]*\)>.*/\1/p')
+o3=$(submit -q other -o /dev/null sleep $S)
+as_nobody btop "$o3" >/dev/null 2>&1
+as_nobody bbot "$o1" >/dev/null 2>&1
+order_other() {
+	badmin statedump | sed -n 's/^queue other .* pending=\([^ ]*\) .*/\1/p'
+}
+expect_match "the queue administrator's btop and bbot" \
+    "^$o3\\[0\\],.*$o2\\[0\\],$o1\\[0\\]\$" "$(order_other)"
 bmod -J renamed "$p2" >/dev/null
 bswitch other "$p2" >/dev/null
 bstop "$p1" >/dev/null
@@ -243,6 +268,17 @@ else
 	diff "$T_DIR/dump.before" "$T_DIR/dump.after" | head -n 40 | sed 's/^/#   /'
 fi
 expect_match "the dump holds every job" "^job $dep\\[0\\]" "$after"
+expect_match "... and queue other in the queue administrator's order" \
+    "^queue other .* pending=$o3\\[0\\],.*$o2\\[0\\],$o1\\[0\\][, ]" "$after"
+# Every record type EVLOG_RECORDS declares was written, so replayed,
+# here, but JOB_CLEAN: cleaning would change the state between the
+# dumps (check_mbd replays every type).
+declared=$(sed -n 's/^[[:space:]]*R(\([A-Z_0-9]*\),.*/\1/p' "$TOP/include/evlog.h" |
+    grep -vx JOB_CLEAN | sort)
+written=$(cat "$T_DIR/work/c1/logdir/lsb.events"* "$T_DIR/work/c1/logdir/lsb.envs" |
+    sed -n 's/^"\([A-Z_0-9]*\)" .*/\1/p' | sort -u)
+expect_eq "every declared record type is in the log" "$declared" \
+    "$(comm -12 <(echo "$declared") <(echo "$written"))"
 expect_match "... and a checkpointable job's checkpoint" \
     "^job $ck\\[0\\] .* chkpnt=$T_DIR/ck method=sample period=2400/1 taken=1 " \
     "$after"
