@@ -363,6 +363,205 @@ submit_handle(struct conn *c, uint32_t seq, struct rbuf *rb)
 }
 
 /*
+ * The request's own checks, before a queue is chosen: who may run jobs,
+ * the slot counts, the name and its array part, -sp, -w, -G, -app.
+ * Fills what the request leaves to mbatchd (the submitter's home, the
+ * default application).  0, or -1 with *v saying why not.
+ */
+static int
+submit_check(struct submit_req *r, int uid, const char *user,
+    struct verdict *v)
+{
+	char *cause = NULL;
+
+	/* A job runs as its submitter: as root only where LSF allows it. */
+	if (uid == 0 &&
+	    lsf_conf_get(&mbd->conf.lsf, "LSF_ROOT_REX") == NULL) {
+		verdict_set(v, LSBE_PERMISSION, NULL,
+		    "root's jobs are not run: LSF_ROOT_REX is not set");
+		return -1;
+	}
+	if (r->sub_home == NULL || *r->sub_home == '\0') {
+		/* bsub ran without HOME: the submitter's home from passwd. */
+		struct passwd *pw = getpwuid((uid_t)uid);
+
+		free(r->sub_home);
+		r->sub_home = xstrdup(pw && pw->pw_dir ? pw->pw_dir : "/");
+	}
+	if (r->num_procs > POL_MAX_SLOTS) {
+		verdict_set(v, LSBE_PROC_NUM, NULL, NULL);
+		return -1;
+	}
+	if (r->num_procs <= 0 || r->max_procs < r->num_procs ||
+	    r->command == NULL || *r->command == '\0') {
+		verdict_set(v, LSBE_BAD_ARG, NULL, NULL);
+		return -1;
+	}
+	if (r->job_name && strlen(r->job_name) > JOB_NAME_MAX) {
+		verdict_set(v, LSBE_BAD_JOB_NAME, NULL, NULL);
+		return -1;
+	}
+	if (r->job_name) {
+		/* The array part, checked before anything is logged. */
+		struct idxset set;
+		const char *why = NULL;
+		char *base = NULL;
+		int limit, rc;
+
+		idxset_init(&set);
+		rc = array_spec_parse(r->job_name,
+		    mbd->conf.params.max_job_array_size, &base, &set, &limit,
+		    &why);
+		free(base);
+		idxset_release(&set);
+		if (rc < 0) {
+			verdict_set(v, why && strstr(why, "too large") ?
+			    LSBE_ARRAY_INDEX : LSBE_BAD_JOB_NAME, NULL, why);
+			return -1;
+		}
+	}
+	if (r->user_priority > 0 &&
+	    (mbd->conf.params.max_user_priority <= 0 ||
+	    r->user_priority > mbd->conf.params.max_user_priority)) {
+		verdict_set(v, LSBE_BAD_ARG, NULL,
+		    mbd->conf.params.max_user_priority <= 0 ?
+		    "-sp: MAX_USER_PRIORITY is not set" :
+		    "-sp: above MAX_USER_PRIORITY");
+		return -1;
+	}
+	if (r->depend_cond) {
+		struct job self;
+		int code;
+
+		memset(&self, 0, sizeof(self));
+		self.uid = uid;
+		if (depend_check(r->depend_cond, &self, &code, &cause) < 0) {
+			verdict_set(v, code, r->depend_cond, cause);
+			free(cause);
+			return -1;
+		}
+	}
+	if (r->user_group) {
+		char *g = NULL;
+		int code = check_user_group(r->user_group, user, &g);
+
+		if (code != LSBE_NO_ERROR) {
+			verdict_set(v, code, NULL, NULL);
+			log_debug("-G %s refused for %s", g, user);
+			free(g);
+			return -1;
+		}
+	}
+	/* -app, else DEFAULT_APPLICATION (checked when it was read). */
+	if (r->app == NULL && mbd->conf.params.default_application != NULL)
+		r->app = xstrdup(mbd->conf.params.default_application);
+	if (r->app != NULL && config_app(&mbd->conf, r->app) == NULL) {
+		verdict_set(v, LSBE_BAD_APP, r->app, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The first candidate queue (-q's list, else DEFAULT_QUEUE) that
+ * accepts the job; when none does, *v says why the first one did not,
+ * as LSF's bsub says.
+ */
+static struct mqueue *
+submit_pick_queue(const struct submit_req *r, int uid, const char *user,
+    struct verdict *v)
+{
+	struct strv cands = STRV_INIT;
+	struct verdict first;
+	struct mqueue *q = NULL;
+	struct qcheck k;
+
+	memset(&first, 0, sizeof(first));
+	candidates(r, &cands);
+	qcheck_of_req(&k, r);
+	for (size_t i = 0; i < cands.n; i++) {
+		struct mqueue *cq = queue_find(cands.v[i]);
+
+		check_queue(cands.v[i], cq, &k, user, uid, v);
+		if (v->code == LSBE_NO_ERROR) {
+			q = cq;
+			break;
+		}
+		if (i == 0) {
+			first = *v;
+			memset(v, 0, sizeof(*v));
+		}
+	}
+	if (q != NULL)
+		verdict_release(&first);
+	else if (first.code) {
+		verdict_release(v);
+		*v = first;
+	}
+	strv_release(&cands);
+	return q;
+}
+
+/*
+ * The job: its ID, brestart's checkpoint directory renamed for it, its
+ * environment, what mbatchd fills in, and its JOB_NEW logged and applied
+ * (log_apply_job_new), as replay makes it.  0, or -1 with *v saying why
+ * not (nothing logged).
+ */
+static int
+submit_commit(struct ev_job_new *ev, struct mqueue *q, int uid,
+    const char *user, const char *restart_from, int64_t now,
+    struct verdict *v)
+{
+	struct submit_req *r = &ev->req;
+	char *cause = NULL;
+
+	ev->jobid = next_jobid();
+	if (ev->jobid < 0) {
+		verdict_set(v, LSBE_NO_JOB, NULL, "no free job ID");
+		return -1;
+	}
+	if (restart_from != NULL &&
+	    chkpnt_dir_move(restart_from, r->chkpnt_dir, ev->jobid, uid,
+	    &cause) < 0) {
+		verdict_set(v, LSBE_SYS, NULL, cause);
+		free(cause);
+		return -1;
+	}
+	/* The environment, once per distinct one of this user's; a
+	 * restart keeps the old job's. */
+	if (ev->env_id == NULL) {
+		struct menv *e = env_for(uid, &r->env, now);
+
+		if (e == NULL) {
+			verdict_set(v, LSBE_SYS, NULL,
+			    "cannot record the environment");
+			return -1;
+		}
+		ev->env_id = xstrdup(e->id);
+	}
+	strv_release(&r->env);
+
+	ev->uid = uid;
+	ev->user = xstrdup(user);
+	ev->submit_time = now;
+	ev->queue = xstrdup(q->name);
+	ev->job_file = xasprintf("%lld.%lld", (long long)now,
+	    (long long)ev->jobid);
+	if (r->res_reqs.n)
+		ev->res_req = strv_join(&r->res_reqs, " ");
+	if (r->job_name == NULL)
+		r->job_name = default_name(r->command);
+	if (r->project == NULL)
+		r->project = xstrdup(mbd->conf.params.default_project ?
+		    mbd->conf.params.default_project : "default");
+	log_apply_job_new(ev, now);
+	if (job_find(ev->jobid, 0) == NULL)
+		BUG("job %lld: not made by its JOB_NEW", (long long)ev->jobid);
+	return 0;
+}
+
+/*
  * Check and take a submission: bsub's, or brestart's copy of an old
  * job's (restart_from: the old checkpoint directory, renamed for the
  * new job ID once it is known).  ev is released.  The job is made and
@@ -375,201 +574,34 @@ submit_take(struct ev_job_new *evp, int uid, const char *restart_from,
 {
 	struct ev_job_new ev = *evp;
 	struct submit_req *r = &ev.req;
-	struct strv cands = STRV_INIT;
-	struct verdict v, first;
-	struct mqueue *q = NULL;
 	const char *user = user_name(uid);
-	struct job *j;
-	char *cause = NULL;
+	struct mqueue *q = NULL;
+	struct verdict v;
 	int64_t now = time(NULL);
 
 	memset(evp, 0, sizeof(*evp));
 	memset(&v, 0, sizeof(v));
-	memset(&first, 0, sizeof(first));
-	/* A job runs as its submitter: as root only where LSF allows it. */
-	if (uid == 0 &&
-	    lsf_conf_get(&mbd->conf.lsf, "LSF_ROOT_REX") == NULL) {
-		verdict_set(&v, LSBE_PERMISSION, NULL,
-		    "root's jobs are not run: LSF_ROOT_REX is not set");
-		goto refuse;
+	if (submit_check(r, uid, user, &v) < 0 ||
+	    (q = submit_pick_queue(r, uid, user, &v)) == NULL ||
+	    submit_commit(&ev, q, uid, user, restart_from, now, &v) < 0) {
+		log_debug("submission from uid %d refused: %s%s%s", uid,
+		    lsb_errmsg(v.code), v.detail ? ": " : "",
+		    v.detail ? v.detail : "");
+		*vout = v;
+		ev_job_new_release(&ev);
+		return -1;
 	}
-	if (r->sub_home == NULL || *r->sub_home == '\0') {
-		/* bsub ran without HOME: the submitter's home from passwd. */
-		struct passwd *pw = getpwuid((uid_t)uid);
-
-		free(r->sub_home);
-		r->sub_home = xstrdup(pw && pw->pw_dir ? pw->pw_dir : "/");
-	}
-	if (r->num_procs > POL_MAX_SLOTS) {
-		verdict_set(&v, LSBE_PROC_NUM, NULL, NULL);
-		goto refuse;
-	}
-	if (r->num_procs <= 0 || r->max_procs < r->num_procs ||
-	    r->command == NULL || *r->command == '\0') {
-		verdict_set(&v, LSBE_BAD_ARG, NULL, NULL);
-		goto refuse;
-	}
-	if (r->job_name && strlen(r->job_name) > JOB_NAME_MAX) {
-		verdict_set(&v, LSBE_BAD_JOB_NAME, NULL, NULL);
-		goto refuse;
-	}
-	if (r->job_name) {
-		/* The array part, checked before anything is logged. */
-		struct idxset set;
-		const char *why = NULL;
-		char *base = NULL;
-		int limit;
-
-		idxset_init(&set);
-		if (array_spec_parse(r->job_name,
-		    mbd->conf.params.max_job_array_size, &base, &set, &limit,
-		    &why) < 0) {
-			verdict_set(&v, why && strstr(why, "too large") ?
-			    LSBE_ARRAY_INDEX : LSBE_BAD_JOB_NAME, NULL, why);
-			idxset_release(&set);
-			goto refuse;
-		}
-		free(base);
-		idxset_release(&set);
-	}
-	if (r->user_priority > 0 &&
-	    (mbd->conf.params.max_user_priority <= 0 ||
-	    r->user_priority > mbd->conf.params.max_user_priority)) {
-		verdict_set(&v, LSBE_BAD_ARG, NULL,
-		    mbd->conf.params.max_user_priority <= 0 ?
-		    "-sp: MAX_USER_PRIORITY is not set" :
-		    "-sp: above MAX_USER_PRIORITY");
-		goto refuse;
-	}
-	if (r->depend_cond) {
-		struct job self;
-		int code;
-
-		memset(&self, 0, sizeof(self));
-		self.uid = uid;
-		if (depend_check(r->depend_cond, &self, &code, &cause) < 0) {
-			verdict_set(&v, code, r->depend_cond, cause);
-			free(cause);
-			cause = NULL;
-			goto refuse;
-		}
-	}
-	if (r->user_group) {
-		char *g = NULL;
-		int code = check_user_group(r->user_group, user, &g);
-
-		if (code != LSBE_NO_ERROR) {
-			verdict_set(&v, code, NULL, NULL);
-			log_debug("-G %s refused for %s", g, user);
-			free(g);
-			goto refuse;
-		}
-	}
-	/* -app, else DEFAULT_APPLICATION (checked when it was read). */
-	if (r->app == NULL && mbd->conf.params.default_application != NULL)
-		r->app = xstrdup(mbd->conf.params.default_application);
-	if (r->app != NULL && config_app(&mbd->conf, r->app) == NULL) {
-		verdict_set(&v, LSBE_BAD_APP, r->app, NULL);
-		goto refuse;
-	}
-	candidates(r, &cands);
-	for (size_t i = 0; i < cands.n; i++) {
-		struct mqueue *cq = queue_find(cands.v[i]);
-
-		struct qcheck k;
-
-		qcheck_of_req(&k, r);
-		check_queue(cands.v[i], cq, &k, user, uid, &v);
-		if (v.code == LSBE_NO_ERROR) {
-			q = cq;
-			break;
-		}
-		if (i == 0) {
-			first = v;
-			memset(&v, 0, sizeof(v));
-		}
-	}
-	if (q != NULL)
-		verdict_release(&first);
-	if (q == NULL) {
-		if (first.code) {
-			verdict_release(&v);
-			v = first;
-			memset(&first, 0, sizeof(first));
-		}
-		goto refuse;
-	}
-	ev.jobid = next_jobid();
-	if (ev.jobid < 0) {
-		verdict_set(&v, LSBE_NO_JOB, NULL, "no free job ID");
-		goto refuse;
-	}
-
-	if (restart_from != NULL &&
-	    chkpnt_dir_move(restart_from, r->chkpnt_dir, ev.jobid, uid,
-	    &cause) < 0) {
-		verdict_set(&v, LSBE_SYS, NULL, cause);
-		free(cause);
-		cause = NULL;
-		goto refuse;
-	}
-	/* The environment, once per distinct one of this user's; a
-	 * restart keeps the old job's. */
-	if (ev.env_id == NULL) {
-		struct menv *e = env_for(uid, &r->env, now);
-
-		if (e == NULL) {
-			verdict_set(&v, LSBE_SYS, NULL,
-			    "cannot record the environment");
-			goto refuse;
-		}
-		ev.env_id = xstrdup(e->id);
-	}
-	strv_release(&r->env);
-
-	ev.uid = uid;
-	ev.user = xstrdup(user);
-	ev.submit_time = now;
-	ev.queue = xstrdup(q->name);
-	ev.job_file = xasprintf("%lld.%lld", (long long)now,
-	    (long long)ev.jobid);
-	if (r->res_reqs.n)
-		ev.res_req = strv_join(&r->res_reqs, " ");
-	if (r->job_name == NULL)
-		r->job_name = default_name(r->command);
-	if (r->project == NULL)
-		r->project = xstrdup(mbd->conf.params.default_project ?
-		    mbd->conf.params.default_project : "default");
-
-	/* The record, then the job it makes (mbd-apply-new.c), as replay
-	 * makes it. */
-	log_apply_job_new(&ev, now);
-	j = job_find(ev.jobid, 0);
-	if (j == NULL)
-		BUG("job %lld: not made by its JOB_NEW", (long long)ev.jobid);
 	mbd->nsubmitted++;
-
 	memset(rep, 0, sizeof(*rep));
-	rep->jobid = j->jobid;
+	rep->jobid = ev.jobid;
 	rep->queue = q->name;
 	/* brestart says "queue <q>" whatever chose it. */
 	rep->default_queue = !(r->options & (SUB_QUEUE | SUB_RESTART));
 	mbd_sched_dirty();
-	log_debug("job %lld submitted by %s to %s", (long long)j->jobid, user,
+	log_debug("job %lld submitted by %s to %s", (long long)ev.jobid, user,
 	    q->name);
 	ev_job_new_release(&ev);
-	strv_release(&cands);
 	return 0;
-
-refuse:
-	log_debug("submission from uid %d refused: %s%s%s", uid,
-	    lsb_errmsg(v.code), v.detail ? ": " : "",
-	    v.detail ? v.detail : "");
-	*vout = v;
-	verdict_release(&first);
-	strv_release(&cands);
-	ev_job_new_release(&ev);
-	return -1;
 }
 
 void
