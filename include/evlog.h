@@ -424,6 +424,10 @@ struct evlog_switch_result {
 	size_t		 nmoved;
 	uint64_t	 nread;		/* records in the old file */
 	uint64_t	 ncopied;
+	/* Records of types this version does not know (a newer one wrote
+	 * them): left in lsb.events.1, not copied; the first one's type. */
+	uint64_t	 nunknown;
+	char		 unknown_type[32];
 	off_t		 old_size;
 	off_t		 new_size;	/* with LOG_SWITCH: the header's offset */
 	int		 generations;	/* lsb.events.N renamed up */

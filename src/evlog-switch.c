@@ -345,6 +345,12 @@ note_cb(void *arg, struct ev_reader *r, off_t off, size_t len)
 	if (r->when > ps->newest)
 		ps->newest = r->when;
 	ps->res->nread++;
+	if (r->id < 0) {
+		/* A newer version's: not carried forward, and said so. */
+		if (ps->res->nunknown++ == 0)
+			snprintf(ps->res->unknown_type,
+			    sizeof(ps->res->unknown_type), "%s", r->type);
+	}
 	return 0;
 }
 

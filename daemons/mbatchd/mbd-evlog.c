@@ -381,6 +381,11 @@ log_switch(void)
 	    (unsigned long long)res.ncopied, (unsigned long long)res.nread,
 	    (long long)res.new_size, (long long)res.old_size,
 	    res.generations, (unsigned long long)(mono_ms() - t0));
+	if (res.nunknown > 0)
+		log_warnx("%s: %llu records of types this version does not "
+		    "know (%s, ...) were not carried forward; they stay in "
+		    "%s.1", mbd->evpath, (unsigned long long)res.nunknown,
+		    res.unknown_type, mbd->evpath);
 	if (res.header_failed)
 		log_warnx("%s.1: its first line was not set to the time of "
 		    "its newest record", mbd->evpath);
