@@ -14,7 +14,7 @@
  *	mbd-apply.c	what each job record does: one function, live and
  *			replayed (JOB_START, _EXECUTE, _STATUS, _SIGNAL...)
  *	mbd-dump.c	badmin statedump: the durable state as text
- *	mbd-client.c	the command socket: one dispatch table, permissions
+ *	mbd-client.c	the command socket: one dispatch table; bsub -K
  *	mbd-submit.c	bsub
  *	mbd-query.c	bjobs, bqueues, bhosts, bparams, showconf
  *	mbd-signal.c	bkill
