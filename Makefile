@@ -238,13 +238,17 @@ check: deps
 	tools/run-tests.sh
 
 check-build-plain:
-	$(MAKE) DEVELOPER=1 all units
+	$(MAKE) DEVELOPER=1 all units check-tours
 check-build-asan:
 	$(MAKE) O=build-asan SANITIZE=address,undefined DEVELOPER=1 all units
 check-build-fuzz:
 	$(MAKE) fuzz
 
 units: $(UNIT_BIN)
+
+# Each daemon header's tour names every file of its directory.
+check-tours:
+	tools/check-tours.sh
 
 demo: deps
 	$(MAKE) all
@@ -301,7 +305,7 @@ clean:
 	rm -rf $(O)
 
 .PHONY: all deps check units demo install clean fuzz fuzz-targets bench \
-	check-build-plain check-build-asan check-build-fuzz
+	check-build-plain check-build-asan check-build-fuzz check-tours
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

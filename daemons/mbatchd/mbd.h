@@ -18,6 +18,9 @@
  *	mbd-submit.c	bsub
  *	mbd-query.c	bjobs, bqueues, bhosts, bparams, showconf
  *	mbd-signal.c	bkill
+ *	mbd-control.c	bstop, bresume, brequeue, btop, bbot, bswitch, brun,
+ *			bmig; mbatchd's own suspensions (run windows, host
+ *			locks) and the resumptions it decides
  *	mbd-sbd.c	sbatchd connections: register, status, start, signal
  *	mbd-hostfail.c	lost hosts: UNKWN, the grace, MAX_SBD_FAIL, rerun or exit
  *	mbd-lim.c	the master LIM's load feed
@@ -30,16 +33,23 @@
  *	mbd-array.c	job arrays: the parent and its elements
  *	mbd-depend.c	bsub -w conditions, judged before each pass
  *	mbd-mig.c	MIG: migrating jobs system-suspended too long
+ *	mbd-chkpnt.c	checkpoints: bchkpnt, the period, erestart at a start
+ *	mbd-restart.c	brestart: a new job from an ended job's checkpoint
  *	mbd-preempt.c	preemption: victims suspended or ended, resumed
+ *	mbd-susp.c	what execution hosts need to suspend jobs by load
  *	mbd-users.c	users' and queues' job slot limits for the policy
  *	mbd-rlimits.c	lsb.resources limits: counts, the policy's view,
  *			blimits
  *	mbd-reserve.c	rusage[] reservations of running jobs
  *	mbd-modify.c	bmod
  *	mbd-apps.c	application profiles: a job's, its MAX_JOB_PREEMPT; bapp
+ *	mbd-fairshare.c	fairshare: the share trees, each job's account, the
+ *			usage charged as jobs start, run and end
  *	mbd-fsadjust.c	the fairshare adjustment plug-in (LSF_LIBDIR)
  *	mbd-fsquery.c	the share trees as bqueues -l and bhpart show them
  *	mbd-exception.c	host and job exceptions: eadmin, or LSF's default
+ *	mbd-history.c	the job history database, kept by a thread of its own
+ *	mbd-histjob.c	bjobs <id> of a cleaned job, answered from history
  *
  * Every request is handled in one turn of the event loop; records go to
  * the log buffer, replies to the outbox.  At the end of the turn (a low-
