@@ -19,8 +19,7 @@
  *	mbd-query.c	bjobs, bqueues, bhosts, bparams, showconf
  *	mbd-signal.c	bkill
  *	mbd-control.c	bstop, bresume, brequeue, btop, bbot, bswitch, brun,
- *			bmig; mbatchd's own suspensions (run windows, host
- *			locks) and the resumptions it decides
+ *			bmig
  *	mbd-sbd.c	sbatchd connections: register, status, start, signal
  *	mbd-hostfail.c	lost hosts: UNKWN, the grace, MAX_SBD_FAIL, rerun or exit
  *	mbd-lim.c	the master LIM's load feed
@@ -36,7 +35,8 @@
  *	mbd-chkpnt.c	checkpoints: bchkpnt, the period, erestart at a start
  *	mbd-restart.c	brestart: a new job from an ended job's checkpoint
  *	mbd-preempt.c	preemption: victims suspended or ended, resumed
- *	mbd-susp.c	what execution hosts need to suspend jobs by load
+ *	mbd-susp.c	suspension: what execution hosts need to suspend by
+ *			load; run windows, host locks; resume_pass
  *	mbd-users.c	users' and queues' job slot limits for the policy
  *	mbd-rlimits.c	lsb.resources limits: counts, the policy's view,
  *			blimits
@@ -581,6 +581,13 @@ bool	 preempt_host_report(struct job *, const struct job_status *);
 void	 job_susp_send(struct job *);
 bool	 job_susp_relevant(const struct job *);
 void	 jobs_susp_send_all(void);
+/* Resume what mbatchd may: bresumed jobs, and those a run window or a
+ * host lock suspended, as their hosts' loads allow (before each pass). */
+void	 resume_pass(void);
+/* Suspend the running jobs of closed run windows and locked hosts (or
+ * end them: TERMINATE_WHEN=WINDOW); each tick. */
+void	 run_windows(int64_t now);
+void	 host_locks(void);
 void	 job_signal_record(struct job *, const char *sig, int uid,
 	    const char *user, int flags);
 void	 job_requeue_record(struct job *);
@@ -754,9 +761,6 @@ void	 job_results_reply(struct conn *, uint32_t seq, struct job_results *);
 void	 control_handle(struct conn *, uint32_t seq, struct rbuf *);
 /* Put an ended or stopped job back in its queue (at the head). */
 void	 job_requeue(struct job *, bool hold, int note);
-void	 resume_pass(void);
-void	 run_windows(int64_t now);
-void	 host_locks(void);
 int	 job_stop(struct job *, int uid, const char *user, bool admin);
 int	 job_resume(struct job *, int uid, const char *user, bool admin);
 void	 job_move(struct job *, int position, bool top, bool mine_only);
