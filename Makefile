@@ -238,13 +238,29 @@ check: deps
 	tools/run-tests.sh
 
 check-build-plain:
-	$(MAKE) DEVELOPER=1 all units
+	$(MAKE) DEVELOPER=1 all units check-headers check-tours
 check-build-asan:
 	$(MAKE) O=build-asan SANITIZE=address,undefined DEVELOPER=1 all units
 check-build-fuzz:
 	$(MAKE) fuzz
 
 units: $(UNIT_BIN)
+
+# Each daemon header's tour names every file of its directory.
+check-tours:
+	tools/check-tours.sh
+
+# Every header compiles on its own, as the first and only thing a .c
+# includes: a header says what it needs.  A stamp per header, made
+# again when it or anything it includes changes.
+HDRS	:= $(sort $(wildcard include/*.h src/*.h daemons/*/*.h))
+HDR_OK	:= $(HDRS:%=$(O)/hdrcheck/%.ok)
+check-headers: $(HDR_OK)
+
+$(HDR_OK): $(O)/hdrcheck/%.ok: %
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsyntax-only -MF $@.d -MT $@ -include $< -x c /dev/null
+	@touch $@
 
 demo: deps
 	$(MAKE) all
@@ -301,7 +317,8 @@ clean:
 	rm -rf $(O)
 
 .PHONY: all deps check units demo install clean fuzz fuzz-targets bench \
-	check-build-plain check-build-asan check-build-fuzz
+	check-build-plain check-build-asan check-build-fuzz check-tours \
+	check-headers
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

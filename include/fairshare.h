@@ -20,6 +20,7 @@
 #define LSF_FAIRSHARE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* One [name, shares] of USER_SHARES. */

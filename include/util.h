@@ -18,6 +18,8 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a)	__attribute__((format(printf, f, a)))
 #define NORETURN	__attribute__((noreturn))
+/* For a function in a hot loop that the compiler would call instead. */
+#define ALWAYS_INLINE	inline __attribute__((always_inline))
 
 /* The program name used as a prefix by die() and error(). */
 extern const char *progname;

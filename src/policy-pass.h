@@ -82,6 +82,17 @@ void	 pass_prefer_asked(const struct pol_job *, int *cand, int ncand);
 int	*pass_rusage_keys(const struct resreq *);
 bool	 pass_rusage_fits(const struct resreq *, const int *keys,
 	    const struct pol_host *);
+/*
+ * Why host i cannot take job j (0: it can), as placement judges each
+ * host, a preemptor's too: the queue's view of the host, then the job's
+ * -m, its excluded hosts, select[], -x, the host's room for need slots,
+ * the per-host limits (when limits: pass_has_host_limits) and rusage[]
+ * (keys: pass_rusage_keys).  need 0 is a preemptor's: a host full of
+ * victims passes.  *lr: the room the per-host limits leave (INT_MAX if
+ * none was looked at).
+ */
+int	 pass_host_reason(struct pass *, struct pol_job *, int i, int need,
+	    const int *keys, bool limits, int *lr);
 bool	 pass_place_general(struct pass *, struct pol_job *,
 	    struct pol_decision *);
 bool	 pass_cap_full(struct pol_cluster *, struct pol_cap *, int need);

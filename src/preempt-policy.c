@@ -689,33 +689,20 @@ pass_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d,
 	keys = pass_rusage_keys(rr);
 	for (int i = 0; i < c->nhosts; i++) {
 		struct pol_host *h = c->hosts[i];
-		int r = h->qreason, lr = INT_MAX, fr;
+		int r, lr, fr;
 
 		pos[i] = -1;
 		/* No victim there and no free slot: it cannot help (the
 		 * test below, made before the costly ones). */
 		if (cap == NULL && p->vhost[i] == 0 && pass_free_slots(h) <= 0)
 			continue;
-		if (r == 0 && j->asked && !pass_asked_has(j, i))
-			r = HR_NOT_REQUESTED;
-		if (r == 0 && j->excl && pass_excluded(j, i))
-			r = HR_EXIT_EXCLUDED;
-		if (r == 0 && j->rr && !resreq_select(j->rr, &h->rr))
-			r = HR_RESREQ;
-		if (r == 0) {
-			r = pass_room_reason(p, h, 1);
-			if (r == HR_FULL || r == HR_NOT_ENOUGH)
-				r = 0;
-		}
-		if (r == 0 && limits && (lr = pass_limit_room(p, j, h, &r)) > 0)
-			r = 0;
+		r = pass_host_reason(p, j, i, 0, keys, limits, &lr);
 		if ((r == HR_HOST_USER_LIMIT || r == HR_USER_PROC_LIMIT) &&
 		    lr <= 0 && user_limits_free(p, j->user, h)) {
-			r = 0;
 			own[i] = 1;
+			/* The check the limit stopped. */
+			r = pass_rusage_fits(rr, keys, h) ? 0 : HR_RESERVED;
 		}
-		if (r == 0 && !pass_rusage_fits(rr, keys, h))
-			r = HR_RESERVED;
 		if (r != 0)
 			continue;
 		fr = pass_free_slots(h);

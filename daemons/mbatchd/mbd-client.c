@@ -3,10 +3,12 @@
  * kernel tells who the caller is (SO_PEERCRED); from other hosts they
  * come to the TCP port with a MUNGE credential naming their user
  * (mbd-sbd.c takes those and hands them here).  That uid is the caller's
- * identity for everything.  One table maps each request to its handler and says
- * whether only cluster administrators may send it; that is checked here,
- * in one place.  Per-job rights (owner or administrator) are checked by
- * the handlers, which know the jobs.
+ * identity for everything.  One table maps each request to its handler.
+ * No request is for cluster administrators alone (badmin's lets queue
+ * administrators control their own queues; brun is one operation of the
+ * job control request that job owners send), so the handlers check who
+ * may do what, once the request is read: its operation and its jobs
+ * decide.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,29 +24,27 @@ static void wait_job(struct conn *, uint32_t, struct rbuf *);
 static const struct {
 	int		 type;
 	handler_fn	 fn;
-	bool		 admin;
 } handlers[] = {
-	{ MSG_PING,		ping,		false },
-	{ MSG_SUBMIT,		submit_handle,	false },
-	{ MSG_SUBMIT_PACK,	submit_pack_handle, false },
-	{ MSG_JOB_QUERY,	query_jobs,	false },
-	{ MSG_JOB_SIGNAL,	signal_handle,	false },
-	{ MSG_QUEUE_QUERY,	query_queues,	false },
-	{ MSG_HOST_QUERY,	query_hosts,	false },
-	{ MSG_PARAM_QUERY,	query_params,	false },
-	{ MSG_JOB_WAIT,		wait_job,	false },
-	{ MSG_MBD_CONF_QUERY,	query_conf,	false },
-	{ MSG_JOB_CONTROL,	control_handle,	false },
-	{ MSG_JOB_MODIFY,	modify_handle,	false },
-	{ MSG_JOB_PEEK,		peek_handle,	false },
-	{ MSG_USER_QUERY,	query_users,	false },
-	{ MSG_WAIT_QUERY,	query_wait,	false },
-	{ MSG_APP_QUERY,	query_apps,	false },
-	{ MSG_LIMIT_QUERY,	query_limits,	false },
-	{ MSG_FS_QUERY,		query_fairshare, false },
-	{ MSG_JOB_RESTART,	restart_handle,	false },
-	/* Queue administrators have some of it: admin_handle checks. */
-	{ MSG_ADMIN,		admin_handle,	false },
+	{ MSG_PING,		ping },
+	{ MSG_SUBMIT,		submit_handle },
+	{ MSG_SUBMIT_PACK,	submit_pack_handle },
+	{ MSG_JOB_QUERY,	query_jobs },
+	{ MSG_JOB_SIGNAL,	signal_handle },
+	{ MSG_QUEUE_QUERY,	query_queues },
+	{ MSG_HOST_QUERY,	query_hosts },
+	{ MSG_PARAM_QUERY,	query_params },
+	{ MSG_JOB_WAIT,		wait_job },
+	{ MSG_MBD_CONF_QUERY,	query_conf },
+	{ MSG_JOB_CONTROL,	control_handle },
+	{ MSG_JOB_MODIFY,	modify_handle },
+	{ MSG_JOB_PEEK,		peek_handle },
+	{ MSG_USER_QUERY,	query_users },
+	{ MSG_WAIT_QUERY,	query_wait },
+	{ MSG_APP_QUERY,	query_apps },
+	{ MSG_LIMIT_QUERY,	query_limits },
+	{ MSG_FS_QUERY,		query_fairshare },
+	{ MSG_JOB_RESTART,	restart_handle },
+	{ MSG_ADMIN,		admin_handle },
 };
 
 void
@@ -203,12 +203,6 @@ client_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r,
 	for (size_t i = 0; i < ARRAY_SIZE(handlers); i++) {
 		if (handlers[i].type != h->type)
 			continue;
-		if (handlers[i].admin && !user_is_admin(user_name((int)c->uid),
-		    (int)c->uid)) {
-			client_reply_error(c, h->seq, LSBE_PERMISSION, NULL,
-			    NULL, false);
-			return;
-		}
 		handlers[i].fn(c, h->seq, r);
 		return;
 	}

@@ -14,10 +14,12 @@
  *	mbd-apply.c	what each job record does: one function, live and
  *			replayed (JOB_START, _EXECUTE, _STATUS, _SIGNAL...)
  *	mbd-dump.c	badmin statedump: the durable state as text
- *	mbd-client.c	the command socket: one dispatch table, permissions
+ *	mbd-client.c	the command socket: one dispatch table; bsub -K
  *	mbd-submit.c	bsub
  *	mbd-query.c	bjobs, bqueues, bhosts, bparams, showconf
  *	mbd-signal.c	bkill
+ *	mbd-control.c	bstop, bresume, brequeue, btop, bbot, bswitch, brun,
+ *			bmig
  *	mbd-sbd.c	sbatchd connections: register, status, start, signal
  *	mbd-hostfail.c	lost hosts: UNKWN, the grace, MAX_SBD_FAIL, rerun or exit
  *	mbd-lim.c	the master LIM's load feed
@@ -30,16 +32,24 @@
  *	mbd-array.c	job arrays: the parent and its elements
  *	mbd-depend.c	bsub -w conditions, judged before each pass
  *	mbd-mig.c	MIG: migrating jobs system-suspended too long
+ *	mbd-chkpnt.c	checkpoints: bchkpnt, the period, erestart at a start
+ *	mbd-restart.c	brestart: a new job from an ended job's checkpoint
  *	mbd-preempt.c	preemption: victims suspended or ended, resumed
+ *	mbd-susp.c	suspension: what execution hosts need to suspend by
+ *			load; run windows, host locks; resume_pass
  *	mbd-users.c	users' and queues' job slot limits for the policy
  *	mbd-rlimits.c	lsb.resources limits: counts, the policy's view,
  *			blimits
  *	mbd-reserve.c	rusage[] reservations of running jobs
  *	mbd-modify.c	bmod
  *	mbd-apps.c	application profiles: a job's, its MAX_JOB_PREEMPT; bapp
+ *	mbd-fairshare.c	fairshare: the share trees, each job's account, the
+ *			usage charged as jobs start, run and end
  *	mbd-fsadjust.c	the fairshare adjustment plug-in (LSF_LIBDIR)
  *	mbd-fsquery.c	the share trees as bqueues -l and bhpart show them
  *	mbd-exception.c	host and job exceptions: eadmin, or LSF's default
+ *	mbd-history.c	the job history database, kept by a thread of its own
+ *	mbd-histjob.c	bjobs <id> of a cleaned job, answered from history
  *
  * Every request is handled in one turn of the event loop; records go to
  * the log buffer, replies to the outbox.  At the end of the turn (a low-
@@ -571,6 +581,13 @@ bool	 preempt_host_report(struct job *, const struct job_status *);
 void	 job_susp_send(struct job *);
 bool	 job_susp_relevant(const struct job *);
 void	 jobs_susp_send_all(void);
+/* Resume what mbatchd may: bresumed jobs, and those a run window or a
+ * host lock suspended, as their hosts' loads allow (before each pass). */
+void	 resume_pass(void);
+/* Suspend the running jobs of closed run windows and locked hosts (or
+ * end them: TERMINATE_WHEN=WINDOW); each tick. */
+void	 run_windows(int64_t now);
+void	 host_locks(void);
 void	 job_signal_record(struct job *, const char *sig, int uid,
 	    const char *user, int flags);
 void	 job_requeue_record(struct job *);
@@ -764,9 +781,6 @@ void	 job_results_reply(struct conn *, uint32_t seq, struct job_results *);
 void	 control_handle(struct conn *, uint32_t seq, struct rbuf *);
 /* Put an ended or stopped job back in its queue (at the head). */
 void	 job_requeue(struct job *, bool hold, int note);
-void	 resume_pass(void);
-void	 run_windows(int64_t now);
-void	 host_locks(void);
 int	 job_stop(struct job *, int uid, const char *user, bool admin);
 int	 job_resume(struct job *, int uid, const char *user, bool admin);
 void	 job_move(struct job *, int position, bool top, bool mine_only);

@@ -9,7 +9,8 @@
  *	sbd-jobs.c	the job table, the state directory, supervisors
  *	sbd-spare.c	spare supervisors, forked before their jobs come
  *	sbd-child.c	starting and watching mbatchd on the master host
- *	jobsup.c	the per-job supervisor (a forked child per job)
+ *	sbd-user.c	job users' passwd entries and groups, kept a while
+ *	jobsup.c	the job's supervisor, forked ahead, kept for more jobs
  *	jobsup-exec.c	what runs in the job's own process before exec
  *	jobsup-prepost.c the pre- and post-execution commands
  *	jobsup-limits.c	run, CPU and memory limits, the deadline
@@ -17,6 +18,7 @@
  *	jobsup-report.c	LSF's job report appended to the output file
  *	jobsup-mail.c	the output spool and the job's mail
  *	jobsup-control.c the queue's JOB_CONTROLS commands
+ *	jobsup-chkpnt.c	echkpnt and erestart, run as the job's user
  *	sbd-peek.c	bpeek: reading a running job's output
  *	sbd-load.c	suspending and resuming jobs by the host's load
  *
