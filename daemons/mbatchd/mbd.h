@@ -7,12 +7,18 @@
  *	mbd-state.c	jobs, queues and hosts in memory; interned strings
  *	mbd-evlog.c	writing records; replies that wait for the disk
  *	mbd-acct.c	lsb.acct: a JOB_FINISH record for each finished job
- *	mbd-replay.c	rebuilding the state from lsb.events
+ *	mbd-replay.c	rebuilding the state: lsb.envs, then lsb.events
  *	mbd-seal.c	lsb.events.seal: what was acknowledged, checked
  *			at start, written each turn
  *	mbd-duplog.c	LSB_LOCALDIR: the log kept twice
- *	mbd-apply.c	what each job record does: one function, live and
- *			replayed (JOB_START, _EXECUTE, _STATUS, _SIGNAL...)
+ *	mbd-apply.c	the typed changes of a job's records (JOB_START,
+ *			_EXECUTE, _STATUS, _SIGNAL...), live and replayed
+ *	mbd-apply-table.c the one way a record reaches the state, from
+ *			EVLOG_RECORDS: replay's dispatch, log_apply_<id>
+ *	mbd-apply-new.c	JOB_NEW's apply: the job a submission makes
+ *	mbd-apply-job.c	the apply of a job's other records
+ *	mbd-apply-ctrl.c the apply of HOST_CTRL, QUEUE_CTRL, LOG_SWITCH,
+ *			FS_USAGE, JOB_ENV, MBD_START and MBD_DIE
  *	mbd-dump.c	badmin statedump: the durable state as text
  *	mbd-client.c	the command socket: one dispatch table; bsub -K
  *	mbd-submit.c	bsub
