@@ -829,6 +829,47 @@ host_refresh(struct mhost *h)
 	ph->rr.server = true;
 }
 
+/* A LIM's report on a host: its load, what it detected, up or down. */
+void
+host_load_apply(struct mhost *h, const struct lim_host *lh)
+{
+	bool up = !(lh->status & LIM_UNAVAIL);
+
+	if (up != h->lim_up)
+		log_info("host %s: LIM is %s", h->name, up ? "up" : "down");
+	h->lim_up = up;
+	/* A lock (limlock or the LIM's run window) keeps new jobs off;
+	 * lockU of our own exclusive job changes nothing here. */
+	h->lim_locked = up && (lh->status & (LIM_LOCKU | LIM_LOCKW)) != 0 &&
+	    !(lh->status & LIM_EXCL_LOCK);
+	if (up) {
+		memcpy(h->load, lh->load, sizeof(h->load));
+		strv_release(&h->ext);
+		strv_copy(&h->ext, &lh->ext);
+		if (lh->type && *lh->type && strcmp(lh->type, "!") != 0) {
+			free(h->type);
+			h->type = xstrdup(lh->type);
+		}
+		if (lh->model && *lh->model && strcmp(lh->model, "!") != 0) {
+			free(h->model);
+			h->model = xstrdup(lh->model);
+		}
+		h->ph.rr.ncpus = lh->ncpus;
+		h->ph.rr.cpuf = lh->cpuf;
+		h->ph.rr.maxmem = lh->maxmem;
+		h->ph.rr.maxswp = lh->maxswp;
+		h->ph.rr.maxtmp = lh->maxtmp;
+		/* A model or type row of lsb.hosts may apply now. */
+		h->bconf = config_lsb_host(&mbd->conf, h->name, h->model,
+		    h->type);
+	} else {
+		for (int i = 0; i < NLOADIDX; i++)
+			h->load[i] = INFINIT_LOAD;
+		strv_release(&h->ext);
+	}
+	host_refresh(h);
+}
+
 /* QJOB_LIMIT, HJOB_LIMIT, PJOB_LIMIT from the queue's configuration. */
 void
 queue_set_limits(struct mqueue *q)

@@ -411,6 +411,8 @@ struct mhost *host_find(const char *);
 bool	*host_mask(const char *);
 bool	 job_on_hosts(const struct job *, const bool *mask);
 void	 host_refresh(struct mhost *);
+/* A host's entry of the LIM's load list (mbd-lim.c feeds them). */
+void	 host_load_apply(struct mhost *, const struct lim_host *);
 bool	 user_is_admin(const char *user, int uid);
 /* A cluster administrator, or one of the job's queue's ADMINISTRATORS. */
 bool	 user_admins_job(const struct job *, const char *user, int uid);
@@ -838,6 +840,7 @@ void	 conf_accepted(void);
 
 /* mbd-sched.c */
 void	 sched_run(void);
+/* Start a job (job_start) and send it to its first host. */
 void	 job_dispatch(struct job *, const int *slots, int64_t now);
 void	 sched_finish_job(struct job *, const struct job_status *);
 void	 sched_tick(void);
@@ -849,6 +852,14 @@ void	 fsadjust_load(void);
 /* Every account's adjust from the plug-in, in trees whose
  * FAIRSHARE_ADJUSTMENT_FACTOR is not 0; 0 elsewhere.  Before a pass. */
 void	 fsadjust_refresh(int64_t now);
+
+/* mbd-start.c: the policy's decisions carried out in the state. */
+/* One decision: a preempted job resumed, or a job (an array's next
+ * element) started on the slots chosen, its victims first; the job
+ * started, for the caller to send to its host, or NULL. */
+struct job *sched_apply(const struct pol_decision *, int64_t now);
+/* The JOB_START of a job on these slots (host indices), at now. */
+void	 job_start(struct job *, const int *slots, int64_t now);
 
 /* mbd-limits.c */
 /* A job's limits as they apply (its own, else its queue's default, else
