@@ -824,8 +824,10 @@ host_refresh(struct mhost *h)
 	ph->rr.type = h->type;
 	ph->rr.model = h->model;
 	ph->rr.load = h->load;
-	ph->rr.resources = &h->resources;
-	ph->rr.ext = &h->ext;
+	/* None rather than an empty list: a pass then never reaches into
+	 * the host's record for them (a cache miss per host and job). */
+	ph->rr.resources = h->resources.n > 0 ? &h->resources : NULL;
+	ph->rr.ext = h->ext.n > 0 ? &h->ext : NULL;
 	ph->rr.server = true;
 }
 

@@ -259,6 +259,11 @@ struct mqueue {
 
 struct mhost {
 	struct pol_host	 ph;
+	/* What ph.rr points to, beside it: a pass reads them for every
+	 * host and job. */
+	float		 load[NLOADIDX];
+	struct strv	 resources;
+	struct strv	 ext;		/* ELIM indices from the LIM: name=value */
 	char		*name;
 	int		 index;
 	const struct cluster_host *cconf;
@@ -272,11 +277,8 @@ struct mhost {
 	char		*adm_comment;	/* badmin hclose -C, NULL none */
 	bool		 window_closed;	/* lsb.hosts DISPATCH_WINDOW */
 	bool		 removed;	/* gone from lsf.cluster (reconfig) */
-	float		 load[NLOADIDX];
 	char		*type;
 	char		*model;
-	struct strv	 resources;
-	struct strv	 ext;		/* ELIM indices from the LIM: name=value */
 	int		 nrun;		/* slots by job state */
 	int		 nssusp;
 	int		 nususp;
