@@ -146,7 +146,7 @@ static size_t		 njobs;
 static int		 nusers;
 
 /* The configuration files, written from CLUSTER. */
-static struct strbuf	 f_cluster = STRBUF_INIT, f_hostsfile = STRBUF_INIT;
+static struct strbuf	 f_cluster = STRBUF_INIT;
 static struct strbuf	 f_queues = STRBUF_INIT;
 static struct strbuf	 f_users = STRBUF_INIT, f_groups = STRBUF_INIT;
 static struct strbuf	 f_params = STRBUF_INIT;
@@ -344,8 +344,6 @@ add_host(const char *file, int line, char **f, int nf)
 	for (size_t i = 0; i < res.n; i++)
 		sb_addf(&f_cluster, "%s%s", i ? " " : "", res.v[i]);
 	sb_addf(&f_cluster, ")\n");
-	sb_addf(&f_hostsfile, "10.%d.%d.%d %s\n", (nhosts >> 16) & 255,
-	    (nhosts >> 8) & 255, nhosts & 255, h->name);
 	{
 		struct strbuf row = STRBUF_INIT;
 
@@ -591,7 +589,6 @@ write_conf(void)
 	    hosts[0].lh.name);
 	write_file(confdir, "lsf.conf", t.buf);
 	sb_reset(&t);
-	write_file(cd, "hosts", text_of(&f_hostsfile));
 	sb_addf(&t, "Begin Cluster\nClusterName\nw9\nEnd Cluster\n\n"
 	    "Begin Resource\nRESOURCENAME TYPE INTERVAL INCREASING "
 	    "DESCRIPTION\n");
@@ -677,7 +674,6 @@ state_start(const char *file)
 	if (rc < 0)
 		bad(file, 0, "the configuration written from it has errors "
 		    "(above)", confdir);
-	net_set_hosts(&mbd->conf);
 	mbd->cluster = mbd->conf.cluster.name;
 	mbd->host = mbd->conf.cluster.hosts[0].name;
 	state_init();

@@ -978,7 +978,9 @@ host_configure(struct mhost *h, const struct cluster_host *ch)
 	host_refresh(h);
 }
 
-/* A new server host, at the end of the table (indices never move). */
+/* A new server host, at the end of the table (indices never move).  Its
+ * address is the caller's to resolve (host_resolve): the state core
+ * does no I/O. */
 struct mhost *
 host_add(const struct cluster_host *ch)
 {
@@ -986,8 +988,6 @@ host_add(const struct cluster_host *ch)
 
 	h->name = xstrdup(ch->name);
 	h->index = mbd->nhosts;
-	if (net_resolve(ch->name, 0, &h->addr) < 0)
-		log_warnx("host %s does not resolve", ch->name);
 	for (int k = 0; k < NLOADIDX; k++)
 		h->load[k] = INFINIT_LOAD;
 	h->ph.index = h->index;

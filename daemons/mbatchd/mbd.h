@@ -786,6 +786,8 @@ void	 job_lost(struct job *, struct mhost *);
 /* mbd-sbd.c */
 struct conn *sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 sbd_send(struct mhost *, struct wbuf *, bool after_log);
+/* Its address from its name (after host_add, and on reconfig). */
+void	 host_resolve(struct mhost *);
 
 /* mbd-lim.c */
 void	 lim_feed_start(void);
