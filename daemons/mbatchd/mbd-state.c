@@ -981,10 +981,32 @@ host_configure(struct mhost *h, const struct cluster_host *ch)
 /* A new server host, at the end of the table (indices never move).  Its
  * address is the caller's to resolve (host_resolve): the state core
  * does no I/O. */
+/*
+ * Hosts come from blocks, side by side in the order of their indices: a
+ * pass reads every host for every job, and 10,000 of them apart, among
+ * their strings, cost it a third more in cache and TLB misses (workload
+ * 9).  Never freed: a removed host stays, its index too.
+ */
+#define HOST_BLOCK	256
+
+static struct mhost *
+host_get(void)
+{
+	static struct mhost *blk;
+	static int left;
+
+	if (left == 0) {
+		blk = xcalloc(HOST_BLOCK, sizeof(*blk));
+		left = HOST_BLOCK;
+	}
+	left--;
+	return blk++;
+}
+
 struct mhost *
 host_add(const struct cluster_host *ch)
 {
-	struct mhost *h = xcalloc(1, sizeof(*h));
+	struct mhost *h = host_get();
 
 	h->name = xstrdup(ch->name);
 	h->index = mbd->nhosts;
