@@ -1410,7 +1410,7 @@ main(int argc, char **argv)
 	struct pol_decision *d;
 	int max = DEF_MAX, reps = 3, tick = 1, c, n, k;
 	const char *key = "w9.";
-	double wall_limit = 0, t0, t1, setup, *times;
+	double wall_limit = 0, t0, t1, setup, tconf, *times;
 	bool drain = true;
 	size_t max_passes = 0;
 	const char *dump = NULL;
@@ -1477,6 +1477,7 @@ main(int argc, char **argv)
 	mbd_stub_keep_log = false;
 	state_start(argv[0]);
 	remove_conf();
+	tconf = now_s() - t0;
 	read_jobs(argv[1]);
 	qsort(begins, nbegins, sizeof(*begins), cmp_int64);
 	setup = now_s() - t0;
@@ -1486,9 +1487,9 @@ main(int argc, char **argv)
 	sim0 = NOW;
 
 	fprintf(stderr, "sim: %d hosts, %d queues, %d users, %zu jobs, "
-	    "%zu parsed requirements%s; setup %.2f s\n", nhosts, mbd->nqueues,
-	    nusers, njobs, nrr, share_rr ? " (shared by string)" : "",
-	    setup);
+	    "%zu parsed requirements%s; setup %.2f s (the configuration "
+	    "%.2f s)\n", nhosts, mbd->nqueues, nusers, njobs, nrr,
+	    share_rr ? " (shared by string)" : "", setup, tconf);
 	for (int i = 0; i < mbd->nqueues; i++)
 		if (mbd->queues[i]->pq.fs)
 			fprintf(stderr, "sim: queue %s: fairshare, %d accounts\n",
