@@ -156,21 +156,34 @@ $(HIST_CMDS:%=$(O)/bin/%): $(O)/bin/%: $(O)/cmds/%.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lsqlite3 -lyaml -ljansson -lmunge -lm
 
+# mbatchd's state core, $(MBD_CORE_LIB): the jobs, queues and hosts in
+# memory and every change to them (the records' apply functions, the
+# accounting around job_set_status), without mbatchd's sockets and disk.
+# mbatchd links it with the rest of its objects (its I/O); check_mbd
+# with stand-ins for that I/O (tests/unit/stubs/mbd-stubs.c), and so
+# does the workload 9 simulator (bench/sim/build.sh), so that its
+# figures come from the real accounting.
+MBD_CORE := state array users reserve depend limits apply apply-table \
+	apply-new apply-job apply-ctrl dump replay apps control modify signal \
+	prepost mig rlimits preempt fairshare fsadjust chkpnt start
+MBD_CORE_OBJ := $(MBD_CORE:%=$(O)/daemons/mbatchd/mbd-%.o)
+MBD_CORE_LIB := $(O)/lib/libmbdcore.a
+
+$(MBD_CORE_LIB): $(MBD_CORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
 define daemon_rule
-$(O)/sbin/$(1): $$(patsubst %.c,$(O)/%.o,$$(wildcard daemons/$(1)/*.c)) \
-    $(DAEMON_COMMON_OBJ) $(LIB)
+$(O)/sbin/$(1): $$(filter-out $(if $(filter mbatchd,$(1)),$(MBD_CORE_OBJ)),\
+    $$(patsubst %.c,$(O)/%.o,$$(wildcard daemons/$(1)/*.c))) \
+    $(if $(filter mbatchd,$(1)),$(MBD_CORE_LIB)) $(DAEMON_COMMON_OBJ) $(LIB)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LIBS) $$(DAEMON_LIBS)
 endef
 $(foreach d,$(DAEMONS),$(eval $(call daemon_rule,$(d))))
 
-# check_mbd links mbatchd's state core, its I/O stubbed.
-MBD_CORE := state array users reserve depend limits apply apply-table \
-	apply-new apply-job apply-ctrl dump replay apps control modify signal \
-	prepost mig rlimits preempt fairshare fsadjust chkpnt
 $(O)/tests/check_mbd: $(O)/tests/unit/check_mbd.o \
-    $(O)/tests/unit/stubs/mbd-stubs.o \
-    $(MBD_CORE:%=$(O)/daemons/mbatchd/mbd-%.o) $(LIB)
+    $(O)/tests/unit/stubs/mbd-stubs.o $(MBD_CORE_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(CHECK_LIBS)
 

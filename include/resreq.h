@@ -29,6 +29,7 @@ struct rr_usage {
 	double	 value;		/* mem/swp/tmp in MB */
 	int	 duration;	/* minutes, 0 = whole job */
 	bool	 decay;
+	int	 idx;		/* name's load index, -1 none */
 };
 
 struct resreq {

@@ -1,4 +1,5 @@
 /* Tables behind the values in lsf.h. */
+#include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,13 @@ const struct load_index_info load_index_info[NLOADIDX] = {
 int
 load_index_lookup(const char *name)
 {
+	int c = tolower((unsigned char)name[0]);
+
+	/* The first letter first: mbatchd looks its rusage[] indices up
+	 * for every running job before every pass (reserve_pass). */
 	for (int i = 0; i < NLOADIDX; i++)
-		if (strcasecmp(name, load_index_info[i].name) == 0)
+		if (load_index_info[i].name[0] == c &&
+		    strcasecmp(name, load_index_info[i].name) == 0)
 			return i;
 	return -1;
 }

@@ -328,6 +328,7 @@ usage_item(struct resreq *rr, struct slice item, double unit_mb,
 		u.name = canon;
 		u.duration = 0;
 		u.decay = false;
+		u.idx = load_index_lookup(canon);
 		push_usage(rr, &u);
 		free(canon);
 	}

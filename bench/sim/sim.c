@@ -1,10 +1,24 @@
 /*
- * Workload 9: the real scheduling code (src/policy.c, src/resreq*.c)
- * driven by a simulated cluster read from text files.  It times one
- * scheduling pass, then drains every job: passes, decisions applied as
- * mbatchd applies them (daemons/mbatchd/mbd-sched.c, mbd-state.c,
- * mbd-users.c, mbd-reserve.c), and jobs ending after their run time on
- * a simulated clock.
+ * Workload 9: mbatchd's scheduling and state core driven by a simulated
+ * cluster read from text files.  It times one scheduling pass, then
+ * drains every job: passes, decisions carried out by mbatchd's own code
+ * and jobs ending after their run time on a simulated clock.
+ *
+ * The state is mbatchd's, built and changed by its state core
+ * (libmbdcore.a, daemons/mbatchd; its I/O stubbed as check_mbd's is,
+ * tests/unit/stubs/mbd-stubs.c, with the log kept nowhere): CLUSTER is
+ * written out as lsf.cluster, lsb.hosts, lsb.queues, lsb.users and
+ * lsb.params in a temporary directory and loaded as mbatchd loads them
+ * (config_load, state_init); each host is reported up by a LIM as the
+ * load feed reports it (host_load_apply) and registered; each job is a
+ * JOB_NEW record, applied as replay applies it.  A decision is carried
+ * out by sched_apply (mbd-start.c: victims suspended through their
+ * JOB_STATUS, the start through its JOB_START), as sched_run does, and a
+ * job's end is its JOB_STATUS DONE (job_status_apply); so the slot
+ * accounting, limits, rusage[] reservations (reserve_pass before each
+ * pass), preempted lists and fairshare charges are mbatchd's own.  What
+ * is simulated is only what the hosts would do: each job ends after its
+ * run time, and a suspended job's run time stands still.
  *
  *	sim [-FnPSX] [-d dumpfile] [-k prefix] [-m max] [-p passes] [-r reps]
  *	    [-t tick] [-w wall_s] CLUSTER JOBS
@@ -34,25 +48,19 @@
  *	params [preempt_for=KEYWORD,...]
  *
  * load= gives load indices (r15s r1m r15m ut pg io ls it tmp swp mem;
- * unset ones are 0, mem/swp/tmp default to maxmem/maxswp/maxtmp), sched=
- * the host's (lsb.hosts) or queue's scheduling thresholds.  mxj=-1 is
- * unlimited.  accept_interval defaults to 10 s, the project's default
- * (JOB_ACCEPT_INTERVAL 1 x MBD_SLEEP_TIME 10).  Queues come before the
- * jobs that name them.
+ * unset ones are 0, mem/swp/tmp default to maxmem/maxswp/maxtmp), as
+ * the LIM reports them; sched= the host's (lsb.hosts) or queue's
+ * scheduling thresholds.  mxj=-1 is unlimited (lsb.hosts MXJ -).  A
+ * host is of type X86_64 and model generic unless given.  status=closed
+ * is closed by an administrator, unavail a host whose LIM is down.
+ * accept_interval defaults to 10 s, the project's default
+ * (JOB_ACCEPT_INTERVAL 1 x MBD_SLEEP_TIME 10; written as seconds with
+ * MBD_SLEEP_TIME 1).  Queues come before the jobs that name them.
  *
  * preemption= is lsb.queues' PREEMPTION with commas for blanks
- * (preemption=PREEMPTIVE[idle+2,low+1] or preemption=PREEMPTABLE), read
- * by the real parser (parse_preemption) and checked against the other
- * queues as lsb.queues is (lsb_queues_check_preemption); preempt_for= is
- * lsb.params' PREEMPT_FOR, commas for blanks.  With preemption configured
- * the decisions are carried out as mbatchd does (mbd-sched.c sched_run,
- * mbd-preempt.c, mbd-state.c account()): a preemptor's victims are
- * suspended first (out of their queue's running list into its preempted
- * list; their host slots, and their share of a user's MAX_JOBS, freed),
- * a resume decision puts one back; a suspended job's run time stands
- * still.  TERMINATE_WHEN, MAX_JOB_PREEMPT, brun, application profiles
- * and lsb.resources limits are not simulated.
- * The drain counts preemptions, flip-flops (a job preempted by one it
+ * (preemption=PREEMPTIVE[idle+2,low+1] or preemption=PREEMPTABLE);
+ * preempt_for= is lsb.params' PREEMPT_FOR, commas for blanks.  The
+ * drain counts preemptions, flip-flops (a job preempted by one it
  * preempted earlier) and superfluous victims (one without which the
  * other victims and the free slots of the hosts chosen still give the
  * preemptor its slots, judged from the hosts before the decision), and
@@ -61,7 +69,9 @@
  * pass as if preemption were not configured), outside the drain's time;
  * every pass that preempts is made once more so, for the same comparison
  * (w9.preempt_passes_ratio: the time of those passes with preemption
- * over their time without).
+ * over their time without).  A victim's JOB_STATUS is timed by the wall
+ * clock, as mbatchd's live records are (job_status_record): fairshare
+ * and preemption are not combined in one run.
  *
  * JOBS has one pending job a line, in submission order:
  *
@@ -69,9 +79,9 @@
  *
  * FLAGS is "-" or "x" (bsub -x), either followed by "bN": a begin time
  * (bsub -b) N seconds after the clock's start; RESREQ, the rest of the
- * line, is one bsub -R string, parsed and merged with the queue's
- * RES_REQ by the real parser as mbatchd does.  Every job is pending at
- * the start; the clock starts at the latest SUBMIT_TIME.
+ * line, is one bsub -R string, merged with the queue's RES_REQ as
+ * mbatchd merges it.  Job n (its line number) has job ID n.  Every job
+ * is pending at the start; the clock starts at the latest SUBMIT_TIME.
  *
  * Each job gets its own parsed requirement, as in mbatchd (-S shares one
  * among the jobs of a queue with the same string instead).  A pass starts
@@ -83,17 +93,12 @@
  * fairshare= is lsb.queues' FAIRSHARE without blanks
  * (fairshare=USER_SHARES[[g00,5][g01,2]]), group an lsb.users group and
  * its USER_SHARES (user_shares=[u0000,3][u0001,1]) for hierarchical
- * fairshare; groups may come after the queues that name them.  Each
- * fairshare queue has a share tree of its own (fs_tree_new, default
- * factors), and its jobs are charged as mbatchd charges them: slots at
- * the start (fs_charge_start), and at the end the run time times the
- * slots as CPU hours (one CPU busy per slot, fs_charge_end).  Fairshare
- * and preemption are not combined in one run (a suspended job is
- * charged as if it ran).
+ * fairshare; groups may come after the queues that name them.  A job's
+ * CPU time at its end is its run time times its slots (one CPU busy per
+ * slot), which mbatchd charges to its account.
  *
- * Not simulated: load that changes as jobs run
- * (only rusage[] reservations move eff load, held for the whole job:
- * duration and decay are ignored), arrays, dependencies, -m.
+ * Not simulated: load that changes as jobs run (only rusage[]
+ * reservations move eff load), arrays, dependencies, -m.
  *
  * Prints RESULT|key|value|unit lines on stdout, commentary on stderr.
  */
@@ -103,73 +108,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "conf.h"
-#include "lsf.h"
-#include "policy.h"
-#include "resreq.h"
-#include "util.h"
+#include "log.h"
+#include "mbd.h"
+#include "mbd-stubs.h"
 
 #define DEF_MAX		10000
-#define MAXQ		64
 
-struct shost {
-	struct pol_host	 ph;
-	float		 load[NLOADIDX];
-	struct thresholds thr;
-	struct strv	 res;
-};
-
-struct squeue {
-	struct pol_queue pq;
-	struct thresholds thr;
-	struct resreq	*rr;
-	int		 ujob_limit;
-	int		 index;
-	struct fs_shares fs_shares;	/* FAIRSHARE; n 0 without */
-};
-
-/* Each queue's lsb.queues view, for the preemption code (confs[i] is
- * queues[i]'s). */
-static struct queue_conf confs[MAXQ];
-
-struct suser {
-	char		*name;
-	struct suser	*next;		/* hash chain */
-	struct pol_user	 pu;
-	struct pol_cap	 max_jobs;
-	struct pol_cap	 qcaps[MAXQ];	/* UJOB_LIMIT per queue */
-	struct pol_fs_acct *fsa[MAXQ];	/* its account in each fairshare
-					 * queue, once seen there */
-};
-
-/* lsb.users groups, for hierarchical fairshare. */
-struct sgroup {
-	char		*name;
-	struct strv	 members;
-	char		*shares;	/* USER_SHARES text, or NULL */
-};
-static struct sgroup	*groups;
-static int		 ngroups;
-static bool		 no_fairshare;	/* -F */
-
-enum { J_PEND, J_RUN, J_SSUSP, J_DONE };
-
+/* What the simulated hosts know of a job: when it ends. */
 struct sjob {
-	struct pol_job	 pj;		/* first: a decision's job */
-	struct suser	*user;
-	int		 qi;		/* queue index */
+	struct job	*j;
 	int		 runtime;
-	int64_t		 submit;
-	int		 state;		/* J_* */
-	bool		 slots_free;	/* suspended: holds no host slot */
-	int		*slots;		/* host index per slot once started */
 	int64_t		 end;		/* when it ends, while it runs */
 	int64_t		 left;		/* run time left, while suspended */
 	uint32_t	 gen;		/* its heap entry's, while it runs */
-	int64_t		 begin;		/* bN of FLAGS, or -1 */
 };
 
 struct run {
@@ -178,37 +133,47 @@ struct run {
 	uint32_t	 gen;		/* stale unless the job's */
 };
 
+/* A host line of CLUSTER: its LIM's report, and whether it is closed. */
+struct shost {
+	struct lim_host	 lh;
+	bool		 closed;
+};
+
 static struct shost	*hosts;
-static struct pol_host	**hostp;
 static int		 nhosts;
-static struct squeue	 queues[MAXQ];
-static struct pol_queue	*queuep[MAXQ];
-static int		 nqueues;
 static struct sjob	*jobs;
 static size_t		 njobs;
-static struct pol_cluster cl;
-
-#define UBUCKETS	4096
-static struct suser	*ubucket[UBUCKETS];
 static int		 nusers;
-static bool		 user_limits;	/* some JL/U or JL/P */
+
+/* The configuration files, written from CLUSTER. */
+static struct strbuf	 f_cluster = STRBUF_INIT;
+static struct strbuf	 f_queues = STRBUF_INIT;
+static struct strbuf	 f_users = STRBUF_INIT, f_groups = STRBUF_INIT;
+static struct strbuf	 f_params = STRBUF_INIT;
+static struct strv	 resources = STRV_INIT;	/* for lsf.shared */
+/* lsb.hosts: the threshold columns, each host's row ("|" between). */
+static struct strv	 bcols = STRV_INIT;
+static struct strv	 brows = STRV_INIT;
+static char		*confdir;		/* $TMPDIR/w9sim.XXXXXX */
 
 /* Running jobs, a min-heap on end time. */
 static struct run	*heap;
 static size_t		 nheap, capheap;
 
 static bool		 share_rr;
+static bool		 no_fairshare;		/* -F */
 
 /* Preemption. */
 static bool		 no_preempt_conf;	/* -P */
 static bool		 selftest;		/* -X */
-static bool		 preempt_on;
 static size_t		 nrunning, nsusp;
 static size_t		 npreempt, nresume, nflip, nsuperfluous, nshort;
 static size_t		 npreempt_dec, noversub;
 static int64_t		*begins;		/* sorted begin times */
 static int64_t		 sim0;			/* the clock's start */
 static size_t		 nbegins, nextbegin;
+
+#define NOW		(mbd->pc.now)
 
 static double
 now_s(void)
@@ -227,56 +192,37 @@ bad(const char *file, int line, const char *msg, const char *arg)
 	exit(1);
 }
 
-static unsigned
-hash(const char *s)
+static struct sjob *
+sjob_of(const struct pol_job *p)
 {
-	unsigned h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
+	return &jobs[JOB_OF_PJ(p)->jobid - 1];
 }
 
-static struct suser *
-user_get(const char *name)
+static size_t
+jindex(const struct pol_job *p)
 {
-	unsigned b = hash(name) % UBUCKETS;
-	struct suser *u;
-
-	for (u = ubucket[b]; u; u = u->next)
-		if (strcmp(u->name, name) == 0)
-			return u;
-	u = xcalloc(1, sizeof(*u));
-	u->name = xstrdup(name);
-	u->max_jobs.max = -1;
-	u->max_jobs.reason = PEND_USER_LIMIT;
-	u->pu.jl_p = -1;
-	u->next = ubucket[b];
-	ubucket[b] = u;
-	nusers++;
-	return u;
+	return (size_t)(JOB_OF_PJ(p)->jobid - 1);
 }
 
-static struct squeue *
-queue_find(const char *name)
+static void
+commas_to_blanks(char *v)
 {
-	for (int i = 0; i < nqueues; i++)
-		if (strcmp(queues[i].pq.name, name) == 0)
-			return &queues[i];
-	return NULL;
+	for (char *c = v; *c; c++)
+		if (*c == ',')
+			*c = ' ';
 }
 
-/* "idx:v,idx:v" into load values or thresholds. */
+/* "idx:v,idx:v": load values into a LIM report, or thresholds written
+ * as lsb.queues lines (q) or lsb.hosts cells (cells, by bcols). */
 static void
 parse_pairs(const char *file, int line, const char *s, float *load,
-    struct thresholds *t)
+    struct strbuf *q, struct strv *cells)
 {
 	char *copy = xstrdup(s), *p, *save = NULL;
 
 	for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",",
 	    &save)) {
 		char *colon = strchr(p, ':');
-		const char *why = "bad value";
 		int k;
 
 		if (colon == NULL)
@@ -286,8 +232,21 @@ parse_pairs(const char *file, int line, const char *s, float *load,
 			bad(file, line, "unknown load index", p);
 		if (load)
 			load[k] = strtof(colon + 1, NULL);
-		else if (parse_threshold(colon + 1, k, t, &why) < 0)
-			bad(file, line, why, colon + 1);
+		else if (q)
+			sb_addf(q, "%s = %s\n", p, colon + 1);
+		else {
+			size_t c;
+
+			for (c = 0; c < bcols.n; c++)
+				if (strcmp(bcols.v[c], p) == 0)
+					break;
+			if (c == bcols.n)
+				strv_push(&bcols, p);
+			while (cells->n <= c)
+				strv_push(cells, "()");
+			free(cells->v[c]);
+			cells->v[c] = xstrdup(colon + 1);
+		}
 	}
 	free(copy);
 }
@@ -295,10 +254,12 @@ parse_pairs(const char *file, int line, const char *s, float *load,
 static void
 add_host(const char *file, int line, char **f, int nf)
 {
-	struct shost *s;
-	struct pol_host *h;
-	bool loadset[NLOADIDX] = { false };
 	static int cap;
+	struct shost *s;
+	struct lim_host *h;
+	struct strv cells = STRV_INIT, res = STRV_INIT;
+	bool loadset[NLOADIDX] = { false };
+	const char *mxj = "1", *jlu = "-";
 
 	if (nhosts == cap) {
 		cap = cap ? cap * 2 : 1024;
@@ -306,20 +267,16 @@ add_host(const char *file, int line, char **f, int nf)
 	}
 	s = &hosts[nhosts];
 	memset(s, 0, sizeof(*s));
-	h = &s->ph;
-	h->index = nhosts;
-	h->usable = true;
-	h->max_slots = 1;
-	h->jl_u = -1;
-	h->rr.name = xstrdup(f[1]);
-	h->rr.type = "X86_64";
-	h->rr.model = "generic";
-	h->rr.ncpus = 1;
-	h->rr.cpuf = 1.0f;
-	h->rr.maxmem = 4096;
-	h->rr.maxswp = 4096;
-	h->rr.maxtmp = 10240;
-	h->rr.server = true;
+	h = &s->lh;
+	h->name = xstrdup(f[1]);
+	h->type = "X86_64";
+	h->model = "generic";
+	h->ncpus = 1;
+	h->cpuf = 1.0f;
+	h->maxmem = 4096;
+	h->maxswp = 4096;
+	h->maxtmp = 10240;
+	h->server = true;
 	for (int i = 2; i < nf; i++) {
 		char *k = f[i], *v = strchr(k, '=');
 
@@ -327,89 +284,87 @@ add_host(const char *file, int line, char **f, int nf)
 			bad(file, line, "expected key=value", k);
 		*v++ = '\0';
 		if (strcmp(k, "mxj") == 0)
-			h->max_slots = atoi(v);
+			mxj = atoi(v) < 0 ? "-" : v;
 		else if (strcmp(k, "ncpus") == 0)
-			h->rr.ncpus = atoi(v);
+			h->ncpus = atoi(v);
 		else if (strcmp(k, "maxmem") == 0)
-			h->rr.maxmem = atoi(v);
+			h->maxmem = atoi(v);
 		else if (strcmp(k, "maxswp") == 0)
-			h->rr.maxswp = atoi(v);
+			h->maxswp = atoi(v);
 		else if (strcmp(k, "maxtmp") == 0)
-			h->rr.maxtmp = atoi(v);
+			h->maxtmp = atoi(v);
 		else if (strcmp(k, "type") == 0)
-			h->rr.type = xstrdup(v);
+			h->type = xstrdup(v);
 		else if (strcmp(k, "model") == 0)
-			h->rr.model = xstrdup(v);
+			h->model = xstrdup(v);
 		else if (strcmp(k, "cpuf") == 0)
-			h->rr.cpuf = strtof(v, NULL);
-		else if (strcmp(k, "jl_u") == 0) {
-			h->jl_u = atoi(v);
-			if (h->jl_u >= 0)
-				user_limits = cl.any_jlu = true;
-		} else if (strcmp(k, "res") == 0) {
+			h->cpuf = strtof(v, NULL);
+		else if (strcmp(k, "jl_u") == 0)
+			jlu = atoi(v) < 0 ? "-" : v;
+		else if (strcmp(k, "res") == 0) {
 			char *save = NULL;
 
 			for (char *r = strtok_r(v, ",", &save); r;
-			    r = strtok_r(NULL, ",", &save))
-				strv_push(&s->res, r);
+			    r = strtok_r(NULL, ",", &save)) {
+				strv_push(&res, r);
+				if (!strv_contains(&resources, r))
+					strv_push(&resources, r);
+			}
 		} else if (strcmp(k, "status") == 0) {
-			if (strcmp(v, "unavail") == 0) {
-				h->usable = false;
-				h->unusable_reason = HR_UNAVAIL;
-			} else if (strcmp(v, "closed") == 0) {
-				h->usable = false;
-				h->unusable_reason = HR_CLOSED_ADM;
-			} else if (strcmp(v, "ok") != 0)
+			if (strcmp(v, "unavail") == 0)
+				h->status = LIM_UNAVAIL;
+			else if (strcmp(v, "closed") == 0)
+				s->closed = true;
+			else if (strcmp(v, "ok") != 0)
 				bad(file, line, "bad status", v);
 		} else if (strcmp(k, "load") == 0) {
 			float tmp[NLOADIDX];
 
 			for (int x = 0; x < NLOADIDX; x++)
 				tmp[x] = -1;
-			parse_pairs(file, line, v, tmp, NULL);
+			parse_pairs(file, line, v, tmp, NULL, NULL);
 			for (int x = 0; x < NLOADIDX; x++)
 				if (tmp[x] != -1) {
-					s->load[x] = tmp[x];
+					h->load[x] = tmp[x];
 					loadset[x] = true;
 				}
 		} else if (strcmp(k, "sched") == 0)
-			parse_pairs(file, line, v, NULL, &s->thr);
+			parse_pairs(file, line, v, NULL, NULL, &cells);
 		else
 			bad(file, line, "unknown host key", k);
 	}
 	if (!loadset[LI_MEM])
-		s->load[LI_MEM] = (float)h->rr.maxmem;
+		h->load[LI_MEM] = (float)h->maxmem;
 	if (!loadset[LI_SWP])
-		s->load[LI_SWP] = (float)h->rr.maxswp;
+		h->load[LI_SWP] = (float)h->maxswp;
 	if (!loadset[LI_TMP])
-		s->load[LI_TMP] = (float)h->rr.maxtmp;
+		h->load[LI_TMP] = (float)h->maxtmp;
+	/* lsf.cluster leaves the type and model to the LIM's report. */
+	sb_addf(&f_cluster, "%s ! ! 1 (", h->name);
+	for (size_t i = 0; i < res.n; i++)
+		sb_addf(&f_cluster, "%s%s", i ? " " : "", res.v[i]);
+	sb_addf(&f_cluster, ")\n");
+	{
+		struct strbuf row = STRBUF_INIT;
+
+		sb_addf(&row, "%s %s %s", h->name, mxj, jlu);
+		for (size_t i = 0; i < cells.n; i++)
+			sb_addf(&row, "|%s", cells.v[i]);
+		strv_push(&brows, row.buf);
+		sb_release(&row);
+	}
+	strv_release(&cells);
+	strv_release(&res);
 	nhosts++;
 }
 
 static void
 add_queue(const char *file, int line, char **f, int nf, const char *rest)
 {
-	struct squeue *q;
-	struct pol_queue *pq;
+	struct strbuf *q = &f_queues;
+	bool ai = false;
 
-	if (nqueues == MAXQ)
-		bad(file, line, "too many queues", NULL);
-	q = &queues[nqueues];
-	pq = &q->pq;
-	pq->name = xstrdup(f[1]);
-	pq->order = nqueues;
-	pq->priority = 30;
-	pq->active = true;
-	pq->qcap.max = -1;
-	pq->qcap.reason = PEND_QUEUE_JOB_LIMIT;
-	pq->hjob_limit = -1;
-	pq->pjob_limit = -1;
-	pq->accept_interval = 10;
-	pq->thr = &q->thr;
-	q->ujob_limit = -1;
-	q->index = nqueues;
-	confs[nqueues].name = xstrdup(f[1]);
-	confs[nqueues].line = line;
+	sb_addf(q, "Begin Queue\nQUEUE_NAME = %s\n", f[1]);
 	for (int i = 2; i < nf; i++) {
 		char *k = f[i], *v = strchr(k, '=');
 
@@ -417,57 +372,43 @@ add_queue(const char *file, int line, char **f, int nf, const char *rest)
 			bad(file, line, "expected key=value", k);
 		*v++ = '\0';
 		if (strcmp(k, "priority") == 0)
-			pq->priority = atoi(v);
+			sb_addf(q, "PRIORITY = %s\n", v);
 		else if (strcmp(k, "qjob_limit") == 0)
-			pq->qcap.max = atoi(v);
+			sb_addf(q, "QJOB_LIMIT = %s\n", v);
 		else if (strcmp(k, "hjob_limit") == 0)
-			pq->hjob_limit = atoi(v);
+			sb_addf(q, "HJOB_LIMIT = %s\n", v);
 		else if (strcmp(k, "pjob_limit") == 0)
-			pq->pjob_limit = strtof(v, NULL);
+			sb_addf(q, "PJOB_LIMIT = %s\n", v);
 		else if (strcmp(k, "ujob_limit") == 0)
-			q->ujob_limit = atoi(v);
-		else if (strcmp(k, "accept_interval") == 0)
-			pq->accept_interval = atoi(v);
-		else if (strcmp(k, "sched") == 0)
-			parse_pairs(file, line, v, NULL, &q->thr);
+			sb_addf(q, "UJOB_LIMIT = %s\n", v);
+		else if (strcmp(k, "accept_interval") == 0) {
+			sb_addf(q, "JOB_ACCEPT_INTERVAL = %s\n", v);
+			ai = true;
+		} else if (strcmp(k, "sched") == 0)
+			parse_pairs(file, line, v, NULL, q, NULL);
 		else if (strcmp(k, "preemption") == 0) {
-			const char *why;
-
 			if (no_preempt_conf)
 				continue;
-			for (char *c = v; *c; c++)
-				if (*c == ',')
-					*c = ' ';
-			if (parse_preemption(v, &confs[nqueues].preempt,
-			    &why) < 0)
-				bad(file, line, why, v);
-			confs[nqueues].preempt.line = line;
+			commas_to_blanks(v);
+			sb_addf(q, "PREEMPTION = %s\n", v);
 		} else if (strcmp(k, "fairshare") == 0) {
-			const char *why;
-
 			if (no_fairshare)
 				continue;
-			if (fs_fairshare_parse(v, &q->fs_shares, &why) < 0)
-				bad(file, line, why, v);
+			sb_addf(q, "FAIRSHARE = %s\n", v);
 		} else
 			bad(file, line, "unknown queue key", k);
 	}
-	confs[nqueues].priority = pq->priority;
-	if (rest) {
-		char *cause = NULL;
-
-		q->rr = xcalloc(1, sizeof(*q->rr));
-		if (resreq_parse(q->rr, rest, "MB", &cause) < 0)
-			bad(file, line, "bad res_req", cause);
-		pq->rr = q->rr;
-	}
-	nqueues++;
+	if (!ai)
+		sb_addf(q, "JOB_ACCEPT_INTERVAL = 10\n");
+	if (rest)
+		sb_addf(q, "RES_REQ = %s\n", rest);
+	sb_addf(q, "End Queue\n\n");
 }
 
 static void
 add_user(const char *file, int line, char **f, int nf)
 {
-	struct suser *u = user_get(f[1]);
+	const char *max = "-", *jlp = "-";
 
 	for (int i = 2; i < nf; i++) {
 		char *k = f[i], *v = strchr(k, '=');
@@ -476,115 +417,36 @@ add_user(const char *file, int line, char **f, int nf)
 			bad(file, line, "expected key=value", k);
 		*v++ = '\0';
 		if (strcmp(k, "max_jobs") == 0)
-			u->max_jobs.max = atoi(v);
-		else if (strcmp(k, "jl_p") == 0) {
-			u->pu.jl_p = strtof(v, NULL);
-			if (u->pu.jl_p >= 0)
-				user_limits = true;
-		} else
+			max = atoi(v) < 0 ? "-" : v;
+		else if (strcmp(k, "jl_p") == 0)
+			jlp = strtof(v, NULL) < 0 ? "-" : v;
+		else
 			bad(file, line, "unknown user key", k);
 	}
+	sb_addf(&f_users, "%s %s %s\n", f[1], max, jlp);
 }
 
 static void
 add_group(const char *file, int line, char **f, int nf)
 {
-	static int cap;
-	struct sgroup *g;
+	const char *members = "", *shares = NULL;
 
-	if (ngroups == cap) {
-		cap = cap ? cap * 2 : 64;
-		groups = xrealloc(groups, sizeof(*groups) * (size_t)cap);
-	}
-	g = &groups[ngroups++];
-	memset(g, 0, sizeof(*g));
-	g->name = xstrdup(f[1]);
-	strv_init(&g->members);
 	for (int i = 2; i < nf; i++) {
-		char *k = f[i], *v = strchr(k, '='), *save = NULL;
+		char *k = f[i], *v = strchr(k, '=');
 
 		if (v == NULL)
 			bad(file, line, "expected key=value", k);
 		*v++ = '\0';
 		if (strcmp(k, "members") == 0) {
-			for (char *m = strtok_r(v, ",", &save); m;
-			    m = strtok_r(NULL, ",", &save))
-				strv_push(&g->members, m);
+			commas_to_blanks(v);
+			members = v;
 		} else if (strcmp(k, "user_shares") == 0)
-			g->shares = xstrdup(v);
+			shares = v;
 		else
 			bad(file, line, "unknown group key", k);
 	}
-}
-
-static struct sgroup *
-group_find(const char *name)
-{
-	for (int i = 0; i < ngroups; i++)
-		if (strcmp(groups[i].name, name) == 0)
-			return &groups[i];
-	return NULL;
-}
-
-static bool
-fs_is_group(const char *name, void *arg)
-{
-	return group_find(name) != NULL;
-}
-
-static bool
-fs_in_group(const char *user, const char *group, void *arg)
-{
-	struct sgroup *g = group_find(group);
-
-	return g != NULL && strv_contains(&g->members, user);
-}
-
-static const char *
-fs_shares_of(const char *group, void *arg)
-{
-	struct sgroup *g = group_find(group);
-
-	return g ? g->shares : NULL;
-}
-
-/* A share tree for each fairshare queue, as mbatchd builds one for a
- * queue that shares its tree with no other. */
-static void
-fs_configure(void)
-{
-	struct fs_groups g = { fs_is_group, fs_in_group, fs_shares_of, NULL };
-	struct fs_factors f;
-	char key[256];
-
-	fs_factors_default(&f);
-	for (int i = 0; i < nqueues; i++) {
-		struct squeue *q = &queues[i];
-
-		if (q->fs_shares.n == 0)
-			continue;
-		snprintf(key, sizeof(key), "queue/%s", q->pq.name);
-		q->pq.fs = fs_tree_new(key, &q->fs_shares, &f, &g);
-		q->pq.fs->nqueues = 1;
-		q->pq.fs_slot = 0;
-	}
-}
-
-/* The account of j's user in j's queue, made when first seen. */
-static struct pol_fs_acct *
-fs_account(const char *file, int line, struct sjob *j)
-{
-	struct squeue *q = &queues[j->qi];
-	struct suser *u = j->user;
-	struct fs_node *leaf;
-
-	if (u->fsa[j->qi] == NULL) {
-		if ((leaf = fs_tree_account(q->pq.fs, u->name)) == NULL)
-			bad(file, line, "no share for the user in the queue",
-			    u->name);
-		u->fsa[j->qi] = policy_fs_acct(&q->pq, leaf);
-	}
-	return u->fsa[j->qi];
+	sb_addf(&f_groups, "%s (%s) (%s)\n", f[1], members,
+	    shares ? shares : "");
 }
 
 static void
@@ -592,7 +454,6 @@ add_params(const char *file, int line, char **f, int nf)
 {
 	for (int i = 1; i < nf; i++) {
 		char *k = f[i], *v = strchr(k, '=');
-		const char *word;
 
 		if (v == NULL)
 			bad(file, line, "expected key=value", k);
@@ -601,11 +462,8 @@ add_params(const char *file, int line, char **f, int nf)
 			bad(file, line, "unknown params key", k);
 		if (no_preempt_conf)
 			continue;
-		for (char *c = v; *c; c++)
-			if (*c == ',')
-				*c = ' ';
-		if (parse_preempt_for(v, &cl.preempt_for, &word) < 0)
-			bad(file, line, "unknown PREEMPT_FOR keyword", word);
+		commas_to_blanks(v);
+		sb_addf(&f_params, "PREEMPT_FOR = %s\n", v);
 	}
 }
 
@@ -678,40 +536,162 @@ read_cluster(const char *file)
 	fclose(fp);
 }
 
+/* A buffer's text, "" when nothing was added. */
+static const char *
+text_of(const struct strbuf *sb)
+{
+	return sb->len > 0 ? sb->buf : "";
+}
+
+static void
+write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL || fputs(text, f) == EOF || fclose(f) == EOF)
+		bad(path, 0, strerror(errno), NULL);
+	free(path);
+}
+
+static void
+mkdirs(const char *path)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			(void)mkdir(p, 0755);
+			*s = '/';
+		}
+	if (mkdir(p, 0755) < 0 && errno != EEXIST)
+		bad(p, 0, strerror(errno), NULL);
+	free(p);
+}
+
+/* CLUSTER as mbatchd's configuration files, in confdir. */
+static void
+write_conf(void)
+{
+	struct strbuf t = STRBUF_INIT;
+	const char *tmp = getenv("TMPDIR");
+	char *cd, *lsb;
+
+	confdir = xasprintf("%s/w9sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(confdir) == NULL)
+		bad(confdir, 0, strerror(errno), NULL);
+	cd = xasprintf("%s/conf", confdir);
+	lsb = xasprintf("%s/lsbatch/w9/configdir", cd);
+	mkdirs(lsb);
+	sb_addf(&t, "LSF_CONFDIR=%s\nLSB_SHAREDIR=%s/work\n"
+	    "LSF_MASTER_LIST=\"%s\"\nLSF_UNIT_FOR_LIMITS=MB\n", cd, confdir,
+	    hosts[0].lh.name);
+	write_file(confdir, "lsf.conf", t.buf);
+	sb_reset(&t);
+	sb_addf(&t, "Begin Cluster\nClusterName\nw9\nEnd Cluster\n\n"
+	    "Begin Resource\nRESOURCENAME TYPE INTERVAL INCREASING "
+	    "DESCRIPTION\n");
+	for (size_t i = 0; i < resources.n; i++)
+		sb_addf(&t, "%s Boolean () () (%s)\n", resources.v[i],
+		    resources.v[i]);
+	sb_addf(&t, "End Resource\n");
+	write_file(cd, "lsf.shared", t.buf);
+	sb_reset(&t);
+	sb_addf(&t, "Begin ClusterAdmins\nAdministrators = root\n"
+	    "End ClusterAdmins\n\nBegin Host\nHOSTNAME model type server "
+	    "RESOURCES\n%sEnd Host\n", text_of(&f_cluster));
+	write_file(cd, "lsf.cluster.w9", t.buf);
+	sb_reset(&t);
+	sb_addf(&t, "Begin Host\nHOST_NAME MXJ JL/U");
+	for (size_t i = 0; i < bcols.n; i++)
+		sb_addf(&t, " %s", bcols.v[i]);
+	sb_addf(&t, "\n");
+	for (size_t r = 0; r < brows.n; r++) {
+		char *row = brows.v[r], *cell, *save = NULL;
+		size_t c = 0;
+
+		cell = strtok_r(row, "|", &save);
+		sb_addf(&t, "%s", cell);
+		while ((cell = strtok_r(NULL, "|", &save)) != NULL) {
+			sb_addf(&t, " %s", cell);
+			c++;
+		}
+		for (; c < bcols.n; c++)
+			sb_addf(&t, " ()");
+		sb_addf(&t, "\n");
+	}
+	sb_addf(&t, "End Host\n");
+	write_file(lsb, "lsb.hosts", t.buf);
+	sb_reset(&t);
+	write_file(lsb, "lsb.queues", text_of(&f_queues));
+	sb_addf(&t, "Begin Parameters\nMBD_SLEEP_TIME = 1\n"
+	    "JOB_ACCEPT_INTERVAL = 10\n%sEnd Parameters\n", text_of(&f_params));
+	write_file(lsb, "lsb.params", t.buf);
+	sb_reset(&t);
+	if (f_groups.len > 0)
+		sb_addf(&t, "Begin UserGroup\nGROUP_NAME GROUP_MEMBER "
+		    "USER_SHARES\n%sEnd UserGroup\n\n", text_of(&f_groups));
+	if (f_users.len > 0)
+		sb_addf(&t, "Begin User\nUSER_NAME MAX_JOBS JL/P\n%s"
+		    "End User\n", text_of(&f_users));
+	write_file(lsb, "lsb.users", text_of(&t));
+	sb_release(&t);
+	free(cd);
+	free(lsb);
+}
+
+static void
+remove_conf(void)
+{
+	char *cmd = xasprintf("rm -rf '%s'", confdir);
+
+	if (system(cmd) != 0)
+		fprintf(stderr, "sim: could not remove %s\n", confdir);
+	free(cmd);
+}
+
 /*
- * As lsb.queues is checked (names that are no queue, or on the wrong
- * side of a queue's priority, dropped with a warning) and as mbatchd's
- * preempt_configure builds each queue's victims.
+ * mbatchd's state from the files, as it starts: the configuration
+ * loaded (its warnings printed), every host reported up (or down) by
+ * its LIM and registered with an sbatchd (one that takes what is sent
+ * and says nothing: mbd-stubs.c's sbd_send), closed ones closed.
  */
 static void
-preempt_configure(const char *file)
+state_start(const char *file)
 {
-	struct lsf_config cfg;
-	struct conf_diag diag;
-	struct pol_queue *pq[MAXQ];
-	const struct queue_conf *qc[MAXQ];
+	static struct conn registered;
+	struct conf_diag d;
+	int rc;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.queues = confs;
-	cfg.nqueues = nqueues;
-	conf_diag_init(&diag);
-	lsb_queues_check_preemption(&cfg, file, &diag);
-	conf_diag_print(&diag, stderr);
-	conf_diag_release(&diag);
-	for (int i = 0; i < nqueues; i++) {
-		pq[i] = &queues[i].pq;
-		qc[i] = &confs[i];
-		if (confs[i].preempt.preemptive || confs[i].preempt.preemptable)
-			preempt_on = true;
+	write_conf();
+	mbd = xcalloc(1, sizeof(*mbd));
+	mbd->outbox_tail = &mbd->outbox;
+	conf_diag_init(&d);
+	rc = config_load(&mbd->conf, confdir, CONF_ALL, &d);
+	conf_diag_print(&d, stderr);
+	conf_diag_release(&d);
+	if (rc < 0)
+		bad(file, 0, "the configuration written from it has errors "
+		    "(above)", confdir);
+	mbd->cluster = mbd->conf.cluster.name;
+	mbd->host = mbd->conf.cluster.hosts[0].name;
+	state_init();
+	if (mbd->nhosts != nhosts)
+		bad(file, 0, "a host is missing from the state", NULL);
+	for (int i = 0; i < nhosts; i++) {
+		struct mhost *h = mbd->hosts[i];
+
+		h->sbd = &registered;
+		h->closed_adm = hosts[i].closed;
+		host_load_apply(h, &hosts[i].lh);
 	}
-	for (int i = 0; i < nqueues; i++)
-		preempt_victim_queues(pq[i], qc[i], pq, qc, nqueues);
 }
 
 /* Shared requirements (-S): by queue and string. */
 struct rrent {
 	char		*text;
-	int		 qi;
+	const struct mqueue *q;
 	struct resreq	*rr;
 	struct rrent	*next;
 };
@@ -719,71 +699,127 @@ struct rrent {
 static struct rrent	*rrbucket[RRBUCKETS];
 static size_t		 nrr;
 
-static struct resreq *
-job_resreq(const char *file, int line, struct squeue *q, const char *text)
+static unsigned
+hash(const char *s)
 {
-	struct strv texts = STRV_INIT;
-	struct resreq jr, *rr;
-	char *cause = NULL;
-	unsigned b = 0;
+	unsigned h = 5381;
 
-	if (share_rr) {
-		b = (hash(text) + (unsigned)q->index) % RRBUCKETS;
-		for (struct rrent *e = rrbucket[b]; e; e = e->next)
-			if (e->qi == q->index && strcmp(e->text, text) == 0)
-				return e->rr;
-	}
-	/* As mbatchd's job_set_resreq: merge the -R strings, then the
-	 * queue's RES_REQ. */
-	strv_push(&texts, text);
-	if (resreq_merge_job(&jr, &texts, "MB", &cause) < 0)
-		bad(file, line, "bad -R", cause);
-	strv_release(&texts);
-	rr = xcalloc(1, sizeof(*rr));
-	if (resreq_merge_queue(rr, q->rr, &jr, &cause) < 0)
-		bad(file, line, "-R against the queue", cause);
-	resreq_release(&jr);
-	nrr++;
-	if (share_rr) {
-		struct rrent *e = xmalloc(sizeof(*e));
-
-		e->text = xstrdup(text);
-		e->qi = q->index;
-		e->rr = rr;
-		e->next = rrbucket[b];
-		rrbucket[b] = e;
-	}
-	return rr;
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
 }
 
-/* The limits a job counts against, as job_attach_limits does. */
+/* -S: the job takes the requirement parsed for the first job of its
+ * queue with the same string (the sim never frees a job). */
 static void
-attach_limits(struct sjob *j, struct squeue *q)
+share_resreq(struct job *j, const char *text)
 {
-	struct suser *u = j->user;
-	int n = 1;
+	unsigned b = (hash(text) + (unsigned)j->queue->index) % RRBUCKETS;
+	struct rrent *e;
 
-	/* As mbatchd's user_configure: with preemption, suspended jobs
-	 * never count against a user's own total. */
-	u->max_jobs.susp_free = preempt_on;
-	if (u->max_jobs.max >= 0)
-		j->pj.caps[n++] = &u->max_jobs;
-	if (q->ujob_limit >= 0) {
-		u->qcaps[q->index].max = q->ujob_limit;
-		u->qcaps[q->index].reason = PEND_QUEUE_USER_LIMIT;
-		j->pj.caps[n++] = &u->qcaps[q->index];
-	}
-	if (cl.any_jlu || u->pu.jl_p >= 0) {
-		if (u->pu.host_used == NULL) {
-			u->pu.host_used = xcalloc((size_t)nhosts + 1,
-			    sizeof(int));
-			u->pu.host_taken = xcalloc((size_t)nhosts + 1,
-			    sizeof(int));
-			u->pu.host_susp = xcalloc((size_t)nhosts + 1,
-			    sizeof(int));
+	for (e = rrbucket[b]; e; e = e->next)
+		if (e->q == j->queue && strcmp(e->text, text) == 0) {
+			resreq_release(j->rr);
+			free(j->rr);
+			j->rr = e->rr;
+			j->pj.rr = e->rr;
+			return;
 		}
-		j->pj.user = &u->pu;
+	e = xmalloc(sizeof(*e));
+	e->text = xstrdup(text);
+	e->q = j->queue;
+	e->rr = j->rr;
+	e->next = rrbucket[b];
+	rrbucket[b] = e;
+}
+
+/* Distinct users, for the commentary (interned: the pointer is the
+ * name). */
+static void
+count_user(const char *u)
+{
+	static const char **set;
+	static size_t cap;
+	size_t i;
+
+	if (2 * ((size_t)nusers + 1) > cap) {
+		const char **old = set;
+		size_t oldcap = cap;
+
+		cap = cap ? cap * 2 : 4096;
+		set = xcalloc(cap, sizeof(*set));
+		nusers = 0;
+		for (size_t k = 0; k < oldcap; k++)
+			if (old[k])
+				count_user(old[k]);
+		free(old);
 	}
+	for (i = ((uintptr_t)u >> 4) & (cap - 1); set[i]; i = (i + 1) &
+	    (cap - 1))
+		if (set[i] == u)
+			return;
+	set[i] = u;
+	nusers++;
+}
+
+struct jline {
+	char		*queue;
+	char		*user;
+	int		 slots;
+	int64_t		 submit;
+	int		 runtime;
+	bool		 exclusive;
+	int64_t		 begin;		/* bN of FLAGS, or -1 */
+	char		*rr;
+};
+
+/* Job n of the file, submitted: its JOB_NEW, applied as replay does. */
+static void
+submit(const char *file, size_t n, const struct jline *l, int64_t t0)
+{
+	static struct strbuf sb = STRBUF_INIT, scratch = STRBUF_INIT;
+	struct ev_job_new ev;
+	struct ev_reader r;
+	const char *why;
+	struct job *j;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.jobid = (int64_t)n + 1;
+	ev.uid = 1000;
+	ev.user = l->user;
+	ev.submit_time = l->submit;
+	ev.queue = l->queue;
+	ev.req.options = l->exclusive ? SUB_EXCLUSIVE : 0;
+	ev.req.num_procs = ev.req.max_procs = l->slots;
+	ev.req.command = "sim";
+	ev.req.user_priority = -1;
+	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
+		ev.req.rlimits[i] = DEFAULT_RLIMIT;
+	if (l->begin >= 0)
+		ev.req.begin_time = t0 + l->begin;
+	if (l->rr) {
+		ev.res_req = l->rr;
+		strv_push(&ev.req.res_reqs, l->rr);
+	}
+	sb_reset(&sb);
+	ev_job_new_write(&sb, ev.submit_time, &ev);
+	strv_release(&ev.req.res_reqs);
+	if (evr_init(&r, sb.buf, sb.len - 1, &why) < 0)
+		bad(file, (int)n + 1, "JOB_NEW does not read back", why);
+	evr_set_scratch(&r, &scratch);
+	if (replay_record(&r, 0) < 0 ||
+	    (j = job_find(ev.jobid, 0)) == NULL)
+		bad(file, (int)n + 1, "JOB_NEW not applied", NULL);
+	if (l->rr && j->rr == NULL)
+		bad(file, (int)n + 1, "bad -R", l->rr);
+	if (j->rr) {
+		nrr++;
+		if (share_rr)
+			share_resreq(j, l->rr);
+	}
+	count_user(j->user);
+	jobs[n].j = j;
+	jobs[n].runtime = l->runtime;
 }
 
 static void
@@ -792,13 +828,14 @@ read_jobs(const char *file)
 	FILE *fp = fopen(file, "r");
 	char buf[8192], *f[6];
 	size_t cap = 0;
+	struct jline *lines = NULL;
+	int64_t t0 = 0;
 	int line = 0;
 
 	if (fp == NULL)
 		bad(file, 0, strerror(errno), NULL);
 	while (fgets(buf, sizeof(buf), fp)) {
-		struct sjob *j;
-		struct squeue *q;
+		struct jline *l;
 		char *rest, *nl;
 		int nf;
 
@@ -810,55 +847,49 @@ read_jobs(const char *file)
 		if (nf < 6)
 			bad(file, line, "expected QUEUE USER SLOTS SUBMIT RUN "
 			    "FLAGS [RESREQ]", NULL);
-		if ((q = queue_find(f[0])) == NULL)
+		if (queue_find(f[0]) == NULL)
 			bad(file, line, "unknown queue", f[0]);
 		if (njobs == cap) {
 			cap = cap ? cap * 2 : 65536;
-			jobs = xrealloc(jobs, sizeof(*jobs) * cap);
+			lines = xrealloc(lines, sizeof(*lines) * cap);
 		}
-		j = &jobs[njobs++];
-		memset(j, 0, sizeof(*j));
-		j->user = user_get(f[1]);
-		j->qi = q->index;
-		j->pj.num_procs = atoi(f[2]);
-		if (j->pj.num_procs < 1)
+		l = &lines[njobs++];
+		memset(l, 0, sizeof(*l));
+		l->queue = (char *)intern(f[0]);
+		l->user = (char *)intern(f[1]);
+		if ((l->slots = atoi(f[2])) < 1)
 			bad(file, line, "bad slot count", f[2]);
-		j->submit = strtoll(f[3], NULL, 10);
-		j->runtime = atoi(f[4]);
-		j->pj.exclusive = strchr(f[5], 'x') != NULL;
-		j->begin = -1;
+		l->submit = strtoll(f[3], NULL, 10);
+		l->runtime = atoi(f[4]);
+		l->exclusive = strchr(f[5], 'x') != NULL;
+		l->begin = -1;
 		if ((nl = strchr(f[5], 'b')) != NULL) {
 			char *end;
 
-			j->begin = strtoll(nl + 1, &end, 10);
-			if (end == nl + 1 || *end != '\0' || j->begin < 0)
+			l->begin = strtoll(nl + 1, &end, 10);
+			if (end == nl + 1 || *end != '\0' || l->begin < 0)
 				bad(file, line, "bad begin time", f[5]);
 			nbegins++;
 		}
 		if (rest && *rest)
-			j->pj.rr = job_resreq(file, line, q, rest);
-		if (j->submit > cl.now)
-			cl.now = j->submit;
+			l->rr = xstrdup(rest);
+		if (l->submit > t0)
+			t0 = l->submit;
 	}
 	fclose(fp);
-	/* The array is final: queue the jobs now, in file order. */
+	/* The clock's start is known: submit them now, in file order. */
+	jobs = xcalloc(njobs + 1, sizeof(*jobs));
 	if (nbegins > 0)
 		begins = xcalloc(nbegins, sizeof(*begins));
 	nbegins = 0;
 	for (size_t i = 0; i < njobs; i++) {
-		struct sjob *j = &jobs[i];
-
-		if (j->begin >= 0) {
-			j->pj.eligible_time = cl.now + j->begin;
-			j->pj.eligible_reason = PEND_BEGIN_TIME;
-			begins[nbegins++] = j->pj.eligible_time;
-		}
-
-		if (queues[j->qi].pq.fs)
-			j->pj.fsa = fs_account(file, (int)i + 1, j);
-		policy_job_append(&queues[j->qi].pq, &j->pj);
-		attach_limits(j, &queues[j->qi]);
+		submit(file, i, &lines[i], t0);
+		if (lines[i].begin >= 0)
+			begins[nbegins++] = t0 + lines[i].begin;
+		free(lines[i].rr);
 	}
+	free(lines);
+	mbd->pc.now = t0;
 }
 
 /* Heap of running jobs. */
@@ -902,87 +933,11 @@ heap_pop(void)
 	return top;
 }
 
-/* A job's rusage[] on its hosts, once per host, as reserve_pass does;
- * sign -1 takes it back. */
-static void
-reserve(struct sjob *j, const int *slots, int sign)
-{
-	const struct resreq *rr = j->pj.rr ? j->pj.rr : j->pj.queue->rr;
-	int n = j->pj.num_procs;
-
-	if (rr == NULL)
-		return;
-	for (int u = 0; u < rr->nrusage; u++) {
-		int k = load_index_lookup(rr->rusage[u].name);
-
-		if (k < 0)
-			continue;
-		for (int e = 0; e < n; e++) {
-			bool first = true;
-
-			for (int p = 0; p < e && first; p++)
-				if (slots[p] == slots[e])
-					first = false;
-			if (first)
-				hosts[slots[e]].ph.rsv[k] += (float)sign *
-				    (float)rr->rusage[u].value;
-		}
-	}
-}
-
-/*
- * What a started job holds, by its state, as mbatchd's account()
- * (mbd-state.c) does: called with -1 before a change of state and +1
- * after.  With preemption configured a suspended job holds no host slot
- * and nothing of a limit that does not count suspended jobs
- * (slots_free, remembered for the -1); it still counts in its queue's
- * and its user's per-host figures and in QJOB_LIMIT.  A started job is
- * in its queue's running list, a suspended one in its preempted list.
- */
-static void
-account(struct sjob *j, int sign)
-{
-	struct pol_queue *q = j->pj.queue;
-	struct pol_list *l;
-	int n = j->pj.num_procs;
-
-	if (j->state != J_RUN && j->state != J_SSUSP)
-		return;
-	if (sign > 0)
-		j->slots_free = preempt_on && j->state == J_SSUSP;
-	l = j->state == J_RUN ? &q->running : &q->preempted;
-	if (sign > 0)
-		policy_list_add(l, &j->pj);
-	else
-		policy_list_remove(l, &j->pj);
-	for (int k = 0; k < n; k++) {
-		struct pol_host *h = &hosts[j->slots[k]].ph;
-
-		if (!j->slots_free)
-			h->used_slots += sign;
-		if (j->pj.exclusive)
-			h->exclusive = sign > 0;
-		q->host_used[j->slots[k]] += sign;
-		if (j->user->pu.host_used)
-			j->user->pu.host_used[j->slots[k]] += sign;
-		/* Those PREEMPT_FOR may leave out of JL/U and JL/P. */
-		if (j->user->pu.host_susp && j->slots_free)
-			j->user->pu.host_susp[j->slots[k]] += sign;
-	}
-	q->qcap.used += sign * n;
-	for (int k = 0; k < POL_NCAPS; k++) {
-		struct pol_cap *c = j->pj.caps[k];
-
-		if (c && !(c->susp_free && j->slots_free))
-			c->used += sign * (c->per_job ? 1 : n);
-	}
-}
-
 /* Running jobs' ends, with entries left by a suspension skipped. */
 static bool
 run_stale(const struct run *r)
 {
-	return r->gen != r->j->gen || r->j->state != J_RUN;
+	return r->gen != r->j->gen || !(r->j->j->status & JOB_STAT_RUN);
 }
 
 static void
@@ -993,37 +948,30 @@ heap_clean(void)
 }
 
 static void
-run_until(struct sjob *j, int64_t end)
+run_until(struct sjob *s, int64_t end)
 {
 	struct run r;
 
-	j->end = end;
+	s->end = end;
 	r.end = end;
-	r.j = j;
-	r.gen = ++j->gen;
+	r.j = s;
+	r.gen = ++s->gen;
 	heap_push(r);
 }
 
+/* Its host reports it done, as mbatchd records it: one CPU busy per
+ * slot for its run. */
 static void
-job_end(struct sjob *j)
+job_end(struct sjob *s)
 {
-	if (j->pj.fsa) {
-		struct fs_tree *t = j->pj.queue->fs;
-		int64_t start = j->pj.start_time;
-		double cpu = (double)(cl.now - start) / 3600.0 *
-		    j->pj.num_procs;
+	struct job *j = s->j;
+	struct ev_job_status ev;
 
-		fs_charge_end(j->pj.fsa->leaf, &t->f, j->pj.num_procs, start,
-		    0, cpu, cl.now);
-	}
-	account(j, -1);
-	reserve(j, j->slots, -1);
-	j->state = J_DONE;
+	job_status_fill(j, JOB_STAT_DONE, &ev);
+	ev.end_time = NOW;
+	ev.cpu_time = (double)(NOW - j->start_time) * j->pj.num_procs;
+	job_status_apply(j, &ev, NOW);
 	nrunning--;
-	free(j->slots);
-	j->slots = NULL;
-	j->pj.exec = NULL;
-	j->pj.nexec = 0;
 }
 
 /* Every decision of the drain, hashed: two builds of the policy that
@@ -1082,7 +1030,7 @@ pair_add(uint64_t key)
 }
 
 static bool
-has_cap(const struct sjob *j, const struct pol_cap *c)
+has_cap(const struct job *j, const struct pol_cap *c)
 {
 	for (int k = 0; k < POL_NCAPS; k++)
 		if (j->pj.caps[k] == c)
@@ -1100,7 +1048,7 @@ has_cap(const struct sjob *j, const struct pol_cap *c)
 static void
 check_victims(const struct pol_decision *d)
 {
-	struct sjob *j = (struct sjob *)d->job;
+	struct job *j = JOB_OF_PJ(d->job);
 	int n = j->pj.num_procs, nh = 0;
 	int *uh = xcalloc((size_t)n * 3, sizeof(int));
 	int *need = uh + n, *have = need + n;
@@ -1113,7 +1061,7 @@ check_victims(const struct pol_decision *d)
 		for (x = 0; x < nh && uh[x] != d->slots[k]; x++)
 			;
 		if (x == nh) {
-			const struct pol_host *h = &hosts[d->slots[k]].ph;
+			const struct pol_host *h = &mbd->hosts[d->slots[k]]->ph;
 
 			uh[nh++] = d->slots[k];
 			have[x] = h->max_slots < 0 ? n :
@@ -1135,11 +1083,11 @@ check_victims(const struct pol_decision *d)
 		capfreed[nover++] = 0;
 	}
 	for (int i = 0; i < d->nvictims; i++) {
-		const struct sjob *v = (const struct sjob *)d->victims[i];
+		const struct job *v = JOB_OF_PJ(d->victims[i]);
 
 		for (int s = 0; s < v->pj.nexec; s++)
 			for (int x = 0; x < nh; x++)
-				if (uh[x] == v->slots[s])
+				if (uh[x] == v->pj.exec[s])
 					have[x]++;
 		for (int c = 0; c < nover; c++)
 			if (has_cap(v, over[c]))
@@ -1152,14 +1100,14 @@ check_victims(const struct pol_decision *d)
 			break;
 		}
 	for (int i = 0; i < d->nvictims; i++) {
-		const struct sjob *v = (const struct sjob *)d->victims[i];
+		const struct job *v = JOB_OF_PJ(d->victims[i]);
 		bool needed = false;
 
 		for (int x = 0; x < nh && !needed; x++) {
 			int on = 0;
 
 			for (int s = 0; s < v->pj.nexec; s++)
-				on += v->slots[s] == uh[x];
+				on += v->pj.exec[s] == uh[x];
 			if (on > 0 && have[x] - on < need[x])
 				needed = true;
 		}
@@ -1169,14 +1117,15 @@ check_victims(const struct pol_decision *d)
 			    overn[c])
 				needed = true;
 		if (!needed && nsuperfluous++ < 5) {
-			fprintf(stderr, "sim: superfluous victim: job %td "
-			    "(%d slots, first on host %d) of job %td (%d slots) "
+			fprintf(stderr, "sim: superfluous victim: job %zu "
+			    "(%d slots, first on host %d) of job %zu (%d slots) "
 			    "at t+%llds; the chosen hosts, free/with victims/"
-			    "needed:", v - jobs, v->pj.num_procs,
-			    v->pj.nexec ? v->slots[0] : -1, j - jobs, n,
-			    (long long)(cl.now - sim0));
+			    "needed:", jindex(&v->pj), v->pj.num_procs,
+			    v->pj.nexec ? v->pj.exec[0] : -1, jindex(&j->pj),
+			    n, (long long)(NOW - sim0));
 			for (int x = 0; x < nh; x++) {
-				const struct pol_host *h = &hosts[uh[x]].ph;
+				const struct pol_host *h =
+				    &mbd->hosts[uh[x]]->ph;
 
 				fprintf(stderr, " h%d %d/%d/%d", uh[x],
 				    h->max_slots - h->used_slots, have[x],
@@ -1196,136 +1145,125 @@ check_victims(const struct pol_decision *d)
 static void
 selftest_victim(struct pol_decision *d)
 {
-	struct sjob *j = (struct sjob *)d->job;
+	struct job *j = JOB_OF_PJ(d->job);
 
 	selftest = false;
 	for (size_t i = 0; i < njobs; i++) {
-		struct sjob *x = &jobs[i];
+		struct job *x = jobs[i].j;
 		bool on = x == j;
 
-		if (x->state != J_RUN)
+		if (!(x->status & JOB_STAT_RUN))
 			continue;
 		for (int k = 0; k < d->nvictims; k++)
 			on |= d->victims[k] == &x->pj;
 		for (int s = 0; s < x->pj.nexec && !on; s++)
 			for (int k = 0; k < j->pj.num_procs; k++)
-				on |= x->slots[s] == d->slots[k];
+				on |= x->pj.exec[s] == d->slots[k];
 		if (on)
 			continue;
 		d->victims = xrealloc(d->victims, sizeof(*d->victims) *
 		    (size_t)(d->nvictims + 1));
 		d->victims[d->nvictims++] = &x->pj;
-		pair_add((uint64_t)i << 32 | (uint64_t)(j - jobs));
+		pair_add((uint64_t)i << 32 | (uint64_t)jindex(&j->pj));
 		fprintf(stderr, "sim: -X: job %zu added as a victim of job "
-		    "%td\n", i, j - jobs);
+		    "%zu\n", i, jindex(&j->pj));
 		return;
 	}
 }
 
-/* A victim suspended for its preemptor, as mbatchd's preempt_victims. */
+/* A victim about to be suspended for its preemptor: its host stops its
+ * clock, and the checks note the pair. */
 static void
-suspend(struct sjob *v, struct sjob *by)
+suspending(struct job *v, struct job *by)
 {
-	uint64_t vi = (uint64_t)(v - jobs), bi = (uint64_t)(by - jobs);
+	uint64_t vi = jindex(&v->pj), bi = jindex(&by->pj);
+	struct sjob *s = sjob_of(&v->pj);
 
-	if (v->state != J_RUN)
+	if (!(v->status & JOB_STAT_RUN))
 		bad("sim", 0, "a victim that does not run", NULL);
 	if (pair_has(vi << 32 | bi))
 		nflip++;
 	pair_add(bi << 32 | vi);
-	account(v, -1);
-	v->left = v->end - cl.now;
-	v->state = J_SSUSP;
-	v->gen++;		/* its end is off */
-	account(v, 1);
+	s->left = s->end - NOW;
+	s->gen++;		/* its end is off */
 	nrunning--;
 	nsusp++;
 	npreempt++;
 }
 
 static void
-resume(struct sjob *j)
+dump_decision(const struct pol_decision *d)
 {
-	if (j->state != J_SSUSP)
-		bad("sim", 0, "a resumed job that is not suspended", NULL);
-	account(j, -1);
-	j->state = J_RUN;
-	account(j, 1);
-	run_until(j, cl.now + j->left);
-	nrunning++;
-	nsusp--;
-	nresume++;
+	struct job *j = JOB_OF_PJ(d->job);
+
+	dsum_add(NOW);
+	if (d->resume) {
+		dsum_add(-1 - (int64_t)jindex(d->job));
+		if (dumpfp)
+			fprintf(dumpfp, "%lld r %zu\n", (long long)NOW,
+			    jindex(d->job));
+		return;
+	}
+	dsum_add((int64_t)jindex(d->job));
+	for (int k = 0; k < j->pj.num_procs; k++)
+		dsum_add(d->slots[k]);
+	for (int k = 0; k < d->nvictims; k++)
+		dsum_add(-1 - (int64_t)jindex(d->victims[k]));
+	if (dumpfp == NULL)
+		return;
+	fprintf(dumpfp, "%lld %zu", (long long)NOW, jindex(d->job));
+	for (int k = 0; k < j->pj.num_procs; k++)
+		fprintf(dumpfp, " %d", d->slots[k]);
+	if (d->nvictims > 0)
+		fputs(" v", dumpfp);
+	for (int k = 0; k < d->nvictims; k++)
+		fprintf(dumpfp, " %zu", jindex(d->victims[k]));
+	fputc('\n', dumpfp);
 }
 
-/* Carry the decisions out as mbatchd's sched_run does; returns how many
- * jobs started. */
+/* Carry the decisions out as mbatchd's sched_run does (sched_apply);
+ * the hosts start what is started.  Returns how many jobs started. */
 static int
 apply(struct pol_decision *d, int n)
 {
 	int started = 0;
 
 	for (int i = 0; i < n; i++) {
-		struct sjob *j = (struct sjob *)d[i].job;
+		struct job *j = JOB_OF_PJ(d[i].job), *got;
+		struct sjob *s = sjob_of(d[i].job);
 		bool over = false;
 
-		dsum_add(cl.now);
+		dump_decision(&d[i]);
 		if (d[i].resume) {
-			dsum_add(-1 - (j - jobs));
-			if (dumpfp)
-				fprintf(dumpfp, "%lld r %td\n",
-				    (long long)cl.now, j - jobs);
-			resume(j);
+			if (!(j->status & JOB_STAT_SSUSP))
+				bad("sim", 0, "a resumed job that is not "
+				    "suspended", NULL);
+			(void)sched_apply(&d[i], NOW);
+			run_until(s, NOW + s->left);
+			nrunning++;
+			nsusp--;
+			nresume++;
 			continue;
 		}
-		dsum_add(j - jobs);
-		for (int k = 0; k < j->pj.num_procs; k++)
-			dsum_add(d[i].slots[k]);
-		for (int k = 0; k < d[i].nvictims; k++)
-			dsum_add(-1 - ((struct sjob *)d[i].victims[k] - jobs));
-		if (dumpfp) {
-			fprintf(dumpfp, "%lld %td", (long long)cl.now,
-			    j - jobs);
-			for (int k = 0; k < j->pj.num_procs; k++)
-				fprintf(dumpfp, " %d", d[i].slots[k]);
-			if (d[i].nvictims > 0)
-				fputs(" v", dumpfp);
-			for (int k = 0; k < d[i].nvictims; k++)
-				fprintf(dumpfp, " %td",
-				    (struct sjob *)d[i].victims[k] - jobs);
-			fputc('\n', dumpfp);
-		}
-
-		/* Its victims give up their slots first. */
 		if (d[i].nvictims > 0) {
 			if (selftest)
 				selftest_victim(&d[i]);
 			check_victims(&d[i]);
 			npreempt_dec++;
 			for (int k = 0; k < d[i].nvictims; k++)
-				suspend((struct sjob *)d[i].victims[k], j);
+				suspending(JOB_OF_PJ(d[i].victims[k]), j);
 		}
-		policy_job_remove(&j->pj);
-		j->slots = d[i].slots;
-		d[i].slots = NULL;
-		j->pj.exec = j->slots;
-		j->pj.nexec = j->pj.num_procs;
-		j->pj.start_time = cl.now;
-		j->state = J_RUN;
-		for (int k = 0; k < j->pj.num_procs; k++)
-			hosts[j->slots[k]].ph.last_dispatch = cl.now;
-		account(j, 1);
-		reserve(j, j->slots, 1);
-		if (j->pj.fsa)
-			fs_charge_start(j->pj.fsa->leaf, j->pj.num_procs,
-			    cl.now);
-		for (int k = 0; k < j->pj.num_procs; k++) {
-			const struct pol_host *h = &hosts[j->slots[k]].ph;
+		if ((got = sched_apply(&d[i], NOW)) != j)
+			bad("sim", 0, "a decision that started another job",
+			    NULL);
+		for (int k = 0; k < j->nexec; k++) {
+			const struct pol_host *h = &j->exec[k]->ph;
 
 			if (h->max_slots >= 0 && h->used_slots > h->max_slots)
 				over = true;
 		}
 		noversub += over;
-		run_until(j, cl.now + (j->runtime > 0 ? j->runtime : 1));
+		run_until(s, NOW + (s->runtime > 0 ? s->runtime : 1));
 		nrunning++;
 		started++;
 	}
@@ -1339,11 +1277,11 @@ never_start(size_t pending)
 	int shown = 0;
 
 	fprintf(stderr, "sim: %zu jobs can never start, e.g.:\n", pending);
-	for (int i = 0; i < nqueues && shown < 5; i++) {
-		for (struct pol_job *j = queuep[i]->head; j && shown < 5;
-		    j = j->next) {
+	for (int i = 0; i < mbd->pc.nqueues && shown < 5; i++) {
+		for (struct pol_job *j = mbd->pc.queues[i]->head; j &&
+		    shown < 5; j = j->next) {
 			const uint32_t *counts;
-			int r = policy_job_reason(&cl, j, &counts);
+			int r = policy_job_reason(&mbd->pc, j, &counts);
 
 			fprintf(stderr, "  queue %s, %d slots%s, -R \"%s\": "
 			    "reason %d", j->queue->name, j->num_procs,
@@ -1395,26 +1333,27 @@ busy_pass(struct pol_decision *d, int n, int max, int reps, double first,
     const char *key, size_t pending)
 {
 	double on = first, off = 1e30, t0, t;
-	int nv[MAXQ], noff = 0, nvic = 0;
+	int *nv = xcalloc((size_t)mbd->nqueues + 1, sizeof(int));
+	int noff = 0, nvic = 0;
 
 	for (int r = 0; r < reps; r++) {
-		for (int i = 0; i < nqueues; i++) {
-			nv[i] = queues[i].pq.nvictims;
-			queues[i].pq.nvictims = 0;
+		for (int i = 0; i < mbd->nqueues; i++) {
+			nv[i] = mbd->queues[i]->pq.nvictims;
+			mbd->queues[i]->pq.nvictims = 0;
 		}
 		policy_decisions_free(d, n);
 		t0 = now_s();
-		noff = n = policy_schedule(&cl, d, max);
+		noff = n = policy_schedule(&mbd->pc, d, max);
 		t = now_s() - t0;
 		if (t < off)
 			off = t;
-		for (int i = 0; i < nqueues; i++)
-			queues[i].pq.nvictims = nv[i];
+		for (int i = 0; i < mbd->nqueues; i++)
+			mbd->queues[i]->pq.nvictims = nv[i];
 	}
 	for (int r = 0; r < reps; r++) {
 		policy_decisions_free(d, n);
 		t0 = now_s();
-		n = policy_schedule(&cl, d, max);
+		n = policy_schedule(&mbd->pc, d, max);
 		t = now_s() - t0;
 		if (t < on)
 			on = t;
@@ -1424,12 +1363,13 @@ busy_pass(struct pol_decision *d, int n, int max, int reps, double first,
 	fprintf(stderr, "sim: the first pass that preempts (t+%llds, %zu "
 	    "pending, %zu running): %d decisions, %d victims, %.4f s; "
 	    "with preemption off %d decisions, %.4f s (least of %d)\n",
-	    (long long)(cl.now - sim0), pending, nrunning,
+	    (long long)(NOW - sim0), pending, nrunning,
 	    n, nvic, on, noff, off, reps);
 	printf("RESULT|%sbusy_pass_s|%.4f|s\n", key, on);
 	printf("RESULT|%sbusy_off_pass_s|%.4f|s\n", key, off);
 	printf("RESULT|%sbusy_ratio|%.2f|x\n", key, on / off);
 	fflush(stdout);
+	free(nv);
 	return n;
 }
 
@@ -1438,19 +1378,20 @@ busy_pass(struct pol_decision *d, int n, int max, int reps, double first,
 static double
 pass_off(struct pol_decision *d2, int max)
 {
-	int nv[MAXQ], n;
+	int *nv = xcalloc((size_t)mbd->nqueues + 1, sizeof(int)), n;
 	double t0, t;
 
-	for (int i = 0; i < nqueues; i++) {
-		nv[i] = queues[i].pq.nvictims;
-		queues[i].pq.nvictims = 0;
+	for (int i = 0; i < mbd->nqueues; i++) {
+		nv[i] = mbd->queues[i]->pq.nvictims;
+		mbd->queues[i]->pq.nvictims = 0;
 	}
 	t0 = now_s();
-	n = policy_schedule(&cl, d2, max);
+	n = policy_schedule(&mbd->pc, d2, max);
 	t = now_s() - t0;
 	policy_decisions_free(d2, n);
-	for (int i = 0; i < nqueues; i++)
-		queues[i].pq.nvictims = nv[i];
+	for (int i = 0; i < mbd->nqueues; i++)
+		mbd->queues[i]->pq.nvictims = nv[i];
+	free(nv);
 	return t;
 }
 
@@ -1469,7 +1410,7 @@ main(int argc, char **argv)
 	struct pol_decision *d;
 	int max = DEF_MAX, reps = 3, tick = 1, c, n, k;
 	const char *key = "w9.";
-	double wall_limit = 0, t0, t1, setup, *times;
+	double wall_limit = 0, t0, t1, setup, tconf, *times;
 	bool drain = true;
 	size_t max_passes = 0;
 	const char *dump = NULL;
@@ -1526,64 +1467,50 @@ main(int argc, char **argv)
 	if (argc != 2 || max < 1 || reps < 1 || tick < 1)
 		usage();
 
+	/* mbatchd's warnings, not its news of every host and preemption. */
+	(void)log_init("sim", NULL, LOG_LVL_WARN);
 	t0 = now_s();
 	read_cluster(argv[0]);
-	if (nhosts == 0 || nqueues == 0)
+	if (nhosts == 0 || f_queues.len == 0)
 		bad(argv[0], 0, "no hosts or no queues", NULL);
-	hostp = xcalloc((size_t)nhosts, sizeof(*hostp));
-	for (int i = 0; i < nhosts; i++) {
-		struct shost *s = &hosts[i];
-
-		s->ph.rr.load = s->load;
-		s->ph.rr.resources = s->res.n ? &s->res : NULL;
-		s->ph.thr = s->thr.sched_set ? &s->thr : NULL;
-		hostp[i] = &s->ph;
-	}
-	for (int i = 0; i < nqueues; i++) {
-		struct squeue *q = &queues[i];
-
-		q->pq.host_used = xcalloc((size_t)nhosts + 1, sizeof(int));
-		if (q->thr.sched_set == 0)
-			q->pq.thr = NULL;
-		queuep[i] = &q->pq;
-	}
-	preempt_configure(argv[0]);
-	fs_configure();
+	/* The log is kept nowhere: its records are built and dropped. */
+	mbd_stub_keep_log = false;
+	state_start(argv[0]);
+	remove_conf();
+	tconf = now_s() - t0;
 	read_jobs(argv[1]);
 	qsort(begins, nbegins, sizeof(*begins), cmp_int64);
 	setup = now_s() - t0;
 
-	cl.hosts = hostp;
-	cl.nhosts = nhosts;
-	cl.queues = queuep;
-	cl.nqueues = nqueues;
-	policy_sort_queues(queuep, nqueues);
 	d = xcalloc((size_t)max, sizeof(*d));
 	pending = njobs;
-	sim0 = cl.now;
+	sim0 = NOW;
 
 	fprintf(stderr, "sim: %d hosts, %d queues, %d users, %zu jobs, "
-	    "%zu parsed requirements%s; setup %.2f s\n", nhosts, nqueues,
-	    nusers, njobs, nrr, share_rr ? " (shared by string)" : "",
-	    setup);
-	for (int i = 0; i < nqueues; i++)
-		if (queues[i].pq.fs)
+	    "%zu parsed requirements%s; setup %.2f s (the configuration "
+	    "%.2f s)\n", nhosts, mbd->nqueues, nusers, njobs, nrr,
+	    share_rr ? " (shared by string)" : "", setup, tconf);
+	for (int i = 0; i < mbd->nqueues; i++)
+		if (mbd->queues[i]->pq.fs)
 			fprintf(stderr, "sim: queue %s: fairshare, %d accounts\n",
-			    queues[i].pq.name, queues[i].pq.fs->nleaves);
-	for (int i = 0; i < nqueues; i++)
-		for (int v = 0; v < queues[i].pq.nvictims; v++)
+			    mbd->queues[i]->name,
+			    mbd->queues[i]->pq.fs->nleaves);
+	for (int i = 0; i < mbd->nqueues; i++)
+		for (int v = 0; v < mbd->queues[i]->pq.nvictims; v++)
 			fprintf(stderr, "sim: queue %s may preempt queue %s\n",
-			    queues[i].pq.name, queues[i].pq.victims[v]->name);
+			    mbd->queues[i]->name,
+			    mbd->queues[i]->pq.victims[v]->name);
 
 	/* One pass, timed reps times on the same state (a pass changes
 	 * only its scratch and the reasons: the decisions are applied
 	 * after). */
 	times = xcalloc((size_t)reps, sizeof(*times));
 	n = 0;
+	reserve_pass(NOW);
 	for (int r = 0; r < reps; r++) {
 		policy_decisions_free(d, n);
 		t0 = now_s();
-		n = policy_schedule(&cl, d, max);
+		n = policy_schedule(&mbd->pc, d, max);
 		t1 = now_s();
 		times[r] = t1 - t0;
 	}
@@ -1622,35 +1549,37 @@ main(int argc, char **argv)
 		if (n < max) {
 			/* Nothing more now: the next tick, or the next end
 			 * or begin time when later. */
-			int64_t next = cl.now + tick;
+			int64_t next = NOW + tick;
 
 			heap_clean();
 			while (nextbegin < nbegins &&
-			    begins[nextbegin] <= cl.now)
+			    begins[nextbegin] <= NOW)
 				nextbegin++;
 			if (nheap > 0 && heap[0].end > next)
 				next = heap[0].end;
 			if (nextbegin < nbegins && (nheap == 0 ||
 			    begins[nextbegin] < next))
-				next = begins[nextbegin] > cl.now + tick ?
-				    begins[nextbegin] : cl.now + tick;
+				next = begins[nextbegin] > NOW + tick ?
+				    begins[nextbegin] : NOW + tick;
 			if (nheap == 0 && nextbegin == nbegins) {
 				never_start(pending);
 				break;
 			}
-			cl.now = next;
+			NOW = next;
 			for (;;) {
 				heap_clean();
-				if (nheap == 0 || heap[0].end > cl.now)
+				if (nheap == 0 || heap[0].end > NOW)
 					break;
 				job_end(heap_pop().j);
 				ended++;
 			}
 		}
+		/* As sched_run: reservations summed, then the pass. */
+		reserve_pass(NOW);
 		t0 = now_s();
-		n = policy_schedule(&cl, d, max);
+		n = policy_schedule(&mbd->pc, d, max);
 		pt = now_s() - t0;
-		if (preempt_on && has_victims(d, n)) {
+		if (mbd->preempt_on && has_victims(d, n)) {
 			if (!busy_done) {
 				/* Time the same pass again, and with
 				 * preemption off; not the drain's time. */
@@ -1684,7 +1613,7 @@ main(int argc, char **argv)
 		if (passes % 500 == 0)
 			fprintf(stderr, "sim: pass %zu, t+%llds, %zu pending, "
 			    "%zu running, %zu suspended, last pass %.3f s\n",
-			    passes, (long long)(cl.now - sim0), pending,
+			    passes, (long long)(NOW - sim0), pending,
 			    nrunning, nsusp, pt);
 		if (max_passes > 0 && passes >= max_passes) {
 			fprintf(stderr, "sim: stopped after %zu passes\n",
@@ -1703,7 +1632,7 @@ main(int argc, char **argv)
 
 		if (run_stale(&r))
 			continue;
-		cl.now = r.end;
+		NOW = r.end;
 		job_end(r.j);
 		ended++;
 	}
@@ -1711,7 +1640,7 @@ main(int argc, char **argv)
 	fprintf(stderr, "sim: drain: %zu passes, %zu jobs started, %zu "
 	    "ended, %zu not started; simulated %lld s; wall %.2f s (in passes "
 	    "%.2f s, mean %.4f s, max %.4f s)\n", passes, started, ended,
-	    pending, (long long)(cl.now - sim0), t1 - dstart, pass_sum,
+	    pending, (long long)(NOW - sim0), t1 - dstart, pass_sum,
 	    pass_sum / (double)passes, pass_max);
 	if (dumpfp)
 		fclose(dumpfp);
@@ -1729,11 +1658,11 @@ main(int argc, char **argv)
 	printf("RESULT|%sdrain_jobs_per_pass|%.1f|jobs\n", key,
 	    (double)started / (double)passes);
 	printf("RESULT|%sdrain_sim_s|%lld|s\n", key,
-	    (long long)(cl.now - sim0));
+	    (long long)(NOW - sim0));
 	printf("RESULT|%sdrain_pass_mean_s|%.4f|s\n", key,
 	    pass_sum / (double)passes);
 	printf("RESULT|%sdrain_pass_max_s|%.4f|s\n", key, pass_max);
-	if (preempt_on) {
+	if (mbd->preempt_on) {
 		fprintf(stderr, "sim: preemption: %zu jobs started by "
 		    "preempting %zu victims in %zu passes (mean %.4f s, max "
 		    "%.4f s; the same passes with preemption off: mean "

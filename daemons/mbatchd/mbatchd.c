@@ -452,6 +452,8 @@ main(int argc, char **argv)
 	config_settle();
 
 	state_init();
+	for (int i = 0; i < mbd->nhosts; i++)
+		host_resolve(mbd->hosts[i]);
 	duplog_start();
 	seal_start();
 	t0 = mono_ms();

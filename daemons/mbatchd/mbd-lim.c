@@ -20,46 +20,6 @@ static bool lim_fed;		/* a host table came on it */
 static int64_t fed_ms;		/* when the first one came */
 
 static void
-update_host(struct mhost *h, const struct lim_host *lh)
-{
-	bool up = !(lh->status & LIM_UNAVAIL);
-
-	if (up != h->lim_up)
-		log_info("host %s: LIM is %s", h->name, up ? "up" : "down");
-	h->lim_up = up;
-	/* A lock (limlock or the LIM's run window) keeps new jobs off;
-	 * lockU of our own exclusive job changes nothing here. */
-	h->lim_locked = up && (lh->status & (LIM_LOCKU | LIM_LOCKW)) != 0 &&
-	    !(lh->status & LIM_EXCL_LOCK);
-	if (up) {
-		memcpy(h->load, lh->load, sizeof(h->load));
-		strv_release(&h->ext);
-		strv_copy(&h->ext, &lh->ext);
-		if (lh->type && *lh->type && strcmp(lh->type, "!") != 0) {
-			free(h->type);
-			h->type = xstrdup(lh->type);
-		}
-		if (lh->model && *lh->model && strcmp(lh->model, "!") != 0) {
-			free(h->model);
-			h->model = xstrdup(lh->model);
-		}
-		h->ph.rr.ncpus = lh->ncpus;
-		h->ph.rr.cpuf = lh->cpuf;
-		h->ph.rr.maxmem = lh->maxmem;
-		h->ph.rr.maxswp = lh->maxswp;
-		h->ph.rr.maxtmp = lh->maxtmp;
-		/* A model or type row of lsb.hosts may apply now. */
-		h->bconf = config_lsb_host(&mbd->conf, h->name, h->model,
-		    h->type);
-	} else {
-		for (int i = 0; i < NLOADIDX; i++)
-			h->load[i] = INFINIT_LOAD;
-		strv_release(&h->ext);
-	}
-	host_refresh(h);
-}
-
-static void
 lim_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 {
 	struct lim_load_list ll;
@@ -77,7 +37,7 @@ lim_msg(struct conn *c, const struct wire_hdr *h, struct rbuf *r, void *arg)
 			    host_find(ll.hosts[i].name) : NULL;
 
 			if (mh)
-				update_host(mh, &ll.hosts[i]);
+				host_load_apply(mh, &ll.hosts[i]);
 		}
 		lim_load_list_release(&ll);
 		if (!lim_fed)

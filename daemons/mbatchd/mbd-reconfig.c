@@ -87,6 +87,7 @@ hosts_apply(void)
 		h = host_find(ch->name);
 		if (h == NULL) {
 			h = host_add(ch);
+			host_resolve(h);
 			log_info("reconfig: host %s added", h->name);
 			continue;
 		}
@@ -96,8 +97,7 @@ hosts_apply(void)
 			log_info("reconfig: host %s is back", h->name);
 		h->removed = false;
 		/* The hosts file may have changed its address. */
-		if (net_resolve(ch->name, 0, &h->addr) < 0)
-			log_warnx("host %s does not resolve", ch->name);
+		host_resolve(h);
 		host_configure(h, ch);
 	}
 	for (int i = 0; i < nold; i++) {

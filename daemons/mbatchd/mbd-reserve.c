@@ -76,7 +76,7 @@ reserve_pass(int64_t now)
 			continue;
 		}
 		for (int u = 0; u < rr->nrusage; u++) {
-			int k = load_index_lookup(rr->rusage[u].name);
+			int k = rr->rusage[u].idx;
 			double v;
 
 			if (k < 0)

@@ -364,6 +364,15 @@ sbd_check(struct conn *c, const struct auth_claim *cl, uid_t uid, char **why)
 	return -1;
 }
 
+/* The address a registering sbatchd must come from (the hosts file or
+ * the resolver). */
+void
+host_resolve(struct mhost *h)
+{
+	if (net_resolve(h->name, 0, &h->addr) < 0)
+		log_warnx("host %s does not resolve", h->name);
+}
+
 struct conn *
 sbd_accept(int fd, struct sockaddr *sa, socklen_t len, void *arg)
 {

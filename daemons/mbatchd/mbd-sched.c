@@ -1,7 +1,7 @@
 /*
  * Running the policy and carrying out its decisions: a decision becomes a
- * JOB_START record and a job_spec sent to the first execution host's
- * sbatchd (after the record is on disk).  Also the end of a job, and the
+ * JOB_START record (mbd-start.c, the state's side) and a job_spec sent to
+ * the first execution host's sbatchd (after the record is on disk).  Also the end of a job, and the
  * once-a-second tick: dispatch windows, cleaning finished jobs, and the
  * backstop pass (dispatch is driven by events; the tick only catches
  * what no event announced, such as a load that slowly fell).
@@ -127,20 +127,13 @@ fill_spec(struct job *j, struct job_spec *s)
 	}
 }
 
-void
-job_dispatch(struct job *j, const int *slots, int64_t now)
+/* A started job to its first host, once its JOB_START is on disk. */
+static void
+job_send(struct job *j)
 {
 	struct wbuf w;
 	struct job_spec spec;
-	int n = j->pj.num_procs;
-	struct mhost **hosts = xcalloc((size_t)n, sizeof(*hosts));
 
-	for (int i = 0; i < n; i++) {
-		hosts[i] = mbd->hosts[slots[i]];
-		hosts[i]->ph.last_dispatch = now;
-	}
-	job_start_record(j, hosts, n, now);
-	free(hosts);
 	fill_spec(j, &spec);
 	wbuf_init(&w);
 	job_spec_frame(&w, MSG_SBD_JOB_START, 0, &spec);
@@ -163,6 +156,13 @@ job_dispatch(struct job *j, const int *slots, int64_t now)
 }
 
 void
+job_dispatch(struct job *j, const int *slots, int64_t now)
+{
+	job_start(j, slots, now);
+	job_send(j);
+}
+
+void
 sched_run(void)
 {
 	static struct pol_decision *d;
@@ -178,19 +178,10 @@ sched_run(void)
 	fsadjust_refresh(now);
 	n = policy_schedule(&mbd->pc, d, MAX_DISPATCH_PER_PASS);
 	for (int i = 0; i < n; i++) {
-		struct job *j = JOB_OF_PJ(d[i].job);
+		struct job *j = sched_apply(&d[i], now);
 
-		if (d[i].resume) {
-			preempt_resume(j);
-			continue;
-		}
-		/* An array's parent: its next element starts. */
-		if (JOB_IS_PARENT(j) && (j = array_take_next(j)) == NULL)
-			continue;
-		/* Its victims give up their slots first. */
-		if (d[i].nvictims > 0)
-			preempt_victims(j, d[i].victims, d[i].nvictims);
-		job_dispatch(j, d[i].slots, now);
+		if (j != NULL)
+			job_send(j);
 	}
 	policy_decisions_free(d, n);
 	/* A full pass may have left more to do. */

@@ -11,7 +11,7 @@
 #include "log.h"
 #include "mbd.h"
 
-#define USER_BUCKETS	256
+#define USER_BUCKETS	4096
 
 struct mgroup {
 	char		*name;
@@ -37,8 +37,11 @@ static struct mgroup *groups;
 static size_t
 bucket(const char *name)
 {
-	/* Interned: the pointer is the identity. */
-	return ((uintptr_t)name >> 4) % USER_BUCKETS;
+	/* Interned: the pointer is the identity.  Multiplied: interned
+	 * names lie at regular strides, which a plain modulo would crowd
+	 * into a few chains (every job's limits are looked up here). */
+	return (size_t)(((uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ULL)
+	    >> 52) % USER_BUCKETS;
 }
 
 /* Is user a member of group g (lsb.users UserGroup, nested)? */

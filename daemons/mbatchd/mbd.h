@@ -16,6 +16,8 @@
  *	mbd-apply-table.c the one way a record reaches the state, from
  *			EVLOG_RECORDS: replay's dispatch, log_apply_<id>
  *	mbd-apply-new.c	JOB_NEW's apply: the job a submission makes
+ *	mbd-start.c	a decision carried out in the state (sched_apply,
+ *			job_start), apart from sending the job to its host
  *	mbd-apply-job.c	the apply of a job's other records
  *	mbd-apply-ctrl.c the apply of HOST_CTRL, QUEUE_CTRL, LOG_SWITCH,
  *			FS_USAGE, JOB_ENV, MBD_START and MBD_DIE
@@ -275,6 +277,11 @@ struct mqueue {
 
 struct mhost {
 	struct pol_host	 ph;
+	/* What ph.rr points to, beside it: a pass reads them for every
+	 * host and job. */
+	float		 load[NLOADIDX];
+	struct strv	 resources;
+	struct strv	 ext;		/* ELIM indices from the LIM: name=value */
 	char		*name;
 	int		 index;
 	const struct cluster_host *cconf;
@@ -288,11 +295,8 @@ struct mhost {
 	char		*adm_comment;	/* badmin hclose -C, NULL none */
 	bool		 window_closed;	/* lsb.hosts DISPATCH_WINDOW */
 	bool		 removed;	/* gone from lsf.cluster (reconfig) */
-	float		 load[NLOADIDX];
 	char		*type;
 	char		*model;
-	struct strv	 resources;
-	struct strv	 ext;		/* ELIM indices from the LIM: name=value */
 	int		 nrun;		/* slots by job state */
 	int		 nssusp;
 	int		 nususp;
@@ -427,6 +431,8 @@ struct mhost *host_find(const char *);
 bool	*host_mask(const char *);
 bool	 job_on_hosts(const struct job *, const bool *mask);
 void	 host_refresh(struct mhost *);
+/* A host's entry of the LIM's load list (mbd-lim.c feeds them). */
+void	 host_load_apply(struct mhost *, const struct lim_host *);
 bool	 user_is_admin(const char *user, int uid);
 /* A cluster administrator, or one of the job's queue's ADMINISTRATORS. */
 bool	 user_admins_job(const struct job *, const char *user, int uid);
@@ -825,6 +831,8 @@ void	 job_lost(struct job *, struct mhost *);
 /* mbd-sbd.c */
 struct conn *sbd_accept(int fd, struct sockaddr *, socklen_t, void *);
 void	 sbd_send(struct mhost *, struct wbuf *, bool after_log);
+/* Its address from its name (after host_add, and on reconfig). */
+void	 host_resolve(struct mhost *);
 
 /* mbd-lim.c */
 void	 lim_feed_start(void);
@@ -883,6 +891,7 @@ void	 conf_accepted(void);
 
 /* mbd-sched.c */
 void	 sched_run(void);
+/* Start a job (job_start) and send it to its first host. */
 void	 job_dispatch(struct job *, const int *slots, int64_t now);
 void	 sched_finish_job(struct job *, const struct job_status *);
 void	 sched_tick(void);
@@ -894,6 +903,14 @@ void	 fsadjust_load(void);
 /* Every account's adjust from the plug-in, in trees whose
  * FAIRSHARE_ADJUSTMENT_FACTOR is not 0; 0 elsewhere.  Before a pass. */
 void	 fsadjust_refresh(int64_t now);
+
+/* mbd-start.c: the policy's decisions carried out in the state. */
+/* One decision: a preempted job resumed, or a job (an array's next
+ * element) started on the slots chosen, its victims first; the job
+ * started, for the caller to send to its host, or NULL. */
+struct job *sched_apply(const struct pol_decision *, int64_t now);
+/* The JOB_START of a job on these slots (host indices), at now. */
+void	 job_start(struct job *, const int *slots, int64_t now);
 
 /* mbd-limits.c */
 /* A job's limits as they apply (its own, else its queue's default, else
