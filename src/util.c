@@ -180,7 +180,8 @@ void
 sb_add(struct strbuf *sb, const void *p, size_t n)
 {
 	sb_grow(sb, n);
-	memcpy(sb->buf + sb->len, p, n);
+	if (n > 0)	/* an empty buffer's p may be NULL */
+		memcpy(sb->buf + sb->len, p, n);
 	sb->len += n;
 	sb->buf[sb->len] = '\0';
 }
