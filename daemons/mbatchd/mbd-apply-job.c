@@ -43,45 +43,26 @@ apply_job_start(struct ev_job_start *ev, int64_t when, off_t off)
 	return 0;
 }
 
-int
-apply_job_execute(struct ev_job_execute *ev, int64_t when, off_t off)
-{
-	struct job *j = find_or_warn(ev->jobid, ev->idx, "JOB_EXECUTE");
-
-	if (j)
-		job_execute_apply(j, ev);
-	return 0;
+/* The records whose change is one typed function of the job. */
+#define APPLY_TO_JOB(id, NAME, call)					\
+int									\
+apply_##id(struct ev_##id *ev, int64_t when, off_t off)		\
+{									\
+	struct job *j = find_or_warn(ev->jobid, ev->idx, NAME);		\
+									\
+	if (j)								\
+		call;							\
+	return 0;							\
 }
-
-int
-apply_job_status(struct ev_job_status *ev, int64_t when, off_t off)
-{
-	struct job *j = find_or_warn(ev->jobid, ev->idx, "JOB_STATUS");
-
-	if (j)
-		job_status_apply(j, ev, when);
-	return 0;
-}
-
-int
-apply_job_signal(struct ev_job_signal *ev, int64_t when, off_t off)
-{
-	struct job *j = find_or_warn(ev->jobid, ev->idx, "JOB_SIGNAL");
-
-	if (j)
-		job_signal_apply(j, ev);
-	return 0;
-}
-
-int
-apply_job_clean(struct ev_job_clean *ev, int64_t when, off_t off)
-{
-	struct job *j = find_or_warn(ev->jobid, ev->idx, "JOB_CLEAN");
-
-	if (j)
-		job_clean(j);
-	return 0;
-}
+APPLY_TO_JOB(job_execute, "JOB_EXECUTE", job_execute_apply(j, ev))
+APPLY_TO_JOB(job_status, "JOB_STATUS", job_status_apply(j, ev, when))
+APPLY_TO_JOB(job_signal, "JOB_SIGNAL", job_signal_apply(j, ev))
+APPLY_TO_JOB(job_clean, "JOB_CLEAN", job_clean(j))
+APPLY_TO_JOB(job_requeue, "JOB_REQUEUE", job_requeue_apply(j))
+APPLY_TO_JOB(mig, "MIG", job_mig_apply(j, ev))
+APPLY_TO_JOB(chkpnt, "CHKPNT", job_chkpnt_apply(j, ev, when))
+APPLY_TO_JOB(job_modify, "JOB_MODIFY2", job_modify_apply(j, ev))
+#undef APPLY_TO_JOB
 
 /* btop/bbot: among all jobs of its priority, or its owner's own, as the
  * record says (asked then; a record from before decides as it did). */
@@ -121,16 +102,6 @@ apply_job_switch(struct ev_job_switch *ev, int64_t when, off_t off)
 	return 0;
 }
 
-int
-apply_job_requeue(struct ev_job_requeue *ev, int64_t when, off_t off)
-{
-	struct job *j = find_or_warn(ev->jobid, ev->idx, "JOB_REQUEUE");
-
-	if (j)
-		job_requeue_apply(j);
-	return 0;
-}
-
 /* brun: the dispatch that follows is its own JOB_START. */
 int
 apply_job_force(struct ev_job_force *ev, int64_t when, off_t off)
@@ -144,32 +115,3 @@ apply_job_force(struct ev_job_force *ev, int64_t when, off_t off)
 	return 0;
 }
 
-int
-apply_mig(struct ev_mig *ev, int64_t when, off_t off)
-{
-	struct job *j = find_or_warn(ev->jobid, ev->idx, "MIG");
-
-	if (j)
-		job_mig_apply(j, ev);
-	return 0;
-}
-
-int
-apply_chkpnt(struct ev_chkpnt *ev, int64_t when, off_t off)
-{
-	struct job *j = find_or_warn(ev->jobid, ev->idx, "CHKPNT");
-
-	if (j)
-		job_chkpnt_apply(j, ev, when);
-	return 0;
-}
-
-int
-apply_job_modify(struct ev_job_modify *ev, int64_t when, off_t off)
-{
-	struct job *j = find_or_warn(ev->jobid, ev->idx, "JOB_MODIFY2");
-
-	if (j)
-		job_modify_apply(j, ev);
-	return 0;
-}
