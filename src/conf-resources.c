@@ -17,9 +17,20 @@
 
 /* Keys LSF has that we accept without enforcing them. */
 static const char *const quiet_keys[] = {
-	"SWP", "TMP", "LICENSE", "RESOURCE", "APPS", "PER_APP",
-	"LIC_PROJECTS", "PER_LIC_PROJECT", "INELIGIBLE", "ELIGIBLE_PEND_JOBS",
-	"JOBS_PER_SCHED_CYCLE", "CLUSTERS", "PER_CLUSTER", NULL
+	"SWP",
+	"TMP",
+	"LICENSE",
+	"RESOURCE",
+	"APPS",
+	"PER_APP",
+	"LIC_PROJECTS",
+	"PER_LIC_PROJECT",
+	"INELIGIBLE",
+	"ELIGIBLE_PEND_JOBS",
+	"JOBS_PER_SCHED_CYCLE",
+	"CLUSTERS",
+	"PER_CLUSTER",
+	NULL
 };
 
 static void
