@@ -208,6 +208,9 @@ struct lsb_params {
 	int		 max_pend_jobs;		/* -1 */
 	int		 sub_try_interval;	/* 60 */
 	int		 max_preexec_retry;	/* 5 */
+	bool		 max_preexec_retry_set;	/* given in the file */
+	int		 local_preexec_retry;	/* -1: unlimited */
+	int		 preexec_retry_action;	/* PREEXEC_ACT_SUSPEND */
 	int		 job_dep_last_sub;	/* 0: a name means all jobs */
 	unsigned	 preempt_for;		/* PREEMPT_FOR_* */
 	int		 max_job_preempt;	/* -1 = unlimited */
@@ -264,6 +267,35 @@ struct limit_pair {
 };
 
 /* One Begin Queue ... End Queue section. */
+/*
+ * What a queue and an application profile both give for the pre- and
+ * post-execution commands and the job warning action.  The host commands
+ * run as root on the job's host before and after the others; the queue's
+ * (the profile's) PRE_EXEC and POST_EXEC run as prepost_user, NULL: as
+ * the job's user.  -1 and NULL when not set.
+ */
+#define PREEXEC_ACT_SUSPEND	0	/* LOCAL_MAX_PREEXEC_RETRY_ACTION */
+#define PREEXEC_ACT_EXIT	1
+struct prepost_conf {
+	char		*host_pre_exec;		/* HOST_PRE_EXEC */
+	char		*host_post_exec;	/* HOST_POST_EXEC */
+	char		*prepost_user;		/* PRE_POST_EXEC_USER */
+	int		 local_retry;		/* LOCAL_MAX_PREEXEC_RETRY */
+	int		 max_retry;		/* MAX_PREEXEC_RETRY */
+	int		 retry_action;		/* PREEXEC_ACT_* */
+	char		*warning_action;	/* JOB_WARNING_ACTION */
+	int		 warning_time;		/* JOB_ACTION_WARNING_TIME, s */
+};
+void	 prepost_conf_init(struct prepost_conf *);
+void	 prepost_conf_release(struct prepost_conf *);
+/* One of its keys (k = v, v not blank): true if it is one, with *why set
+ * when the value is bad. */
+bool	 prepost_conf_key(struct prepost_conf *, const char *k, const char *v,
+	    const char **why);
+/* A warning for a half-given pair (JOB_WARNING_ACTION without its time),
+ * or NULL. */
+const char *prepost_conf_check(const struct prepost_conf *);
+
 struct queue_conf {
 	char		*name;
 	int		 line;		/* of Begin Queue */
@@ -321,6 +353,7 @@ struct queue_conf {
 	char		*preemption;
 	struct queue_preempt preempt;	/* ... parsed */
 	int		 max_job_preempt;	/* -1 = lsb.params */
+	struct prepost_conf pp;		/* HOST_PRE_EXEC and the others */
 	/* Every key of the section in order, for bqueues -l and showconf. */
 	struct strv	 keys;
 	struct strv	 vals;
@@ -347,10 +380,19 @@ struct app_conf {
 	long long	 chkpnt_period;
 	char		*chkpnt_method;
 	struct jobctl	 jobctl;	/* SUSPEND/RESUME/TERMINATE_CONTROL */
+	char		*pre_exec;	/* PRE_EXEC, NULL none */
+	char		*post_exec;
+	struct prepost_conf pp;
 	/* Every key of the section in order, for bapp -l and showconf. */
 	struct strv	 keys;
 	struct strv	 vals;
 };
+
+/* Pre-exec attempts a job has (0: unlimited) and PREEXEC_ACT_* then;
+ * a and q may be NULL (conf-prepost.c). */
+void	 preexec_retry_policy(const struct lsb_params *,
+	    const struct queue_conf *, const struct app_conf *, int *limit,
+	    int *action);
 
 /* lsb.hosts Host section row */
 struct lsb_host_conf {

@@ -195,6 +195,7 @@ enum pend_reason {
 	PEND_FAIRSHARE,			/* fairshare: others' turn first */
 	PEND_NO_SHARE,			/* fairshare: the user has no share */
 	PEND_HOST_LOST,			/* rerun: its host became unavailable */
+	PEND_PRE_EXEC_LIMIT,		/* PSUSP: LOCAL_MAX_PREEXEC_RETRY */
 	PEND_NREASONS
 };
 

@@ -16,7 +16,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PROTO_VERSION	14
+#define PROTO_VERSION	15
 
 enum msg_type {
 	/* 1-99: any peer */
@@ -769,6 +769,23 @@ struct job_spec {
 	char		*chkpnt_dir;
 	char		*chkpnt_method;
 	bool		 chkpnt_restart;
+	/* The rest of pre- and post-execution, in the order they run:
+	 * HOST_PRE_EXEC of the queue, then the profile's (as root), the
+	 * queue's PRE_EXEC above (as queue_prepost_user, NULL: the job's
+	 * user), then -E, or without it the profile's PRE_EXEC (as
+	 * app_prepost_user); afterwards the other way round. */
+	char		*host_pre_exec;		/* lsb.queues */
+	char		*host_post_exec;
+	char		*app_host_pre_exec;	/* lsb.applications */
+	char		*app_host_post_exec;
+	char		*app_pre_exec;
+	char		*app_post_exec;
+	char		*queue_prepost_user;	/* PRE_POST_EXEC_USER */
+	char		*app_prepost_user;
+	/* JOB_WARNING_ACTION (a signal name or CHKPNT; NULL none), sent
+	 * warning_time seconds before the run limit or the deadline. */
+	char		*warning_action;
+	int		 warning_time;
 };
 
 #define SBD_SIG_SUSPEND	(-1)	/* queue SUSPEND action */

@@ -36,18 +36,13 @@ static const char *const quiet_keys[] = {
 	"EXEC_DRIVER",
 	"FILELIMIT",
 	"GPU_REQ",
-	"HOST_POST_EXEC",
-	"HOST_PRE_EXEC",
 	"JOB_CWD",
 	"JOB_CWD_TTL",
 	"JOB_INCLUDE_POSTPROC",
 	"JOB_POSTPROC_TIMEOUT",
 	"JOB_SIZE_LIST",
 	"JOB_STARTER",
-	"LOCAL_MAX_PREEXEC_RETRY",
-	"LOCAL_MAX_PREEXEC_RETRY_ACTION",
 	"MAX_JOB_REQUEUE",
-	"MAX_PREEXEC_RETRY",
 	"MAX_TOTAL_TIME_PREEMPT",
 	"MIG",
 	"NETWORK_REQ",
@@ -57,8 +52,6 @@ static const char *const quiet_keys[] = {
 	"NO_PREEMPT_RUN_TIME",
 	"PEND_TIME_LIMIT",
 	"PERSISTENT_HOST_ORDER",
-	"POST_EXEC",
-	"PRE_EXEC",
 	"PREEMPT_DELAY",
 	"PROCESSLIMIT",
 	"PROCLIMIT",
@@ -90,6 +83,7 @@ app_conf_init(struct app_conf *a)
 	a->runlimit = a->cpulimit = a->memlimit = -1;
 	a->rerunnable = -1;
 	jobctl_init(&a->jobctl);
+	prepost_conf_init(&a->pp);
 	strv_init(&a->keys);
 	strv_init(&a->vals);
 }
@@ -102,6 +96,9 @@ app_conf_release(struct app_conf *a)
 	free(a->chkpnt_dir);
 	free(a->chkpnt_method);
 	jobctl_release(&a->jobctl);
+	free(a->pre_exec);
+	free(a->post_exec);
+	prepost_conf_release(&a->pp);
 	strv_release(&a->keys);
 	strv_release(&a->vals);
 	app_conf_init(a);
@@ -223,6 +220,16 @@ apply_key(const struct lsf_config *cfg, struct app_conf *a, const char *path,
 			free(a->chkpnt_method);
 			a->chkpnt_method = xstrdup(v);
 		}
+	} else if (strcasecmp(k, "PRE_EXEC") == 0 ||
+	    strcasecmp(k, "POST_EXEC") == 0) {
+		char **dst = toupper((unsigned char)k[1]) == 'R' ?
+		    &a->pre_exec : &a->post_exec;
+
+		free(*dst);
+		*dst = xstrdup(v);
+	} else if (prepost_conf_key(&a->pp, k, v, &why)) {
+		/* HOST_PRE_EXEC, PRE_POST_EXEC_USER, the retries, the
+		 * warning action. */
 	} else if (!conf_key_in(k, quiet_keys)) {
 		conf_diag_warn(d, path, e->line,
 		    "application %s: unknown parameter %s ignored", a->name, k);
@@ -246,7 +253,7 @@ read_app(struct lsf_config *cfg, const struct conf_file *f,
 {
 	struct conf_kvs kv;
 	struct app_conf a;
-	const char *name;
+	const char *name, *why;
 
 	name = conf_named_section(f, sec, "NAME", "application", app_seen, cfg,
 	    &kv, d);
@@ -260,6 +267,9 @@ read_app(struct lsf_config *cfg, const struct conf_file *f,
 		strv_push(&a.vals, kv.v[i].val);
 		apply_key(cfg, &a, f->path, &kv.v[i], d);
 	}
+	if ((why = prepost_conf_check(&a.pp)) != NULL)
+		conf_diag_warn(d, f->path, sec->line, "application %s: %s",
+		    a.name, why);
 	/* LSF: the period and method take effect with the profile's own
 	 * CHKPNT_DIR only. */
 	if (a.chkpnt_dir == NULL && (a.chkpnt_period > 0 ||

@@ -45,6 +45,8 @@ static const struct int_param {
 	    0, 86400 },
 	{ "MAX_PREEXEC_RETRY",
 	    offsetof(struct lsb_params, max_preexec_retry), 1, INT_MAXID },
+	{ "LOCAL_MAX_PREEXEC_RETRY",
+	    offsetof(struct lsb_params, local_preexec_retry), 1, INT_MAXID },
 	{ "JOB_DEP_LAST_SUB",
 	    offsetof(struct lsb_params, job_dep_last_sub), 0, 1 },
 	/* LSF: 0 < MAX_JOB_PREEMPT < INFINIT_INT. */
@@ -73,7 +75,6 @@ static const char *const quiet_params[] = {
 	"MIN_SWITCH_PERIOD",
 	"ABS_RUNLIMIT",
 	"LSB_SYNC_HOST_STAT_LIM",
-	"LOCAL_MAX_PREEXEC_RETRY",
 	"DEFAULT_BWAIT_TIMEOUT",
 	"EVALUATE_WAIT_CONDITION_TIMEOUT",
 	"REMOTE_MAX_PREEXEC_RETRY",
@@ -160,6 +161,8 @@ lsb_params_init(struct lsb_params *p)
 	p->max_pend_jobs = -1;
 	p->sub_try_interval = 60;
 	p->max_preexec_retry = 5;
+	p->local_preexec_retry = -1;
+	p->preexec_retry_action = PREEXEC_ACT_SUSPEND;
 	p->max_job_preempt = -1;
 	p->global_exit_rate = -1;
 	p->job_exit_rate_duration = 5;
@@ -275,6 +278,23 @@ set_param(struct lsb_params *p, const struct conf_kv *e, int *dq_line,
 			    "\"min[ms] [max]\", not \"%s\"", e->val);
 		return;
 	}
+	if (strcasecmp(e->key, "LOCAL_MAX_PREEXEC_RETRY_ACTION") == 0) {
+		if (conf_blank(e->val))
+			return;
+		if (strcasecmp(e->val, "SUSPEND") == 0)
+			p->preexec_retry_action = PREEXEC_ACT_SUSPEND;
+		else if (strcasecmp(e->val, "EXIT") == 0)
+			p->preexec_retry_action = PREEXEC_ACT_EXIT;
+		else
+			conf_diag_error(d, p->path, e->line,
+			    "LOCAL_MAX_PREEXEC_RETRY_ACTION must be SUSPEND or "
+			    "EXIT, not \"%s\"", e->val);
+		return;
+	}
+	/* Only a MAX_PREEXEC_RETRY given limits local jobs (mbd-prepost.c). */
+	if (strcasecmp(e->key, "MAX_PREEXEC_RETRY") == 0 &&
+	    !conf_blank(e->val))
+		p->max_preexec_retry_set = true;
 	for (size_t i = 0; i < ARRAY_SIZE(int_params); i++) {
 		const struct int_param *ip = &int_params[i];
 

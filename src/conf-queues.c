@@ -39,17 +39,10 @@ static const char *const quiet_keys[] = {
 	"IMPT_SLOTBKLG",
 	"IMPT_TASKBKLG",
 	"RESOURCE_RESERVE",
-	"MAX_PREEXEC_RETRY",
-	"LOCAL_MAX_PREEXEC_RETRY",
 	"REMOTE_MAX_PREEXEC_RETRY",
 	"MAX_RSCHED_TIME",
 	"MAX_JOB_REQUEUE",
-	"JOB_WARNING_ACTION",
-	"JOB_ACTION_WARNING_TIME",
 	"JOB_SIZE_LIST",
-	"PRE_POST_EXEC_USER",
-	"HOST_PRE_EXEC",
-	"HOST_POST_EXEC",
 	"DISPATCH_ORDER",
 	"DISPATCH_BY_QUEUE",
 	"ELIGIBLE_PEND_TIME_LIMIT",
@@ -100,6 +93,7 @@ queue_conf_init(struct queue_conf *q)
 	strv_init(&q->administrators);
 	strv_init(&q->preempt.victims);
 	strv_init(&q->preempt.by);
+	prepost_conf_init(&q->pp);
 	strv_init(&q->keys);
 	strv_init(&q->vals);
 }
@@ -130,6 +124,7 @@ queue_conf_release(struct queue_conf *q)
 	strv_release(&q->fairshare_queues);
 	free(q->preemption);
 	queue_preempt_release(&q->preempt);
+	prepost_conf_release(&q->pp);
 	strv_release(&q->keys);
 	strv_release(&q->vals);
 	queue_conf_init(q);
@@ -467,6 +462,9 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 		set_str(&q->pre_exec, v);
 	} else if (strcasecmp(k, "POST_EXEC") == 0) {
 		set_str(&q->post_exec, v);
+	} else if (prepost_conf_key(&q->pp, k, v, &why)) {
+		/* HOST_PRE_EXEC, PRE_POST_EXEC_USER, the retries, the
+		 * warning action. */
 	} else if (strcasecmp(k, "JOB_STARTER") == 0) {
 		set_str(&q->job_starter, v);
 	} else if (strcasecmp(k, "REQUEUE_EXIT_VALUES") == 0) {
@@ -535,7 +533,7 @@ read_queue(struct lsf_config *cfg, const struct conf_file *f,
 {
 	struct conf_kvs kv;
 	struct queue_conf q;
-	const char *name;
+	const char *name, *why;
 
 	name = conf_named_section(f, sec, "QUEUE_NAME", "queue", queue_seen,
 	    cfg, &kv, d);
@@ -549,6 +547,9 @@ read_queue(struct lsf_config *cfg, const struct conf_file *f,
 		strv_push(&q.vals, kv.v[i].val);
 		apply_key(cfg, &q, f->path, &kv.v[i], d);
 	}
+	if ((why = prepost_conf_check(&q.pp)) != NULL)
+		conf_diag_warn(d, f->path, sec->line, "queue %s: %s", q.name,
+		    why);
 	cfg->queues = conf_grow(cfg->queues, cfg->nqueues,
 	    sizeof(*cfg->queues));
 	cfg->queues[cfg->nqueues++] = q;

@@ -389,7 +389,12 @@ PROTO_IMPL(sbd_register_reply, SBD_REGISTER_REPLY_FIELDS)
 	F(STR, queue_pre_exec) F(STR, queue_post_exec)			\
 	F(STR, requeue_exit) F(STR, outdir) F(BOOL, make_cwd)		\
 	F(STR, ctl_suspend) F(STR, ctl_resume) F(STR, ctl_terminate)	\
-	F(STR, chkpnt_dir) F(STR, chkpnt_method) F(BOOL, chkpnt_restart)
+	F(STR, chkpnt_dir) F(STR, chkpnt_method) F(BOOL, chkpnt_restart)	\
+	F(STR, host_pre_exec) F(STR, host_post_exec)			\
+	F(STR, app_host_pre_exec) F(STR, app_host_post_exec)		\
+	F(STR, app_pre_exec) F(STR, app_post_exec)			\
+	F(STR, queue_prepost_user) F(STR, app_prepost_user)		\
+	F(STR, warning_action) F(INT, warning_time)
 PROTO_IMPL(job_spec, JOB_SPEC_FIELDS)
 
 #define SBD_SIGNAL_FIELDS(F)						\

@@ -135,6 +135,9 @@ pending_apply(struct job *j, const struct ev_job_status *ev, int64_t when)
 		job_set_status(j, st);
 	}
 	j->hold_reason = st == JOB_STAT_PSUSP ? ev->reason : 0;
+	/* Held after its last pre-exec try: bresume gives it them again. */
+	if (st == JOB_STAT_PSUSP && ev->reason == PEND_PRE_EXEC_LIMIT)
+		j->preexec_fails = 0;
 	/* Why it is back (requeue, migration, pre-exec), or why not. */
 	if (st == JOB_STAT_PEND)
 		j->pend_note = ev->reason;

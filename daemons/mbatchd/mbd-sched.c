@@ -106,6 +106,11 @@ fill_spec(struct job *j, struct job_spec *s)
 	}
 	s->queue_pre_exec = j->queue->conf->pre_exec;
 	s->queue_post_exec = j->queue->conf->post_exec;
+	s->host_pre_exec = j->queue->conf->pp.host_pre_exec;
+	s->host_post_exec = j->queue->conf->pp.host_post_exec;
+	s->queue_prepost_user = j->queue->conf->pp.prepost_user;
+	s->warning_action = j->queue->conf->pp.warning_action;
+	s->warning_time = j->queue->conf->pp.warning_time;
 	s->submit_time = j->submit_time;
 	s->umask = j->umask;
 	s->nice = j->queue->conf->nice;
@@ -118,6 +123,15 @@ fill_spec(struct job *j, struct job_spec *s)
 	s->ctl_terminate = j->queue->conf->jobctl.op[JOBCTL_TERMINATE].text;
 	/* The profile's SUSPEND_CONTROL and the others override them. */
 	if ((a = job_app(j)) != NULL) {
+		s->app_host_pre_exec = a->pp.host_pre_exec;
+		s->app_host_post_exec = a->pp.host_post_exec;
+		s->app_pre_exec = a->pre_exec;
+		s->app_post_exec = a->post_exec;
+		s->app_prepost_user = a->pp.prepost_user;
+		if (a->pp.warning_action != NULL)
+			s->warning_action = a->pp.warning_action;
+		if (a->pp.warning_time >= 0)
+			s->warning_time = a->pp.warning_time;
 		if (a->jobctl.op[JOBCTL_SUSPEND].text != NULL)
 			s->ctl_suspend = a->jobctl.op[JOBCTL_SUSPEND].text;
 		if (a->jobctl.op[JOBCTL_RESUME].text != NULL)

@@ -372,6 +372,29 @@ jobsup_reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* The host pre-exec commands and the configured ones, while root (each
+ * as its own user), with the environment the job will have. */
+static void
+root_pre_exec(const struct job_spec *s, const char *dir,
+    const struct passwd *pw, int pre_fd)
+{
+	struct strv env = STRV_INIT;
+	char *out, *err, *script;
+
+	if (!jobsup_has_pre(s))
+		return;
+	out = jobsup_expand_path(s->out_file, s, ".out");
+	err = jobsup_expand_path(s->err_file, s, ".err");
+	jobsup_build_env(&env, s, dir, pw, out, err);
+	script = xasprintf("%s/%s", dir, JOBDIR_SCRIPT);
+	jobsup_set_env(&env, "LSB_JOBFILENAME", script);
+	jobsup_pre_exec_root(s, env.v, pre_fd);
+	free(script);
+	free(out);
+	free(err);
+	strv_release(&env);
+}
+
 void
 jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd,
     int note_fd)
@@ -396,6 +419,7 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd,
 	 * output goes to the spool in the job's directory, which is root's:
 	 * its file is made before the job leaves root. */
 	spool = jobsup_spool_open(dir, pw->pw_uid, pw->pw_gid);
+	root_pre_exec(s, dir, pw, pre_fd);
 	if (geteuid() == 0) {
 		if (user_become(u) < 0)
 			fail("cannot become user %s: %s", pw->pw_name,
@@ -453,7 +477,8 @@ jobsup_exec_job(const struct job_spec *s, const char *dir, int pre_fd,
 	script = xasprintf("%s/%s", dir, JOBDIR_SCRIPT);
 	jobsup_set_env(&env, "LSB_JOBFILENAME", script);
 	chkpnt_make_dir(s);
-	/* As the job, in its directory, with its files and environment. */
+	/* -E: as the job, in its directory, with its files and
+	 * environment. */
 	jobsup_pre_exec(s, env.v, pre_fd);
 	limits_set_rlimits(s);
 	if (s->chkpnt_restart) {

@@ -7,6 +7,9 @@
  *	CPU limit (-c, CPULIMIT)  SIGXCPU; the kill sequence an interval later
  *	memory limit (-M)         the kill sequence
  *
+ * The queue's (or the profile's) JOB_WARNING_ACTION goes first, its
+ * JOB_ACTION_WARNING_TIME before the run limit or the deadline.
+ *
  * The run limit counts wall-clock time since the job started, suspended
  * or not; CPU and memory are what the processes use.  The first limit
  * reached decides the job's fate; the others are not checked after it.
@@ -38,6 +41,30 @@ limits_init(struct job_limits *l, const struct job_spec *s, uint64_t start_ms)
 	limits_set(l, s->rlimits, s->term_time);
 	l->term_ms = (s->term_interval >= 0 ? s->term_interval : 10) * 1000;
 	l->fired = false;
+	l->warn_secs = s->warning_action && *s->warning_action &&
+	    s->warning_time > 0 ? s->warning_time : 0;
+	l->warned = false;
+}
+
+/*
+ * JOB_WARNING_ACTION, JOB_ACTION_WARNING_TIME: the action is taken once,
+ * that long before the run limit or the deadline (the first reached).
+ * A job started with less time left than that is warned at once.  A
+ * bmod that moves the limit later does not warn again.
+ */
+bool
+limits_warn_due(struct job_limits *l, uint64_t now_ms, int64_t now)
+{
+	uint64_t w = (uint64_t)l->warn_secs * 1000;
+
+	if (l->warn_secs <= 0 || l->warned || l->fired)
+		return false;
+	if ((l->run_end_ms && now_ms + w >= l->run_end_ms) ||
+	    (l->deadline && now + l->warn_secs >= l->deadline)) {
+		l->warned = true;
+		return true;
+	}
+	return false;
 }
 
 /*

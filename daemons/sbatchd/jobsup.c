@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -261,12 +262,36 @@ kill_step(struct sup *s)
 	    mono_ms() + (uint64_t)interval * 1000 : 0;
 }
 
+/* JOB_WARNING_ACTION: a signal to the job, or CHKPNT, which
+ * checkpoints a checkpointable job and leaves it running. */
+static void
+warning_action(struct sup *s)
+{
+	const char *a = s->spec->warning_action;
+	int sig;
+
+	log_info("job %lld: %d s before its run limit or deadline: warning "
+	    "action %s", (long long)s->spec->jobid, s->lim.warn_secs, a);
+	if (strcasecmp(a, "CHKPNT") == 0) {
+		if (s->spec->chkpnt_dir != NULL && s->chk_pid <= 0)
+			chkpnt_begin(s);
+		return;
+	}
+	if ((sig = sig_from_name(a)) > 0)
+		signal_job(s, sig);
+	else
+		log_warnx("job %lld: JOB_WARNING_ACTION %s is no signal "
+		    "here", (long long)s->spec->jobid, a);
+}
+
 /* A limit reached: its signal now, the kill sequence now or later. */
 static void
 check_limits(struct sup *s, uint64_t now)
 {
 	int sig, after, reason;
 
+	if (limits_warn_due(&s->lim, now, time(NULL)))
+		warning_action(s);
 	reason = limits_check(&s->lim, now, time(NULL), s->st.cpu_time,
 	    s->st.mem_kb, &sig, &after);
 	if (reason == 0 || s->kill_stage > 0 || s->next_kill_ms)
@@ -605,6 +630,25 @@ report_again(struct sup *s)
 	}
 }
 
+/* A failed pre-execution: the host post-exec commands still clean up
+ * (LSF), before mbatchd hears of the failure and may start the job on
+ * this host again. */
+static void
+host_post(struct sup *s)
+{
+	int status;
+	pid_t pid;
+
+	if (!jobsup_has_host_post(s->spec))
+		return;
+	pid = fork();
+	if (pid == 0)
+		jobsup_host_post(s->spec, s->dir, s->st.exit_status);
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+}
+
 /* Did the job's pre-exec fail?  Then the job never ran: no report, no
  * post-exec, and mbatchd puts it back in its queue. */
 static bool
@@ -625,6 +669,7 @@ pre_failed(struct sup *s, const struct rusage *ru)
 	s->st.cpu_time = (double)ru->ru_utime.tv_sec +
 	    (double)ru->ru_utime.tv_usec / 1e6 +
 	    (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
+	host_post(s);
 	report_again(s);
 	return true;
 }

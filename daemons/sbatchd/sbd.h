@@ -276,12 +276,20 @@ void	 peek_read(const struct peek_req *, struct peek_reply *);
 /* jobsup-prepost.c */
 bool	 jobsup_has_pre(const struct job_spec *);
 bool	 jobsup_has_post(const struct job_spec *);
-/* In the job's process, before exec: the queue's PRE_EXEC, then -E.
- * One that fails writes its wait status to fd and the process exits. */
+bool	 jobsup_has_host_post(const struct job_spec *);
+/* In the job's process, before exec.  While root: the host pre-exec
+ * commands, the queue's PRE_EXEC and the profile's (without -E); then,
+ * as the job's user, -E.  One that fails writes its wait status to fd
+ * and the process exits. */
+void	 jobsup_pre_exec_root(const struct job_spec *, char **env, int fd);
 void	 jobsup_pre_exec(const struct job_spec *, char **env, int fd);
-/* In a child of the supervisor once the job has ended: -Ep, then the
- * queue's POST_EXEC; exits 0 when both succeeded. */
+/* In a child of the supervisor (root) once the job has ended: -Ep or the
+ * profile's POST_EXEC, the queue's, the host ones; exits 0 when every
+ * one succeeded.  jobsup_host_post: the host ones alone, after a failed
+ * pre-execution. */
 void	 jobsup_post_exec(const struct job_spec *, const char *dir,
+	    int job_wstatus) NORETURN;
+void	 jobsup_host_post(const struct job_spec *, const char *dir,
 	    int job_wstatus) NORETURN;
 
 /*
@@ -350,12 +358,17 @@ struct job_limits {
 	int64_t		 mem_kb;	/* 0 none */
 	int		 term_ms;	/* JOB_TERMINATE_INTERVAL */
 	bool		 fired;		/* a limit was reached */
+	int		 warn_secs;	/* JOB_ACTION_WARNING_TIME, 0 none */
+	bool		 warned;	/* its warning action was taken */
 };
 void	 limits_init(struct job_limits *, const struct job_spec *,
 	    uint64_t start_ms);
 /* New run, CPU and memory limits and deadline (bmod), from the start. */
 void	 limits_update(struct job_limits *, const struct sbd_limits *);
 bool	 limits_active(const struct job_limits *);
+/* Once: is the run limit or the deadline now within the warning time
+ * (JOB_WARNING_ACTION is due)? */
+bool	 limits_warn_due(struct job_limits *, uint64_t now_ms, int64_t now);
 bool	 limits_need_usage(const struct job_limits *);
 /* The TERM_* of a limit reached now, with the signal to send first (0:
  * none) and the delay before the kill sequence; 0 when none is. */
