@@ -253,7 +253,7 @@ read_app(struct lsf_config *cfg, const struct conf_file *f,
 {
 	struct conf_kvs kv;
 	struct app_conf a;
-	const char *name, *why;
+	const char *name;
 
 	name = conf_named_section(f, sec, "NAME", "application", app_seen, cfg,
 	    &kv, d);
@@ -267,9 +267,7 @@ read_app(struct lsf_config *cfg, const struct conf_file *f,
 		strv_push(&a.vals, kv.v[i].val);
 		apply_key(cfg, &a, f->path, &kv.v[i], d);
 	}
-	if ((why = prepost_conf_check(&a.pp)) != NULL)
-		conf_diag_warn(d, f->path, sec->line, "application %s: %s",
-		    a.name, why);
+
 	/* LSF: the period and method take effect with the profile's own
 	 * CHKPNT_DIR only. */
 	if (a.chkpnt_dir == NULL && (a.chkpnt_period > 0 ||

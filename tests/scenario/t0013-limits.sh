@@ -29,7 +29,7 @@ HOST_NAME  MXJ
 default    10
 End Host
 EOF
-sed -i 's/^End Parameters/MAX_PREEXEC_RETRY = 3\nEnd Parameters/' \
+sed -i 's/^End Parameters/MAX_PREEXEC_RETRY = 3\nLOCAL_MAX_PREEXEC_RETRY_ACTION = EXIT\nEnd Parameters/' \
     "$LSB_CONF/lsb.params"
 cluster_start
 cd "$J"
