@@ -1081,6 +1081,116 @@ START_TEST(test_preexec_retry)
 }
 END_TEST
 
+/*
+ * The queue's and the profile's pre- and post-execution keys, and who
+ * wins: LOCAL_MAX_PREEXEC_RETRY of the profile over the queue's over
+ * lsb.params', then a MAX_PREEXEC_RETRY given (lsb.params' default 5
+ * alone is no limit), else unlimited; the narrowest action.
+ */
+START_TEST(test_prepost_keys)
+{
+	struct lsf_config cfg;
+	struct conf_diag d;
+	const struct queue_conf *q, *q2;
+	const struct app_conf *a, *a2;
+	int limit, action;
+
+	setup();
+	good_tree();
+	put(LSB "lsb.params", "Begin Parameters\n"
+	    "LOCAL_MAX_PREEXEC_RETRY_ACTION = EXIT\n"
+	    "End Parameters\n");
+	put(LSB "lsb.queues", "Begin Queue\n"
+	    "QUEUE_NAME = q\n"
+	    "HOST_PRE_EXEC = /bin/hpre x\n"
+	    "HOST_POST_EXEC = /bin/hpost\n"
+	    "PRE_POST_EXEC_USER = bin\n"
+	    "LOCAL_MAX_PREEXEC_RETRY = 4\n"
+	    "LOCAL_MAX_PREEXEC_RETRY_ACTION = suspend\n"
+	    "JOB_WARNING_ACTION = URG\n"
+	    "JOB_ACTION_WARNING_TIME = 1:30\n"
+	    "End Queue\n"
+	    "Begin Queue\n"
+	    "QUEUE_NAME = r\n"			/* 12 */
+	    "MAX_PREEXEC_RETRY = 6\n"
+	    "JOB_WARNING_ACTION = CHKPNT\n"	/* 14: no time */
+	    "End Queue\n");
+	put(LSB "lsb.applications", "Begin Application\n"
+	    "NAME = a\n"
+	    "PRE_EXEC = /bin/apre\n"
+	    "POST_EXEC = /bin/apost\n"
+	    "LOCAL_MAX_PREEXEC_RETRY = 2\n"
+	    "JOB_WARNING_ACTION = SIGUSR2\n"
+	    "End Application\n"
+	    "Begin Application\n"
+	    "NAME = b\n"
+	    "End Application\n");
+	ck_assert_int_eq(load(&cfg, &d, CONF_ALL), 0);
+	ck_assert(has_msg(&d, "lsb.queues", 11, "JOB_WARNING_ACTION has no "
+	    "effect without JOB_ACTION_WARNING_TIME"));
+	q = config_queue(&cfg, "q");
+	q2 = config_queue(&cfg, "r");
+	a = config_app(&cfg, "a");
+	a2 = config_app(&cfg, "b");
+	ck_assert_ptr_nonnull(q);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(q->pp.host_pre_exec, "/bin/hpre x");
+	ck_assert_str_eq(q->pp.host_post_exec, "/bin/hpost");
+	ck_assert_str_eq(q->pp.prepost_user, "bin");
+	ck_assert_str_eq(q->pp.warning_action, "URG");
+	ck_assert_int_eq(q->pp.warning_time, 90 * 60);
+	ck_assert_str_eq(a->pre_exec, "/bin/apre");
+	ck_assert_str_eq(a->post_exec, "/bin/apost");
+	ck_assert_int_eq(a->pp.warning_time, -1);
+	/* The profile's limit, the queue's action. */
+	preexec_retry_policy(&cfg.params, q, a, &limit, &action);
+	ck_assert_int_eq(limit, 2);
+	ck_assert_int_eq(action, PREEXEC_ACT_SUSPEND);
+	/* The queue's limit. */
+	preexec_retry_policy(&cfg.params, q, a2, &limit, &action);
+	ck_assert_int_eq(limit, 4);
+	/* MAX_PREEXEC_RETRY given in the queue; lsb.params' action. */
+	preexec_retry_policy(&cfg.params, q2, a2, &limit, &action);
+	ck_assert_int_eq(limit, 6);
+	ck_assert_int_eq(action, PREEXEC_ACT_EXIT);
+	/* Nothing given: unlimited, although lsb.params holds 5. */
+	preexec_retry_policy(&cfg.params, q2, NULL, &limit, &action);
+	ck_assert_int_eq(limit, 6);
+	preexec_retry_policy(&cfg.params, NULL, NULL, &limit, &action);
+	ck_assert_int_eq(limit, 0);
+	cfg.params.max_preexec_retry_set = true;
+	preexec_retry_policy(&cfg.params, NULL, NULL, &limit, &action);
+	ck_assert_int_eq(limit, 5);
+	cfg.params.local_preexec_retry = 3;
+	preexec_retry_policy(&cfg.params, q2, NULL, &limit, &action);
+	ck_assert_int_eq(limit, 3);	/* LOCAL_ anywhere before MAX_ */
+	unload(&cfg, &d);
+
+	/* Bad values: errors with the line. */
+	put(LSB "lsb.queues", "Begin Queue\n"
+	    "QUEUE_NAME = q\n"
+	    "PRE_POST_EXEC_USER = two users\n"		/* 3 */
+	    "LOCAL_MAX_PREEXEC_RETRY = 0\n"		/* 4 */
+	    "LOCAL_MAX_PREEXEC_RETRY_ACTION = KILL\n"	/* 5 */
+	    "JOB_WARNING_ACTION = NOSUCH\n"		/* 6 */
+	    "JOB_ACTION_WARNING_TIME = x\n"		/* 7 */
+	    "End Queue\n");
+	put(LSB "lsb.applications", "Begin Application\n"
+	    "NAME = a\n"
+	    "MAX_PREEXEC_RETRY = -1\n"			/* 3 */
+	    "End Application\n");
+	ck_assert_int_eq(load(&cfg, &d, CONF_ALL), -1);
+	ck_assert(has_msg(&d, "lsb.queues", 3, "PRE_POST_EXEC_USER"));
+	ck_assert(has_msg(&d, "lsb.queues", 4, "LOCAL_MAX_PREEXEC_RETRY"));
+	ck_assert(has_msg(&d, "lsb.queues", 5, "SUSPEND or EXIT"));
+	ck_assert(has_msg(&d, "lsb.queues", 6, "signal name or CHKPNT"));
+	ck_assert(has_msg(&d, "lsb.queues", 7, "JOB_ACTION_WARNING_TIME"));
+	ck_assert(has_msg(&d, "lsb.applications", 3, "MAX_PREEXEC_RETRY"));
+	unload(&cfg, &d);
+	teardown();
+}
+END_TEST
+
 START_TEST(test_conf_check)
 {
 	char *buf = NULL;
@@ -1432,6 +1542,7 @@ conf_suite(void)
 	tcase_add_test(tc, test_bad_tables);
 	tcase_add_test(tc, test_bad_params);
 	tcase_add_test(tc, test_preexec_retry);
+	tcase_add_test(tc, test_prepost_keys);
 	tcase_add_test(tc, test_conf_check);
 	tcase_add_loop_test(tc, test_mem_kb, 0, (int)ARRAY_SIZE(mem_cases));
 	tcase_add_test(tc, test_time_limit);

@@ -405,6 +405,41 @@ START_TEST(test_pre_exec_failures)
 }
 END_TEST
 
+/* LOCAL_MAX_PREEXEC_RETRY: the last try holds the job PSUSP, with its
+ * reason, its count back at 0 for bresume; with the EXIT action it ends
+ * with the pre-exec's exit code.  Both replay. */
+START_TEST(test_pre_exec_limit)
+{
+	struct job *j = submit(7, false), *k = submit(8, false);
+	struct job_status st;
+
+	mbd->conf.params.local_preexec_retry = 2;
+	memset(&st, 0, sizeof(st));
+	st.jobid = j->jobid;
+	st.pre_exec_failed = 3 << 8;
+	start(j, "hosta");
+	preexec_failed(j, &st);
+	ck_assert_int_eq(j->status, JOB_STAT_PEND);
+	start(j, "hosta");
+	preexec_failed(j, &st);
+	ck_assert_int_eq(j->status, JOB_STAT_PSUSP);
+	ck_assert_int_eq(j->hold_reason, PEND_PRE_EXEC_LIMIT);
+	ck_assert_int_eq(j->preexec_fails, 0);
+
+	mbd->conf.params.preexec_retry_action = PREEXEC_ACT_EXIT;
+	st.jobid = k->jobid;
+	start(k, "hostb");
+	preexec_failed(k, &st);
+	start(k, "hostb");
+	preexec_failed(k, &st);
+	ck_assert_int_eq(k->status, JOB_STAT_EXIT);
+	ck_assert_int_eq(k->exit_status, 3 << 8);
+	mbd->conf.params.local_preexec_retry = -1;
+	mbd->conf.params.preexec_retry_action = PREEXEC_ACT_SUSPEND;
+	assert_replay_equal();
+}
+END_TEST
+
 /* bkill of a running job, with -d: DONE when it ends. */
 START_TEST(test_kill_done)
 {
@@ -995,6 +1030,7 @@ mbd_suite(void)
 	tcase_add_test(tc, test_mig_restart);
 	tcase_add_test(tc, test_host_lost_rerun);
 	tcase_add_test(tc, test_pre_exec_failures);
+	tcase_add_test(tc, test_pre_exec_limit);
 	tcase_add_test(tc, test_kill_done);
 	tcase_add_test(tc, test_held_then_suspended);
 	tcase_add_test(tc, test_ssusp_since);

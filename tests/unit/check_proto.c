@@ -508,6 +508,10 @@ VISIT(job_spec)
 	VSTR(requeue_exit); VSTR(outdir); VBOOL(make_cwd);
 	VSTR(ctl_suspend); VSTR(ctl_resume); VSTR(ctl_terminate);
 	VSTR(chkpnt_dir); VSTR(chkpnt_method); VBOOL(chkpnt_restart);
+	VSTR(host_pre_exec); VSTR(host_post_exec); VSTR(app_host_pre_exec);
+	VSTR(app_host_post_exec); VSTR(app_pre_exec); VSTR(app_post_exec);
+	VSTR(queue_prepost_user); VSTR(app_prepost_user);
+	VSTR(warning_action); VINT(warning_time);
 }
 
 VISIT(sbd_signal)
