@@ -55,7 +55,20 @@ RUNLIMIT = 2
 JOB_WARNING_ACTION = USR1
 JOB_ACTION_WARNING_TIME = 1
 End Queue
+
+Begin Queue
+QUEUE_NAME = wck
+PRIORITY = 20
+RUNLIMIT = 2
+JOB_WARNING_ACTION = CHKPNT
+JOB_ACTION_WARNING_TIME = 0:1
+End Queue
 EOF
+serverdir_init
+cp "$TOP/etc/serverdir/echkpnt.sample" "$TOP/etc/serverdir/erestart.sample" \
+    "$T_DIR/serverdir/"
+mkdir -p "$T_DIR/chk"
+chmod 1777 "$T_DIR/chk"
 cat >"$LSB_CONF/lsb.applications" <<EOF
 Begin Application
 NAME = ap
@@ -99,6 +112,9 @@ chmod 755 "$J/warned"
 # The minute-long ones first.
 w1=$(dsub -q warn -o /dev/null "$J/warned $J/w1")
 w2=$(dsub -q warn -app wapp -o /dev/null "$J/warned $J/w2")
+cp "$TOP/tests/scenario/chkpnt-counter.sh" "$J/counter.sh"
+chmod 755 "$J/counter.sh"
+ck=$(dsub -q wck -k "$T_DIR/chk method=sample" -o /dev/null "$J/counter.sh c")
 
 # Order and users.
 a=$(dsub -q hq -app ap -o /dev/null "$REC job")
@@ -157,6 +173,15 @@ check "... with the queue's time (after $d2 s)" \
     test "$d2" -ge 55 -a "$d2" -le 66
 wait_for job_is "$w1" DONE
 check "the job that caught the warning ended by itself, DONE" job_is "$w1" DONE
+ck_records() {
+	grep -c "^\"CHKPNT\" \"[^\"]*\" [0-9]* $ck " \
+	    "$T_DIR"/work/c1/logdir/lsb.events
+}
+ck_done() { [ "$(ck_records)" -ge 1 ]; }
+wait_for ck_done
+expect_eq "JOB_WARNING_ACTION = CHKPNT checkpoints the job once" 1 \
+    "$(ck_records)"
+check "... and it goes on running" job_is "$ck" RUN
 
 bkill 0 >/dev/null 2>&1
 finish
