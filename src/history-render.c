@@ -188,6 +188,12 @@ render_status(struct ev_reader *r, struct hist_render *rd)
 	stamp(rd, r->when);
 	switch (to) {
 	case HS_PSUSP:
+		/* Held by LSF after its last pre-execution try. */
+		if (x.reason == PEND_PRE_EXEC_LIMIT) {
+			fprintf(rd->fp, "%s", pend_reason_text(x.reason));
+			break;
+		}
+		/* FALLTHROUGH */
 	case HS_USUSP:
 		fprintf(rd->fp, "Suspended");
 		by_user(rd);
