@@ -45,6 +45,7 @@ usage_exit(int code)
 	    "            [-C core_limit] [-D data_limit] [-F file_limit]\n"
 	    "            [-S stack_limit] [-v swap_limit] [-p process_limit]\n"
 	    "            [-E \"pre_exec_command\"] [-Ep \"post_exec_command\"]\n"
+	    "            [-wa \"signal | CHKPNT\"] [-wt [hour:]minute]\n"
 	    "            [-w \"dependency_expression\"] [-sp priority]\n"
 	    "            [-b [[[yyyy:]mm:]dd:]hh:mm]\n"
 	    "            [-i input_file] [-o out_file | -oo out_file]\n"

@@ -216,6 +216,24 @@ make_request(const struct bsub_opts *g, const char *cwd,
 	}
 	if (g->post)
 		rq->post_exec = xstrdup(g->post);
+	/* -wa and -wt: the job's JOB_WARNING_ACTION and
+	 * JOB_ACTION_WARNING_TIME. */
+	if (g->warn_action) {
+		if (strcasecmp(g->warn_action, "CHKPNT") != 0 &&
+		    sig_from_name(g->warn_action) <= 0)
+			not_submitted("%s: Bad job warning action: a signal "
+			    "name or CHKPNT", g->warn_action);
+		rq->warning_action = xstrdup(g->warn_action);
+	}
+	if (g->warn_time) {
+		long long m;
+
+		if (parse_time_limit(g->warn_time, &m) < 0 || m <= 0 ||
+		    m > 35791394)
+			not_submitted("%s: Bad job action warning time: "
+			    "[hour:]minute", g->warn_time);
+		rq->warning_time = (int)(m * 60);
+	}
 	if (g->project || getenv("LSB_DEFAULTPROJECT")) {
 		rq->project = xstrdup(g->project ? g->project :
 		    getenv("LSB_DEFAULTPROJECT"));

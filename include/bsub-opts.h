@@ -35,6 +35,8 @@ struct bsub_opts {
 	char		*term;		/* -t as written */
 	char		*pre;		/* -E */
 	char		*post;		/* -Ep */
+	char		*warn_action;	/* -wa */
+	char		*warn_time;	/* -wt as written */
 	char		*depend;	/* -w */
 	char		*begin;		/* -b as written */
 	int		 sprio;		/* -sp, 0 = unset */

@@ -223,6 +223,8 @@ struct submit_req {
 	char		*chkpnt_dir;	/* -k dir, as given; NULL none */
 	char		*chkpnt_method;	/* -k method=name; NULL none */
 	int64_t		 chkpnt_period;	/* -k period, seconds; 0 none */
+	char		*warning_action; /* -wa: a signal name or CHKPNT */
+	int		 warning_time;	/* -wt, seconds; -1 none */
 };
 
 struct submit_reply {

@@ -16,7 +16,7 @@ enum {
 	O_CPU, O_CORE, O_DATA, O_FSIZE, O_STACK, O_SWAP, O_NPROC, O_TERM,
 	O_PRE, O_POST, O_DEPEND, O_BEGIN, O_SPRIO,
 	O_HELP, O_VERSION, O_MAIL_BEGIN, O_MAIL_END, O_OUTDIR, O_APP, O_CHKPNT,
-	O_YAML, O_JSON, O_PACK
+	O_YAML, O_JSON, O_PACK, O_WA, O_WT
 };
 
 static const struct cmdopt opts[] = {
@@ -38,6 +38,7 @@ static const struct cmdopt opts[] = {
 	{ "N", false, O_MAIL_END }, { "app", true, O_APP },
 	{ "k", true, O_CHKPNT }, { "yaml", true, O_YAML },
 	{ "json", true, O_JSON }, { "pack", true, O_PACK },
+	{ "wa", true, O_WA }, { "wt", true, O_WT },
 	/*
 	 * LSF's other options, refused by name (cmdopt.h): never read as
 	 * shorter ones (-ti as -t i, -hl as -h).
@@ -60,7 +61,7 @@ static const struct cmdopt opts[] = {
 	L("rn", false), L("rnc", true), L("s", true), L("sla", true),
 	L("smt", true), L("stage", true), L("step_cgroup", true),
 	L("T", true), L("ti", false), L("tty", false), L("U", true),
-	L("ul", false), L("We", true), L("wa", true), L("wt", true),
+	L("ul", false), L("We", true),
 	L("XF", false), L("Zs", false),
 #undef L
 	{ NULL, false, 0 }
@@ -81,7 +82,7 @@ bsub_opts_release(struct bsub_opts *g)
 	    &g->hosts, &g->term, &g->pre, &g->post, &g->depend, &g->begin,
 	    &g->project, &g->group, &g->env, &g->mail, &g->in, &g->shell,
 	    &g->app, &g->chkpnt_dir, &g->chkpnt_method, &g->yaml, &g->json,
-	    &g->pack };
+	    &g->pack, &g->warn_action, &g->warn_time };
 
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		free(*s[i]);
@@ -202,6 +203,8 @@ str_field(struct bsub_opts *g, int id)
 	case O_TERM: return &g->term;
 	case O_PRE: return &g->pre;
 	case O_POST: return &g->post;
+	case O_WA: return &g->warn_action;
+	case O_WT: return &g->warn_time;
 	case O_DEPEND: return &g->depend;
 	case O_BEGIN: return &g->begin;
 	case O_P: return &g->project;
@@ -484,6 +487,7 @@ bsub_opts_overlay(struct bsub_opts *dst, const struct bsub_opts *src)
 	OV_STR(hosts);
 	OV_STR(project); OV_STR(group); OV_STR(env); OV_STR(mail);
 	OV_STR(in); OV_STR(shell); OV_STR(term); OV_STR(pre); OV_STR(post);
+	OV_STR(warn_action); OV_STR(warn_time);
 	OV_STR(app);
 	if (src->chkpnt_dir) {
 		set_str(&dst->chkpnt_dir, src->chkpnt_dir);

@@ -84,6 +84,8 @@ ev_job_new_put(struct strbuf *sb, int64_t when, const char *type,
 	ev_str(sb, q->outdir);
 	ev_str(sb, q->app);			/* -app, DEFAULT_APPLICATION */
 	ev_str(sb, q->chkpnt_method);		/* -k method= */
+	ev_str(sb, q->warning_action);		/* -wa */
+	ev_int(sb, q->warning_time);		/* -wt, seconds; -1 none */
 	ev_end(sb, start);
 }
 
@@ -160,6 +162,8 @@ ev_job_new_read(struct ev_reader *r, struct ev_job_new *x)
 	evr_str_opt(r, &q->outdir);
 	evr_str_opt(r, &q->app);
 	evr_str_opt(r, &q->chkpnt_method);
+	evr_str_opt(r, &q->warning_action);
+	evr_i32_opt(r, &q->warning_time, -1);
 tail:
 	if (r->err)
 		return -1;
@@ -186,6 +190,7 @@ tail:
 	EMPTY_TO_NULL(q->queue);
 	EMPTY_TO_NULL(q->outdir);
 	EMPTY_TO_NULL(q->app);
+	EMPTY_TO_NULL(q->warning_action);
 	EMPTY_TO_NULL(x->env_id);
 	EMPTY_TO_NULL(x->res_req);
 #undef EMPTY_TO_NULL

@@ -150,7 +150,8 @@ PROTO_IMPL(kv_list, KV_LIST_FIELDS)
 	F(I64A, rlimits, LSF_RLIM_NLIMITS) F(I64, begin_time)		\
 	F(I64, term_time) F(INT, umask) F(INT, user_priority)		\
 	F(STRV, env) F(STR, outdir) F(STR, app) F(STR, chkpnt_dir)	\
-	F(STR, chkpnt_method) F(I64, chkpnt_period)
+	F(STR, chkpnt_method) F(I64, chkpnt_period)			\
+	F(STR, warning_action) F(INT, warning_time)
 PROTO_IMPL(submit_req, SUBMIT_REQ_FIELDS)
 
 #define SUBMIT_REPLY_FIELDS(F)						\
@@ -498,6 +499,7 @@ submit_req_init(struct submit_req *x)
 	x->num_procs = 1;
 	x->max_procs = 1;
 	x->user_priority = -1;
+	x->warning_time = -1;
 	x->umask = 022;
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		x->rlimits[i] = DEFAULT_RLIMIT;

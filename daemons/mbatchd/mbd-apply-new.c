@@ -64,6 +64,10 @@ job_fill_new(struct job *j, struct ev_job_new *ev, struct mqueue *q)
 		NEED_X()->cwd_req = xstrdup(r->cwd);
 	if (r->outdir)
 		NEED_X()->outdir = xstrdup(r->outdir);
+	if (r->warning_action)
+		NEED_X()->warning_action = xstrdup(r->warning_action);
+	if (r->warning_time > 0)
+		NEED_X()->warning_time = r->warning_time;
 	if (r->chkpnt_dir) {
 		NEED_X()->chkpnt_dir = xstrdup(r->chkpnt_dir);
 		if (r->chkpnt_method)

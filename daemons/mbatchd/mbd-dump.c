@@ -44,6 +44,9 @@ dump_x(struct strbuf *sb, const struct job_extra *x)
 	    x->user_priority);
 	if (x->outdir)
 		sb_addf(sb, " outdir=%s", x->outdir);
+	if (x->warning_action || x->warning_time)
+		sb_addf(sb, " wa=%s wt=%d", s(x->warning_action),
+		    x->warning_time);
 	sb_addf(sb, " rlim=");
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		sb_addf(sb, "%s%lld", i ? "," : "", (long long)x->rlimits[i]);

@@ -139,6 +139,13 @@ fill_spec(struct job *j, struct job_spec *s)
 		if (a->jobctl.op[JOBCTL_TERMINATE].text != NULL)
 			s->ctl_terminate = a->jobctl.op[JOBCTL_TERMINATE].text;
 	}
+	/* bsub -wa and -wt override both, each on its own. */
+	if (j->x != NULL) {
+		if (j->x->warning_action != NULL)
+			s->warning_action = j->x->warning_action;
+		if (j->x->warning_time > 0)
+			s->warning_time = j->x->warning_time;
+	}
 }
 
 /* A started job to its first host, once its JOB_START is on disk. */

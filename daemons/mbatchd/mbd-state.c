@@ -460,6 +460,7 @@ extra_free(struct job_extra *x)
 	free(x->in_file);
 	free(x->cwd_req);
 	free(x->outdir);
+	free(x->warning_action);
 	free(x->chkpnt_dir);
 	free(x->chkpnt_method);
 	strv_release(&x->res_reqs);
@@ -562,6 +563,8 @@ extra_dup(const struct job_extra *o)
 	x->in_file = dup_or_null(o->in_file);
 	x->cwd_req = dup_or_null(o->cwd_req);
 	x->outdir = dup_or_null(o->outdir);
+	x->warning_action = dup_or_null(o->warning_action);
+	x->warning_time = o->warning_time;
 	x->chkpnt_dir = dup_or_null(o->chkpnt_dir);
 	x->chkpnt_method = dup_or_null(o->chkpnt_method);
 	strv_init(&x->res_reqs);

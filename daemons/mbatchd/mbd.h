@@ -118,6 +118,8 @@ struct job_extra {
 	char		*chkpnt_dir;	/* -k dir (absolute) */
 	char		*chkpnt_method;	/* -k method= */
 	int64_t		 chkpnt_period;	/* -k period, seconds */
+	char		*warning_action; /* -wa, NULL none */
+	int		 warning_time;	/* -wt, seconds; 0 none */
 	int64_t		 rlimits[LSF_RLIM_NLIMITS];
 	int64_t		 begin_time;
 	int64_t		 term_time;

@@ -115,6 +115,17 @@ w2=$(dsub -q warn -app wapp -o /dev/null "$J/warned $J/w2")
 cp "$TOP/tests/scenario/chkpnt-counter.sh" "$J/counter.sh"
 chmod 755 "$J/counter.sh"
 ck=$(dsub -q wck -k "$T_DIR/chk method=sample" -o /dev/null "$J/counter.sh c")
+# bsub -wa over the queue's action; -wa and -wt where the queue has none.
+w3=$(dsub -q wck -wa USR2 -o /dev/null "$J/warned $J/w3")
+w4=$(dsub -W 2 -wa USR1 -wt 1 -o /dev/null "$J/warned $J/w4")
+out=$(as_user daemon bsub -wa NOSUCH -o /dev/null true 2>&1)
+expect_eq "a bad -wa is refused" \
+    "NOSUCH: Bad job warning action: a signal name or CHKPNT. Job not submitted." \
+    "$out"
+out=$(as_user daemon bsub -wa USR1 -wt x -o /dev/null true 2>&1)
+expect_eq "a bad -wt is refused" \
+    "x: Bad job action warning time: [hour:]minute. Job not submitted." \
+    "$out"
 
 # Order and users.
 a=$(dsub -q hq -app ap -o /dev/null "$REC job")
@@ -183,6 +194,15 @@ check "... with the queue's time (after $d2 s)" \
     test "$d2" -ge 55 -a "$d2" -le 66
 wait_for job_is "$w1" DONE
 check "the job that caught the warning ended by itself, DONE" job_is "$w1" DONE
+wait_for test -f "$J/w4.sig"
+for w in w3 w4; do
+	read -r sig t <"$J/$w.sig"
+	d=$((t - $(cat "$J/$w.start")))
+	case $w in w3) want=USR2 ;; *) want=USR1 ;; esac
+	expect_eq "bsub -wa ($w): its signal" "$want" "$sig"
+	check "... the warning time before the run limit (after $d s)" \
+	    test "$d" -ge 55 -a "$d" -le 66
+done
 ck_records() {
 	grep -c "^\"CHKPNT\" \"[^\"]*\" [0-9]* $ck " \
 	    "$T_DIR"/work/c1/logdir/lsb.events

@@ -256,6 +256,8 @@ fill_job_new(struct ev_job_new *x, int rot)
 	q->chkpnt_dir = dup_or_null(pick(rot, k++));
 	q->chkpnt_method = dup_or_null(pick(rot, k++));
 	q->chkpnt_period = rot % 2 ? 0 : 1800;
+	q->warning_action = dup_or_null(pick(rot, k++));
+	q->warning_time = rot % 2 ? -1 : 300;
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		q->rlimits[i] = i % 2 ? DEFAULT_RLIMIT :
 		    (int64_t)i * 1000000007LL + rot;
@@ -309,6 +311,9 @@ check_job_new(const struct ev_job_new *g, const struct ev_job_new *w)
 	str_back("chkpnt_dir", gq->chkpnt_dir, wq->chkpnt_dir, true);
 	str_back("chkpnt_method", gq->chkpnt_method, wq->chkpnt_method, true);
 	ck_assert_int_eq(gq->chkpnt_period, wq->chkpnt_period);
+	str_back("warning_action", gq->warning_action, wq->warning_action,
+	    true);
+	ck_assert_int_eq(gq->warning_time, wq->warning_time);
 	for (int i = 0; i < LSF_RLIM_NLIMITS; i++)
 		ck_assert_int_eq(gq->rlimits[i], wq->rlimits[i]);
 	ck_assert_int_eq(gq->begin_time, wq->begin_time);
@@ -932,10 +937,10 @@ START_TEST(test_old_and_new_records)
 	x.req.app = xstrdup("fluent");
 	ev_job_new_write(&sb, 1, &x);
 	split_fields(sb.buf, sb.len - 1, &f);
-	/* ... env_id cwd post_exec 0 queue outdir app method @crc */
-	ck_assert_str_eq(f.v[f.n - 6], "0");
-	ck_assert_str_eq(f.v[f.n - 3], "\"fluent\"");
-	rebuild(&out, &f, f.n - 9, NULL);
+	/* ... env_id cwd post_exec 0 queue outdir app method wa wt @crc */
+	ck_assert_str_eq(f.v[f.n - 8], "0");
+	ck_assert_str_eq(f.v[f.n - 5], "\"fluent\"");
+	rebuild(&out, &f, f.n - 11, NULL);
 	open_rec(&r, &out, "JOB_NEW", 1);
 	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
 	ck_assert_ptr_null(y.env_id);
@@ -948,18 +953,25 @@ START_TEST(test_old_and_new_records)
 	str_back("command", y.req.command, x.req.command, false);
 	ev_job_new_release(&y);
 	/* Only env_id of ours. */
-	rebuild(&out, &f, f.n - 8, NULL);
+	rebuild(&out, &f, f.n - 10, NULL);
 	open_rec(&r, &out, "JOB_NEW", 1);
 	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
 	str_back("env_id", y.env_id, x.env_id, true);
 	ck_assert_ptr_null(y.req.cwd);
 	ev_job_new_release(&y);
 	/* Up to outdir: a record from before application profiles. */
-	rebuild(&out, &f, f.n - 3, NULL);
+	rebuild(&out, &f, f.n - 5, NULL);
 	open_rec(&r, &out, "JOB_NEW", 1);
 	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
 	str_back("outdir", y.req.outdir, x.req.outdir, true);
 	ck_assert_ptr_null(y.req.app);
+	ev_job_new_release(&y);
+	/* Up to the -k method: a record from before -wa and -wt. */
+	rebuild(&out, &f, f.n - 3, NULL);
+	open_rec(&r, &out, "JOB_NEW", 1);
+	ck_assert_int_eq(ev_job_new_read(&r, &y), 0);
+	ck_assert_ptr_null(y.req.warning_action);
+	ck_assert_int_eq(y.req.warning_time, -1);
 	ev_job_new_release(&y);
 	/* Extra fields after ours. */
 	rebuild(&out, &f, f.n - 1, " 5 \"later\" 6");

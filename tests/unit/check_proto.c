@@ -385,7 +385,7 @@ VISIT(submit_req)
 	VI64A(rlimits, LSF_RLIM_NLIMITS); VI64(begin_time); VI64(term_time);
 	VINT(umask); VINT(user_priority); VSTRV(env); VSTR(outdir);
 	VSTR(app); VSTR(chkpnt_dir); VSTR(chkpnt_method);
-	VI64(chkpnt_period);
+	VI64(chkpnt_period); VSTR(warning_action); VINT(warning_time);
 }
 
 VISIT(submit_reply)
