@@ -241,6 +241,23 @@ START_TEST(test_outdir)
 }
 END_TEST
 
+/* -wa and -wt are taken as written (bsub checks them); no longer refused
+ * as options of LSF's this version lacks. */
+START_TEST(test_warning)
+{
+	const char *const w[] = { "-wa", "USR1", "-wt", "1:30", "true",
+	    NULL };
+	struct bsub_opts g;
+	char *cause;
+
+	bsub_opts_init(&g);
+	ck_assert_int_eq(parse(&g, w, &cause), BSUB_OPTS_OK);
+	ck_assert_str_eq(g.warn_action, "USR1");
+	ck_assert_str_eq(g.warn_time, "1:30");
+	bsub_opts_release(&g);
+}
+END_TEST
+
 /* -k "dir [period] [method=name]": the period in seconds. */
 START_TEST(test_chkpnt)
 {
@@ -315,6 +332,7 @@ bsub_opts_suite(void)
 	tcase_add_test(tc, test_overlay);
 	tcase_add_test(tc, test_outdir);
 	tcase_add_test(tc, test_chkpnt);
+	tcase_add_test(tc, test_warning);
 	tcase_add_test(tc, test_jobpath);
 	suite_add_tcase(s, tc);
 	return s;
