@@ -32,6 +32,14 @@ static const struct fs_factor_key {
 	    offsetof(struct fs_factors, hist_hours) },
 };
 
+/* The switches a queue may also give, Y or N. */
+static const struct fs_factor_key switch_keys[] = {
+	{ "ENABLE_HIST_RUN_TIME", FSF_HIST_RUN,
+	    offsetof(struct fs_factors, hist_run) },
+	{ "RUN_TIME_DECAY", FSF_RUN_DECAY,
+	    offsetof(struct fs_factors, run_decay) },
+};
+
 int
 conf_fs_factor(const char *key, const char *val, struct fs_factors *f,
     unsigned *set, const char **why)
@@ -40,6 +48,22 @@ conf_fs_factor(const char *key, const char *val, struct fs_factors *f,
 	double v;
 
 	*why = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(switch_keys); i++) {
+		bool b;
+
+		if (strcasecmp(key, switch_keys[i].key) != 0)
+			continue;
+		if (conf_blank(val))
+			return 1;
+		if (conf_bool(val, &b) < 0) {
+			*why = "must be Y or N";
+			return 1;
+		}
+		*(bool *)(void *)((char *)f + switch_keys[i].off) = b;
+		if (set != NULL)
+			*set |= switch_keys[i].bit;
+		return 1;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(factor_keys); i++) {
 		if (strcasecmp(key, factor_keys[i].key) != 0)
 			continue;
@@ -524,6 +548,14 @@ lsb_queues_check_fairshare(struct lsf_config *cfg, const char *path,
 			if (set & factor_keys[k].bit)
 				*(double *)(void *)((char *)&q->fs_factors +
 				    off) = *(double *)(void *)((char *)&own +
+				    off);
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(switch_keys); k++) {
+			size_t off = switch_keys[k].off;
+
+			if (set & switch_keys[k].bit)
+				*(bool *)(void *)((char *)&q->fs_factors +
+				    off) = *(bool *)(void *)((char *)&own +
 				    off);
 		}
 	}

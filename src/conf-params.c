@@ -105,7 +105,6 @@ static const char *const quiet_params[] = {
 	"MAX_JOB_MSG_NUM",
 	"JOB_ATTA_DIR",
 	"FAIRSHARE_JOB_COUNT",
-	"RUN_TIME_DECAY",
 	"CHUNK_JOB_DURATION",
 	"JOB_GROUP_CLEAN",
 	"DEFAULT_JOBGROUP",
@@ -256,15 +255,7 @@ set_param(struct lsb_params *p, const struct conf_kv *e, int *dq_line,
 		if (why != NULL)
 			conf_diag_error(d, p->path, e->line,
 			    "%s %s, not \"%s\"", e->key, why, e->val);
-		return;
-	}
-	if (strcasecmp(e->key, "ENABLE_HIST_RUN_TIME") == 0) {
-		if (!conf_blank(e->val) &&
-		    conf_bool(e->val, &p->hist_run_time) < 0)
-			conf_diag_error(d, p->path, e->line,
-			    "ENABLE_HIST_RUN_TIME must be Y or N, not \"%s\"",
-			    e->val);
-		p->fs_factors.hist_run = p->hist_run_time;
+		p->hist_run_time = p->fs_factors.hist_run;
 		return;
 	}
 	if (strcasecmp(e->key, "JOB_SCHEDULING_INTERVAL") == 0) {
