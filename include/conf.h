@@ -289,6 +289,8 @@ struct queue_conf {
 	struct limit_pair proclimit;	/* PROCLIMIT/TASKLIMIT: default, max */
 	int		 proclimit_min;
 	int		 job_accept_interval;	/* -1 = lsb.params */
+	int		 new_job_sched_delay;	/* NEW_JOB_SCHED_DELAY: seconds
+						 * after submission, 0 none */
 	char		*pre_exec;
 	char		*post_exec;
 	char		*job_starter;

@@ -301,6 +301,9 @@ dump_queue(const struct queue_conf *q, FILE *fp)
 	    q->proclimit.deflt, q->proclimit.max);
 	fprintf(fp, "%sJOB_ACCEPT_INTERVAL = %d\n", pre,
 	    q->job_accept_interval);
+	if (q->new_job_sched_delay > 0)
+		fprintf(fp, "%sNEW_JOB_SCHED_DELAY = %d\n", pre,
+		    q->new_job_sched_delay);
 	fprintf(fp, "%sPRE_EXEC = %s\n", pre, str(q->pre_exec));
 	fprintf(fp, "%sPOST_EXEC = %s\n", pre, str(q->post_exec));
 	fprintf(fp, "%sJOB_STARTER = %s\n", pre, str(q->job_starter));

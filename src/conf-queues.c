@@ -14,7 +14,6 @@
 
 /* Keys LSF defines that we keep in keys/vals without a field. */
 static const char *const quiet_keys[] = {
-	"NEW_JOB_SCHED_DELAY",
 	"SLOT_RESERVE",
 	"BACKFILL",
 	"APS_PRIORITY",
@@ -433,6 +432,9 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 	} else if (strcasecmp(k, "JOB_ACCEPT_INTERVAL") == 0) {
 		if (conf_int(v, 0, 86400, &q->job_accept_interval) < 0)
 			why = "must be an integer >= 0";
+	} else if (strcasecmp(k, "NEW_JOB_SCHED_DELAY") == 0) {
+		if (conf_int(v, 0, 86400, &q->new_job_sched_delay) < 0)
+			why = "must be a number of seconds from 0 to 86400";
 	} else if (strcasecmp(k, "MAX_JOB_PREEMPT") == 0) {
 		if (conf_int(v, 1, 2147483646L, &q->max_job_preempt) < 0)
 			why = "must be an integer from 1 to 2147483646";
