@@ -320,6 +320,8 @@ struct queue_conf {
 	 * this one's share tree (this one is the master, with FAIRSHARE). */
 	struct strv	 fairshare_queues;
 	int		 fairshare_queues_line;
+	bool		 dispatch_order_queue;	/* DISPATCH_ORDER = QUEUE */
+	int		 dispatch_order_line;
 	char		*preemption;
 	struct queue_preempt preempt;	/* ... parsed */
 	int		 max_job_preempt;	/* -1 = lsb.params */

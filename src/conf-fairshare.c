@@ -562,6 +562,16 @@ lsb_queues_check_fairshare(struct lsf_config *cfg, const char *path,
 	for (int i = 0; i < n; i++)
 		if (cfg->queues[i].fairshare_queues.n > 0)
 			check_fsq(cfg, &cfg->queues[i], owner, path, d);
+	/* DISPATCH_ORDER belongs to the master of a cross-queue set. */
+	for (int i = 0; i < n; i++) {
+		const struct queue_conf *q = &cfg->queues[i];
+
+		if (q->dispatch_order_queue && q->fairshare_queues.n == 0)
+			conf_diag_warn(d, path, q->dispatch_order_line,
+			    "queue %s: DISPATCH_ORDER = QUEUE without "
+			    "FAIRSHARE_QUEUES (or QUEUE_GROUP) in this queue "
+			    "has no effect", q->name);
+	}
 	if (cfg->nhparts > 0 && cfg->cluster.nhosts > 0)
 		hp_owner = hpart_owners(cfg, NULL, NULL);
 	for (int i = 0; hp_owner != NULL && i < n; i++) {

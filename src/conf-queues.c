@@ -48,7 +48,6 @@ static const char *const quiet_keys[] = {
 	"PRE_POST_EXEC_USER",
 	"HOST_PRE_EXEC",
 	"HOST_POST_EXEC",
-	"DISPATCH_ORDER",
 	"DISPATCH_BY_QUEUE",
 	"ELIGIBLE_PEND_TIME_LIMIT",
 	"PEND_TIME_LIMIT",
@@ -496,6 +495,15 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 			    q->fairshare_queues_line);
 		set_list(&q->fairshare_queues, v, false);
 		q->fairshare_queues_line = e->line;
+	} else if (strcasecmp(k, "DISPATCH_ORDER") == 0) {
+		/* QUEUE is the one value LSF has; empty is the default. */
+		if (conf_blank(v))
+			q->dispatch_order_queue = false;
+		else if (strcasecmp(v, "QUEUE") == 0)
+			q->dispatch_order_queue = true;
+		else
+			why = "the only value is QUEUE";
+		q->dispatch_order_line = e->line;
 	} else if (conf_fs_factor(k, v, &q->fs_factors, &q->fs_factors_set,
 	    &why)) {
 		/* Over lsb.params' once every queue is read. */

@@ -205,6 +205,39 @@ START_TEST(factor_switches)
 }
 END_TEST
 
+/* DISPATCH_ORDER: QUEUE in a cross-queue master; anything else an
+ * error, and a warning where it cannot act. */
+START_TEST(dispatch_order)
+{
+	struct lsf_config cfg;
+	struct conf_diag d;
+
+	tree(NULL,
+	    "Begin Queue\nQUEUE_NAME = m\n"			/* 1 */
+	    "FAIRSHARE = USER_SHARES[[default, 1]]\n"
+	    "FAIRSHARE_QUEUES = c\n"
+	    "DISPATCH_ORDER = queue\n"				/* 5 */
+	    "End Queue\n"
+	    "Begin Queue\nQUEUE_NAME = c\nEnd Queue\n"		/* 7 */
+	    "Begin Queue\nQUEUE_NAME = lone\n"			/* 10 */
+	    "FAIRSHARE = USER_SHARES[[default, 1]]\n"
+	    "DISPATCH_ORDER = QUEUE\n"				/* 13 */
+	    "End Queue\n"
+	    "Begin Queue\nQUEUE_NAME = bad\n"			/* 15 */
+	    "DISPATCH_ORDER = USER\n"				/* 17 */
+	    "End Queue\n", NULL, NULL);
+	(void)load(&cfg, &d);
+	ck_assert(config_queue(&cfg, "m")->dispatch_order_queue);
+	ck_assert(!config_queue(&cfg, "c")->dispatch_order_queue);
+	ck_assert(!has_msg(&d, "lsb.queues", 5, ""));
+	ck_assert(has_msg(&d, "lsb.queues", 13,
+	    "DISPATCH_ORDER = QUEUE without FAIRSHARE_QUEUES"));
+	ck_assert(has_msg(&d, "lsb.queues", 17, "the only value is QUEUE"));
+	ck_assert(!config_queue(&cfg, "bad")->dispatch_order_queue);
+	unload(&cfg, &d);
+}
+END_TEST
+
 START_TEST(fairshare_queues)
 {
 	struct lsf_config cfg;
@@ -358,6 +391,7 @@ suite(void)
 	tcase_add_test(tc, factor_values);
 	tcase_add_test(tc, factor_merge);
 	tcase_add_test(tc, factor_switches);
+	tcase_add_test(tc, dispatch_order);
 	tcase_add_test(tc, fairshare_queues);
 	tcase_add_test(tc, user_shares_checks);
 	tcase_add_test(tc, host_partitions);
