@@ -266,6 +266,7 @@ long_queue(const struct queue_info *q, const struct fs_info *fi,
 	static const char *const tail[] = {
 		"ADMINISTRATORS", "PRE_EXEC", "POST_EXEC",
 		"REQUEUE_EXIT_VALUES", "JOB_STARTER", "MAX_JOB_PREEMPT",
+		"PEND_TIME_LIMIT", "ELIGIBLE_PEND_TIME_LIMIT",
 	};
 	bool windows = q->run_window || q->dispatch_window;
 	const char *v;

@@ -201,6 +201,9 @@ struct lsb_params {
 	int		 max_jobid;		/* 999999 */
 	int		 job_terminate_interval;/* 10 */
 	int		 max_sbd_fail;		/* 3 */
+	/* PEND_TIME_LIMIT, ELIGIBLE_PEND_TIME_LIMIT: minutes, -1 none. */
+	long long	 pend_time_limit;
+	long long	 eligible_pend_time_limit;
 	int		 max_sbd_conns;		/* 0: 2 * hosts + 200 */
 	int		 max_job_num;		/* 1000 */
 	int		 pg_susp_it;		/* 180 */
@@ -321,6 +324,8 @@ struct queue_conf {
 	struct strv	 fairshare_queues;
 	int		 fairshare_queues_line;
 	bool		 dispatch_order_queue;	/* DISPATCH_ORDER = QUEUE */
+	long long	 pend_time_limit;	/* minutes, -1 lsb.params' */
+	long long	 eligible_pend_time_limit;
 	int		 dispatch_order_line;
 	char		*preemption;
 	struct queue_preempt preempt;	/* ... parsed */
@@ -345,6 +350,8 @@ struct app_conf {
 	long long	 cpulimit;	/* minutes, -1 */
 	long long	 memlimit;	/* KB, -1 */
 	int		 rerunnable;	/* -1 not set, 0 no, 1 yes */
+	long long	 pend_time_limit;	/* minutes, -1 the queue's */
+	long long	 eligible_pend_time_limit;
 	/* CHKPNT_DIR (absolute), CHKPNT_PERIOD (minutes), CHKPNT_METHOD;
 	 * NULL, 0, NULL when not set. */
 	char		*chkpnt_dir;
@@ -549,6 +556,19 @@ void	 config_expand_hosts_pref(const struct lsf_config *,
 int	 parse_mem_kb(const char *s, const char *unit, long long *kb);
 /* Time limit "[hh:]mm" (optionally "/host_or_model", ignored) in minutes. */
 int	 parse_time_limit(const char *s, long long *minutes);
+/*
+ * PEND_TIME_LIMIT and ELIGIBLE_PEND_TIME_LIMIT (lsb.params, lsb.queues,
+ * lsb.applications): "[hour:]minute", above 0, into *minutes; NULL, or
+ * why not.
+ */
+const char *conf_pend_limit(const char *v, long long *minutes);
+/*
+ * A job's pending time limit (or eligible one) in minutes from the
+ * levels that set one, -1 for none: the job's own (bsub -ptl) over the
+ * application profile's over the queue's over lsb.params'.
+ */
+long long pend_limit_effective(long long job, long long app,
+	    long long queue, long long cluster);
 /* "r1m = 0.7/2.0" style value "sched[/stop]" for load index idx. */
 /* No threshold at all. */
 void	 thresholds_init(struct thresholds *);

@@ -128,8 +128,6 @@ static const char *const quiet_params[] = {
 	"JOB_ARRAY_EVENTS_COMBINE",
 	"EGROUP_UPDATE_INTERVAL",
 	"MC_PENDING_REASON_UPDATE_INTERVAL",
-	"ELIGIBLE_PEND_TIME_LIMIT",
-	"PEND_TIME_LIMIT",
 	"TRACK_ELIGIBLE_PENDINFO",
 	"PREEMPT_DELAY",
 	"USE_SUSP_SLOTS",
@@ -153,6 +151,7 @@ lsb_params_init(struct lsb_params *p)
 	p->max_jobid = 999999;
 	p->job_terminate_interval = 10;
 	p->max_sbd_fail = 3;
+	p->pend_time_limit = p->eligible_pend_time_limit = -1;
 	p->max_job_num = 1000;
 	p->pg_susp_it = 180;
 	p->max_user_priority = -1;
@@ -256,6 +255,19 @@ set_param(struct lsb_params *p, const struct conf_kv *e, int *dq_line,
 			conf_diag_error(d, p->path, e->line,
 			    "%s %s, not \"%s\"", e->key, why, e->val);
 		p->hist_run_time = p->fs_factors.hist_run;
+		return;
+	}
+	if (strcasecmp(e->key, "PEND_TIME_LIMIT") == 0 ||
+	    strcasecmp(e->key, "ELIGIBLE_PEND_TIME_LIMIT") == 0) {
+		long long *m = strcasecmp(e->key, "PEND_TIME_LIMIT") == 0 ?
+		    &p->pend_time_limit : &p->eligible_pend_time_limit;
+		const char *bad = NULL;
+
+		if (conf_blank(e->val))
+			*m = -1;
+		else if ((bad = conf_pend_limit(e->val, m)) != NULL)
+			conf_diag_error(d, p->path, e->line, "%s %s, not \"%s\"",
+			    e->key, bad, e->val);
 		return;
 	}
 	if (strcasecmp(e->key, "JOB_SCHEDULING_INTERVAL") == 0) {

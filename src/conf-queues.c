@@ -49,8 +49,6 @@ static const char *const quiet_keys[] = {
 	"HOST_PRE_EXEC",
 	"HOST_POST_EXEC",
 	"DISPATCH_BY_QUEUE",
-	"ELIGIBLE_PEND_TIME_LIMIT",
-	"PEND_TIME_LIMIT",
 	"NO_PREEMPT_RUN_TIME",
 	"NO_PREEMPT_FINISH_TIME",
 	"MAX_TOTAL_TIME_PREEMPT",
@@ -91,6 +89,7 @@ queue_conf_init(struct queue_conf *q)
 	q->job_underrun = -1;
 	q->job_idle = -1;
 	q->max_job_preempt = -1;
+	q->pend_time_limit = q->eligible_pend_time_limit = -1;
 	fs_factors_default(&q->fs_factors);
 	strv_init(&q->fairshare_queues);
 	strv_init(&q->administrators);
@@ -495,6 +494,12 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 			    q->fairshare_queues_line);
 		set_list(&q->fairshare_queues, v, false);
 		q->fairshare_queues_line = e->line;
+	} else if (strcasecmp(k, "PEND_TIME_LIMIT") == 0) {
+		why = conf_blank(v) ? NULL :
+		    conf_pend_limit(v, &q->pend_time_limit);
+	} else if (strcasecmp(k, "ELIGIBLE_PEND_TIME_LIMIT") == 0) {
+		why = conf_blank(v) ? NULL :
+		    conf_pend_limit(v, &q->eligible_pend_time_limit);
 	} else if (strcasecmp(k, "DISPATCH_ORDER") == 0) {
 		/* QUEUE is the one value LSF has; empty is the default. */
 		if (conf_blank(v))
