@@ -78,7 +78,8 @@ long_app(const struct app_info *a)
 	/* Profile keys with no field here, shown as configured. */
 	static const char *const tail[] = {
 		"JOB_STARTER", "PRE_EXEC", "POST_EXEC", "REQUEUE_EXIT_VALUES",
-		"RES_REQ", "CHKPNT_DIR", "CHKPNT_PERIOD",
+		"RES_REQ", "CHKPNT_DIR", "CHKPNT_PERIOD", "PEND_TIME_LIMIT",
+		"ELIGIBLE_PEND_TIME_LIMIT",
 	};
 	const char *v;
 

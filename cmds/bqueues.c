@@ -217,6 +217,7 @@ policies(const struct queue_info *q, const struct fs_info *fi, bool recurse)
 {
 	const char *fs = qfmt_extra(q, "FAIRSHARE");
 	const char *pre = qfmt_extra(q, "PREEMPTION");
+	const char *v;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (fs || fi)
@@ -235,6 +236,10 @@ policies(const struct queue_info *q, const struct fs_info *fi, bool recurse)
 				printf(" %s", fi->members.v[i]);
 			printf("\n");
 		}
+		/* The master's, as LSF shows it. */
+		if (fi && fi->members.n > 1 && (v = qfmt_extra(q,
+		    "DISPATCH_ORDER")) != NULL && strcasecmp(v, "QUEUE") == 0)
+			printf("DISPATCH_ORDER:  QUEUE\n");
 		if (fi) {
 			printf("USER_SHARES:  %s\n", fi->shares ? fi->shares :
 			    "");
@@ -261,6 +266,7 @@ long_queue(const struct queue_info *q, const struct fs_info *fi,
 	static const char *const tail[] = {
 		"ADMINISTRATORS", "PRE_EXEC", "POST_EXEC",
 		"REQUEUE_EXIT_VALUES", "JOB_STARTER", "MAX_JOB_PREEMPT",
+		"PEND_TIME_LIMIT", "ELIGIBLE_PEND_TIME_LIMIT",
 	};
 	bool windows = q->run_window || q->dispatch_window;
 	const char *v;

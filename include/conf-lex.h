@@ -221,7 +221,8 @@ void	 lsb_apps_release(struct lsf_config *);
 
 /*
  * Fairshare (conf-fairshare.c).  conf_fs_factor: 1 when key is one of
- * the factors (CPU_TIME_FACTOR ... HIST_HOURS), its value then set in f
+ * the factors (CPU_TIME_FACTOR ... HIST_HOURS) or switches
+ * (ENABLE_HIST_RUN_TIME, RUN_TIME_DECAY), its value then set in f
  * and its FSF_* bit in *set (may be NULL), or *why set (an empty value
  * sets nothing); 0 otherwise.
  */

@@ -201,6 +201,9 @@ struct lsb_params {
 	int		 max_jobid;		/* 999999 */
 	int		 job_terminate_interval;/* 10 */
 	int		 max_sbd_fail;		/* 3 */
+	/* PEND_TIME_LIMIT, ELIGIBLE_PEND_TIME_LIMIT: minutes, -1 none. */
+	long long	 pend_time_limit;
+	long long	 eligible_pend_time_limit;
 	int		 max_sbd_conns;		/* 0: 2 * hosts + 200 */
 	int		 max_job_num;		/* 1000 */
 	int		 pg_susp_it;		/* 180 */
@@ -321,6 +324,8 @@ struct queue_conf {
 	struct limit_pair proclimit;	/* PROCLIMIT/TASKLIMIT: default, max */
 	int		 proclimit_min;
 	int		 job_accept_interval;	/* -1 = lsb.params */
+	int		 new_job_sched_delay;	/* NEW_JOB_SCHED_DELAY: seconds
+						 * after submission, 0 none */
 	char		*pre_exec;
 	char		*post_exec;
 	char		*job_starter;
@@ -350,6 +355,10 @@ struct queue_conf {
 	 * this one's share tree (this one is the master, with FAIRSHARE). */
 	struct strv	 fairshare_queues;
 	int		 fairshare_queues_line;
+	bool		 dispatch_order_queue;	/* DISPATCH_ORDER = QUEUE */
+	long long	 pend_time_limit;	/* minutes, -1 lsb.params' */
+	long long	 eligible_pend_time_limit;
+	int		 dispatch_order_line;
 	char		*preemption;
 	struct queue_preempt preempt;	/* ... parsed */
 	int		 max_job_preempt;	/* -1 = lsb.params */
@@ -374,6 +383,8 @@ struct app_conf {
 	long long	 cpulimit;	/* minutes, -1 */
 	long long	 memlimit;	/* KB, -1 */
 	int		 rerunnable;	/* -1 not set, 0 no, 1 yes */
+	long long	 pend_time_limit;	/* minutes, -1 the queue's */
+	long long	 eligible_pend_time_limit;
 	/* CHKPNT_DIR (absolute), CHKPNT_PERIOD (minutes), CHKPNT_METHOD;
 	 * NULL, 0, NULL when not set. */
 	char		*chkpnt_dir;
@@ -587,6 +598,19 @@ void	 config_expand_hosts_pref(const struct lsf_config *,
 int	 parse_mem_kb(const char *s, const char *unit, long long *kb);
 /* Time limit "[hh:]mm" (optionally "/host_or_model", ignored) in minutes. */
 int	 parse_time_limit(const char *s, long long *minutes);
+/*
+ * PEND_TIME_LIMIT and ELIGIBLE_PEND_TIME_LIMIT (lsb.params, lsb.queues,
+ * lsb.applications): "[hour:]minute", above 0, into *minutes; NULL, or
+ * why not.
+ */
+const char *conf_pend_limit(const char *v, long long *minutes);
+/*
+ * A job's pending time limit (or eligible one) in minutes from the
+ * levels that set one, -1 for none: the job's own (bsub -ptl) over the
+ * application profile's over the queue's over lsb.params'.
+ */
+long long pend_limit_effective(long long job, long long app,
+	    long long queue, long long cluster);
 /* "r1m = 0.7/2.0" style value "sched[/stop]" for load index idx. */
 /* No threshold at all. */
 void	 thresholds_init(struct thresholds *);

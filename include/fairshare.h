@@ -12,8 +12,9 @@
  *
  * cpu_time is the account's CPU hours, each hour decayed so that one
  * used now counts 0.1 hour HIST_HOURS later (HIST_HOURS 0: no decay);
- * run_time the wall-clock hours of its running jobs; job_slots the slots
- * they hold.  Decay is applied when a value is read (fs_decay), never by
+ * run_time the wall-clock hours of its running jobs (with RUN_TIME_DECAY,
+ * each hour decayed as CPU is; with ENABLE_HIST_RUN_TIME, plus its
+ * finished jobs' run time, decayed); job_slots the slots they hold.  Decay is applied when a value is read (fs_decay), never by
  * a sweep.
  */
 #ifndef LSF_FAIRSHARE_H
@@ -78,6 +79,8 @@ struct fs_factors {
 	double		 hist_hours;	/* HIST_HOURS, 5 */
 	bool		 hist_run;	/* ENABLE_HIST_RUN_TIME: finished jobs'
 					 * run time counts, decayed as CPU is */
+	bool		 run_decay;	/* RUN_TIME_DECAY: running jobs' run
+					 * time decays as CPU does */
 };
 /* Which factors a queue sets (queue_conf.fs_factors_set). */
 #define FSF_CPU_TIME	0x01
@@ -85,6 +88,8 @@ struct fs_factors {
 #define FSF_RUN_JOB	0x04
 #define FSF_ADJUST	0x08
 #define FSF_HIST_HOURS	0x10
+#define FSF_HIST_RUN	0x20
+#define FSF_RUN_DECAY	0x40
 void	 fs_factors_default(struct fs_factors *);
 
 /*
@@ -125,6 +130,9 @@ struct fs_node {
 					 * hrun_at (hist_run) */
 	int64_t		 hrun_at;
 	double		 run_cpu;	/* CPU hours of running jobs so far */
+	double		 drun;		/* their run hours, each decayed as of
+					 * drun_at (fs_run_decayed) */
+	int64_t		 drun_at;
 	int		 njobs;		/* running (and suspended) jobs */
 	int64_t		 start_sum;	/* the sum of their start times */
 	int		 slots;		/* the slots they hold (STARTED) */
@@ -185,8 +193,18 @@ void	 fs_tree_walk(struct fs_tree *, void (*fn)(struct fs_node *, void *),
 /* "bio/ann": the names from below the root down to n. */
 size_t	 fs_node_path(const struct fs_node *, char *buf, size_t size);
 
+/*
+ * The decayed run time of njobs jobs, drun hours as of elapsed hours
+ * ago, now: each hour run counts 0.1 hour hist_hours later, so a job
+ * that has run t hours counts hist_hours / ln 10 * (1 - 0.1^(t /
+ * hist_hours)); hist_hours <= 0: no decay (drun + njobs * elapsed).
+ */
+double	 fs_run_decayed(double drun, int njobs, double elapsed_hours,
+	    double hist_hours);
+
 /* Charges, to a leaf and every node above it. */
-void	 fs_charge_start(struct fs_node *, int slots, int64_t start);
+void	 fs_charge_start(struct fs_node *, const struct fs_factors *,
+	    int slots, int64_t start);
 /* CPU hours a running job used since its last report. */
 void	 fs_charge_cpu(struct fs_node *, double hours);
 /* A job's end (or requeue): its slots and run go; its CPU (run_cpu what

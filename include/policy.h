@@ -154,6 +154,9 @@ struct pol_queue {
 	const bool	*host_ok;	/* per host index; NULL = all hosts */
 	const struct resreq *rr;	/* RES_REQ; NULL = none */
 	int		 accept_interval; /* seconds, 0 = none */
+	int		 new_job_delay;	/* NEW_JOB_SCHED_DELAY: a job is no
+					 * candidate before its submit time
+					 * plus this many seconds; 0 none */
 	struct pol_cap	 qcap;		/* QJOB_LIMIT: slots of the queue */
 	int		 hjob_limit;	/* HJOB_LIMIT: per host; -1 none */
 	float		 pjob_limit;	/* PJOB_LIMIT: per processor; < 0 */
@@ -201,6 +204,7 @@ struct pol_job {
 					 * not a candidate, with that reason */
 	int		 eligible_reason; /* PEND_BEGIN_TIME, PEND_PRE_EXEC */
 	int64_t		 eligible_time;	/* not a candidate before this time */
+	int64_t		 submit_time;	/* for its queue's new_job_delay */
 	int64_t		 count;		/* > 1: an array's pending elements,
 					 * each started on its own */
 	struct pol_cap	*caps[POL_NCAPS]; /* limits it counts against */
@@ -273,6 +277,13 @@ struct pol_cluster {
  * make one pass last seconds.
  */
 #define POL_PREEMPT_TRIES	200
+
+/*
+ * Whether j still waits out its queue's NEW_JOB_SCHED_DELAY at now: its
+ * scheduling time is its submission time plus the delay ("New job is
+ * waiting for scheduling" until then).
+ */
+bool	 policy_new_job_waits(const struct pol_job *, int64_t now);
 
 /* Sort queues by decreasing priority, then config order. */
 void	 policy_sort_queues(struct pol_queue **, int n);

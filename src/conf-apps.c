@@ -30,7 +30,6 @@ static const char *const quiet_keys[] = {
 	"DJOB_RESIZE_GRACE_PERIOD",
 	"DJOB_RU_INTERVAL",
 	"DOCKER_IMAGE_AFFINITY",
-	"ELIGIBLE_PEND_TIME_LIMIT",
 	"ENV_VARS",
 	"ESTIMATED_RUNTIME",
 	"EXEC_DRIVER",
@@ -50,7 +49,6 @@ static const char *const quiet_keys[] = {
 	"NO_PREEMPT_FINISH_TIME",
 	"NO_PREEMPT_INTERVAL",
 	"NO_PREEMPT_RUN_TIME",
-	"PEND_TIME_LIMIT",
 	"PERSISTENT_HOST_ORDER",
 	"PREEMPT_DELAY",
 	"PROCESSLIMIT",
@@ -81,6 +79,7 @@ app_conf_init(struct app_conf *a)
 	memset(a, 0, sizeof(*a));
 	a->max_job_preempt = -1;
 	a->runlimit = a->cpulimit = a->memlimit = -1;
+	a->pend_time_limit = a->eligible_pend_time_limit = -1;
 	a->rerunnable = -1;
 	jobctl_init(&a->jobctl);
 	prepost_conf_init(&a->pp);
@@ -199,6 +198,12 @@ apply_key(const struct lsf_config *cfg, struct app_conf *a, const char *path,
 			a->rerunnable = b;
 		else
 			why = "must be yes or no";
+	} else if (strcasecmp(k, "PEND_TIME_LIMIT") == 0) {
+		why = conf_blank(v) ? NULL :
+		    conf_pend_limit(v, &a->pend_time_limit);
+	} else if (strcasecmp(k, "ELIGIBLE_PEND_TIME_LIMIT") == 0) {
+		why = conf_blank(v) ? NULL :
+		    conf_pend_limit(v, &a->eligible_pend_time_limit);
 	} else if (strcasecmp(k, "CHKPNT_DIR") == 0) {
 		/* A relative one would depend on each job's directory. */
 		if (*v != '/' || strpbrk(v, " \t") != NULL)

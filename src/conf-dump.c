@@ -177,6 +177,8 @@ put_factors(FILE *fp, const char *prefix, const struct fs_factors *f)
 	    "ADJUSTMENT %g HIST_HOURS %g HIST_RUN_TIME %c\n", prefix,
 	    f->cpu_time, f->run_time, f->run_job, f->adjust, f->hist_hours,
 	    f->hist_run ? 'Y' : 'N');
+	if (f->run_decay)
+		fprintf(fp, "%sRUN_TIME_DECAY = Y\n", prefix);
 }
 
 /* Fairshare lines only where something differs from the defaults: the
@@ -189,7 +191,7 @@ factors_default(const struct fs_factors *f)
 	fs_factors_default(&d);
 	return f->cpu_time == d.cpu_time && f->run_time == d.run_time &&
 	    f->run_job == d.run_job && f->adjust == d.adjust &&
-	    f->hist_hours == d.hist_hours && !f->hist_run;
+	    f->hist_hours == d.hist_hours && !f->hist_run && !f->run_decay;
 }
 
 static void
@@ -299,6 +301,9 @@ dump_queue(const struct queue_conf *q, FILE *fp)
 	    q->proclimit.deflt, q->proclimit.max);
 	fprintf(fp, "%sJOB_ACCEPT_INTERVAL = %d\n", pre,
 	    q->job_accept_interval);
+	if (q->new_job_sched_delay > 0)
+		fprintf(fp, "%sNEW_JOB_SCHED_DELAY = %d\n", pre,
+		    q->new_job_sched_delay);
 	fprintf(fp, "%sPRE_EXEC = %s\n", pre, str(q->pre_exec));
 	fprintf(fp, "%sPOST_EXEC = %s\n", pre, str(q->post_exec));
 	fprintf(fp, "%sJOB_STARTER = %s\n", pre, str(q->job_starter));

@@ -32,6 +32,14 @@ static const struct fs_factor_key {
 	    offsetof(struct fs_factors, hist_hours) },
 };
 
+/* The switches a queue may also give, Y or N. */
+static const struct fs_factor_key switch_keys[] = {
+	{ "ENABLE_HIST_RUN_TIME", FSF_HIST_RUN,
+	    offsetof(struct fs_factors, hist_run) },
+	{ "RUN_TIME_DECAY", FSF_RUN_DECAY,
+	    offsetof(struct fs_factors, run_decay) },
+};
+
 int
 conf_fs_factor(const char *key, const char *val, struct fs_factors *f,
     unsigned *set, const char **why)
@@ -40,6 +48,22 @@ conf_fs_factor(const char *key, const char *val, struct fs_factors *f,
 	double v;
 
 	*why = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(switch_keys); i++) {
+		bool b;
+
+		if (strcasecmp(key, switch_keys[i].key) != 0)
+			continue;
+		if (conf_blank(val))
+			return 1;
+		if (conf_bool(val, &b) < 0) {
+			*why = "must be Y or N";
+			return 1;
+		}
+		*(bool *)(void *)((char *)f + switch_keys[i].off) = b;
+		if (set != NULL)
+			*set |= switch_keys[i].bit;
+		return 1;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(factor_keys); i++) {
 		if (strcasecmp(key, factor_keys[i].key) != 0)
 			continue;
@@ -526,10 +550,28 @@ lsb_queues_check_fairshare(struct lsf_config *cfg, const char *path,
 				    off) = *(double *)(void *)((char *)&own +
 				    off);
 		}
+		for (size_t k = 0; k < ARRAY_SIZE(switch_keys); k++) {
+			size_t off = switch_keys[k].off;
+
+			if (set & switch_keys[k].bit)
+				*(bool *)(void *)((char *)&q->fs_factors +
+				    off) = *(bool *)(void *)((char *)&own +
+				    off);
+		}
 	}
 	for (int i = 0; i < n; i++)
 		if (cfg->queues[i].fairshare_queues.n > 0)
 			check_fsq(cfg, &cfg->queues[i], owner, path, d);
+	/* DISPATCH_ORDER belongs to the master of a cross-queue set. */
+	for (int i = 0; i < n; i++) {
+		const struct queue_conf *q = &cfg->queues[i];
+
+		if (q->dispatch_order_queue && q->fairshare_queues.n == 0)
+			conf_diag_warn(d, path, q->dispatch_order_line,
+			    "queue %s: DISPATCH_ORDER = QUEUE without "
+			    "FAIRSHARE_QUEUES (or QUEUE_GROUP) in this queue "
+			    "has no effect", q->name);
+	}
 	if (cfg->nhparts > 0 && cfg->cluster.nhosts > 0)
 		hp_owner = hpart_owners(cfg, NULL, NULL);
 	for (int i = 0; hp_owner != NULL && i < n; i++) {

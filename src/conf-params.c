@@ -106,7 +106,6 @@ static const char *const quiet_params[] = {
 	"MAX_JOB_MSG_NUM",
 	"JOB_ATTA_DIR",
 	"FAIRSHARE_JOB_COUNT",
-	"RUN_TIME_DECAY",
 	"CHUNK_JOB_DURATION",
 	"JOB_GROUP_CLEAN",
 	"DEFAULT_JOBGROUP",
@@ -130,8 +129,6 @@ static const char *const quiet_params[] = {
 	"JOB_ARRAY_EVENTS_COMBINE",
 	"EGROUP_UPDATE_INTERVAL",
 	"MC_PENDING_REASON_UPDATE_INTERVAL",
-	"ELIGIBLE_PEND_TIME_LIMIT",
-	"PEND_TIME_LIMIT",
 	"TRACK_ELIGIBLE_PENDINFO",
 	"PREEMPT_DELAY",
 	"USE_SUSP_SLOTS",
@@ -155,6 +152,7 @@ lsb_params_init(struct lsb_params *p)
 	p->max_jobid = 999999;
 	p->job_terminate_interval = 10;
 	p->max_sbd_fail = 3;
+	p->pend_time_limit = p->eligible_pend_time_limit = -1;
 	p->max_job_num = 1000;
 	p->pg_susp_it = 180;
 	p->max_user_priority = -1;
@@ -259,15 +257,20 @@ set_param(struct lsb_params *p, const struct conf_kv *e, int *dq_line,
 		if (why != NULL)
 			conf_diag_error(d, p->path, e->line,
 			    "%s %s, not \"%s\"", e->key, why, e->val);
+		p->hist_run_time = p->fs_factors.hist_run;
 		return;
 	}
-	if (strcasecmp(e->key, "ENABLE_HIST_RUN_TIME") == 0) {
-		if (!conf_blank(e->val) &&
-		    conf_bool(e->val, &p->hist_run_time) < 0)
-			conf_diag_error(d, p->path, e->line,
-			    "ENABLE_HIST_RUN_TIME must be Y or N, not \"%s\"",
-			    e->val);
-		p->fs_factors.hist_run = p->hist_run_time;
+	if (strcasecmp(e->key, "PEND_TIME_LIMIT") == 0 ||
+	    strcasecmp(e->key, "ELIGIBLE_PEND_TIME_LIMIT") == 0) {
+		long long *m = strcasecmp(e->key, "PEND_TIME_LIMIT") == 0 ?
+		    &p->pend_time_limit : &p->eligible_pend_time_limit;
+		const char *bad = NULL;
+
+		if (conf_blank(e->val))
+			*m = -1;
+		else if ((bad = conf_pend_limit(e->val, m)) != NULL)
+			conf_diag_error(d, p->path, e->line, "%s %s, not \"%s\"",
+			    e->key, bad, e->val);
 		return;
 	}
 	if (strcasecmp(e->key, "JOB_SCHEDULING_INTERVAL") == 0) {

@@ -14,7 +14,6 @@
 
 /* Keys LSF defines that we keep in keys/vals without a field. */
 static const char *const quiet_keys[] = {
-	"NEW_JOB_SCHED_DELAY",
 	"SLOT_RESERVE",
 	"BACKFILL",
 	"APS_PRIORITY",
@@ -32,7 +31,6 @@ static const char *const quiet_keys[] = {
 	"DEFAULT_HOST_SPEC",
 	"DEFAULT_EXTSCHED",
 	"MANDATORY_EXTSCHED",
-	"ENABLE_HIST_RUN_TIME",
 	"CHUNK_JOB_SIZE",
 	"IGNORE_DEADLINE",
 	"IMPT_JOBBKLG",
@@ -43,11 +41,7 @@ static const char *const quiet_keys[] = {
 	"MAX_RSCHED_TIME",
 	"MAX_JOB_REQUEUE",
 	"JOB_SIZE_LIST",
-	"DISPATCH_ORDER",
 	"DISPATCH_BY_QUEUE",
-	"ELIGIBLE_PEND_TIME_LIMIT",
-	"PEND_TIME_LIMIT",
-	"RUN_TIME_DECAY",
 	"NO_PREEMPT_RUN_TIME",
 	"NO_PREEMPT_FINISH_TIME",
 	"MAX_TOTAL_TIME_PREEMPT",
@@ -88,6 +82,7 @@ queue_conf_init(struct queue_conf *q)
 	q->job_underrun = -1;
 	q->job_idle = -1;
 	q->max_job_preempt = -1;
+	q->pend_time_limit = q->eligible_pend_time_limit = -1;
 	fs_factors_default(&q->fs_factors);
 	strv_init(&q->fairshare_queues);
 	strv_init(&q->administrators);
@@ -430,6 +425,9 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 	} else if (strcasecmp(k, "JOB_ACCEPT_INTERVAL") == 0) {
 		if (conf_int(v, 0, 86400, &q->job_accept_interval) < 0)
 			why = "must be an integer >= 0";
+	} else if (strcasecmp(k, "NEW_JOB_SCHED_DELAY") == 0) {
+		if (conf_int(v, 0, 86400, &q->new_job_sched_delay) < 0)
+			why = "must be a number of seconds from 0 to 86400";
 	} else if (strcasecmp(k, "MAX_JOB_PREEMPT") == 0) {
 		if (conf_int(v, 1, 2147483646L, &q->max_job_preempt) < 0)
 			why = "must be an integer from 1 to 2147483646";
@@ -494,6 +492,21 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 			    q->fairshare_queues_line);
 		set_list(&q->fairshare_queues, v, false);
 		q->fairshare_queues_line = e->line;
+	} else if (strcasecmp(k, "PEND_TIME_LIMIT") == 0) {
+		why = conf_blank(v) ? NULL :
+		    conf_pend_limit(v, &q->pend_time_limit);
+	} else if (strcasecmp(k, "ELIGIBLE_PEND_TIME_LIMIT") == 0) {
+		why = conf_blank(v) ? NULL :
+		    conf_pend_limit(v, &q->eligible_pend_time_limit);
+	} else if (strcasecmp(k, "DISPATCH_ORDER") == 0) {
+		/* QUEUE is the one value LSF has; empty is the default. */
+		if (conf_blank(v))
+			q->dispatch_order_queue = false;
+		else if (strcasecmp(v, "QUEUE") == 0)
+			q->dispatch_order_queue = true;
+		else
+			why = "the only value is QUEUE";
+		q->dispatch_order_line = e->line;
 	} else if (conf_fs_factor(k, v, &q->fs_factors, &q->fs_factors_set,
 	    &why)) {
 		/* Over lsb.params' once every queue is read. */

@@ -119,6 +119,31 @@ parse_time_limit(const char *s, long long *minutes)
 	return 0;
 }
 
+const char *
+conf_pend_limit(const char *v, long long *minutes)
+{
+	long long m;
+
+	/* No host to normalise a pending time by. */
+	if (strchr(v, '/') != NULL || parse_time_limit(v, &m) < 0 || m <= 0)
+		return "must be [hour:]minute, above 0";
+	*minutes = m;
+	return NULL;
+}
+
+long long
+pend_limit_effective(long long job, long long app, long long queue,
+    long long cluster)
+{
+	if (job > 0)
+		return job;
+	if (app > 0)
+		return app;
+	if (queue > 0)
+		return queue;
+	return cluster > 0 ? cluster : -1;
+}
+
 void
 thresholds_init(struct thresholds *t)
 {

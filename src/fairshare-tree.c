@@ -242,10 +242,35 @@ fs_node_path(const struct fs_node *n, char *buf, size_t size)
 	return len;
 }
 
+/* The decayed run of n's running jobs brought to when (never back). */
+static void
+drun_advance(struct fs_node *n, int64_t when, double hist_hours)
+{
+	if (n->drun_at != 0 && when > n->drun_at)
+		n->drun = fs_run_decayed(n->drun, n->njobs,
+		    (double)(when - n->drun_at) / 3600, hist_hours);
+	if (when > n->drun_at)
+		n->drun_at = when;
+}
+
+/* One job's decayed run hours, started at start, as of at. */
+static double
+drun_one(int64_t start, int64_t at, double hist_hours)
+{
+	if (at <= start)
+		return 0;
+	return fs_run_decayed(0, 1, (double)(at - start) / 3600, hist_hours);
+}
+
 void
-fs_charge_start(struct fs_node *n, int slots, int64_t start)
+fs_charge_start(struct fs_node *n, const struct fs_factors *f, int slots,
+    int64_t start)
 {
 	for (; n != NULL; n = n->parent) {
+		/* A job restored after later ones (replay, reconfig)
+		 * brings what it ran up to drun_at. */
+		drun_advance(n, start, f->hist_hours);
+		n->drun += drun_one(start, n->drun_at, f->hist_hours);
 		n->njobs++;
 		n->start_sum += start;
 		n->slots += slots;
@@ -281,7 +306,13 @@ fs_charge_end(struct fs_node *n, const struct fs_factors *f, int slots,
 {
 	double run = end > start ? (double)(end - start) / 3600 : 0;
 
+	/* With RUN_TIME_DECAY the run goes to history decayed as it was
+	 * counted while the job ran. */
+	if (f->run_decay)
+		run = drun_one(start, end, f->hist_hours);
 	for (; n != NULL; n = n->parent) {
+		drun_advance(n, end, f->hist_hours);
+		n->drun -= drun_one(start, n->drun_at, f->hist_hours);
 		n->njobs--;
 		n->start_sum -= start;
 		n->slots -= slots;
@@ -290,6 +321,9 @@ fs_charge_end(struct fs_node *n, const struct fs_factors *f, int slots,
 			/* No rounding left over when nothing runs. */
 			n->run_cpu = 0;
 			n->start_sum = 0;
+			n->drun = 0;
+		} else if (n->drun < 0) {
+			n->drun = 0;
 		}
 		if (cpu > 0)
 			history_add(&n->cpu_hours, &n->cpu_at, cpu, end,
@@ -335,7 +369,13 @@ fs_node_run(const struct fs_node *n, const struct fs_factors *f, int64_t now)
 {
 	double run = 0;
 
-	if (n->njobs > 0) {
+	if (n->njobs > 0 && f->run_decay) {
+		run = n->drun_at != 0 && now > n->drun_at ?
+		    fs_run_decayed(n->drun, n->njobs,
+		    (double)(now - n->drun_at) / 3600, f->hist_hours) : n->drun;
+		if (run < 0)
+			run = 0;
+	} else if (n->njobs > 0) {
 		run = ((double)n->njobs * (double)now - (double)n->start_sum) /
 		    3600;
 		if (run < 0)

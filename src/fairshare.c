@@ -175,6 +175,22 @@ fs_decay(double value, double elapsed_hours, double hist_hours)
 	return value * pow(0.1, elapsed_hours / hist_hours);
 }
 
+double
+fs_run_decayed(double drun, int njobs, double elapsed_hours,
+    double hist_hours)
+{
+	double d;
+
+	if (elapsed_hours <= 0)
+		return drun;
+	if (hist_hours <= 0)
+		return drun + (double)njobs * elapsed_hours;
+	/* What was there decays; each job adds the integral of 0.1^(age /
+	 * hist_hours) over the hours since. */
+	d = pow(0.1, elapsed_hours / hist_hours);
+	return drun * d + (double)njobs * hist_hours / log(10) * (1 - d);
+}
+
 void
 fs_factors_default(struct fs_factors *f)
 {
@@ -184,4 +200,5 @@ fs_factors_default(struct fs_factors *f)
 	f->adjust = 0;
 	f->hist_hours = 5;
 	f->hist_run = false;
+	f->run_decay = false;
 }

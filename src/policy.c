@@ -1410,6 +1410,15 @@ try_preempt(struct pass *p, struct pol_job *j, struct pol_decision *d)
 	return false;
 }
 
+bool
+policy_new_job_waits(const struct pol_job *j, int64_t now)
+{
+	const struct pol_queue *q = j->queue;
+
+	return q != NULL && q->new_job_delay > 0 &&
+	    j->submit_time + q->new_job_delay > now;
+}
+
 /* Whether j is a candidate at all in this pass (else its reason is set). */
 bool
 pass_candidate(struct pass *p, struct pol_job *j)
@@ -1425,6 +1434,10 @@ pass_candidate(struct pass *p, struct pol_job *j)
 	if (j->eligible_time > c->now) {
 		set_reason(j, c->pass, j->eligible_reason ?
 		    j->eligible_reason : PEND_BEGIN_TIME, NULL);
+		return false;
+	}
+	if (policy_new_job_waits(j, c->now)) {
+		set_reason(j, c->pass, PEND_NEW_JOB, NULL);
 		return false;
 	}
 	return true;
@@ -1644,6 +1657,8 @@ policy_job_reason(const struct pol_cluster *c, const struct pol_job *j,
 		return j->blocked;
 	if (j->eligible_time > c->now)
 		return j->eligible_reason ? j->eligible_reason : PEND_BEGIN_TIME;
+	if (policy_new_job_waits(j, c->now))
+		return PEND_NEW_JOB;
 	if (j->reason_pass == c->pass && c->pass != 0) {
 		*counts = j->counts;
 		return j->pend_reason;

@@ -266,7 +266,7 @@ start(struct ajob *j, int host)
 	queue.qcap.used++;
 	policy_list_add(&queue.running, &j->pj);
 	if (j->pj.fsa)
-		fs_charge_start(j->pj.fsa->leaf, 1, cl.now);
+		fs_charge_start(j->pj.fsa->leaf, &queue.fs->f, 1, cl.now);
 	u->npend--;
 	u->held++;
 	j->end = cl.now + j->run;

@@ -38,6 +38,7 @@ job_fill_new(struct job *j, struct ev_job_new *ev, struct mqueue *q)
 	j->err_file = r->err_file ? xstrdup(r->err_file) : NULL;
 	j->res_req = ev->res_req ? xstrdup(ev->res_req) : NULL;
 	j->submit_time = ev->submit_time;
+	j->pj.submit_time = ev->submit_time;
 	j->pj.num_procs = r->num_procs > 0 ? r->num_procs : 1;
 	j->pj.exclusive = (r->options & SUB_EXCLUSIVE) != 0;
 #define NEED_X() (x ? x : (x = xcalloc(1, sizeof(*x))))

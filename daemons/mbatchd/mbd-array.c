@@ -141,6 +141,7 @@ share(struct job *parent, struct job *e)
 	e->env = parent->env;
 	e->new_off = parent->new_off;
 	e->submit_time = parent->submit_time;
+	e->pj.submit_time = parent->submit_time;
 	e->queue = parent->queue;
 	e->pj.queue = &parent->queue->pq;
 	e->pj.num_procs = parent->pj.num_procs;

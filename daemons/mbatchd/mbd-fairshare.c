@@ -188,7 +188,8 @@ fs_job_status(struct job *j)
 			return;
 		j->fs_leaf = leaf;
 		j->fs_run_cpu = 0;
-		fs_charge_start(leaf, run_slots(j), j->start_time);
+		fs_charge_start(leaf, &j->queue->mfs->tree->f, run_slots(j),
+		    j->start_time);
 		fs_job_cpu(j);
 	} else if (!started && j->fs_leaf != NULL) {
 		const struct fs_factors *f = &j->queue->mfs->tree->f;

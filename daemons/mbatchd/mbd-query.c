@@ -898,6 +898,13 @@ query_params(struct conn *c, uint32_t seq, struct rbuf *r)
 	kv_int(&kv, "MAX_JOBID", p->max_jobid);
 	kv_int(&kv, "JOB_TERMINATE_INTERVAL", p->job_terminate_interval);
 	kv_int(&kv, "MAX_SBD_FAIL", p->max_sbd_fail);
+	/* As configured ([hour:]minute), when set. */
+	for (size_t i = 0; i < p->keys.n; i++)
+		if ((strcasecmp(p->keys.v[i], "PEND_TIME_LIMIT") == 0 &&
+		    p->pend_time_limit > 0) ||
+		    (strcasecmp(p->keys.v[i], "ELIGIBLE_PEND_TIME_LIMIT") == 0 &&
+		    p->eligible_pend_time_limit > 0))
+			kv_add(&kv, p->keys.v[i], p->vals.v[i]);
 	kv_int(&kv, "MAX_JOB_NUM", p->max_job_num);
 	kv_int(&kv, "PG_SUSP_IT", p->pg_susp_it);
 	kv_int(&kv, "SUB_TRY_INTERVAL", p->sub_try_interval);

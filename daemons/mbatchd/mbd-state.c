@@ -1109,6 +1109,7 @@ queue_configure(struct mqueue *q, const struct queue_conf *qc, int order)
 	q->pq.order = order;
 	q->pq.thr = &qc->thr;
 	q->pq.accept_interval = qjai > 0 ? qjai * sleep : 0;
+	q->pq.new_job_delay = qc->new_job_sched_delay;
 	queue_set_limits(q);
 	queue_resreq(c, q, &q->rr, qc->res_req, "RES_REQ");
 	q->pq.rr = q->rr;

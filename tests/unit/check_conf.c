@@ -1297,6 +1297,66 @@ START_TEST(test_time_limit)
 }
 END_TEST
 
+/* PEND_TIME_LIMIT and ELIGIBLE_PEND_TIME_LIMIT: [hour:]minute at each
+ * level, the narrowest set one winning; a bad value an error at its
+ * line. */
+START_TEST(test_pend_limits)
+{
+	struct lsf_config cfg;
+	struct conf_diag d;
+	long long m = -7;
+
+	ck_assert_ptr_null(conf_pend_limit("3:30", &m));
+	ck_assert_int_eq(m, 210);
+	ck_assert_ptr_null(conf_pend_limit("210", &m));
+	ck_assert_int_eq(m, 210);
+	ck_assert_ptr_nonnull(conf_pend_limit("0", &m));
+	ck_assert_ptr_nonnull(conf_pend_limit("10/hosta", &m));
+	ck_assert_ptr_nonnull(conf_pend_limit("soon", &m));
+	ck_assert_int_eq(m, 210);
+	/* job > application > queue > cluster; -1 a level without. */
+	ck_assert_int_eq(pend_limit_effective(5, 10, 20, 30), 5);
+	ck_assert_int_eq(pend_limit_effective(-1, 10, 20, 30), 10);
+	ck_assert_int_eq(pend_limit_effective(-1, -1, 20, 30), 20);
+	ck_assert_int_eq(pend_limit_effective(-1, -1, -1, 30), 30);
+	ck_assert_int_eq(pend_limit_effective(-1, -1, -1, -1), -1);
+
+	setup();
+	good_tree();
+	put(LSB "lsb.params", "Begin Parameters\n"
+	    "PEND_TIME_LIMIT = 2:00\n"			/* 2 */
+	    "ELIGIBLE_PEND_TIME_LIMIT = x\n"		/* 3 */
+	    "End Parameters\n");
+	put(LSB "lsb.queues", "Begin Queue\nQUEUE_NAME = normal\n"
+	    "PEND_TIME_LIMIT = 30\n"			/* 3 */
+	    "ELIGIBLE_PEND_TIME_LIMIT = 1:15\n"
+	    "End Queue\n"
+	    "Begin Queue\nQUEUE_NAME = other\n"
+	    "PEND_TIME_LIMIT = 0\n"			/* 8 */
+	    "End Queue\n");
+	put(LSB "lsb.applications", "Begin Application\nNAME = app1\n"
+	    "PEND_TIME_LIMIT = 45\n"
+	    "ELIGIBLE_PEND_TIME_LIMIT = 1:2:3\n"		/* 4 */
+	    "End Application\n");
+	ck_assert_int_eq(load(&cfg, &d, CONF_ALL), -1);
+	ck_assert(has_msg(&d, "lsb.params", 3, "ELIGIBLE_PEND_TIME_LIMIT"));
+	ck_assert(has_msg(&d, "lsb.queues", 8, "PEND_TIME_LIMIT"));
+	ck_assert(has_msg(&d, "lsb.applications", 4,
+	    "ELIGIBLE_PEND_TIME_LIMIT"));
+	ck_assert_int_eq(d.nerrors, 3);
+	ck_assert_int_eq(cfg.params.pend_time_limit, 120);
+	ck_assert_int_eq(cfg.params.eligible_pend_time_limit, -1);
+	ck_assert_int_eq(config_queue(&cfg, "normal")->pend_time_limit, 30);
+	ck_assert_int_eq(
+	    config_queue(&cfg, "normal")->eligible_pend_time_limit, 75);
+	ck_assert_int_eq(config_queue(&cfg, "other")->pend_time_limit, -1);
+	ck_assert_int_eq(cfg.apps[0].pend_time_limit, 45);
+	ck_assert_int_eq(cfg.apps[0].eligible_pend_time_limit, -1);
+	unload(&cfg, &d);
+	teardown();
+}
+END_TEST
+
 START_TEST(test_threshold)
 {
 	struct thresholds t;
@@ -1546,6 +1606,7 @@ conf_suite(void)
 	tcase_add_test(tc, test_conf_check);
 	tcase_add_loop_test(tc, test_mem_kb, 0, (int)ARRAY_SIZE(mem_cases));
 	tcase_add_test(tc, test_time_limit);
+	tcase_add_test(tc, test_pend_limits);
 	tcase_add_test(tc, test_threshold);
 	tcase_add_test(tc, test_windows);
 	tcase_add_test(tc, test_fuzz);

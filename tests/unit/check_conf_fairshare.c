@@ -142,7 +142,11 @@ START_TEST(factor_merge)
 	    "FAIRSHARE = USER_SHARES[[bio, 2] [bio@, 1] [ann, 3] "
 	    "[others, 1]]\n"
 	    "RUN_JOB_FACTOR = 1\nHIST_HOURS = 0\nEnd Queue\n"
-	    "Begin Queue\nQUEUE_NAME = b\nEnd Queue\n", NULL, NULL);
+	    "Begin Queue\nQUEUE_NAME = b\nEnd Queue\n"
+	    "Begin Queue\nQUEUE_NAME = c\n"
+	    "FAIRSHARE = USER_SHARES[[default, 1]]\n"
+	    "ENABLE_HIST_RUN_TIME = n\nRUN_TIME_DECAY = Y\nEnd Queue\n",
+	    NULL, NULL);
 	ck_assert_int_eq(load(&cfg, &d), 0);
 	ck_assert(cfg.params.hist_run_time);
 	ck_assert(cfg.params.fs_factors.hist_run);
@@ -164,6 +168,72 @@ START_TEST(factor_merge)
 	ck_assert_int_eq(q->fs_shares.n, 0);
 	ck_assert(fabs(q->fs_factors.run_job - 4) < 1e-12);
 	ck_assert(fabs(q->fs_factors.hist_hours - 10) < 1e-12);
+	ck_assert(!q->fs_factors.run_decay);
+	/* The queue's switches win over lsb.params'. */
+	q = config_queue(&cfg, "c");
+	ck_assert_uint_eq(q->fs_factors_set, FSF_HIST_RUN | FSF_RUN_DECAY);
+	ck_assert(!q->fs_factors.hist_run);
+	ck_assert(q->fs_factors.run_decay);
+	ck_assert(fabs(q->fs_factors.hist_hours - 10) < 1e-12);
+	unload(&cfg, &d);
+}
+END_TEST
+
+/* The switches: Y or N, an empty value the default. */
+START_TEST(factor_switches)
+{
+	struct fs_factors f;
+	unsigned set = 0;
+	const char *why;
+
+	fs_factors_default(&f);
+	ck_assert(!f.run_decay && !f.hist_run);
+	ck_assert_int_eq(conf_fs_factor("run_time_decay", "y", &f, &set,
+	    &why), 1);
+	ck_assert_ptr_null(why);
+	ck_assert(f.run_decay);
+	ck_assert_uint_eq(set, FSF_RUN_DECAY);
+	ck_assert_int_eq(conf_fs_factor("ENABLE_HIST_RUN_TIME", "", &f, &set,
+	    &why), 1);
+	ck_assert_ptr_null(why);
+	ck_assert_uint_eq(set, FSF_RUN_DECAY);
+	ck_assert_int_eq(conf_fs_factor("ENABLE_HIST_RUN_TIME", "maybe", &f,
+	    &set, &why), 1);
+	ck_assert_ptr_nonnull(why);
+	ck_assert(!f.hist_run);
+	ck_assert_uint_eq(set, FSF_RUN_DECAY);
+}
+END_TEST
+
+/* DISPATCH_ORDER: QUEUE in a cross-queue master; anything else an
+ * error, and a warning where it cannot act. */
+START_TEST(dispatch_order)
+{
+	struct lsf_config cfg;
+	struct conf_diag d;
+
+	tree(NULL,
+	    "Begin Queue\nQUEUE_NAME = m\n"			/* 1 */
+	    "FAIRSHARE = USER_SHARES[[default, 1]]\n"
+	    "FAIRSHARE_QUEUES = c\n"
+	    "DISPATCH_ORDER = queue\n"				/* 5 */
+	    "End Queue\n"
+	    "Begin Queue\nQUEUE_NAME = c\nEnd Queue\n"		/* 7 */
+	    "Begin Queue\nQUEUE_NAME = lone\n"			/* 10 */
+	    "FAIRSHARE = USER_SHARES[[default, 1]]\n"
+	    "DISPATCH_ORDER = QUEUE\n"				/* 13 */
+	    "End Queue\n"
+	    "Begin Queue\nQUEUE_NAME = bad\n"			/* 15 */
+	    "DISPATCH_ORDER = USER\n"				/* 17 */
+	    "End Queue\n", NULL, NULL);
+	(void)load(&cfg, &d);
+	ck_assert(config_queue(&cfg, "m")->dispatch_order_queue);
+	ck_assert(!config_queue(&cfg, "c")->dispatch_order_queue);
+	ck_assert(!has_msg(&d, "lsb.queues", 5, ""));
+	ck_assert(has_msg(&d, "lsb.queues", 13,
+	    "DISPATCH_ORDER = QUEUE without FAIRSHARE_QUEUES"));
+	ck_assert(has_msg(&d, "lsb.queues", 17, "the only value is QUEUE"));
+	ck_assert(!config_queue(&cfg, "bad")->dispatch_order_queue);
 	unload(&cfg, &d);
 }
 END_TEST
@@ -320,6 +390,8 @@ suite(void)
 
 	tcase_add_test(tc, factor_values);
 	tcase_add_test(tc, factor_merge);
+	tcase_add_test(tc, factor_switches);
+	tcase_add_test(tc, dispatch_order);
 	tcase_add_test(tc, fairshare_queues);
 	tcase_add_test(tc, user_shares_checks);
 	tcase_add_test(tc, host_partitions);

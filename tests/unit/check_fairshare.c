@@ -141,7 +141,7 @@ START_TEST(priority)
 	    EPS);
 	/* Two slots of one job running for half an hour:
 	 * 10 / (0.5 x 0.7 + 3 x 3.0) = 10 / 9.35. */
-	fs_charge_start(&u, 2, t0 - 1800);
+	fs_charge_start(&u, &f, 2, t0 - 1800);
 	ck_assert_double_eq_tol(fs_node_priority(&u, &f, t0, 0), 10 / 9.35,
 	    EPS);
 	/* That job ends having used 2 CPU hours: 10 / (2 x 0.7 + 3.0) =
@@ -489,7 +489,7 @@ START_TEST(charge_running)
 
 	/* eve starts a 2-slot job at T0 and reports 1.5 CPU hours: every
 	 * node from eve up to the root holds them. */
-	fs_charge_start(eve, 2, T0);
+	fs_charge_start(eve, &t->f, 2, T0);
 	fs_charge_cpu(eve, 1.0);
 	fs_charge_cpu(eve, 0.5);
 	for (struct fs_node *n = eve; n != NULL; n = n->parent) {
@@ -517,14 +517,14 @@ START_TEST(charge_running)
 	ck_assert_double_eq_tol(fs_node_priority(eve, f, T0 + HOUR, 2),
 	    2 / 16.75, EPS);
 	/* alice, 10 shares, the same figures: 10 / 10.75. */
-	fs_charge_start(alice, 2, T0);
+	fs_charge_start(alice, &t->f, 2, T0);
 	fs_charge_cpu(alice, 1.5);
 	ck_assert_double_eq_tol(fs_node_priority(alice, f, T0 + HOUR, 0),
 	    10 / 10.75, EPS);
 	/* A second job of eve's from T0 + 30 min, one slot: at T0 + 1 h
 	 * run = (2 x (T0 + 1 h) - (T0 + T0 + 30 min)) = 1.5 h, in phys
 	 * too; the root holds alice's hour as well: 2.5 h. */
-	fs_charge_start(eve, 1, T0 + HOUR / 2);
+	fs_charge_start(eve, &t->f, 1, T0 + HOUR / 2);
 	ck_assert_double_eq_tol(fs_node_run(eve, f, T0 + HOUR), 1.5, EPS);
 	ck_assert_double_eq_tol(fs_node_run(phys, f, T0 + HOUR), 1.5, EPS);
 	ck_assert_double_eq_tol(fs_node_run(t->root, f, T0 + HOUR), 2.5,
@@ -622,8 +622,8 @@ START_TEST(charge_history_order)
 	/* The same for jobs' ends: one that ended at T0 + 5 h with 2 CPU
 	 * hours (1.1 + 2 = 3.1), then one that ended at T0 with 1 hour,
 	 * reported late (0.1 as of T0 + 5 h): 3.2. */
-	fs_charge_start(alice, 1, T0 - HOUR);
-	fs_charge_start(alice, 1, T0 - HOUR);
+	fs_charge_start(alice, &t->f, 1, T0 - HOUR);
+	fs_charge_start(alice, &t->f, 1, T0 - HOUR);
 	fs_charge_end(alice, f, 1, T0 - HOUR, 0, 2.0, T0 + 5 * HOUR);
 	fs_charge_end(alice, f, 1, T0 - HOUR, 0, 1.0, T0);
 	ck_assert_double_eq_tol(fs_node_cpu(alice, f, T0 + 5 * HOUR), 3.2,
@@ -651,7 +651,7 @@ START_TEST(charge_hist_run)
 	 * of run time, decayed as CPU is: 0.2 at T0 + 7 h.  Without it the
 	 * run time goes with the job. */
 	f.hist_run = true;
-	fs_charge_start(eve, 1, T0);
+	fs_charge_start(eve, &t->f, 1, T0);
 	/* Running: 1 h at T0 + 1 h, no history yet. */
 	ck_assert_double_eq_tol(fs_node_run(phys, &f, T0 + HOUR), 1, EPS);
 	fs_charge_end(eve, &f, 1, T0, 0, 0, T0 + 2 * HOUR);
@@ -664,7 +664,7 @@ START_TEST(charge_hist_run)
 	ck_assert_double_eq_tol(fs_node_cpu(eve, &f, T0 + 2 * HOUR), 0, EPS);
 	/* A job running since T0 + 6 h adds its own hour at T0 + 7 h:
 	 * 0.2 + 1 = 1.2; eve 2 / (1.2 x 0.7 + 2 x 3.0) = 2 / 6.84. */
-	fs_charge_start(eve, 1, T0 + 6 * HOUR);
+	fs_charge_start(eve, &t->f, 1, T0 + 6 * HOUR);
 	ck_assert_double_eq_tol(fs_node_run(eve, &f, T0 + 7 * HOUR), 1.2, EPS);
 	ck_assert_double_eq_tol(fs_node_priority(eve, &f, T0 + 7 * HOUR, 0),
 	    2 / 6.84, EPS);
@@ -682,6 +682,68 @@ START_TEST(charge_hist_run)
 }
 END_TEST
 
+START_TEST(charge_run_decay)
+{
+	struct fs_tree *t = tree(TOP);
+	struct fs_node *eve = fs_tree_account(t, "eve");
+	struct fs_node *phys = eve->parent->parent;
+	struct fs_factors f = t->f;
+	const double k = 5 / log(10);	/* HIST_HOURS / ln 10 */
+
+	/* The rule alone: an hour counts 0.1 hour HIST_HOURS later, so a
+	 * job that has run HIST_HOURS counts 5 / ln 10 x 0.9, not 5;
+	 * HIST_HOURS 0 does not decay. */
+	ck_assert_double_eq_tol(fs_run_decayed(0, 1, 5, 5), k * 0.9, EPS);
+	ck_assert_double_eq_tol(fs_run_decayed(2, 3, 1, 0), 5, EPS);
+	ck_assert_double_eq_tol(fs_run_decayed(2, 3, 0, 5), 2, EPS);
+	/* An earlier value decays as history does: 1 h, 5 h later. */
+	ck_assert_double_eq_tol(fs_run_decayed(1, 0, 5, 5), 0.1, EPS);
+
+	/* RUN_TIME_DECAY: the running job's 5 h count k x 0.9; without
+	 * it 5. */
+	f.hist_hours = 5;
+	f.run_decay = true;
+	f.hist_run = true;
+	fs_charge_start(eve, &f, 1, T0);
+	ck_assert_double_eq_tol(fs_node_run(eve, &f, T0 + 5 * HOUR), k * 0.9,
+	    EPS);
+	ck_assert_double_eq_tol(fs_node_run(phys, &f, T0 + 5 * HOUR),
+	    k * 0.9, EPS);
+	ck_assert_double_eq_tol(fs_node_run(eve, &t->f, T0 + 5 * HOUR), 5,
+	    EPS);
+	/* A second job from T0 + 5 h: at T0 + 10 h, k x 0.99 + k x 0.9. */
+	fs_charge_start(eve, &f, 1, T0 + 5 * HOUR);
+	ck_assert_double_eq_tol(fs_node_run(eve, &f, T0 + 10 * HOUR),
+	    k * 0.99 + k * 0.9, EPS);
+	/* The first ends at T0 + 10 h: its decayed run goes to history
+	 * (ENABLE_HIST_RUN_TIME), the same sum at that time... */
+	fs_charge_end(eve, &f, 1, T0, 0, 0, T0 + 10 * HOUR);
+	ck_assert_double_eq_tol(fs_node_run(eve, &f, T0 + 10 * HOUR),
+	    k * 0.99 + k * 0.9, EPS);
+	/* ... and the second alone without history. */
+	fs_charge_end(eve, &f, 1, T0 + 5 * HOUR, 0, 0, T0 + 10 * HOUR);
+	ck_assert_int_eq(eve->njobs, 0);
+	ck_assert_double_eq_tol(eve->drun, 0, EPS);
+	ck_assert_double_eq_tol(fs_node_run(eve, &f, T0 + 10 * HOUR),
+	    k * 0.99 + k * 0.9, EPS);
+	fs_tree_free(t);
+
+	/* Jobs charged out of time order (replay, reconfig) count the
+	 * same: the later start first. */
+	t = tree(TOP);
+	eve = fs_tree_account(t, "eve");
+	fs_charge_start(eve, &f, 1, T0 + 5 * HOUR);
+	fs_charge_start(eve, &f, 1, T0);
+	ck_assert_double_eq_tol(fs_node_run(eve, &f, T0 + 10 * HOUR),
+	    k * 0.99 + k * 0.9, EPS);
+	/* An end reported before a later start's time. */
+	fs_charge_end(eve, &f, 1, T0, 0, 0, T0 + 2 * HOUR);
+	ck_assert_double_eq_tol(fs_node_run(eve, &f, T0 + 10 * HOUR),
+	    k * 0.9 + fs_decay(fs_run_decayed(0, 1, 2, 5), 8, 5), EPS);
+	fs_tree_free(t);
+}
+END_TEST
+
 START_TEST(priority_zero_factors)
 {
 	struct fs_tree *t = tree(TOP);
@@ -693,7 +755,7 @@ START_TEST(priority_zero_factors)
 	/* Every factor 0 (and no decay): no division by zero; the shares
 	 * alone order accounts, whatever they use. */
 	memset(&f, 0, sizeof(f));
-	fs_charge_start(alice, 8, T0);
+	fs_charge_start(alice, &t->f, 8, T0);
 	fs_charge_cpu(alice, 100);
 	pa = fs_node_priority(alice, &f, T0 + HOUR, 3);
 	pb = fs_node_priority(bio, &f, T0 + HOUR, 0);
@@ -725,6 +787,7 @@ fairshare_suite(void)
 	tcase_add_test(tc, charge_history);
 	tcase_add_test(tc, charge_history_order);
 	tcase_add_test(tc, charge_hist_run);
+	tcase_add_test(tc, charge_run_decay);
 	tcase_add_test(tc, priority_zero_factors);
 	suite_add_tcase(s, tc);
 	return s;

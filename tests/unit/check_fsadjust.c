@@ -300,7 +300,7 @@ START_TEST(test_tree)
 	carl = fs_tree_account(t, "carl");
 	zed = fs_tree_account(t, "zed");	/* default: its own leaf */
 	ck_assert(ann != NULL && carl != NULL && zed != NULL);
-	fs_charge_start(ann, 2, now - 3600);
+	fs_charge_start(ann, &t->f, 2, now - 3600);
 	memset(&q, 0, sizeof(q));
 	q.fs = t;
 	policy_fs_acct(&q, ann)->npend = 4;

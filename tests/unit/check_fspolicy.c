@@ -175,7 +175,7 @@ apply(void)
 
 		for (int k = 0; k < j->num_procs; k++)
 			F.h[F.d[i].slots[k]].used_slots++;
-		fs_charge_start(leaf, j->num_procs, F.c.now);
+		fs_charge_start(leaf, &F.t->f, j->num_procs, F.c.now);
 		if (j->count > 1)
 			j->count--;
 		else

@@ -1850,6 +1850,43 @@ START_TEST(test_user_host_limits)
 }
 END_TEST
 
+/* NEW_JOB_SCHED_DELAY: a job is no candidate before its submission
+ * time plus the delay, with "New job is waiting for scheduling"; jobs
+ * submitted long enough ago go past it; 0 is no delay. */
+START_TEST(test_new_job_delay)
+{
+	struct pol_job *old, *young, *later;
+
+	fx_init(1, 1);
+	F.h[0].max_slots = 4;
+	F.q[0].new_job_delay = 30;
+	young = job(0);
+	young->submit_time = NOW - 10;		/* may start at NOW + 20 */
+	old = job(0);
+	old->submit_time = NOW - 30;		/* exactly its time */
+	later = job(0);
+	later->submit_time = NOW;
+	ck_assert(policy_new_job_waits(young, NOW));
+	ck_assert(!policy_new_job_waits(old, NOW));
+	ck_assert_int_eq(run(), 1);
+	ck_assert_ptr_nonnull(decided(old));
+	ck_assert_int_eq(reason_of(young), PEND_NEW_JOB);
+	ck_assert_int_eq(young->pend_reason, PEND_NEW_JOB);
+	ck_assert_int_eq(reason_of(later), PEND_NEW_JOB);
+	apply();
+	F.c.now = NOW + 20;
+	ck_assert_int_eq(run(), 1);
+	ck_assert_ptr_nonnull(decided(young));
+	ck_assert_int_eq(reason_of(later), PEND_NEW_JOB);
+	apply();
+	/* The delay taken away (reconfig): at once. */
+	F.q[0].new_job_delay = 0;
+	ck_assert(!policy_new_job_waits(later, NOW + 20));
+	ck_assert_int_eq(run(), 1);
+	ck_assert_ptr_nonnull(decided(later));
+}
+END_TEST
+
 /* -w not met (blocked) and -b or a pre-exec retry (eligible_time). */
 START_TEST(test_blocked_eligible)
 {
@@ -2760,6 +2797,7 @@ policy_suite(void)
 	tcase_add_test(tc, test_queue_host_limits);
 	tcase_add_test(tc, test_user_host_limits);
 	tcase_add_test(tc, test_blocked_eligible);
+	tcase_add_test(tc, test_new_job_delay);
 	tcase_add_test(tc, test_ptile);
 	tcase_add_test(tc, test_same);
 	tcase_add_test(tc, test_rusage);

@@ -106,7 +106,7 @@ START_TEST(charged_figures)
 
 	ck_assert_ptr_nonnull(ann);
 	/* Two slots for an hour, 0.5 CPU hour so far. */
-	fs_charge_start(ann, 2, start);
+	fs_charge_start(ann, &t->f, 2, start);
 	fs_charge_cpu(ann, 0.5);
 	share_rows(t, now, &r, &n);
 	ck_assert_uint_eq(n, 4);
