@@ -482,6 +482,17 @@ struct hosts_entry {
 	struct strv	 aliases;
 };
 
+/*
+ * Rows of a configuration table by name, without case: mbatchd looks up
+ * each of 10,000 hosts' rows as each host reports.  Built once a table
+ * is read; a table that has since changed size is searched row by row.
+ */
+struct conf_nameidx {
+	int			*slot;		/* row + 1; 0 is empty */
+	unsigned		 mask;
+	int			 rows;		/* the table's size when built */
+};
+
 struct lsf_config {
 	struct lsf_conf		 lsf;
 	struct shared_conf	 shared;
@@ -508,6 +519,8 @@ struct lsf_config {
 	unsigned		 loaded;	/* CONF_* parts read */
 	char			*lsb_dir;	/* .../<cluster>/configdir */
 	struct strv		 files;		/* every file read, in order */
+	struct conf_nameidx	 cluster_idx;	/* cluster.hosts by name */
+	struct conf_nameidx	 bhost_idx;	/* bhosts by name */
 };
 
 /* What config_load reads; each part includes the ones before it. */

@@ -39,6 +39,8 @@ config_release(struct lsf_config *cfg)
 	lsb_resources_release(cfg);
 	free(cfg->lsb_dir);
 	strv_release(&cfg->files);
+	free(cfg->cluster_idx.slot);
+	free(cfg->bhost_idx.slot);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -212,6 +214,73 @@ load_lsb(struct lsf_config *cfg, const char *flat, struct conf_diag *d)
  * them from there (a copy config_save made: the same names, side by
  * side).
  */
+static unsigned
+name_hash(const char *s)
+{
+	unsigned h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)tolower((unsigned char)*s)) *
+		    16777619u;
+	return h;
+}
+
+/* Index rows 0..n-1 of a table whose row i is named name(tab, i); the
+ * first of two rows of one name is the one found, as a scan finds it. */
+static void
+nameidx_build(struct conf_nameidx *ix, const void *tab, int n,
+    const char *(*name)(const void *, int))
+{
+	unsigned cap = 16;
+
+	free(ix->slot);
+	while (cap < 2u * (unsigned)n)
+		cap *= 2;
+	ix->slot = xcalloc(cap, sizeof(*ix->slot));
+	ix->mask = cap - 1;
+	ix->rows = n;
+	for (int i = 0; i < n; i++) {
+		const char *k = name(tab, i);
+		unsigned b;
+
+		if (k == NULL)
+			continue;
+		for (b = name_hash(k) & ix->mask; ix->slot[b];
+		    b = (b + 1) & ix->mask)
+			if (strcasecmp(name(tab, ix->slot[b] - 1), k) == 0)
+				break;
+		if (ix->slot[b] == 0)
+			ix->slot[b] = i + 1;
+	}
+}
+
+/* The row named key, -1 for none; -2 when the index is not of this
+ * table (not built, or the table changed size since). */
+static int
+nameidx_find(const struct conf_nameidx *ix, const void *tab, int n,
+    const char *(*name)(const void *, int), const char *key)
+{
+	if (ix->slot == NULL || ix->rows != n)
+		return -2;
+	for (unsigned b = name_hash(key) & ix->mask; ix->slot[b];
+	    b = (b + 1) & ix->mask)
+		if (strcasecmp(name(tab, ix->slot[b] - 1), key) == 0)
+			return ix->slot[b] - 1;
+	return -1;
+}
+
+static const char *
+cluster_host_name(const void *tab, int i)
+{
+	return ((const struct cluster_host *)tab)[i].name;
+}
+
+static const char *
+bhost_name(const void *tab, int i)
+{
+	return ((const struct lsb_host_conf *)tab)[i].name;
+}
+
 static int
 load(struct lsf_config *cfg, const char *envdir, const char *flat,
     unsigned parts, struct conf_diag *d)
@@ -279,11 +348,14 @@ load(struct lsf_config *cfg, const char *envdir, const char *flat,
 	cluster_conf_read(cfg, path, d);
 	sort_by_line(d, mark, path);
 	free(path);
+	nameidx_build(&cfg->cluster_idx, cfg->cluster.hosts,
+	    cfg->cluster.nhosts, cluster_host_name);
 	cfg->loaded |= CONF_CLUSTER;
 	if (!(parts & CONF_LSB))
 		goto out;
 
 	load_lsb(cfg, flat, d);
+	nameidx_build(&cfg->bhost_idx, cfg->bhosts, cfg->nbhosts, bhost_name);
 	cfg->loaded |= CONF_LSB;
 out:
 	rc = d->nerrors > nerrors ? -1 : 0;
@@ -320,7 +392,15 @@ config_queue(const struct lsf_config *cfg, const char *name)
 const struct cluster_host *
 config_cluster_host(const struct lsf_config *cfg, const char *name)
 {
+	int r;
+
 	if (name == NULL)
+		return NULL;
+	r = nameidx_find(&cfg->cluster_idx, cfg->cluster.hosts,
+	    cfg->cluster.nhosts, cluster_host_name, name);
+	if (r >= 0)
+		return &cfg->cluster.hosts[r];
+	if (r == -1)
 		return NULL;
 	for (int i = 0; i < cfg->cluster.nhosts; i++)
 		if (strcasecmp(cfg->cluster.hosts[i].name, name) == 0)
@@ -383,7 +463,15 @@ config_cluster_host_local(const struct lsf_config *cfg, const char *local)
 static const struct lsb_host_conf *
 bhost_row(const struct lsf_config *cfg, const char *name)
 {
+	int r;
+
 	if (name == NULL || strcmp(name, "!") == 0)
+		return NULL;
+	r = nameidx_find(&cfg->bhost_idx, cfg->bhosts, cfg->nbhosts,
+	    bhost_name, name);
+	if (r >= 0)
+		return &cfg->bhosts[r];
+	if (r == -1)
 		return NULL;
 	for (int i = 0; i < cfg->nbhosts; i++)
 		if (strcasecmp(cfg->bhosts[i].name, name) == 0)
