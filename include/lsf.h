@@ -195,6 +195,7 @@ enum pend_reason {
 	PEND_FAIRSHARE,			/* fairshare: others' turn first */
 	PEND_NO_SHARE,			/* fairshare: the user has no share */
 	PEND_HOST_LOST,			/* rerun: its host became unavailable */
+	PEND_REQUEUE_LIMIT,		/* PSUSP: MAX_JOB_REQUEUE reached */
 	PEND_NREASONS
 };
 

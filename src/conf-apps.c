@@ -188,8 +188,8 @@ apply_key(const struct lsf_config *cfg, struct app_conf *a, const char *path,
 		if (conf_int(v, 1, 2147483646L, &a->max_job_preempt) < 0)
 			why = "must be an integer from 1 to 2147483646";
 	} else if (strcasecmp(k, "MAX_JOB_REQUEUE") == 0) {
-		if (conf_int(v, 0, 2147483646L, &a->max_job_requeue) < 0)
-			why = "must be an integer from 0 to 2147483646";
+		if (conf_int(v, 1, 2147483646L, &a->max_job_requeue) < 0)
+			why = "must be an integer from 1 to 2147483646";
 	} else if (strcasecmp(k, "SUCCESS_EXIT_VALUES") == 0) {
 		if (exit_values_valid(v, &why) == 0) {
 			free(a->success_exit_values);

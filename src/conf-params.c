@@ -50,9 +50,9 @@ static const struct int_param {
 	/* LSF: 0 < MAX_JOB_PREEMPT < INFINIT_INT. */
 	{ "MAX_JOB_PREEMPT",
 	    offsetof(struct lsb_params, max_job_preempt), 1, INT_MAXID },
-	/* LSF: 0 <= MAX_JOB_REQUEUE < INFINIT_INT. */
+	/* LSF: 0 < MAX_JOB_REQUEUE < INFINIT_INT. */
 	{ "MAX_JOB_REQUEUE",
-	    offsetof(struct lsb_params, max_job_requeue), 0, INT_MAXID },
+	    offsetof(struct lsb_params, max_job_requeue), 1, INT_MAXID },
 	{ "GLOBAL_EXIT_RATE",
 	    offsetof(struct lsb_params, global_exit_rate), 0, INT_MAXID },
 	{ "JOB_EXIT_RATE_DURATION",

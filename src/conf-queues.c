@@ -476,8 +476,8 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 		if (exit_values_valid(v, &why) == 0)
 			set_str(&q->success_exit_values, v);
 	} else if (strcasecmp(k, "MAX_JOB_REQUEUE") == 0) {
-		if (conf_int(v, 0, 2147483646L, &q->max_job_requeue) < 0)
-			why = "must be an integer from 0 to 2147483646";
+		if (conf_int(v, 1, 2147483646L, &q->max_job_requeue) < 0)
+			why = "must be an integer from 1 to 2147483646";
 	} else if (strcasecmp(k, "JOB_CONTROLS") == 0) {
 		job_controls(q, path, e->line, v, d);
 	} else if (strcasecmp(k, "TERMINATE_WHEN") == 0) {

@@ -180,6 +180,8 @@ static const char *const pend_texts[PEND_NREASONS] = {
 	    "The user has no share in the queue's fairshare policy",
 	[PEND_HOST_LOST] =
 	    "The job was requeued after its execution host became unavailable",
+	[PEND_REQUEUE_LIMIT] =
+	    "The job reached its requeue limit (MAX_JOB_REQUEUE)",
 };
 
 static const char *const host_texts[HR_NREASONS] = {

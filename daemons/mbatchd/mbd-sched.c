@@ -206,13 +206,6 @@ requeue_exit_value(const struct job *j, const struct job_status *st,
 	code = WEXITSTATUS(st->exit_status);
 	if (code == 0 || !requeue_values_has(&qc->requeue, code, exclude))
 		return false;
-	if (!requeue_allowed(job_max_requeue(j), j->nrequeue)) {
-		log_info("job %lld[%d]: exit value %d, requeued %d times: "
-		    "MAX_JOB_REQUEUE reached, the job exits",
-		    (long long)j->jobid, (int)j->idx, code, j->nrequeue);
-		*exclude = false;
-		return false;
-	}
 	return true;
 }
 
@@ -294,6 +287,16 @@ sched_finish_job(struct job *j, const struct job_status *st)
 		if (j->end_action & (SIG_F_REQUEUE | SIG_F_MIG)) {
 			job_requeue(j, hold, mig ? PEND_MIGRATING :
 			    PEND_REQUEUED);
+		} else if (!requeue_allowed(job_max_requeue(j),
+		    j->nrequeue)) {
+			/* MAX_JOB_REQUEUE reached: held (PSUSP), as LSF
+			 * does, until bresume or bkill. */
+			log_info("job %lld[%d]: requeued %d times: "
+			    "MAX_JOB_REQUEUE reached, suspended",
+			    (long long)j->jobid, (int)j->idx, j->nrequeue);
+			job_status_change(j, JOB_STAT_PSUSP,
+			    PEND_REQUEUE_LIMIT);
+			mbd_sched_dirty();
 		} else {
 			job_status_change(j, JOB_STAT_PEND, PEND_REQUEUED);
 			mbd_sched_dirty();

@@ -5,20 +5,20 @@
 # runs at most 6 times, and each requeue is one JOB_STATUS record (no
 # JOB_REQUEUE).  MAX_JOB_REQUEUE at each level (lsb.params, lsb.queues,
 # lsb.applications, the narrower winning): after that many requeues the
-# job ends EXIT with its exit code; the count survives an mbatchd
-# restart.  SUCCESS_EXIT_VALUES (queue, application winning): the job
+# job is suspended (PSUSP) with the requeue limit as its reason, as IBM
+# documents; the count survives an mbatchd restart.  SUCCESS_EXIT_VALUES (queue, application winning): the job
 # ends DONE.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
 queues "normal 30" \
     "storm 40 REQUEUE_EXIT_VALUES = 5" \
-    "rq1 40 REQUEUE_EXIT_VALUES = 5;MAX_JOB_REQUEUE = 1" \
+    "rq1 40 REQUEUE_EXIT_VALUES = 5;MAX_JOB_REQUEUE = 2" \
     "ok 40 SUCCESS_EXIT_VALUES = 3 4"
 cat >"$LSB_CONF/lsb.applications" <<EOF
 Begin Application
 NAME = once
-MAX_JOB_REQUEUE = 0
+MAX_JOB_REQUEUE = 1
 SUCCESS_EXIT_VALUES = 6
 End Application
 EOF
@@ -46,20 +46,25 @@ expect_eq "no JOB_REQUEUE for an automatic requeue" 0 \
 check "storm: few JOB_STATUS records ($(recs JOB_STATUS "$s"))" \
     [ "$(recs JOB_STATUS "$s")" -le $((2 * n + 2)) ]
 
-# MAX_JOB_REQUEUE = 1 in the queue: two runs, then EXIT with code 5.
+# MAX_JOB_REQUEUE = 2 in the queue: three runs, then PSUSP.
 a=$(submit -q rq1 -o /dev/null 'echo x >>runs.a; exit 5')
-wait_for job_is "$a" EXIT || fail "rq1 job did not end EXIT"
-expect_eq "queue MAX_JOB_REQUEUE=1: two runs" 2 "$(runs runs.a)"
-expect_match "its exit code kept" "Exited with exit code 5" \
-    "$(bjobs -l "$a")"
+wait_for job_is "$a" PSUSP || fail "rq1 job not PSUSP at its limit"
+expect_eq "queue MAX_JOB_REQUEUE=2: three runs" 3 "$(runs runs.a)"
+expect_match "its reason" "reached its requeue limit .MAX_JOB_REQUEUE." \
+    "$(bjobs -p "$a")"
+sleep 3	# nothing to wait for: it must not run again
+check "held at its limit" job_is "$a" PSUSP
+expect_eq "still three runs" 3 "$(runs runs.a)"
+bkill "$a" >/dev/null
 
-# The application's MAX_JOB_REQUEUE = 0 wins over the queue's 1.
+# The application's MAX_JOB_REQUEUE = 1 wins over the queue's 2.
 b=$(submit -q rq1 -app once -o /dev/null 'echo x >>runs.b; exit 5')
-wait_for job_is "$b" EXIT || fail "app job did not end EXIT"
-expect_eq "application MAX_JOB_REQUEUE=0: one run" 1 "$(runs runs.b)"
+wait_for job_is "$b" PSUSP || fail "app job not PSUSP at its limit"
+expect_eq "application MAX_JOB_REQUEUE=1: two runs" 2 "$(runs runs.b)"
+bkill "$b" >/dev/null
 
 # lsb.params' 2 where the queue sets none; the count survives a
-# restart: one requeue before it, two in all, then EXIT (three runs;
+# restart: one requeue before it, two in all, then PSUSP (three runs;
 # a count lost would give four).
 params "MAX_JOB_REQUEUE=2"
 badmin reconfig >/dev/null 2>&1
@@ -70,7 +75,7 @@ wait_for sh -c '[ "$(wc -l <runs.c 2>/dev/null)" = 2 ]' ||
     fail "job c did not run twice"
 mbd_restart
 touch go.c
-wait_for job_is "$c" EXIT || fail "job c did not end EXIT"
+wait_for job_is "$c" PSUSP || fail "job c not PSUSP at its limit"
 expect_eq "lsb.params MAX_JOB_REQUEUE=2 across a restart: three runs" 3 \
     "$(runs runs.c)"
 
