@@ -82,6 +82,9 @@ expect_eq "lsb.params MAX_JOB_REQUEUE=2 across a restart: three runs" 3 \
 # SUCCESS_EXIT_VALUES: the queue's 3 4; the application's 6 wins.
 d=$(submit -q ok -o /dev/null 'exit 3')
 wait_for job_is "$d" DONE || fail "exit 3 under SUCCESS_EXIT_VALUES=3 4 not DONE"
+expect_match "bjobs -l: done" "Done successfully" "$(bjobs -l "$d")"
+wait_for sh -c "bhist -l $d 2>/dev/null | grep -q 'Done successfully'"
+expect_match "bhist -l: done" "Done successfully" "$(bhist -l "$d" 2>&1)"
 e=$(submit -q ok -o /dev/null 'exit 5')
 wait_for job_is "$e" EXIT || fail "exit 5 not EXIT"
 f=$(submit -q ok -app once -o /dev/null 'exit 6')
