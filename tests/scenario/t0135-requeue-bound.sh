@@ -55,6 +55,8 @@ expect_match "its reason" "reached its requeue limit .MAX_JOB_REQUEUE." \
 sleep 3	# nothing to wait for: it must not run again
 check "held at its limit" job_is "$a" PSUSP
 expect_eq "still three runs" 3 "$(runs runs.a)"
+expect_match "bjobs -l: the count" "Requeued 2 times by REQUEUE_EXIT_VALUES" \
+    "$(bjobs -l "$a")"
 bkill "$a" >/dev/null
 
 # The application's MAX_JOB_REQUEUE = 1 wins over the queue's 2.
@@ -78,6 +80,8 @@ touch go.c
 wait_for job_is "$c" PSUSP || fail "job c not PSUSP at its limit"
 expect_eq "lsb.params MAX_JOB_REQUEUE=2 across a restart: three runs" 3 \
     "$(runs runs.c)"
+expect_match "bjobs -l: the count after a restart" \
+    "Requeued 2 times by REQUEUE_EXIT_VALUES" "$(bjobs -l "$c")"
 
 # SUCCESS_EXIT_VALUES: the queue's 3 4; the application's 6 wins.
 d=$(submit -q ok -o /dev/null 'exit 3')
