@@ -620,6 +620,9 @@ print_long(const struct job_info *j)
 			printf(" idle");
 		printf("\n");
 	}
+	if (j->nrequeue > 0)
+		printf("\n Requeued %d time%s by REQUEUE_EXIT_VALUES.\n",
+		    j->nrequeue, j->nrequeue == 1 ? "" : "s");
 	if (JOB_STAT_PENDING(j->status)) {
 		printf("\n PENDING REASONS:\n");
 		print_reasons(j);

@@ -217,6 +217,7 @@ struct lsb_params {
 	int		 job_dep_last_sub;	/* 0: a name means all jobs */
 	unsigned	 preempt_for;		/* PREEMPT_FOR_* */
 	int		 max_job_preempt;	/* -1 = unlimited */
+	int		 max_job_requeue;	/* -1 = unlimited */
 	int		 global_exit_rate;	/* -1 = none */
 	int		 job_exit_rate_duration; /* 5 minutes */
 	int		 eadmin_trigger_duration; /* 1 minute */
@@ -363,6 +364,8 @@ struct queue_conf {
 	struct queue_preempt preempt;	/* ... parsed */
 	int		 max_job_preempt;	/* -1 = lsb.params */
 	struct prepost_conf pp;		/* HOST_PRE_EXEC and the others */
+	int		 max_job_requeue;	/* -1 = lsb.params */
+	char		*success_exit_values;	/* NULL: none */
 	/* Every key of the section in order, for bqueues -l and showconf. */
 	struct strv	 keys;
 	struct strv	 vals;
@@ -379,6 +382,8 @@ struct app_conf {
 	int		 line;		/* of Begin Application */
 	char		*description;
 	int		 max_job_preempt;	/* -1 = the queue's */
+	int		 max_job_requeue;	/* -1 = the queue's */
+	char		*success_exit_values;	/* NULL: the queue's */
 	long long	 runlimit;	/* minutes, -1 not set */
 	long long	 cpulimit;	/* minutes, -1 */
 	long long	 memlimit;	/* KB, -1 */

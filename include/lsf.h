@@ -196,6 +196,7 @@ enum pend_reason {
 	PEND_NO_SHARE,			/* fairshare: the user has no share */
 	PEND_HOST_LOST,			/* rerun: its host became unavailable */
 	PEND_PRE_EXEC_LIMIT,		/* PSUSP: LOCAL_MAX_PREEXEC_RETRY */
+	PEND_REQUEUE_LIMIT,		/* PSUSP: MAX_JOB_REQUEUE reached */
 	PEND_NREASONS
 };
 

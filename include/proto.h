@@ -351,6 +351,7 @@ struct job_info {
 					 * checkpointable */
 	int64_t		 chkpnt_period;	/* seconds, 0 none */
 	char		*chkpnt_method;
+	int		 nrequeue;	/* automatic requeues (MAX_JOB_REQUEUE) */
 };
 enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	JA_PSUSP, JA_NCOUNTS };
@@ -376,7 +377,8 @@ enum { JA_NJOBS, JA_PEND, JA_DONE, JA_RUN, JA_EXIT, JA_SSUSP, JA_USUSP,
 	F(I64A, array_counts, JA_NCOUNTS) F(STRV, asked_hosts)		\
 	F(STR, login_shell) F(STR, pre_exec) F(INT, susp_sub)		\
 	F(STR, susp_ext) F(STR, app) F(INT, exceptions)			\
-	F(STR, chkpnt_dir) F(I64, chkpnt_period) F(STR, chkpnt_method)
+	F(STR, chkpnt_dir) F(I64, chkpnt_period) F(STR, chkpnt_method)	\
+	F(INT, nrequeue)
 #define JIB_ENUM_(k, f, ...)	JIB_##f,
 enum { JOB_INFO_FIELDS(JIB_ENUM_) JIB_COUNT };
 #undef JIB_ENUM_

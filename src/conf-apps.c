@@ -41,7 +41,6 @@ static const char *const quiet_keys[] = {
 	"JOB_POSTPROC_TIMEOUT",
 	"JOB_SIZE_LIST",
 	"JOB_STARTER",
-	"MAX_JOB_REQUEUE",
 	"MAX_TOTAL_TIME_PREEMPT",
 	"MIG",
 	"NETWORK_REQ",
@@ -60,7 +59,6 @@ static const char *const quiet_keys[] = {
 	"RESIZE_NOTIFY_CMD",
 	"RUNTIME",
 	"STACKLIMIT",
-	"SUCCESS_EXIT_VALUES",
 	"SWAPLIMIT",
 	"TASKLIMIT",
 	"THREADLIMIT",
@@ -78,6 +76,7 @@ app_conf_init(struct app_conf *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->max_job_preempt = -1;
+	a->max_job_requeue = -1;
 	a->runlimit = a->cpulimit = a->memlimit = -1;
 	a->pend_time_limit = a->eligible_pend_time_limit = -1;
 	a->rerunnable = -1;
@@ -92,6 +91,7 @@ app_conf_release(struct app_conf *a)
 {
 	free(a->name);
 	free(a->description);
+	free(a->success_exit_values);
 	free(a->chkpnt_dir);
 	free(a->chkpnt_method);
 	jobctl_release(&a->jobctl);
@@ -183,6 +183,14 @@ apply_key(const struct lsf_config *cfg, struct app_conf *a, const char *path,
 	} else if (strcasecmp(k, "MAX_JOB_PREEMPT") == 0) {
 		if (conf_int(v, 1, 2147483646L, &a->max_job_preempt) < 0)
 			why = "must be an integer from 1 to 2147483646";
+	} else if (strcasecmp(k, "MAX_JOB_REQUEUE") == 0) {
+		if (conf_int(v, 1, 2147483646L, &a->max_job_requeue) < 0)
+			why = "must be an integer from 1 to 2147483646";
+	} else if (strcasecmp(k, "SUCCESS_EXIT_VALUES") == 0) {
+		if (exit_values_valid(v, &why) == 0) {
+			free(a->success_exit_values);
+			a->success_exit_values = xstrdup(v);
+		}
 	} else if (strcasecmp(k, "RUNLIMIT") == 0) {
 		why = time_limit(v, &a->runlimit);
 	} else if (strcasecmp(k, "CPULIMIT") == 0) {

@@ -52,6 +52,9 @@ static const struct int_param {
 	/* LSF: 0 < MAX_JOB_PREEMPT < INFINIT_INT. */
 	{ "MAX_JOB_PREEMPT",
 	    offsetof(struct lsb_params, max_job_preempt), 1, INT_MAXID },
+	/* LSF: 0 < MAX_JOB_REQUEUE < INFINIT_INT. */
+	{ "MAX_JOB_REQUEUE",
+	    offsetof(struct lsb_params, max_job_requeue), 1, INT_MAXID },
 	{ "GLOBAL_EXIT_RATE",
 	    offsetof(struct lsb_params, global_exit_rate), 0, INT_MAXID },
 	{ "JOB_EXIT_RATE_DURATION",
@@ -162,6 +165,7 @@ lsb_params_init(struct lsb_params *p)
 	p->local_preexec_retry = -1;
 	p->preexec_retry_action = PREEXEC_ACT_SUSPEND;
 	p->max_job_preempt = -1;
+	p->max_job_requeue = -1;
 	p->global_exit_rate = -1;
 	p->job_exit_rate_duration = 5;
 	p->eadmin_trigger_duration = 1;

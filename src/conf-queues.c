@@ -39,13 +39,11 @@ static const char *const quiet_keys[] = {
 	"RESOURCE_RESERVE",
 	"REMOTE_MAX_PREEXEC_RETRY",
 	"MAX_RSCHED_TIME",
-	"MAX_JOB_REQUEUE",
 	"JOB_SIZE_LIST",
 	"DISPATCH_BY_QUEUE",
 	"NO_PREEMPT_RUN_TIME",
 	"NO_PREEMPT_FINISH_TIME",
 	"MAX_TOTAL_TIME_PREEMPT",
-	"SUCCESS_EXIT_VALUES",
 	"FWD_JOB_FACTOR",
 	"ESTIMATED_RUNTIME",
 	"NQS_QUEUES",
@@ -83,6 +81,7 @@ queue_conf_init(struct queue_conf *q)
 	q->job_idle = -1;
 	q->max_job_preempt = -1;
 	q->pend_time_limit = q->eligible_pend_time_limit = -1;
+	q->max_job_requeue = -1;
 	fs_factors_default(&q->fs_factors);
 	strv_init(&q->fairshare_queues);
 	strv_init(&q->administrators);
@@ -110,6 +109,7 @@ queue_conf_release(struct queue_conf *q)
 	free(q->job_starter);
 	free(q->chkpnt_dir);
 	free(q->requeue_exit_values);
+	free(q->success_exit_values);
 	strv_release(&q->administrators);
 	free(q->job_controls);
 	jobctl_release(&q->jobctl);
@@ -468,6 +468,12 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 	} else if (strcasecmp(k, "REQUEUE_EXIT_VALUES") == 0) {
 		set_str(&q->requeue_exit_values, v);
 		(void)requeue_values_parse(v, &q->requeue, &why);
+	} else if (strcasecmp(k, "SUCCESS_EXIT_VALUES") == 0) {
+		if (exit_values_valid(v, &why) == 0)
+			set_str(&q->success_exit_values, v);
+	} else if (strcasecmp(k, "MAX_JOB_REQUEUE") == 0) {
+		if (conf_int(v, 1, 2147483646L, &q->max_job_requeue) < 0)
+			why = "must be an integer from 1 to 2147483646";
 	} else if (strcasecmp(k, "JOB_CONTROLS") == 0) {
 		job_controls(q, path, e->line, v, d);
 	} else if (strcasecmp(k, "TERMINATE_WHEN") == 0) {

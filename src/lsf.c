@@ -182,6 +182,8 @@ static const char *const pend_texts[PEND_NREASONS] = {
 	    "The job was requeued after its execution host became unavailable",
 	[PEND_PRE_EXEC_LIMIT] = "The job was suspended: its pre-execution "
 	    "command failed the maximum number of times",
+	[PEND_REQUEUE_LIMIT] =
+	    "The job reached its requeue limit (MAX_JOB_REQUEUE)",
 };
 
 static const char *const host_texts[HR_NREASONS] = {

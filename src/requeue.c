@@ -141,3 +141,73 @@ exit_value_listed(const char *list, int code)
 		return false;
 	return requeue_values_has(&rv, code, NULL);
 }
+
+int
+exit_values_valid(const char *list, const char **why)
+{
+	const char *p = list;
+	int n = 0;
+
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			break;
+		if (exit_code(&p) < 0 || !word_end(*p)) {
+			*why = "exit values are numbers from 0 to 255";
+			return -1;
+		}
+		n++;
+	}
+	if (n == 0) {
+		*why = "no exit value";
+		return -1;
+	}
+	return 0;
+}
+
+bool
+success_exit_value(const char *list, int code)
+{
+	const char *p = list, *why;
+	int v;
+
+	if (list == NULL || exit_values_valid(list, &why) < 0)
+		return false;
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			return false;
+		if ((v = exit_code(&p)) == code)
+			return true;
+	}
+}
+
+int
+max_job_requeue(int app, int queue, int params)
+{
+	if (app >= 0)
+		return app;
+	if (queue >= 0)
+		return queue;
+	return params >= 0 ? params : -1;
+}
+
+bool
+requeue_allowed(int max, int done)
+{
+	return max < 0 || done < max;
+}
+
+int
+requeue_backoff(int n)
+{
+	int d = REQUEUE_BACKOFF_FIRST;
+
+	if (n <= 1)
+		return d;
+	for (int i = 1; i < n && d < REQUEUE_BACKOFF_MAX; i++)
+		d *= 2;
+	return d > REQUEUE_BACKOFF_MAX ? REQUEUE_BACKOFF_MAX : d;
+}

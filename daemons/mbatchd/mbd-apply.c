@@ -119,6 +119,11 @@ pending_apply(struct job *j, const struct ev_job_status *ev, int64_t when)
 		    ev->reason == PEND_HOST_LOST;
 		bool requeue = (j->end_action & (SIG_F_REQUEUE |
 		    SIG_F_HOLD)) != 0;
+		/* Back by REQUEUE_EXIT_VALUES: no brequeue, bmig or host
+		 * lost asked for it. */
+		bool automatic = st == JOB_STAT_PEND &&
+		    ev->reason == PEND_REQUEUED && !(j->end_action &
+		    (SIG_F_REQUEUE | SIG_F_MIG | SIG_F_HOLD));
 
 		job_set_status(j, st);
 		job_clear_run(j);
@@ -130,6 +135,15 @@ pending_apply(struct job *j, const struct ev_job_status *ev, int64_t when)
 		if (st == JOB_STAT_PEND && ev->reason == PEND_PRE_EXEC) {
 			j->preexec_fails++;
 			retry_later(j, when);
+		}
+		if (automatic) {
+			/* Its one record: first in its queue, not before
+			 * its back-off has passed (requeue_backoff). */
+			j->nrequeue++;
+			j->pj.eligible_time = when +
+			    requeue_backoff(j->nrequeue);
+			j->pj.eligible_reason = PEND_REQUEUED;
+			to_queue_head(j);
 		}
 	} else {
 		job_set_status(j, st);

@@ -112,6 +112,9 @@ dump_job(struct strbuf *sb, const struct job *j)
 	if (j->npreempt || j->preempt_kill || j->slots_free)
 		sb_addf(sb, " npreempt=%d preempt_kill=%d slots_free=%d",
 		    j->npreempt, j->preempt_kill, j->slots_free);
+	if (j->nrequeue)
+		sb_addf(sb, " nrequeue=%d eligible=%lld", j->nrequeue,
+		    (long long)j->pj.eligible_time);
 	if (j->sig_pending)
 		sb_addf(sb, " sig_pending=%d/%d", j->pending_sig,
 		    j->pending_reason);

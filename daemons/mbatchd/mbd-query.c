@@ -107,6 +107,7 @@ job_fill_info(struct job *j, struct job_info *ji, uint64_t want,
 	ji->project = (char *)j->project;
 	ji->app = (char *)j->app;
 	ji->exceptions = j->exceptions;
+	ji->nrequeue = j->nrequeue;
 	if (want & JI(chkpnt_dir))
 		ji->chkpnt_dir = job_chkpnt_path(j);
 	ji->chkpnt_period = job_chkpnt_period(j);

@@ -225,9 +225,36 @@ requeue_exit_value(const struct job *j, const struct job_status *st,
 	    !WIFEXITED(st->exit_status) || st->exit_reason != 0)
 		return false;
 	code = WEXITSTATUS(st->exit_status);
-	if (code == 0)
+	if (code == 0 || !requeue_values_has(&qc->requeue, code, exclude))
 		return false;
-	return requeue_values_has(&qc->requeue, code, exclude);
+	return true;
+}
+
+/* MAX_JOB_REQUEUE of the job: its application's, its queue's, or
+ * lsb.params'. */
+int
+job_max_requeue(const struct job *j)
+{
+	const struct app_conf *a = job_app(j);
+
+	return max_job_requeue(a ? a->max_job_requeue : -1,
+	    j->queue->conf->max_job_requeue,
+	    mbd->conf.params.max_job_requeue);
+}
+
+/* SUCCESS_EXIT_VALUES (application's over queue's): does this exit
+ * end the job DONE? */
+static bool
+success_exit(const struct job *j, const struct job_status *st)
+{
+	const struct app_conf *a = job_app(j);
+	const char *list = a && a->success_exit_values ?
+	    a->success_exit_values : j->queue->conf->success_exit_values;
+
+	if (list == NULL || st->exit_status < 0 ||
+	    !WIFEXITED(st->exit_status) || st->exit_reason != 0)
+		return false;
+	return success_exit_value(list, WEXITSTATUS(st->exit_status));
 }
 
 /* Never again on host h: LSF keeps this until mbatchd restarts, and
@@ -275,15 +302,33 @@ sched_finish_job(struct job *j, const struct job_status *st)
 		if (exclude && !(j->end_action & (SIG_F_REQUEUE | SIG_F_MIG)))
 			exclude_host(j, h);
 
-		/* The status record's apply keeps LSB_RESTART for bmig. */
-		job_requeue(j, hold, mig ? PEND_MIGRATING : PEND_REQUEUED);
+		/* The status record's apply keeps LSB_RESTART for bmig.
+		 * By REQUEUE_EXIT_VALUES that record is the only one: its
+		 * apply puts the job first in its queue. */
+		if (j->end_action & (SIG_F_REQUEUE | SIG_F_MIG)) {
+			job_requeue(j, hold, mig ? PEND_MIGRATING :
+			    PEND_REQUEUED);
+		} else if (!requeue_allowed(job_max_requeue(j),
+		    j->nrequeue)) {
+			/* MAX_JOB_REQUEUE reached: held (PSUSP), as LSF
+			 * does, until bresume or bkill. */
+			log_info("job %lld[%d]: requeued %d times: "
+			    "MAX_JOB_REQUEUE reached, suspended",
+			    (long long)j->jobid, (int)j->idx, j->nrequeue);
+			job_status_change(j, JOB_STAT_PSUSP,
+			    PEND_REQUEUE_LIMIT);
+			mbd_sched_dirty();
+		} else {
+			job_status_change(j, JOB_STAT_PEND, PEND_REQUEUED);
+			mbd_sched_dirty();
+		}
 		goto ack;
 	}
 	/* Ended before its start was reported: the start first. */
 	if (!j->executed && st->pid > 0)
 		job_execute_record(j, st);
 	status = st->status & JOB_STAT_DONE ? JOB_STAT_DONE : JOB_STAT_EXIT;
-	if (j->kill_done)
+	if (j->kill_done || success_exit(j, st))
 		status = JOB_STAT_DONE;
 	job_status_fill(j, status, &ev);
 	ev.exit_status = st->exit_status < 0 ? 0 : st->exit_status;

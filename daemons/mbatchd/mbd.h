@@ -222,6 +222,8 @@ struct job {
 	bool		 preempt_kill;	/* ended for a preemptor */
 	bool		 preempt_resuming; /* its RESUME is on the way */
 	int		 npreempt;	/* times preempted (MAX_JOB_PREEMPT) */
+	int		 nrequeue;	/* automatic requeues (MAX_JOB_REQUEUE),
+					 * counted from JOB_STATUS records */
 	int		*exec_idx;	/* pj.exec: host index of each slot */
 	struct pol_list	*in_list;	/* its queue's running or preempted */
 	struct job_ck	*ck;		/* its checkpoints (mbd-chkpnt.c),
@@ -928,6 +930,7 @@ void	 deadline_pass(int64_t now);
 /* The job's profile as configured now; NULL without one, or when the
  * profile has gone from the configuration (the job keeps its name). */
 const struct app_conf *job_app(const struct job *);
+int	 job_max_requeue(const struct job *);
 /* How many times the job may be preempted: its profile's
  * MAX_JOB_PREEMPT, else its queue's, else lsb.params'; -1 unlimited. */
 int	 job_max_preempt(const struct job *);

@@ -228,7 +228,7 @@ bresume "$h" >/dev/null
 brun -m hostc "$p3" >/dev/null
 requeued() {
 	badmin statedump |
-	    grep -q "^job $p3\\[0\\] status=0x1 .* run_count=1 .* note=20 "
+	    grep -q "^job $p3\\[0\\] status=0x1 .* run_count=1 .* note=20 .*nrequeue=1 "
 }
 check "the forced job is back in its queue" wait_for requeued
 badmin hclose -C "closed for the replay" hostc >/dev/null

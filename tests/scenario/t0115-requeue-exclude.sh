@@ -18,6 +18,9 @@ wait_for sh -c "[ \$(wc -l <runs 2>/dev/null || echo 0) -ge 2 ]" ||
 wait_for job_is "$j" PEND || fail "job not pending after two runs"
 hosts=$(sort runs | tr '\n' ' ')
 expect_eq "one run on each host" "hosta hostb " "$hosts"
+# Once its requeue back-off (lsb.queues(5)) has passed.
+excluded() { bjobs -p "$j" | grep -q "EXCLUDE requeue exit value: 2 hosts"; }
+wait_for excluded
 r=$(bjobs -p "$j" | sed -n '3,$p')
 expect_match "both hosts excluded" \
     "Job exited on this host with an EXCLUDE requeue exit value: 2 hosts" "$r"

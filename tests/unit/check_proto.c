@@ -425,7 +425,7 @@ VISIT(job_info)
 	VINT(run_count); VI64A(array_counts, JA_NCOUNTS);
 	VSTRV(asked_hosts); VSTR(login_shell); VSTR(pre_exec); VINT(susp_sub);
 	VSTR(susp_ext); VSTR(app); VINT(exceptions); VSTR(chkpnt_dir);
-	VI64(chkpnt_period); VSTR(chkpnt_method);
+	VI64(chkpnt_period); VSTR(chkpnt_method); VINT(nrequeue);
 }
 
 VISIT(job_list)

@@ -86,6 +86,67 @@ START_TEST(test_listed)
 }
 END_TEST
 
+/* SUCCESS_EXIT_VALUES: plain exit values only. */
+START_TEST(test_success_values)
+{
+	const char *why = NULL;
+
+	ck_assert_int_eq(exit_values_valid("3", &why), 0);
+	ck_assert_int_eq(exit_values_valid(" 3  7 255 ", &why), 0);
+	ck_assert_int_eq(exit_values_valid("256", &why), -1);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_int_eq(exit_values_valid("3 x", &why), -1);
+	ck_assert_int_eq(exit_values_valid("all", &why), -1);
+	ck_assert_int_eq(exit_values_valid("~3", &why), -1);
+	ck_assert_int_eq(exit_values_valid("   ", &why), -1);
+	ck_assert(success_exit_value("3 7", 3));
+	ck_assert(success_exit_value("3 7", 7));
+	ck_assert(!success_exit_value("3 7", 5));
+	ck_assert(!success_exit_value("3 7", 0));
+	ck_assert(!success_exit_value(NULL, 3));
+	/* A bad list holds nothing. */
+	ck_assert(!success_exit_value("3 x", 3));
+}
+END_TEST
+
+/* MAX_JOB_REQUEUE: application over queue over lsb.params. */
+START_TEST(test_max_requeue)
+{
+	ck_assert_int_eq(max_job_requeue(-1, -1, -1), -1);
+	ck_assert_int_eq(max_job_requeue(-1, -1, 4), 4);
+	ck_assert_int_eq(max_job_requeue(-1, 2, 4), 2);
+	ck_assert_int_eq(max_job_requeue(1, 2, 4), 1);
+	ck_assert_int_eq(max_job_requeue(0, 2, 4), 0);
+	ck_assert_int_eq(max_job_requeue(5, -1, -1), 5);
+	ck_assert_int_eq(max_job_requeue(-1, 0, 4), 0);
+
+	ck_assert(requeue_allowed(-1, 0));
+	ck_assert(requeue_allowed(-1, 1000000));
+	ck_assert(!requeue_allowed(0, 0));
+	ck_assert(requeue_allowed(1, 0));
+	ck_assert(!requeue_allowed(1, 1));
+	ck_assert(requeue_allowed(3, 2));
+	ck_assert(!requeue_allowed(3, 3));
+	ck_assert(!requeue_allowed(3, 4));
+}
+END_TEST
+
+/* The back-off: 1 s, doubled at each requeue, at most 60 s. */
+START_TEST(test_backoff)
+{
+	ck_assert_int_eq(requeue_backoff(0), REQUEUE_BACKOFF_FIRST);
+	ck_assert_int_eq(requeue_backoff(1), 1);
+	ck_assert_int_eq(requeue_backoff(2), 2);
+	ck_assert_int_eq(requeue_backoff(3), 4);
+	ck_assert_int_eq(requeue_backoff(6), 32);
+	ck_assert_int_eq(requeue_backoff(7), REQUEUE_BACKOFF_MAX);
+	ck_assert_int_eq(requeue_backoff(8), REQUEUE_BACKOFF_MAX);
+	ck_assert_int_eq(requeue_backoff(2147483647), REQUEUE_BACKOFF_MAX);
+	for (int n = 1; n < 100; n++)
+		ck_assert_int_le(requeue_backoff(n), requeue_backoff(n + 1));
+}
+END_TEST
+
 static Suite *
 requeue_suite(void)
 {
@@ -95,6 +156,9 @@ requeue_suite(void)
 	tcase_add_loop_test(tc, test_good, 0, (int)ARRAY_SIZE(good));
 	tcase_add_loop_test(tc, test_bad, 0, (int)ARRAY_SIZE(bad));
 	tcase_add_test(tc, test_listed);
+	tcase_add_test(tc, test_success_values);
+	tcase_add_test(tc, test_max_requeue);
+	tcase_add_test(tc, test_backoff);
 	suite_add_tcase(s, tc);
 	return s;
 }
