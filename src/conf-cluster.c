@@ -10,7 +10,11 @@
 
 #include "conf-lex.h"
 
-/* LIM parameters we accept but do not use. */
+/*
+ * The warn list: LIM parameters this version reads and does not use,
+ * each value checked against its LSF type (conf-keys.c) and warned
+ * about; man/lsf.cluster.5 lists them.
+ */
 static const char *const quiet_params[] = {
 	"ADJUST_DURATION",
 	"LSF_ELIM_BLOCKTIME",
@@ -25,6 +29,12 @@ static const char *const quiet_params[] = {
 	"RETRY_LIMIT",
 	NULL
 };
+
+const char *const *
+cluster_conf_warn_keys(void)
+{
+	return quiet_params;
+}
 
 void
 cluster_conf_init(struct cluster_conf *c)
@@ -62,7 +72,8 @@ read_params(struct cluster_conf *c, const struct conf_kvs *kv,
 				c->elim_poll_interval = (int)ceilf(f);
 			continue;
 		} else {
-			if (!conf_key_in(e->key, quiet_params))
+			if (!conf_warn_key("lsf.cluster", quiet_params,
+			    c->path, e->line, "", e->key, e->val, d))
 				conf_diag_warn(d, c->path, e->line,
 				    "unknown parameter %s ignored", e->key);
 			continue;

@@ -94,6 +94,31 @@ read_host_row(struct lsf_config *cfg, const char *path,
 	}
 }
 
+/* Warn lists: columns LSF has that this version reads and ignores;
+ * man/lsb.hosts.5 lists them. */
+static const char *const host_warn[] = {
+	"CHKPNT",
+	"AFFINITY",
+	NULL
+};
+static const char *const group_warn[] = {
+	"GROUP_ADMIN",
+	"CONDENSE",
+	NULL
+};
+
+const char *const *
+lsb_hosts_warn_cols(void)
+{
+	return host_warn;
+}
+
+const char *const *
+lsb_hostgroups_warn_cols(void)
+{
+	return group_warn;
+}
+
 static void
 read_hosts(struct lsf_config *cfg, const char *path,
     const struct conf_table *t, struct conf_diag *d)
@@ -105,6 +130,7 @@ read_hosts(struct lsf_config *cfg, const char *path,
 	if (!conf_need_col(t, path, "Host", "HOST_NAME", d))
 		return;
 	conf_check_cols(t, path, known, &cfg->shared, true, d);
+	conf_warn_cols("lsb.hosts", host_warn, path, t, "Host", d);
 	for (int i = 0; i < t->nrows; i++)
 		read_host_row(cfg, path, t, &t->rows[i], d);
 }
@@ -122,6 +148,7 @@ read_groups(struct lsf_config *cfg, const char *path,
 	    !conf_need_col(t, path, "HostGroup", "GROUP_MEMBER", d))
 		return;
 	conf_check_cols(t, path, known, NULL, false, d);
+	conf_warn_cols("lsb.hosts", group_warn, path, t, "HostGroup", d);
 	for (int i = 0; i < t->nrows; i++) {
 		const struct conf_row *r = &t->rows[i];
 		const char *name = conf_cell(r, cn);

@@ -60,7 +60,12 @@ static const struct int_param {
 	    offsetof(struct lsb_params, detect_idle_job_after), 0, 525600 },
 };
 
-/* Parameters LSF knows that we keep in keys/vals only. */
+/*
+ * The warn list: LSF parameters this version reads and does not act on.
+ * Kept in keys/vals (bparams -a), each value checked against its LSF
+ * type (conf-keys.c), each warned about; man/lsb.params.5 lists them.
+ * Implementing one: delete its line, handle it in set_param.
+ */
 static const char *const quiet_params[] = {
 	"PREEMPTABLE_RESOURCES",
 	"ENABLE_EVENT_STREAM",
@@ -136,6 +141,12 @@ static const char *const quiet_params[] = {
 	"USE_SUSP_SLOTS",
 	NULL
 };
+
+const char *const *
+lsb_params_warn_keys(void)
+{
+	return quiet_params;
+}
 
 void
 lsb_params_init(struct lsb_params *p)
@@ -288,7 +299,8 @@ set_param(struct lsb_params *p, const struct conf_kv *e, int *dq_line,
 			    ip->key, ip->min, ip->max, e->val);
 		return;
 	}
-	if (!conf_key_in(e->key, quiet_params))
+	if (!conf_warn_key("lsb.params", quiet_params, p->path, e->line, "",
+	    e->key, e->val, d))
 		conf_diag_warn(d, p->path, e->line,
 		    "unknown parameter %s ignored", e->key);
 }
