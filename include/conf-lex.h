@@ -25,6 +25,8 @@ struct conf_file {
 
 /* '...' quotes like "..." (lsf.conf is read as a shell would). */
 #define CONF_LEX_SQUOTE	0x01
+/* #INCLUDE "file" is done (the lsb.* files); elsewhere warned about. */
+#define CONF_LEX_INCLUDE	0x02
 
 /* Read path into logical lines; -1 with errno if it cannot be read. */
 int	 conf_file_read(struct conf_file *, const char *path, unsigned flags,

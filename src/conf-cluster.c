@@ -325,7 +325,7 @@ drop_duplicates(struct cluster_conf *c, struct conf_diag *d)
 		dup[hi.v[i].idx] = true;
 		conf_diag_error(d, c->path, c->hosts[hi.v[i].idx].line,
 		    "host %s is already listed at line %d; ignored",
-		    hi.v[i].name, orig->line);
+		    hi.v[i].name, conf_line_no(orig->line));
 	}
 	for (int i = 0; i < c->nhosts; i++) {
 		if (dup[i])

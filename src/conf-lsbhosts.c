@@ -32,7 +32,7 @@ read_host_row(struct lsf_config *cfg, const char *path,
 		if (strcasecmp(cfg->bhosts[i].name, name) == 0) {
 			conf_diag_error(d, path, r->line,
 			    "host %s is already listed at line %d; ignored",
-			    name, cfg->bhosts[i].line);
+			    name, conf_line_no(cfg->bhosts[i].line));
 			return;
 		}
 	cfg->bhosts = conf_grow(cfg->bhosts, cfg->nbhosts,
@@ -163,7 +163,7 @@ read_groups(struct lsf_config *cfg, const char *path,
 		if ((old = config_host_group(cfg, name)) != NULL) {
 			conf_diag_error(d, path, r->line,
 			    "host group %s is already defined at line %d; "
-			    "ignored", name, old->line);
+			    "ignored", name, conf_line_no(old->line));
 			continue;
 		}
 		if (config_cluster_host(cfg, name) != NULL) {

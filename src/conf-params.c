@@ -315,7 +315,7 @@ lsb_params_read(struct lsb_params *p, const char *path, struct conf_diag *d,
 
 	*dq_line = 0;
 	p->path = xstrdup(path);
-	if (conf_file_read(&f, path, 0, d) < 0) {
+	if (conf_file_read(&f, path, CONF_LEX_INCLUDE, d) < 0) {
 		conf_diag_error(d, path, 0, "cannot read: %s",
 		    strerror(errno));
 		conf_file_release(&f);

@@ -533,7 +533,7 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 		if (q->fairshare_queues_line > 0 && other_key_seen(q, k))
 			conf_diag_warn(d, path, e->line, "queue %s: %s "
 			    "replaces the list given at line %d", q->name, k,
-			    q->fairshare_queues_line);
+			    conf_line_no(q->fairshare_queues_line));
 		set_list(&q->fairshare_queues, v, false);
 		q->fairshare_queues_line = e->line;
 	} else if (conf_fs_factor(k, v, &q->fs_factors, &q->fs_factors_set,

@@ -208,7 +208,7 @@ check_limit(const struct lsf_config *cfg, struct limit_conf *l,
 		if (strcmp(cfg->limits[i].name, l->name) == 0) {
 			conf_diag_error(d, path, l->line, "limit %s is already "
 			    "defined at line %d; ignored", l->name,
-			    cfg->limits[i].line);
+			    conf_line_no(cfg->limits[i].line));
 			return false;
 		}
 	if (l->slots < 0 && l->slots_per_proc < 0 && l->mem < 0 &&
@@ -374,7 +374,7 @@ lsb_resources_read(struct lsf_config *cfg, const char *path,
 	struct conf_file f;
 	struct conf_sections secs;
 
-	if (conf_file_read(&f, path, 0, d) < 0) {
+	if (conf_file_read(&f, path, CONF_LEX_INCLUDE, d) < 0) {
 		conf_diag_error(d, path, 0, "cannot read: %s",
 		    strerror(errno));
 		conf_file_release(&f);

@@ -71,7 +71,7 @@ read_groups(struct lsf_config *cfg, const char *path,
 		if ((old = find_ugroup(cfg, name)) != NULL) {
 			conf_diag_error(d, path, r->line,
 			    "user group %s is already defined at line %d; "
-			    "ignored", name, old->line);
+			    "ignored", name, conf_line_no(old->line));
 			continue;
 		}
 		cfg->ugroups = conf_grow(cfg->ugroups, cfg->nugroups,
@@ -142,7 +142,7 @@ read_users(struct lsf_config *cfg, const char *path,
 			if (strcmp(cfg->ulimits[j].name, name) == 0) {
 				conf_diag_error(d, path, r->line,
 				    "user %s is already listed at line %d; "
-				    "ignored", name, cfg->ulimits[j].line);
+				    "ignored", name, conf_line_no(cfg->ulimits[j].line));
 				dup = true;
 				break;
 			}
