@@ -132,13 +132,13 @@ add_line(struct conf_file *f, struct strbuf *cur, int line, int quote,
 #define INCLUDE_DEPTH	10
 
 static int lex_file(struct conf_file *, const char *path, unsigned flags,
-    int depth, struct conf_diag *);
+    struct strv *stack, struct conf_diag *);
 
 /* The file an #INCLUDE names: a relative name is taken from the
  * directory of the file that includes it. */
 static void
 include_file(struct conf_file *f, const char *from, const char *name,
-    unsigned flags, int depth, int line, struct conf_diag *d)
+    unsigned flags, struct strv *stack, int line, struct conf_diag *d)
 {
 	const char *slash = strrchr(from, '/');
 	char *path;
@@ -147,11 +147,15 @@ include_file(struct conf_file *f, const char *from, const char *name,
 		path = xstrdup(name);
 	else
 		path = xasprintf("%.*s/%s", (int)(slash - from), from, name);
-	if (depth + 1 > INCLUDE_DEPTH)
+	if (strv_contains(stack, path))
+		conf_diag_error(d, from, line, "#INCLUDE \"%s\": %s is "
+		    "being read already (it includes itself); not read again",
+		    name, path);
+	else if (stack->n >= INCLUDE_DEPTH)
 		conf_diag_error(d, from, line, "#INCLUDE \"%s\": included "
-		    "files nest more than %d deep (does a file include "
-		    "itself?); not read", name, INCLUDE_DEPTH);
-	else if (lex_file(f, path, flags, depth + 1, d) < 0)
+		    "files nest more than %d deep; not read", name,
+		    INCLUDE_DEPTH);
+	else if (lex_file(f, path, flags, stack, d) < 0)
 		conf_diag_error(d, from, line, "#INCLUDE \"%s\": cannot read "
 		    "%s: %s", name, path, strerror(errno));
 	free(path);
@@ -160,12 +164,12 @@ include_file(struct conf_file *f, const char *from, const char *name,
 /* The lines of path, appended to f; those of an included file (depth
  * > 0) numbered with conf_line_encode(). */
 static int
-lex_file(struct conf_file *f, const char *path, unsigned flags, int depth,
-    struct conf_diag *d)
+lex_file(struct conf_file *f, const char *path, unsigned flags,
+    struct strv *stack, struct conf_diag *d)
 {
 	struct strbuf raw = STRBUF_INIT, cur = STRBUF_INIT;
 	size_t pos = 0;
-	int lineno = 0, start = 0, quote = 0, binary = 0, ln;
+	int lineno = 0, start = 0, quote = 0, binary = 0, ln, depth;
 	bool cont = false;
 	char *incl;
 
@@ -178,6 +182,8 @@ lex_file(struct conf_file *f, const char *path, unsigned flags, int depth,
 	}
 	if (d != NULL)
 		strv_push(&d->files, path);
+	depth = (int)stack->n;
+	strv_push(stack, path);
 	while (pos < raw.len) {
 		const char *p = raw.buf + pos;
 		const char *nl = memchr(p, '\n', raw.len - pos);
@@ -194,7 +200,7 @@ lex_file(struct conf_file *f, const char *path, unsigned flags, int depth,
 			quote = 0;
 			incl = check_directive(p, len, flags, path, ln, d);
 			if (incl != NULL) {
-				include_file(f, path, incl, flags, depth, ln,
+				include_file(f, path, incl, flags, stack, ln,
 				    d);
 				free(incl);
 				pos += len + (nl ? 1 : 0);
@@ -231,6 +237,8 @@ lex_file(struct conf_file *f, const char *path, unsigned flags, int depth,
 		add_line(f, &cur, start, quote, d);
 	sb_release(&cur);
 	sb_release(&raw);
+	free(stack->v[--stack->n]);
+	stack->v[stack->n] = NULL;
 	return 0;
 }
 
@@ -240,8 +248,13 @@ conf_file_read(struct conf_file *f, const char *path, unsigned flags,
 {
 	f->path = xstrdup(path);
 	f->lines = NULL;
+	struct strv stack = STRV_INIT;
+	int rc;
+
 	f->nlines = 0;
-	return lex_file(f, path, flags, 0, d);
+	rc = lex_file(f, path, flags, &stack, d);
+	strv_release(&stack);
+	return rc;
 }
 
 void
@@ -305,7 +318,7 @@ conf_sections_read(const struct conf_file *f, struct conf_sections *s,
 				if (*cur.name != '\0')
 					conf_diag_error(d, f->path, line,
 					    "Begin %s before End %s of line %d",
-					    arg, cur.name, cur.line);
+					    arg, cur.name, conf_line_no(cur.line));
 				free(cur.name);
 			}
 			cur.name = first_word(arg, &rest);
@@ -338,7 +351,8 @@ conf_sections_read(const struct conf_file *f, struct conf_sections *s,
 			    strcasecmp(name, cur.name) != 0) {
 				conf_diag_error(d, f->path, line,
 				    "End %s does not match Begin %s of line %d",
-				    name, cur.name, cur.line);
+				    name, cur.name,
+				    conf_line_no(cur.line));
 				free(cur.name);
 			} else {
 				cur.last = i;
