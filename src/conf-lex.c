@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "conf-lex.h"
 
@@ -141,6 +142,7 @@ include_file(struct conf_file *f, const char *from, const char *name,
     unsigned flags, struct strv *stack, int line, struct conf_diag *d)
 {
 	const char *slash = strrchr(from, '/');
+	struct stat st;
 	char *path;
 
 	if (name[0] == '/' || slash == NULL)
@@ -155,6 +157,9 @@ include_file(struct conf_file *f, const char *from, const char *name,
 		conf_diag_error(d, from, line, "#INCLUDE \"%s\": included "
 		    "files nest more than %d deep; not read", name,
 		    INCLUDE_DEPTH);
+	else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		conf_diag_error(d, from, line, "#INCLUDE \"%s\": %s is not a "
+		    "regular file; not read", name, path);
 	else if (lex_file(f, path, flags, stack, d) < 0)
 		conf_diag_error(d, from, line, "#INCLUDE \"%s\": cannot read "
 		    "%s: %s", name, path, strerror(errno));

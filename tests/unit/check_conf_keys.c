@@ -475,13 +475,14 @@ START_TEST(test_include)
 	conf_diag_release(&d);
 
 	put(LSB "q/keys", "PRIORITY = high\n#INCLUDE \"keys\"\n");
-	put(LSB "lsb.params", "#INCLUDE \"nowhere\"\n");
+	put(LSB "lsb.params", "#INCLUDE \"nowhere\"\n#INCLUDE \"/dev/zero\"\n");
 	conf_diag_init(&d);
 	ck_assert_int_lt(config_load(&cfg, dir, CONF_ALL, &d), 0);
 	ck_assert(has_msg(&d, "q/keys", 1, "queue night: bad PRIORITY"));
 	ck_assert(has_msg(&d, "q/keys", 2, "includes itself"));
 	ck_assert(has_msg(&d, "lsb.params", 1, "#INCLUDE \"nowhere\": cannot "
 	    "read"));
+	ck_assert(has_msg(&d, "lsb.params", 2, "not a regular file"));
 	config_release(&cfg);
 	conf_diag_release(&d);
 	teardown();
