@@ -131,6 +131,16 @@ read_hosts(struct lsf_config *cfg, const char *path,
 		return;
 	conf_check_cols(t, path, known, &cfg->shared, true, d);
 	conf_warn_cols("lsb.hosts", host_warn, path, t, "Host", d);
+	for (size_t i = 0; i < t->cols.n; i++) {
+		const char *c = t->cols.v[i];
+
+		if (!conf_key_in(c, known) && load_index_lookup(c) < 0 &&
+		    shared_numeric(&cfg->shared, c) == NULL &&
+		    shared_has_resource(&cfg->shared, c))
+			conf_diag_warn(d, path, t->line, "Host column %s: not "
+			    "a dynamic numeric resource, a threshold on it has "
+			    "no effect", c);
+	}
 	for (int i = 0; i < t->nrows; i++)
 		read_host_row(cfg, path, t, &t->rows[i], d);
 }

@@ -251,8 +251,8 @@ START_TEST(test_warn_columns)
 	setup();
 	base_tree("");
 	put(LSB "lsb.hosts", "Begin Host\n"
-	    "HOST_NAME MXJ CHKPNT AFFINITY\n"		/* 2 */
-	    "h1 2 () Y\n"
+	    "HOST_NAME MXJ CHKPNT AFFINITY bigmem\n"	/* 2 */
+	    "h1 2 () Y 1\n"
 	    "End Host\n"
 	    "Begin HostGroup\n"
 	    "GROUP_NAME GROUP_MEMBER GROUP_ADMIN CONDENSE\n"	/* 6 */
@@ -271,6 +271,8 @@ START_TEST(test_warn_columns)
 	ck_assert(has_msg(&d, "lsb.hosts", 2, "Host column CHKPNT is not "
 	    "supported"));
 	ck_assert(has_msg(&d, "lsb.hosts", 2, "Host column AFFINITY"));
+	ck_assert(has_msg(&d, "lsb.hosts", 2, "Host column bigmem: not a "
+	    "dynamic numeric resource"));
 	ck_assert(has_msg(&d, "lsb.hosts", 6, "HostGroup column GROUP_ADMIN"));
 	ck_assert(has_msg(&d, "lsb.hosts", 6, "HostGroup column CONDENSE"));
 	ck_assert(has_msg(&d, "lsb.hosts", 7, "bad CONDENSE \"maybe\""));
