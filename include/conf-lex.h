@@ -25,6 +25,8 @@ struct conf_file {
 
 /* '...' quotes like "..." (lsf.conf is read as a shell would). */
 #define CONF_LEX_SQUOTE	0x01
+/* #INCLUDE "file" is done (the lsb.* files); elsewhere warned about. */
+#define CONF_LEX_INCLUDE	0x02
 
 /* Read path into logical lines; -1 with errno if it cannot be read. */
 int	 conf_file_read(struct conf_file *, const char *path, unsigned flags,
@@ -250,5 +252,60 @@ bool	 shared_has_resource(const struct shared_conf *, const char *);
 /* A dynamic Numeric resource (an ELIM's index), else NULL. */
 const struct resource_def *shared_numeric(const struct shared_conf *,
 	    const char *);
+
+/*
+ * LSF keys read and not acted on (conf-keys.c).  Each reader keeps a
+ * warn list; a key on it gets "KEY is not supported by this version and
+ * has no effect" at its file:line, and its value is still checked
+ * against the type LSF documents for it (a bad one is an error).
+ */
+enum conf_ktype {
+	KT_STR,		/* anything */
+	KT_INT,		/* an integer >= 0 */
+	KT_SINT,	/* an integer, maybe negative */
+	KT_NUM,		/* a number >= 0 */
+	KT_BOOL,	/* y yes n no */
+	KT_TIME,	/* [hour:]minute */
+	KT_INTS,	/* one to three integers >= 0 */
+	KT_INT_INF,	/* an integer >= 0 or "infinit" */
+	KT_WORDS,	/* one of words, "A|B|C" */
+};
+struct conf_key_type {
+	const char	*file;	/* "lsb.queues", ... */
+	const char	*key;
+	enum conf_ktype	 type;
+	const char	*words;
+};
+const struct conf_key_type *conf_key_type(const char *file, const char *key);
+/* NULL if v is of type t, else why not. */
+const char *conf_key_type_check(const struct conf_key_type *t, const char *v);
+const char *conf_key_type_name(const struct conf_key_type *t);
+/* False if key is not in warn; else the warning (or the error for a
+ * bad value) given, who prefixing the message ("queue q: "). */
+bool	 conf_warn_key(const char *file, const char *const *warn,
+	    const char *path, int line, const char *who, const char *key,
+	    const char *val, struct conf_diag *);
+/* A table's columns on warn, each warned about at the header line;
+ * their values checked, at each row's line. */
+void	 conf_warn_cols(const char *file, const char *const *warn,
+	    const char *path, const struct conf_table *, const char *section,
+	    struct conf_diag *);
+/*
+ * Every warn list, for the test that no key is accepted in silence:
+ * n from 0 until NULL; *file gets the file it belongs to ("lsb.queues",
+ * whose man page is man/lsb.queues.5).
+ */
+const char *const *conf_warn_list(int n, const char **file);
+/* The warn lists, one a reader (conf-*.c). */
+const char *const *lsb_queues_warn_keys(void);
+const char *const *lsb_queues_warn_limits(void);
+const char *const *lsb_params_warn_keys(void);
+const char *const *lsb_apps_warn_keys(void);
+const char *const *lsb_resources_warn_keys(void);
+const char *const *cluster_conf_warn_keys(void);
+const char *const *lsb_hosts_warn_cols(void);	/* Host */
+const char *const *lsb_hostgroups_warn_cols(void);	/* HostGroup */
+const char *const *lsb_users_warn_cols(void);	/* UserGroup */
+const char *const *lsb_userlimits_warn_cols(void);	/* User */
 
 #endif

@@ -33,7 +33,17 @@ struct conf_diag {
 	struct strv	 msgs;
 	int		 nerrors;
 	int		 nwarnings;
+	struct strv	 files;		/* every file read, includes too */
 };
+/*
+ * A line of a file brought in by #INCLUDE is numbered (file << 20) |
+ * line, file an index into a table of included paths kept for the life
+ * of the process, so that every "file:line" a reader gives names the
+ * included file and its own line.  conf_line_no() gives the line alone.
+ */
+#define CONF_LINE_BITS	20
+int	 conf_line_encode(const char *path, int line);
+int	 conf_line_no(int line);
 void	 conf_diag_init(struct conf_diag *);
 void	 conf_diag_release(struct conf_diag *);
 void	 conf_diag_error(struct conf_diag *, const char *file, int line,

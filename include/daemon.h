@@ -93,6 +93,12 @@ bool	 daemon_config_or(struct daemon_opts *, struct lsf_config *,
  * configuration itself: the host name against c. */
 void	 daemon_config_host(struct daemon_opts *, struct lsf_config *,
 	    unsigned parts);
+/*
+ * Keep the configuration's diagnostics for the log: printed on stderr
+ * before the log is open, they are written to it by daemon_start too
+ * (daemon_config does this itself).
+ */
+void	 daemon_config_diags(const struct conf_diag *);
 /* Open the log (LSF_LOGDIR/<name>.log.<host>) and daemonize unless -f/-d. */
 void	 daemon_start(const struct daemon_opts *, const struct lsf_config *);
 /*

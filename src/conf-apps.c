@@ -13,7 +13,12 @@
 #include "conf-lex.h"
 
 
-/* Keys LSF defines that we keep in keys/vals (bapp -l) without a field. */
+/*
+ * The warn list: LSF keys this version reads and does not act on.  Kept
+ * in keys/vals (bapp -l), each value checked against its LSF type
+ * (conf-keys.c), each warned about; man/lsb.applications.5 lists them.
+ * Implementing one: delete its line, handle it in apply_key.
+ */
 static const char *const quiet_keys[] = {
 	"ABS_RUNLIMIT",
 	"BIND_JOB",
@@ -66,6 +71,12 @@ static const char *const quiet_keys[] = {
 	"WATCHDOG",
 	NULL
 };
+
+const char *const *
+lsb_apps_warn_keys(void)
+{
+	return quiet_keys;
+}
 
 static const char *const control_keys[JOBCTL_NOPS] = {
 	"SUSPEND_CONTROL", "RESUME_CONTROL", "TERMINATE_CONTROL"
@@ -243,9 +254,14 @@ apply_key(const struct lsf_config *cfg, struct app_conf *a, const char *path,
 	} else if (prepost_conf_key(&a->pp, k, v, &why)) {
 		/* HOST_PRE_EXEC, PRE_POST_EXEC_USER, the retries, the
 		 * warning action. */
-	} else if (!conf_key_in(k, quiet_keys)) {
-		conf_diag_warn(d, path, e->line,
-		    "application %s: unknown parameter %s ignored", a->name, k);
+	} else {
+		char *who = xasprintf("application %s: ", a->name);
+
+		if (!conf_warn_key("lsb.applications", quiet_keys, path,
+		    e->line, who, k, v, d))
+			conf_diag_warn(d, path, e->line, "application %s: "
+			    "unknown parameter %s ignored", a->name, k);
+		free(who);
 	}
 	if (why != NULL)
 		conf_diag_error(d, path, e->line, "application %s: bad %s "

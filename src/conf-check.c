@@ -4,28 +4,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "conf.h"
-
-static void
-reading(FILE *out, const char *path)
-{
-	if (path != NULL && access(path, F_OK) == 0)
-		fprintf(out, "Reading %s\n", path);
-}
-
-static void
-reading_lsb(FILE *out, const char *dir, const char *file)
-{
-	char *path;
-
-	if (dir == NULL)
-		return;
-	path = xasprintf("%s/%s", dir, file);
-	reading(out, path);
-	free(path);
-}
 
 int
 conf_check(const char *envdir, unsigned parts, bool verbose, FILE *out)
@@ -47,15 +27,10 @@ conf_check_warn(const char *envdir, unsigned parts, bool verbose, FILE *out,
 	if ((parts & CONF_LSB) && (cfg.loaded & CONF_LSF))
 		lsf_conf_check_hist(&cfg.lsf, &d);
 	fputs("\nChecking configuration files ...\n\n", out);
-	if (verbose) {
-		reading(out, cfg.lsf.path);
-		reading(out, cfg.shared.path);
-		reading(out, cfg.cluster.path);
-		reading_lsb(out, cfg.lsb_dir, "lsb.params");
-		reading_lsb(out, cfg.lsb_dir, "lsb.users");
-		reading_lsb(out, cfg.lsb_dir, "lsb.hosts");
-		reading_lsb(out, cfg.lsb_dir, "lsb.queues");
-	}
+	/* Every file read, in the order read: included ones too. */
+	if (verbose)
+		for (size_t i = 0; i < d.files.n; i++)
+			fprintf(out, "Reading %s\n", d.files.v[i]);
 	/* LSF: the diagnostics, a blank line, the verdict, a blank line. */
 	if (d.msgs.n > 0 || verbose) {
 		conf_diag_print(&d, out);

@@ -10,7 +10,11 @@
 
 #include "conf-lex.h"
 
-/* LIM parameters we accept but do not use. */
+/*
+ * The warn list: LIM parameters this version reads and does not use,
+ * each value checked against its LSF type (conf-keys.c) and warned
+ * about; man/lsf.cluster.5 lists them.
+ */
 static const char *const quiet_params[] = {
 	"ADJUST_DURATION",
 	"LSF_ELIM_BLOCKTIME",
@@ -25,6 +29,12 @@ static const char *const quiet_params[] = {
 	"RETRY_LIMIT",
 	NULL
 };
+
+const char *const *
+cluster_conf_warn_keys(void)
+{
+	return quiet_params;
+}
 
 void
 cluster_conf_init(struct cluster_conf *c)
@@ -62,7 +72,8 @@ read_params(struct cluster_conf *c, const struct conf_kvs *kv,
 				c->elim_poll_interval = (int)ceilf(f);
 			continue;
 		} else {
-			if (!conf_key_in(e->key, quiet_params))
+			if (!conf_warn_key("lsf.cluster", quiet_params,
+			    c->path, e->line, "", e->key, e->val, d))
 				conf_diag_warn(d, c->path, e->line,
 				    "unknown parameter %s ignored", e->key);
 			continue;
@@ -314,7 +325,7 @@ drop_duplicates(struct cluster_conf *c, struct conf_diag *d)
 		dup[hi.v[i].idx] = true;
 		conf_diag_error(d, c->path, c->hosts[hi.v[i].idx].line,
 		    "host %s is already listed at line %d; ignored",
-		    hi.v[i].name, orig->line);
+		    hi.v[i].name, conf_line_no(orig->line));
 	}
 	for (int i = 0; i < c->nhosts; i++) {
 		if (dup[i])

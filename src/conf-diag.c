@@ -10,14 +10,50 @@ void
 conf_diag_init(struct conf_diag *d)
 {
 	strv_init(&d->msgs);
+	strv_init(&d->files);
 	d->nerrors = 0;
 	d->nwarnings = 0;
+}
+
+/* Paths of included files, index + 1 in the top bits of a line. */
+static struct strv included = STRV_INIT;
+
+int
+conf_line_encode(const char *path, int line)
+{
+	size_t i;
+
+	for (i = 0; i < included.n; i++)
+		if (strcmp(included.v[i], path) == 0)
+			break;
+	if (i == included.n)
+		strv_push(&included, path);
+	/* A line number past the field, or a 2048th file: not named. */
+	if (line >= (1 << CONF_LINE_BITS) || i + 1 >= (1u << (30 -
+	    CONF_LINE_BITS)))
+		return line;
+	return (int)((i + 1) << CONF_LINE_BITS) | line;
+}
+
+int
+conf_line_no(int line)
+{
+	return line & ((1 << CONF_LINE_BITS) - 1);
+}
+
+static const char *
+line_file(const char *file, int line)
+{
+	size_t i = (size_t)line >> CONF_LINE_BITS;
+
+	return i > 0 && i <= included.n ? included.v[i - 1] : file;
 }
 
 void
 conf_diag_release(struct conf_diag *d)
 {
 	strv_release(&d->msgs);
+	strv_release(&d->files);
 	d->nerrors = 0;
 	d->nwarnings = 0;
 }
@@ -33,9 +69,9 @@ diag_add(struct conf_diag *d, bool warning, const char *file, int line,
 	struct strbuf sb = STRBUF_INIT;
 
 	if (file != NULL) {
-		sb_adds(&sb, file);
+		sb_adds(&sb, line_file(file, line));
 		if (line > 0)
-			sb_addf(&sb, ":%d", line);
+			sb_addf(&sb, ":%d", conf_line_no(line));
 		sb_adds(&sb, ": ");
 	}
 	if (warning)

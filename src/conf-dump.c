@@ -276,7 +276,7 @@ dump_queue(const struct queue_conf *q, FILE *fp)
 {
 	char *pre = xasprintf("lsb.queues.%s.", q->name);
 
-	fprintf(fp, "%sline = %d\n", pre, q->line);
+	fprintf(fp, "%sline = %d\n", pre, conf_line_no(q->line));
 	fprintf(fp, "%sPRIORITY = %d\n", pre, q->priority);
 	fprintf(fp, "%sNICE = %d\n", pre, q->nice);
 	fprintf(fp, "%sDESCRIPTION = %s\n", pre, str(q->description));
@@ -341,7 +341,7 @@ dump_app(const struct app_conf *a, FILE *fp)
 {
 	char *pre = xasprintf("lsb.applications.%s.", a->name);
 
-	fprintf(fp, "%sline = %d\n", pre, a->line);
+	fprintf(fp, "%sline = %d\n", pre, conf_line_no(a->line));
 	fprintf(fp, "%sDESCRIPTION = %s\n", pre, str(a->description));
 	fprintf(fp, "%sMAX_JOB_PREEMPT = %d\n", pre, a->max_job_preempt);
 	fprintf(fp, "%sRUNLIMIT = %lld\n", pre, a->runlimit);
@@ -371,7 +371,7 @@ dump_bhosts(const struct lsf_config *cfg, FILE *fp)
 		const struct lsb_host_conf *h = &cfg->bhosts[i];
 		char *pre = xasprintf("lsb.hosts.Host.%s.", h->name);
 
-		fprintf(fp, "%sline = %d\n", pre, h->line);
+		fprintf(fp, "%sline = %d\n", pre, conf_line_no(h->line));
 		if (h->mxj == MXJ_NCPUS)
 			fprintf(fp, "%sMXJ = !\n", pre);
 		else
@@ -392,7 +392,7 @@ dump_bhosts(const struct lsf_config *cfg, FILE *fp)
 		const struct host_partition *hp = &cfg->hparts[i];
 		char *pre = xasprintf("lsb.hosts.HostPartition.%s.", hp->name);
 
-		fprintf(fp, "%sline = %d\n", pre, hp->line);
+		fprintf(fp, "%sline = %d\n", pre, conf_line_no(hp->line));
 		put_list(fp, pre, "HOSTS", &hp->hosts);
 		put_shares(fp, pre, "USER_SHARES", &hp->shares);
 		free(pre);
@@ -438,7 +438,8 @@ dump_limits(const struct lsf_config *cfg, FILE *fp)
 		const struct limit_conf *l = &cfg->limits[i];
 		const char *n = l->name;
 
-		fprintf(fp, "lsb.resources.Limit.%s.line = %d\n", n, l->line);
+		fprintf(fp, "lsb.resources.Limit.%s.line = %d\n", n,
+		    conf_line_no(l->line));
 		put_consumers(fp, n, l->per_user ? "PER_USER" : "USERS",
 		    &l->users);
 		put_consumers(fp, n, l->per_queue ? "PER_QUEUE" : "QUEUES",

@@ -381,13 +381,14 @@ hpart_owners(struct lsf_config *cfg, const char *path, struct conf_diag *d)
 				conf_diag_error(d, path, hp->line, "host %s is "
 				    "in host partitions %s (line %d) and %s",
 				    first[o], cfg->hparts[o].name,
-				    cfg->hparts[o].line, hp->name);
+				    conf_line_no(cfg->hparts[o].line),
+				    hp->name);
 			else
 				conf_diag_error(d, path, hp->line, "host %s "
 				    "and %d more are in host partitions %s "
 				    "(line %d) and %s", first[o], clash[o] - 1,
-				    cfg->hparts[o].name, cfg->hparts[o].line,
-				    hp->name);
+				    cfg->hparts[o].name,
+				    conf_line_no(cfg->hparts[o].line), hp->name);
 		}
 		free(clash);
 		free(first);
@@ -518,7 +519,8 @@ check_hpart_overlap(const struct lsf_config *cfg, const struct queue_conf *q,
 		conf_diag_warn(d, path, line, "queue %s: its hosts are in "
 		    "host partition %s (lsb.hosts line %d): queue-level "
 		    "fairshare is used; the partition does not apply to it",
-		    q->name, cfg->hparts[p].name, cfg->hparts[p].line);
+		    q->name, cfg->hparts[p].name,
+		    conf_line_no(cfg->hparts[p].line));
 	}
 	strv_release(&out);
 	strv_release(&all);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "conf-lex.h"
 
@@ -43,32 +44,48 @@ word_then(const char *p, size_t len, const char *word, const char *what)
 
 /*
  * LSF 10 hides directives in comments: '#INCLUDE "file"' and time-based
- * "#if time(...)" blocks.  We do not evaluate them, so say so rather
- * than let a site believe they work.
+ * "#if time(...)" blocks.  #INCLUDE is done where CONF_LEX_INCLUDE asks
+ * (the lsb.* files): the file it names, allocated, is returned.  The
+ * #if blocks we do not evaluate, so say so rather than let a site
+ * believe they work.
  */
-static void
-check_directive(const char *p, size_t len, const char *path, int line,
-    struct conf_diag *d)
+static char *
+check_directive(const char *p, size_t len, unsigned flags, const char *path,
+    int line, struct conf_diag *d)
 {
 	size_t i = 0;
 
 	while (i < len && (p[i] == ' ' || p[i] == '\t'))
 		i++;
 	if (i == len || p[i] != '#')
-		return;
+		return NULL;
 	p += i + 1;
 	len -= i + 1;
 	while (len > 0 && isspace((unsigned char)p[len - 1]))
 		len--;
-	if (word_then(p, len, "INCLUDE", "\""))
-		conf_diag_warn(d, path, line,
-		    "#INCLUDE is not supported; ignored");
-	else if (word_then(p, len, "if", "time(") ||
+	if (word_then(p, len, "INCLUDE", "\"")) {
+		const char *q = memchr(p, '"', len), *e;
+
+		if (!(flags & CONF_LEX_INCLUDE)) {
+			conf_diag_warn(d, path, line,
+			    "#INCLUDE is not supported in this file; ignored");
+			return NULL;
+		}
+		/* '#INCLUDE "file" # comment': the quoted name. */
+		e = memchr(q + 1, '"', len - (size_t)(q + 1 - p));
+		if (e == NULL || e == q + 1) {
+			conf_diag_error(d, path, line,
+			    "#INCLUDE needs a file name in double quotes");
+			return NULL;
+		}
+		return xstrndup(q + 1, (size_t)(e - q - 1));
+	} else if (word_then(p, len, "if", "time(") ||
 	    word_then(p, len, "elif", "time(") ||
 	    word_then(p, len, "else", "") || word_then(p, len, "endif", ""))
 		conf_diag_warn(d, path, line,
 		    "#if/#else/#endif blocks are not supported; the lines "
 		    "between are read as usual");
+	return NULL;
 }
 
 /*
@@ -111,18 +128,56 @@ add_line(struct conf_file *f, struct strbuf *cur, int line, int quote,
 	sb_reset(cur);
 }
 
-int
-conf_file_read(struct conf_file *f, const char *path, unsigned flags,
-    struct conf_diag *d)
+/* How deep #INCLUDE may nest: deeper is taken for a file including
+ * itself. */
+#define INCLUDE_DEPTH	10
+
+static int lex_file(struct conf_file *, const char *path, unsigned flags,
+    struct strv *stack, struct conf_diag *);
+
+/* The file an #INCLUDE names: a relative name is taken from the
+ * directory of the file that includes it. */
+static void
+include_file(struct conf_file *f, const char *from, const char *name,
+    unsigned flags, struct strv *stack, int line, struct conf_diag *d)
+{
+	const char *slash = strrchr(from, '/');
+	struct stat st;
+	char *path;
+
+	if (name[0] == '/' || slash == NULL)
+		path = xstrdup(name);
+	else
+		path = xasprintf("%.*s/%s", (int)(slash - from), from, name);
+	if (strv_contains(stack, path))
+		conf_diag_error(d, from, line, "#INCLUDE \"%s\": %s is "
+		    "being read already (it includes itself); not read again",
+		    name, path);
+	else if (stack->n >= INCLUDE_DEPTH)
+		conf_diag_error(d, from, line, "#INCLUDE \"%s\": included "
+		    "files nest more than %d deep; not read", name,
+		    INCLUDE_DEPTH);
+	else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		conf_diag_error(d, from, line, "#INCLUDE \"%s\": %s is not a "
+		    "regular file; not read", name, path);
+	else if (lex_file(f, path, flags, stack, d) < 0)
+		conf_diag_error(d, from, line, "#INCLUDE \"%s\": cannot read "
+		    "%s: %s", name, path, strerror(errno));
+	free(path);
+}
+
+/* The lines of path, appended to f; those of an included file (depth
+ * > 0) numbered with conf_line_encode(). */
+static int
+lex_file(struct conf_file *f, const char *path, unsigned flags,
+    struct strv *stack, struct conf_diag *d)
 {
 	struct strbuf raw = STRBUF_INIT, cur = STRBUF_INIT;
 	size_t pos = 0;
-	int lineno = 0, start = 0, quote = 0, binary = 0;
+	int lineno = 0, start = 0, quote = 0, binary = 0, ln, depth;
 	bool cont = false;
+	char *incl;
 
-	f->path = xstrdup(path);
-	f->lines = NULL;
-	f->nlines = 0;
 	if (read_file(path, &raw) < 0) {
 		int e = errno;
 
@@ -130,6 +185,10 @@ conf_file_read(struct conf_file *f, const char *path, unsigned flags,
 		errno = e;
 		return -1;
 	}
+	if (d != NULL)
+		strv_push(&d->files, path);
+	depth = (int)stack->n;
+	strv_push(stack, path);
 	while (pos < raw.len) {
 		const char *p = raw.buf + pos;
 		const char *nl = memchr(p, '\n', raw.len - pos);
@@ -137,13 +196,21 @@ conf_file_read(struct conf_file *f, const char *path, unsigned flags,
 		size_t keep = len;
 
 		lineno++;
+		ln = depth > 0 ? conf_line_encode(path, lineno) : lineno;
 		if (!binary && (binary = not_text(p, len)) != 0)
-			conf_diag_error(d, f->path, lineno, "byte 0x%02x: not "
+			conf_diag_error(d, path, ln, "byte 0x%02x: not "
 			    "a text file, so not LSF syntax", binary - 1);
 		if (!cont) {
-			start = lineno;
+			start = ln;
 			quote = 0;
-			check_directive(p, len, f->path, lineno, d);
+			incl = check_directive(p, len, flags, path, ln, d);
+			if (incl != NULL) {
+				include_file(f, path, incl, flags, stack, ln,
+				    d);
+				free(incl);
+				pos += len + (nl ? 1 : 0);
+				continue;
+			}
 		}
 		/* The quote state carries over a continuation: a "#" inside
 		 * a quoted value split over lines is still not a comment. */
@@ -175,7 +242,24 @@ conf_file_read(struct conf_file *f, const char *path, unsigned flags,
 		add_line(f, &cur, start, quote, d);
 	sb_release(&cur);
 	sb_release(&raw);
+	free(stack->v[--stack->n]);
+	stack->v[stack->n] = NULL;
 	return 0;
+}
+
+int
+conf_file_read(struct conf_file *f, const char *path, unsigned flags,
+    struct conf_diag *d)
+{
+	f->path = xstrdup(path);
+	f->lines = NULL;
+	struct strv stack = STRV_INIT;
+	int rc;
+
+	f->nlines = 0;
+	rc = lex_file(f, path, flags, &stack, d);
+	strv_release(&stack);
+	return rc;
 }
 
 void
@@ -239,7 +323,7 @@ conf_sections_read(const struct conf_file *f, struct conf_sections *s,
 				if (*cur.name != '\0')
 					conf_diag_error(d, f->path, line,
 					    "Begin %s before End %s of line %d",
-					    arg, cur.name, cur.line);
+					    arg, cur.name, conf_line_no(cur.line));
 				free(cur.name);
 			}
 			cur.name = first_word(arg, &rest);
@@ -272,7 +356,8 @@ conf_sections_read(const struct conf_file *f, struct conf_sections *s,
 			    strcasecmp(name, cur.name) != 0) {
 				conf_diag_error(d, f->path, line,
 				    "End %s does not match Begin %s of line %d",
-				    name, cur.name, cur.line);
+				    name, cur.name,
+				    conf_line_no(cur.line));
 				free(cur.name);
 			} else {
 				cur.last = i;
@@ -690,7 +775,7 @@ conf_kvs_check_dups(const struct conf_kvs *kv, const char *path,
 			if (strcasecmp(kv->v[i].key, kv->v[j].key) == 0) {
 				conf_diag_warn(d, path, kv->v[i].line,
 				    "%s is already set at line %d; this value "
-				    "is used", kv->v[i].key, kv->v[j].line);
+				    "is used", kv->v[i].key, conf_line_no(kv->v[j].line));
 				break;
 			}
 }
@@ -704,7 +789,7 @@ conf_read_sections(struct lsf_config *cfg, const char *path,
 	struct conf_file f;
 	struct conf_sections secs;
 
-	if (conf_file_read(&f, path, 0, d) < 0) {
+	if (conf_file_read(&f, path, CONF_LEX_INCLUDE, d) < 0) {
 		conf_diag_error(d, path, 0, "cannot read: %s",
 		    strerror(errno));
 		conf_file_release(&f);
@@ -766,7 +851,7 @@ conf_named_section(const struct conf_file *f, const struct conf_section *sec,
 	if ((old = seen(cfg, name)) > 0) {
 		conf_diag_error(d, f->path, name_line,
 		    "%s %s is already defined at line %d; ignored", what,
-		    name, old);
+		    name, conf_line_no(old));
 		return NULL;
 	}
 	return name;
@@ -788,7 +873,7 @@ conf_read_tables_kv(struct lsf_config *cfg, const char *path,
 	struct conf_file f;
 	struct conf_sections secs;
 
-	if (conf_file_read(&f, path, 0, d) < 0) {
+	if (conf_file_read(&f, path, CONF_LEX_INCLUDE, d) < 0) {
 		conf_diag_error(d, path, 0, "cannot read: %s",
 		    strerror(errno));
 		conf_file_release(&f);

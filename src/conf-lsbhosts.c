@@ -32,7 +32,7 @@ read_host_row(struct lsf_config *cfg, const char *path,
 		if (strcasecmp(cfg->bhosts[i].name, name) == 0) {
 			conf_diag_error(d, path, r->line,
 			    "host %s is already listed at line %d; ignored",
-			    name, cfg->bhosts[i].line);
+			    name, conf_line_no(cfg->bhosts[i].line));
 			return;
 		}
 	cfg->bhosts = conf_grow(cfg->bhosts, cfg->nbhosts,
@@ -94,6 +94,31 @@ read_host_row(struct lsf_config *cfg, const char *path,
 	}
 }
 
+/* Warn lists: columns LSF has that this version reads and ignores;
+ * man/lsb.hosts.5 lists them. */
+static const char *const host_warn[] = {
+	"CHKPNT",
+	"AFFINITY",
+	NULL
+};
+static const char *const group_warn[] = {
+	"GROUP_ADMIN",
+	"CONDENSE",
+	NULL
+};
+
+const char *const *
+lsb_hosts_warn_cols(void)
+{
+	return host_warn;
+}
+
+const char *const *
+lsb_hostgroups_warn_cols(void)
+{
+	return group_warn;
+}
+
 static void
 read_hosts(struct lsf_config *cfg, const char *path,
     const struct conf_table *t, struct conf_diag *d)
@@ -105,6 +130,17 @@ read_hosts(struct lsf_config *cfg, const char *path,
 	if (!conf_need_col(t, path, "Host", "HOST_NAME", d))
 		return;
 	conf_check_cols(t, path, known, &cfg->shared, true, d);
+	conf_warn_cols("lsb.hosts", host_warn, path, t, "Host", d);
+	for (size_t i = 0; i < t->cols.n; i++) {
+		const char *c = t->cols.v[i];
+
+		if (!conf_key_in(c, known) && load_index_lookup(c) < 0 &&
+		    shared_numeric(&cfg->shared, c) == NULL &&
+		    shared_has_resource(&cfg->shared, c))
+			conf_diag_warn(d, path, t->line, "Host column %s: not "
+			    "a dynamic numeric resource, a threshold on it has "
+			    "no effect", c);
+	}
 	for (int i = 0; i < t->nrows; i++)
 		read_host_row(cfg, path, t, &t->rows[i], d);
 }
@@ -122,6 +158,7 @@ read_groups(struct lsf_config *cfg, const char *path,
 	    !conf_need_col(t, path, "HostGroup", "GROUP_MEMBER", d))
 		return;
 	conf_check_cols(t, path, known, NULL, false, d);
+	conf_warn_cols("lsb.hosts", group_warn, path, t, "HostGroup", d);
 	for (int i = 0; i < t->nrows; i++) {
 		const struct conf_row *r = &t->rows[i];
 		const char *name = conf_cell(r, cn);
@@ -136,7 +173,7 @@ read_groups(struct lsf_config *cfg, const char *path,
 		if ((old = config_host_group(cfg, name)) != NULL) {
 			conf_diag_error(d, path, r->line,
 			    "host group %s is already defined at line %d; "
-			    "ignored", name, old->line);
+			    "ignored", name, conf_line_no(old->line));
 			continue;
 		}
 		if (config_cluster_host(cfg, name) != NULL) {

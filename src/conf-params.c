@@ -65,7 +65,12 @@ static const struct int_param {
 	    offsetof(struct lsb_params, detect_idle_job_after), 0, 525600 },
 };
 
-/* Parameters LSF knows that we keep in keys/vals only. */
+/*
+ * The warn list: LSF parameters this version reads and does not act on.
+ * Kept in keys/vals (bparams -a), each value checked against its LSF
+ * type (conf-keys.c), each warned about; man/lsb.params.5 lists them.
+ * Implementing one: delete its line, handle it in set_param.
+ */
 static const char *const quiet_params[] = {
 	"PREEMPTABLE_RESOURCES",
 	"ENABLE_EVENT_STREAM",
@@ -137,6 +142,12 @@ static const char *const quiet_params[] = {
 	"USE_SUSP_SLOTS",
 	NULL
 };
+
+const char *const *
+lsb_params_warn_keys(void)
+{
+	return quiet_params;
+}
 
 void
 lsb_params_init(struct lsb_params *p)
@@ -315,7 +326,8 @@ set_param(struct lsb_params *p, const struct conf_kv *e, int *dq_line,
 			    ip->key, ip->min, ip->max, e->val);
 		return;
 	}
-	if (!conf_key_in(e->key, quiet_params))
+	if (!conf_warn_key("lsb.params", quiet_params, p->path, e->line, "",
+	    e->key, e->val, d))
 		conf_diag_warn(d, p->path, e->line,
 		    "unknown parameter %s ignored", e->key);
 }
@@ -330,7 +342,7 @@ lsb_params_read(struct lsb_params *p, const char *path, struct conf_diag *d,
 
 	*dq_line = 0;
 	p->path = xstrdup(path);
-	if (conf_file_read(&f, path, 0, d) < 0) {
+	if (conf_file_read(&f, path, CONF_LEX_INCLUDE, d) < 0) {
 		conf_diag_error(d, path, 0, "cannot read: %s",
 		    strerror(errno));
 		conf_file_release(&f);

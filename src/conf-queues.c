@@ -12,7 +12,12 @@
 #include "resreq.h"
 
 
-/* Keys LSF defines that we keep in keys/vals without a field. */
+/*
+ * The warn list: LSF keys this version reads and does not act on.  Each
+ * is kept in keys/vals (bqueues -l), its value checked against its LSF
+ * type (conf-keys.c), and warned about; man/lsb.queues.5 lists them.
+ * Implementing one: delete its line, handle it in apply_key.
+ */
 static const char *const quiet_keys[] = {
 	"SLOT_RESERVE",
 	"BACKFILL",
@@ -51,11 +56,33 @@ static const char *const quiet_keys[] = {
 	NULL
 };
 
-/* Limits in LSF_UNIT_FOR_LIMITS that have no field: checked, kept. */
+/* Limits in LSF_UNIT_FOR_LIMITS that have no field: checked, kept,
+ * warned about. */
 static const char *const mem_keys[] = {
 	"SWAPLIMIT", "DATALIMIT", "STACKLIMIT", "CORELIMIT", "FILELIMIT",
 	NULL
 };
+/* Counts that have no field either. */
+static const char *const count_keys[] = {
+	"PROCESSLIMIT", "THREADLIMIT", NULL
+};
+/* mem_keys and count_keys: what the man page lists with the others. */
+static const char *const limit_warn[] = {
+	"SWAPLIMIT", "DATALIMIT", "STACKLIMIT", "CORELIMIT", "FILELIMIT",
+	"PROCESSLIMIT", "THREADLIMIT", NULL
+};
+
+const char *const *
+lsb_queues_warn_keys(void)
+{
+	return quiet_keys;
+}
+
+const char *const *
+lsb_queues_warn_limits(void)
+{
+	return limit_warn;
+}
 
 void
 queue_conf_init(struct queue_conf *q)
@@ -322,6 +349,20 @@ other_key_seen(const struct queue_conf *q, const char *k)
 	return false;
 }
 
+/* A key on a warn list: warned about (or its bad value an error). */
+static bool
+unsupported(const struct queue_conf *q, const char *path,
+    const struct conf_kv *e, struct conf_diag *d)
+{
+	char *who = xasprintf("queue %s: ", q->name);
+	bool on = conf_warn_key("lsb.queues", quiet_keys, path, e->line, who,
+	    e->key, e->val, d) || conf_warn_key("lsb.queues", limit_warn,
+	    path, e->line, who, e->key, e->val, d);
+
+	free(who);
+	return on;
+}
+
 static void
 apply_key(const struct lsf_config *cfg, struct queue_conf *q,
     const char *path, const struct conf_kv *e, struct conf_diag *d)
@@ -414,11 +455,10 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 		(void)limit_pair(v, LIMIT_TIME, NULL, &q->cpulimit, &why);
 	} else if (strcasecmp(k, "MEMLIMIT") == 0) {
 		(void)limit_pair(v, LIMIT_MEM, unit, &q->memlimit, &why);
-	} else if (conf_key_in(k, mem_keys)) {
-		(void)limit_pair(v, LIMIT_MEM, unit, &scratch, &why);
-	} else if (strcasecmp(k, "PROCESSLIMIT") == 0 ||
-	    strcasecmp(k, "THREADLIMIT") == 0) {
-		(void)limit_pair(v, LIMIT_COUNT, NULL, &scratch, &why);
+	} else if (conf_key_in(k, mem_keys) || conf_key_in(k, count_keys)) {
+		if (limit_pair(v, conf_key_in(k, mem_keys) ? LIMIT_MEM :
+		    LIMIT_COUNT, unit, &scratch, &why) == 0)
+			unsupported(q, path, e, d);
 	} else if (strcasecmp(k, "PROCLIMIT") == 0 ||
 	    strcasecmp(k, "TASKLIMIT") == 0) {
 		(void)proc_limit(v, q, &why);
@@ -495,7 +535,7 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 		if (q->fairshare_queues_line > 0 && other_key_seen(q, k))
 			conf_diag_warn(d, path, e->line, "queue %s: %s "
 			    "replaces the list given at line %d", q->name, k,
-			    q->fairshare_queues_line);
+			    conf_line_no(q->fairshare_queues_line));
 		set_list(&q->fairshare_queues, v, false);
 		q->fairshare_queues_line = e->line;
 	} else if (strcasecmp(k, "PEND_TIME_LIMIT") == 0) {
@@ -528,8 +568,11 @@ apply_key(const struct lsf_config *cfg, struct queue_conf *q,
 			conf_diag_error(d, path, e->line,
 			    "queue %s: bad threshold %s = %s: %s", q->name, k,
 			    v, why2);
-	} else if (!conf_key_in(k, quiet_keys) &&
-	    !shared_has_resource(&cfg->shared, k)) {
+	} else if (shared_has_resource(&cfg->shared, k)) {
+		conf_diag_warn(d, path, e->line, "queue %s: %s is not a "
+		    "dynamic numeric resource: a threshold on it has no effect",
+		    q->name, k);
+	} else if (!unsupported(q, path, e, d)) {
 		conf_diag_warn(d, path, e->line,
 		    "queue %s: unknown parameter %s ignored", q->name, k);
 	}

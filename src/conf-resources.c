@@ -15,7 +15,12 @@
 
 #include "conf-lex.h"
 
-/* Keys LSF has that we accept without enforcing them. */
+/*
+ * The warn list: Limit keys LSF has that this version does not enforce.
+ * Each value is checked against its LSF type (conf-keys.c) and warned
+ * about; man/lsb.resources.5 lists them.  Implementing one: delete its
+ * line, handle it in apply_key.
+ */
 static const char *const quiet_keys[] = {
 	"SWP",
 	"TMP",
@@ -32,6 +37,12 @@ static const char *const quiet_keys[] = {
 	"PER_CLUSTER",
 	NULL
 };
+
+const char *const *
+lsb_resources_warn_keys(void)
+{
+	return quiet_keys;
+}
 
 static void
 limit_init(struct limit_conf *l)
@@ -197,7 +208,7 @@ check_limit(const struct lsf_config *cfg, struct limit_conf *l,
 		if (strcmp(cfg->limits[i].name, l->name) == 0) {
 			conf_diag_error(d, path, l->line, "limit %s is already "
 			    "defined at line %d; ignored", l->name,
-			    cfg->limits[i].line);
+			    conf_line_no(cfg->limits[i].line));
 			return false;
 		}
 	if (l->slots < 0 && l->slots_per_proc < 0 && l->mem < 0 &&
@@ -249,6 +260,7 @@ limit_key(struct limit_conf *l, const char *k, const char *v,
 {
 	bool conflict = false;
 	const char *why = apply_key(l, k, v, &conflict);
+	char *who;
 
 	if (conflict) {
 		static const char *const pairs[][2] = { { "USERS", "PER_USER" },
@@ -271,9 +283,12 @@ limit_key(struct limit_conf *l, const char *k, const char *v,
 		    l->name ? l->name : "-", k, v, why);
 		return false;
 	}
-	if (!conf_key_in(k, quiet_keys))
+	who = xasprintf("limit %s: ", l->name ? l->name : "-");
+	if (!conf_warn_key("lsb.resources", quiet_keys, path, line, who, k, v,
+	    d))
 		conf_diag_warn(d, path, line, "limit %s: unknown parameter %s "
 		    "ignored", l->name ? l->name : "-", k);
+	free(who);
 	return true;
 }
 
@@ -359,7 +374,7 @@ lsb_resources_read(struct lsf_config *cfg, const char *path,
 	struct conf_file f;
 	struct conf_sections secs;
 
-	if (conf_file_read(&f, path, 0, d) < 0) {
+	if (conf_file_read(&f, path, CONF_LEX_INCLUDE, d) < 0) {
 		conf_diag_error(d, path, 0, "cannot read: %s",
 		    strerror(errno));
 		conf_file_release(&f);

@@ -17,6 +17,30 @@ find_ugroup(const struct lsf_config *cfg, const char *name)
 	return NULL;
 }
 
+/* Warn lists: columns LSF has that this version reads and ignores;
+ * man/lsb.users.5 lists them. */
+static const char *const group_warn[] = {
+	"GROUP_ADMIN",
+	"PRIORITY",
+	NULL
+};
+static const char *const user_warn[] = {
+	"PRIORITY",
+	NULL
+};
+
+const char *const *
+lsb_users_warn_cols(void)
+{
+	return group_warn;
+}
+
+const char *const *
+lsb_userlimits_warn_cols(void)
+{
+	return user_warn;
+}
+
 static void
 read_groups(struct lsf_config *cfg, const char *path,
     const struct conf_table *t, struct conf_diag *d)
@@ -31,6 +55,7 @@ read_groups(struct lsf_config *cfg, const char *path,
 	    !conf_need_col(t, path, "UserGroup", "GROUP_MEMBER", d))
 		return;
 	conf_check_cols(t, path, known, NULL, false, d);
+	conf_warn_cols("lsb.users", group_warn, path, t, "UserGroup", d);
 	for (int i = 0; i < t->nrows; i++) {
 		const struct conf_row *r = &t->rows[i];
 		const char *name = conf_cell(r, cn);
@@ -46,7 +71,7 @@ read_groups(struct lsf_config *cfg, const char *path,
 		if ((old = find_ugroup(cfg, name)) != NULL) {
 			conf_diag_error(d, path, r->line,
 			    "user group %s is already defined at line %d; "
-			    "ignored", name, old->line);
+			    "ignored", name, conf_line_no(old->line));
 			continue;
 		}
 		cfg->ugroups = conf_grow(cfg->ugroups, cfg->nugroups,
@@ -96,6 +121,7 @@ read_users(struct lsf_config *cfg, const char *path,
 	if (!conf_need_col(t, path, "User", "USER_NAME", d))
 		return;
 	conf_check_cols(t, path, known, NULL, false, d);
+	conf_warn_cols("lsb.users", user_warn, path, t, "User", d);
 	for (int i = 0; i < t->nrows; i++) {
 		const struct conf_row *r = &t->rows[i];
 		const char *name = conf_cell(r, cn);
@@ -116,7 +142,7 @@ read_users(struct lsf_config *cfg, const char *path,
 			if (strcmp(cfg->ulimits[j].name, name) == 0) {
 				conf_diag_error(d, path, r->line,
 				    "user %s is already listed at line %d; "
-				    "ignored", name, cfg->ulimits[j].line);
+				    "ignored", name, conf_line_no(cfg->ulimits[j].line));
 				dup = true;
 				break;
 			}

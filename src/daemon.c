@@ -112,6 +112,16 @@ daemon_config(struct daemon_opts *o, struct lsf_config *c, unsigned parts)
 	(void)daemon_config_or(o, c, parts, 0);
 }
 
+/* Diagnostics of the configuration loaded at start, for the log. */
+static struct strv start_diags = STRV_INIT;
+
+void
+daemon_config_diags(const struct conf_diag *d)
+{
+	for (size_t i = 0; i < d->msgs.n; i++)
+		strv_push(&start_diags, d->msgs.v[i]);
+}
+
 bool
 daemon_config_or(struct daemon_opts *o, struct lsf_config *c, unsigned parts,
     unsigned fallback)
@@ -124,6 +134,7 @@ daemon_config_or(struct daemon_opts *o, struct lsf_config *c, unsigned parts,
 	conf_diag_init(&d);
 	rc = config_load(c, o->envdir, parts, &d);
 	conf_diag_print(&d, stderr);
+	daemon_config_diags(&d);
 	conf_diag_release(&d);
 	if (rc < 0 && fallback != 0) {
 		fprintf(stderr, "%s: the configuration has errors; starting on "
@@ -285,6 +296,10 @@ daemon_start(const struct daemon_opts *o, const struct lsf_config *c)
 		log_also_journal(true);
 	log_info("%s starting as host %s (%s %s)", o->name, o->host,
 	    PROJECT_NAME, PROJECT_VERSION);
+	/* Printed on stderr already; the log is elsewhere. */
+	for (size_t i = 0; to_file && i < start_diags.n; i++)
+		log_warnx("configuration: %s", start_diags.v[i]);
+	strv_release(&start_diags);
 }
 
 int

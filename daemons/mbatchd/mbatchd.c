@@ -291,6 +291,7 @@ config_at_start(void)
 	conf_diag_init(&ds);
 ok:
 	conf_diag_print(&d, stderr);
+	daemon_config_diags(&d);
 	conf_diag_release(&d);
 	conf_diag_release(&ds);
 	daemon_config_host(&mbd->opts, c, CONF_ALL);

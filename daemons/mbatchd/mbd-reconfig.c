@@ -61,6 +61,10 @@ reconfig_check(struct lsf_config *nc, char **cause)
 		    "lsf.cluster");
 		rc = -1;
 	}
+	/* Accepted: what it warns about goes to the log (badmin reconfig
+	 * has shown it already). */
+	for (size_t i = 0; rc == 0 && i < d.msgs.n; i++)
+		log_warnx("reconfig: %s", d.msgs.v[i]);
 	conf_diag_release(&d);
 	if (rc < 0) {
 		config_release(nc);
