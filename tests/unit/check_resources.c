@@ -80,7 +80,9 @@ START_TEST(horizontal)
 	ck_assert_int_eq(load("Begin Limit\nNAME = a\nPER_USER = all ~bob\n"
 	    "QUEUES = normal\nHOSTS = two\nSLOTS = 3\nJOBS = 2\nMEM = 100\n"
 	    "TMP = 5\nEnd Limit\n"), 0);
-	ck_assert_int_eq(diag.nwarnings, 0);
+	/* TMP is kept without effect, and said to be. */
+	ck_assert_int_eq(diag.nwarnings, 1);
+	ck_assert(said("TMP is not supported"));
 	ck_assert_int_eq(cfg.nlimits, 1);
 	l = &cfg.limits[0];
 	ck_assert_str_eq(l->name, "a");
@@ -164,7 +166,7 @@ START_TEST(warnings)
 	ck_assert(said("limit w: nosuch is not a queue"));
 	ck_assert(said("limit w: h9 is not a server host or host group"));
 	ck_assert(said("limit w: unknown parameter BOGUS ignored"));
-	ck_assert(!said("LICENSE"));
+	ck_assert(said("LICENSE is not supported"));
 	ck_assert(said("limit none sets no SLOTS"));
 	ck_assert(said("empty Limit section ignored"));
 	ck_assert_int_eq(cfg.nlimits, 1);
