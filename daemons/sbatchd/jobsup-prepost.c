@@ -134,13 +134,24 @@ step_user(const struct pp_step *st, const struct job_spec *s)
 		_exit(127);
 }
 
+/* A command's wait status; a lost child counts as a shell's 127. */
+static int
+wait_status(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 127 << 8;
+	return status;
+}
+
 /* Run one step and wait for it: its wait status. */
 static int
 run(const struct pp_step *st, const struct job_spec *s, char **env)
 {
 	char *argv[] = { "/bin/sh", "-c", (char *)st->cmd, NULL };
 	pid_t pid = fork();
-	int status;
 
 	if (pid < 0)
 		return 127 << 8;
@@ -160,10 +171,7 @@ run(const struct pp_step *st, const struct job_spec *s, char **env)
 		execve("/bin/sh", argv, env);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 127 << 8;
-	return status;
+	return wait_status(pid);
 }
 
 static void
@@ -230,7 +238,6 @@ run_job_post(const struct pp_step *st, const struct job_spec *s,
 	const char *cwd;
 	char *out, *err;
 	pid_t pid = fork();
-	int status;
 
 	if (pid < 0)
 		return 127 << 8;
@@ -253,10 +260,7 @@ run_job_post(const struct pp_step *st, const struct job_spec *s,
 		execve("/bin/sh", argv, env);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 127 << 8;
-	return status;
+	return wait_status(pid);
 }
 
 /* The environment of the post-execution commands. */
