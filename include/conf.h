@@ -394,6 +394,8 @@ struct app_conf {
 	int		 max_job_preempt;	/* -1 = the queue's */
 	int		 max_job_requeue;	/* -1 = the queue's */
 	char		*success_exit_values;	/* NULL: the queue's */
+	char		*requeue_exit_values;	/* NULL: the queue's */
+	struct requeue_values requeue;	/* requeue_exit_values parsed */
 	long long	 runlimit;	/* minutes, -1 not set */
 	long long	 cpulimit;	/* minutes, -1 */
 	long long	 memlimit;	/* KB, -1 */

@@ -58,7 +58,6 @@ static const char *const quiet_keys[] = {
 	"PROCESSLIMIT",
 	"PROCLIMIT",
 	"REMOTE_MAX_PREEXEC_RETRY",
-	"REQUEUE_EXIT_VALUES",
 	"RES_REQ",
 	"RESIZABLE_JOBS",
 	"RESIZE_NOTIFY_CMD",
@@ -103,6 +102,7 @@ app_conf_release(struct app_conf *a)
 	free(a->name);
 	free(a->description);
 	free(a->success_exit_values);
+	free(a->requeue_exit_values);
 	free(a->chkpnt_dir);
 	free(a->chkpnt_method);
 	jobctl_release(&a->jobctl);
@@ -201,6 +201,11 @@ apply_key(const struct lsf_config *cfg, struct app_conf *a, const char *path,
 		if (exit_values_valid(v, &why) == 0) {
 			free(a->success_exit_values);
 			a->success_exit_values = xstrdup(v);
+		}
+	} else if (strcasecmp(k, "REQUEUE_EXIT_VALUES") == 0) {
+		if (requeue_values_parse(v, &a->requeue, &why) == 0) {
+			free(a->requeue_exit_values);
+			a->requeue_exit_values = xstrdup(v);
 		}
 	} else if (strcasecmp(k, "RUNLIMIT") == 0) {
 		why = time_limit(v, &a->runlimit);

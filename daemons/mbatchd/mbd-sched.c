@@ -132,6 +132,8 @@ fill_spec(struct job *j, struct job_spec *s)
 			s->warning_action = a->pp.warning_action;
 		if (a->pp.warning_time >= 0)
 			s->warning_time = a->pp.warning_time;
+		if (a->requeue_exit_values != NULL)
+			s->requeue_exit = a->requeue_exit_values;
 		if (a->jobctl.op[JOBCTL_SUSPEND].text != NULL)
 			s->ctl_suspend = a->jobctl.op[JOBCTL_SUSPEND].text;
 		if (a->jobctl.op[JOBCTL_RESUME].text != NULL)
@@ -210,22 +212,37 @@ sched_run(void)
 		mbd_sched_dirty();
 }
 
-/* Does the queue's REQUEUE_EXIT_VALUES list this exit code?  A job
+/* The job's REQUEUE_EXIT_VALUES: its application profile's, else its
+ * queue's (NULL for none); *rv the list parsed. */
+static const char *
+job_requeue_values(const struct job *j, const struct requeue_values **rv)
+{
+	const struct app_conf *a = job_app(j);
+
+	if (a && a->requeue_exit_values) {
+		*rv = &a->requeue;
+		return a->requeue_exit_values;
+	}
+	*rv = &j->queue->conf->requeue;
+	return j->queue->conf->requeue_exit_values;
+}
+
+/* Does the job's REQUEUE_EXIT_VALUES list this exit code?  A job
  * ended by a signal, or by a kill, is not requeued.  *exclude: by
  * EXCLUDE(v). */
 static bool
 requeue_exit_value(const struct job *j, const struct job_status *st,
     bool *exclude)
 {
-	const struct queue_conf *qc = j->queue->conf;
+	const struct requeue_values *rv;
 	int code;
 
 	*exclude = false;
-	if (qc->requeue_exit_values == NULL || st->exit_status < 0 ||
+	if (job_requeue_values(j, &rv) == NULL || st->exit_status < 0 ||
 	    !WIFEXITED(st->exit_status) || st->exit_reason != 0)
 		return false;
 	code = WEXITSTATUS(st->exit_status);
-	if (code == 0 || !requeue_values_has(&qc->requeue, code, exclude))
+	if (code == 0 || !requeue_values_has(rv, code, exclude))
 		return false;
 	return true;
 }

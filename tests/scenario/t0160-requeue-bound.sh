@@ -6,8 +6,9 @@
 # JOB_REQUEUE).  MAX_JOB_REQUEUE at each level (lsb.params, lsb.queues,
 # lsb.applications, the narrower winning): after that many requeues the
 # job is suspended (PSUSP) with the requeue limit as its reason, as IBM
-# documents; the count survives an mbatchd restart.  SUCCESS_EXIT_VALUES (queue, application winning): the job
-# ends DONE.
+# documents; the count survives an mbatchd restart.  SUCCESS_EXIT_VALUES
+# (queue, application winning): the job ends DONE.  An application's
+# REQUEUE_EXIT_VALUES replaces its queue's.
 . "$(dirname "$0")/lib.sh"
 
 cluster_init 1
@@ -20,6 +21,11 @@ Begin Application
 NAME = once
 MAX_JOB_REQUEUE = 1
 SUCCESS_EXIT_VALUES = 6
+End Application
+Begin Application
+NAME = rqapp
+REQUEUE_EXIT_VALUES = 7
+MAX_JOB_REQUEUE = 1
 End Application
 EOF
 cluster_start
@@ -95,4 +101,15 @@ f=$(submit -q ok -app once -o /dev/null 'exit 6')
 wait_for job_is "$f" DONE || fail "exit 6 under the application's 6 not DONE"
 g=$(submit -q ok -app once -o /dev/null 'exit 3')
 wait_for job_is "$g" EXIT || fail "exit 3: the application's list wins"
+
+# The application's REQUEUE_EXIT_VALUES: 7 requeues in a queue that
+# lists none; in a queue that lists 5, the profile's list replaces it.
+h=$(submit -q normal -app rqapp -o /dev/null 'echo x >>runs.h; exit 7')
+wait_for job_is "$h" PSUSP || fail "exit 7 under the application's list not requeued to its limit"
+expect_eq "application REQUEUE_EXIT_VALUES=7, MAX_JOB_REQUEUE=1: two runs" \
+    2 "$(runs runs.h)"
+bkill "$h" >/dev/null
+i=$(submit -q storm -app rqapp -o /dev/null 'echo x >>runs.i; exit 5')
+wait_for job_is "$i" EXIT || fail "exit 5: the application's list replaces the queue's"
+expect_eq "exit 5 under the application's list: one run" 1 "$(runs runs.i)"
 finish
