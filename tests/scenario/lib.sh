@@ -439,11 +439,14 @@ as_user() {
 
 # The states (R, S, T...) of the processes of process group $1, each
 # letter once, sorted; pg_is PGID STATES; pg_runs PGID: none is stopped.
+# The states of process group $1's processes, each letter once.  A
+# zombie is left out: it has ended, and a child that ended just as its
+# stopped parent was stopped stays one until the parent runs again.
 pg_states() {
 	local pid
 	for pid in $(pgrep -g "$1"); do
 		sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$pid/stat" 2>/dev/null
-	done | sort -u | tr -d '\n'
+	done | grep -v '^Z$' | sort -u | tr -d '\n'
 }
 
 pg_is() {
